@@ -1,0 +1,269 @@
+//! The two error channels.
+//!
+//! - [`SpyError`]: a SPy exception, i.e. a *program outcome* (a ParseError, a
+//!   TypeError raised when a node executes, a ZeroDivisionError...). It has a
+//!   kind, a message worded as upstream SPy words it, annotated source ranges
+//!   and a traceback. Every engine must produce the same `Kind: message`.
+//! - [`Bug`]: an internal invariant of this implementation broke. It is never
+//!   a legitimate outcome of a program; the fuzzer reports it as a finding.
+//!
+//! Evaluation functions return `Result<T, Outcome>`-like types whose error is
+//! [`Failure`], which is either of the two.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::source::{SourceFile, TextRange};
+
+/// The class of a SPy exception. `Display` gives the name printed before
+/// the message (`TypeError: ...`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExcKind {
+    Exception,
+    StaticError,
+    TypeError,
+    ValueError,
+    OverflowError,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+    AssertionError,
+    NameError,
+    ScopeError,
+    ParseError,
+    IndentationError,
+    TabError,
+    ImportError,
+    PanicError,
+    RecursionError,
+    NotImplementedError,
+    /// Upstream's "work in progress" error for known-unsupported features.
+    Wip,
+    /// `--max-steps` ran out (ours; upstream has no fuel).
+    StepLimitError,
+}
+
+impl ExcKind {
+    pub const ALL: [ExcKind; 20] = [
+        ExcKind::Exception,
+        ExcKind::StaticError,
+        ExcKind::TypeError,
+        ExcKind::ValueError,
+        ExcKind::OverflowError,
+        ExcKind::IndexError,
+        ExcKind::KeyError,
+        ExcKind::ZeroDivisionError,
+        ExcKind::AssertionError,
+        ExcKind::NameError,
+        ExcKind::ScopeError,
+        ExcKind::ParseError,
+        ExcKind::IndentationError,
+        ExcKind::TabError,
+        ExcKind::ImportError,
+        ExcKind::PanicError,
+        ExcKind::RecursionError,
+        ExcKind::NotImplementedError,
+        ExcKind::Wip,
+        ExcKind::StepLimitError,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ExcKind::Exception => "Exception",
+            ExcKind::StaticError => "StaticError",
+            ExcKind::TypeError => "TypeError",
+            ExcKind::ValueError => "ValueError",
+            ExcKind::OverflowError => "OverflowError",
+            ExcKind::IndexError => "IndexError",
+            ExcKind::KeyError => "KeyError",
+            ExcKind::ZeroDivisionError => "ZeroDivisionError",
+            ExcKind::AssertionError => "AssertionError",
+            ExcKind::NameError => "NameError",
+            ExcKind::ScopeError => "ScopeError",
+            ExcKind::ParseError => "ParseError",
+            ExcKind::IndentationError => "IndentationError",
+            ExcKind::TabError => "TabError",
+            ExcKind::ImportError => "ImportError",
+            ExcKind::PanicError => "PanicError",
+            ExcKind::RecursionError => "RecursionError",
+            ExcKind::NotImplementedError => "NotImplementedError",
+            ExcKind::Wip => "WIP",
+            ExcKind::StepLimitError => "StepLimitError",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ExcKind> {
+        ExcKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// TypeError is a StaticError (matters for lazy redshift).
+    pub fn is_static(self) -> bool {
+        matches!(self, ExcKind::StaticError | ExcKind::TypeError)
+    }
+}
+
+impl fmt::Display for ExcKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How an annotation is drawn: the primary one is the error site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Note,
+}
+
+/// A message attached to a source range ("this is `i32`").
+#[derive(Clone, Debug)]
+pub struct Annotation {
+    pub level: Level,
+    pub file: Rc<SourceFile>,
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// One entry of a SPy traceback: the function and the location being
+/// evaluated in it.
+#[derive(Clone, Debug)]
+pub struct TraceEntry {
+    /// `mod::func`, `[module] mod`, `[classdef] mod::C`
+    pub name: String,
+    pub file: Rc<SourceFile>,
+    pub range: TextRange,
+}
+
+/// A SPy exception: a program outcome, not a bug.
+#[derive(Clone, Debug)]
+pub struct SpyError {
+    pub kind: ExcKind,
+    pub message: String,
+    pub annotations: Vec<Annotation>,
+    /// Outermost frame first.
+    pub traceback: Vec<TraceEntry>,
+}
+
+impl SpyError {
+    pub fn new(kind: ExcKind, message: impl Into<String>) -> SpyError {
+        SpyError {
+            kind,
+            message: message.into(),
+            annotations: Vec::new(),
+            traceback: Vec::new(),
+        }
+    }
+
+    /// Add an annotation at the error site (`Level::Error`).
+    pub fn with_error(
+        mut self,
+        file: &Rc<SourceFile>,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> SpyError {
+        self.annotations.push(Annotation {
+            level: Level::Error,
+            file: file.clone(),
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Add a note annotation ("function defined here").
+    pub fn with_note(
+        mut self,
+        file: &Rc<SourceFile>,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> SpyError {
+        self.annotations.push(Annotation {
+            level: Level::Note,
+            file: file.clone(),
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// The stable line every engine must agree on: `Kind: message`.
+    pub fn headline(&self) -> String {
+        if self.message.is_empty() {
+            format!("{}:", self.kind)
+        } else {
+            format!("{}: {}", self.kind, self.message)
+        }
+    }
+}
+
+impl fmt::Display for SpyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.headline())
+    }
+}
+
+/// An internal invariant broke: a bug in spy-interp, never a program outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bug {
+    pub message: String,
+}
+
+impl Bug {
+    pub fn new(message: impl Into<String>) -> Bug {
+        Bug {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Bug {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "internal error (a bug in spy-interp): {}", self.message)
+    }
+}
+
+/// Why an evaluation did not produce a value.
+#[derive(Clone, Debug)]
+pub enum Failure {
+    /// A SPy exception: the program's outcome.
+    Raise(Box<SpyError>),
+    /// A bug in the implementation.
+    Bug(Bug),
+}
+
+impl From<SpyError> for Failure {
+    fn from(e: SpyError) -> Failure {
+        Failure::Raise(Box::new(e))
+    }
+}
+
+impl From<Bug> for Failure {
+    fn from(b: Bug) -> Failure {
+        Failure::Bug(b)
+    }
+}
+
+/// Build a `Bug` failure with `format!` syntax.
+#[macro_export]
+macro_rules! bug {
+    ($($arg:tt)*) => {
+        $crate::error::Failure::Bug($crate::error::Bug::new(format!($($arg)*)))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_stays_small() {
+        assert!(std::mem::size_of::<Failure>() <= 32);
+    }
+
+    #[test]
+    fn kind_names_round_trip() {
+        for k in ExcKind::ALL {
+            assert_eq!(ExcKind::from_name(k.name()), Some(k));
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! spy-interp: the reference interpreter and differential harness for SPy.
+//!
+//! The pipeline is visible in the module tree:
+//!
+//! | module      | owns                                                        | spec chapter |
+//! |-------------|-------------------------------------------------------------|--------------|
+//! | `source`    | source files, byte ranges, line:col                         | lexical      |
+//! | `syntax`    | lexer, lalrpop grammar, AST, AST dump                        | lexical, syntax |
+//! | `resolve`   | scopes, var/const kinds, name → slot resolution             | names and scopes |
+//! | `vm`        | values, types, pure operator semantics, builtin modules     | types, conversions |
+//! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
+//! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
+//! | `cli`       | the `spy-interp` command line                               | — |
+//!
+//! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
+//! outcome, a [`error::Bug`] is a broken invariant of this implementation.
+
+pub mod diag;
+pub mod error;
+pub mod source;
+pub mod syntax;

@@ -19,3 +19,4 @@ pub mod diag;
 pub mod error;
 pub mod source;
 pub mod syntax;
+pub mod vm;

@@ -21,10 +21,12 @@
 //! unary `+`/`~` nor `not in`. `is`/`is not` between value types and `in` on
 //! primitives are type errors (the caller adds the upstream note).
 
+use super::convert::{convert, implicit_convertible};
 use super::{
-    bool as bool_ops, cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, convert::convert, float,
-    int, operator_not_implemented, OpError, PrimTy, Scalar,
+    bool as bool_ops, cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, float, int,
+    operator_not_implemented, OpError, PrimTy, Scalar,
 };
+use crate::error::ExcKind;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 
 /// The selected implementation of a binary operator: both operands are
@@ -87,16 +89,18 @@ pub fn cmpop_signature(op: CmpOp, a: PrimTy, b: PrimTy) -> Option<BinSig> {
 /// Which `OP a` exists, and its result type.
 ///
 /// - `-x` exists for `i8 i32 i64 f32 f64` only (not for unsigned types).
-/// - `not x` exists for `bool` only: the evaluator first converts the
-///   operand to `bool` with the standard (implicit) conversion, whose failure
-///   is a `mismatched types` error with its own annotation.
+/// - `not x` converts `x` to `bool` with the standard implicit conversion
+///   (so it exists for `bool` and `i32`) and returns `bool`. For any other
+///   type the upstream error is the conversion's `TypeError: mismatched
+///   types` (annotation `` expected `bool`, got `f64` ``, added by the
+///   evaluator).
 /// - `+x` and `~x` are not implemented upstream: `None`, and the caller
 ///   raises `WIP: Operator not implemented yet: +` (see [`unaryop`]).
 pub fn unaryop_signature(op: UnaryOp, t: PrimTy) -> Option<PrimTy> {
     use PrimTy::*;
     match op {
         UnaryOp::Neg if matches!(t, I8 | I32 | I64 | F32 | F64) => Some(t),
-        UnaryOp::Not if t == Bool => Some(Bool),
+        UnaryOp::Not if implicit_convertible(t, Bool) => Some(Bool),
         _ => None,
     }
 }
@@ -142,13 +146,19 @@ pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
     }
 }
 
-/// `OP a` on a primitive value. `not` accepts a `bool` only (see
-/// [`unaryop_signature`]); unary `+`/`~` are `WIP`.
+/// `OP a` on a primitive value. `not` converts its operand to `bool` first
+/// (see [`unaryop_signature`]); unary `+`/`~` are `WIP`.
 pub fn unaryop(op: UnaryOp, a: Scalar) -> Result<Scalar, OpError> {
     if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
         return Err(operator_not_implemented(op.symbol()));
     }
     let t = a.ty();
+    if op == UnaryOp::Not {
+        if !implicit_convertible(t, PrimTy::Bool) {
+            return Err(OpError::new(ExcKind::TypeError, "mismatched types"));
+        }
+        return bool_ops::unaryop(op, convert(a, PrimTy::Bool));
+    }
     unaryop_signature(op, t).ok_or_else(|| cannot_do_unaryop(op, t))?;
     if t.is_int() {
         int::unaryop(op, a)
@@ -307,7 +317,7 @@ mod tests {
             assert_eq!(unaryop_signature(UnaryOp::Neg, t), neg.then_some(t));
             assert_eq!(unaryop_signature(UnaryOp::Pos, t), None);
             assert_eq!(unaryop_signature(UnaryOp::Invert, t), None);
-            let not = t == Bool;
+            let not = matches!(t, Bool | I32);
             assert_eq!(unaryop_signature(UnaryOp::Not, t), not.then_some(Bool));
         }
     }
@@ -402,8 +412,20 @@ mod tests {
             "WIP: Operator not implemented yet: ~"
         );
         assert_eq!(
-            e(unaryop(UnaryOp::Not, Scalar::I32(1))),
-            "TypeError: cannot do not `i32`"
+            unaryop(UnaryOp::Not, Scalar::I32(5)),
+            Ok(Scalar::Bool(false))
+        );
+        assert_eq!(
+            unaryop(UnaryOp::Not, Scalar::I32(0)),
+            Ok(Scalar::Bool(true))
+        );
+        assert_eq!(
+            e(unaryop(UnaryOp::Not, Scalar::F64(1.5))),
+            "TypeError: mismatched types"
+        );
+        assert_eq!(
+            e(unaryop(UnaryOp::Not, Scalar::I8(1))),
+            "TypeError: mismatched types"
         );
         assert_eq!(
             unaryop(UnaryOp::Not, Scalar::Bool(true)),

@@ -1,0 +1,8 @@
+//! Lexer unit tests: layout tokens, literals, soft keywords, errors.
+
+use super::*;
+
+#[test]
+fn empty() {
+    assert!(tokenize("").unwrap().is_empty());
+}

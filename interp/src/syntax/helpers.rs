@@ -130,7 +130,8 @@ pub fn not_implemented(what: &str) -> ParseErrorKind {
 /// Build a node `depth` deep, refusing trees deeper than the limit.
 pub fn node(kind: ExprKind, l: usize, r: usize, depth: u32) -> Res<Node> {
     if depth > MAX_EXPR_DEPTH {
-        return Err(fail(ParseErrorKind::TooDeeplyNested, range(l, r)));
+        // Point at where the too-deep node starts (its range can be huge).
+        return Err(fail(ParseErrorKind::TooDeeplyNested, range(l, l)));
     }
     Ok(Node {
         expr: Expr::new(kind, range(l, r)),

@@ -181,7 +181,8 @@ impl<'src> Lexer<'src> {
                 self.dedent_at = at;
                 Ok(None)
             }
-            Err(kind) => Err(self.error(kind, line_start, at)),
+            // CPython points after the indentation.
+            Err(kind) => Err(self.error(kind, at, at)),
         }
     }
 

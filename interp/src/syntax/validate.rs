@@ -73,7 +73,11 @@ pub fn check_depth(m: &Module) -> Result<(), ParseError> {
 
 fn depth(n: NodeRef<'_>, level: u32) -> Result<(), ParseError> {
     if level > MAX_TOTAL_DEPTH {
-        return Err(ParseError::new(ParseErrorKind::TooDeeplyNested, n.range()));
+        let start = n.range().start;
+        return Err(ParseError::new(
+            ParseErrorKind::TooDeeplyNested,
+            TextRange::new(start, start),
+        ));
     }
     let mut result = Ok(());
     walk::children(n, &mut |child| {

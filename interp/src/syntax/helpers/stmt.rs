@@ -330,25 +330,39 @@ pub fn import_from(
     l: usize,
     r: usize,
 ) -> Res<Vec<Stmt>> {
-    let placeholder = || vec![Stmt::new(StmtKind::Pass, range(l, r))];
-    let Some(module) = module else {
-        if dots.is_empty() {
+    // Placeholders are `ImportFrom`s with no names, so that the module-level
+    // check accepts them and the deferred error is the one reported.
+    let placeholder = |module: Identifier| {
+        vec![Stmt::new(
+            StmtKind::ImportFrom {
+                module,
+                names: Vec::new(),
+            },
+            range(l, r),
+        )]
+    };
+    let module = match module {
+        Some(m) if dots.is_empty() => m,
+        Some(m) => {
+            ctx.defer_at(not_implemented("relative imports"), range(l, r));
+            return Ok(placeholder(m));
+        }
+        None if dots.is_empty() => {
             return Err(fail(
                 ParseErrorKind::InvalidSyntax { expected: None },
                 range(l, r),
-            ));
+            ))
         }
-        ctx.defer_at(not_implemented("relative imports"), range(l, r));
-        return Ok(placeholder());
+        None => {
+            ctx.defer_at(not_implemented("relative imports"), range(l, r));
+            let (dl, dr) = dots[0];
+            return Ok(placeholder(ctx.ident(String::new(), dl, dr)));
+        }
     };
-    if !dots.is_empty() {
-        ctx.defer_at(not_implemented("relative imports"), range(l, r));
-        return Ok(placeholder());
-    }
     let names = match targets {
         ImportTargets::Star(sl, sr) => {
             ctx.defer_at(not_implemented("import *"), range(sl, sr));
-            return Ok(placeholder());
+            return Ok(placeholder(module));
         }
         ImportTargets::Names(names) => names
             .into_iter()

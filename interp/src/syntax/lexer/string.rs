@@ -181,7 +181,12 @@ impl Lexer<'_> {
     }
 
     fn unterminated(&self, start: usize, quote: usize, triple: bool, at: usize) -> LexError {
-        let line = self.line_of(at);
+        // At EOF, CPython reports the last line read, not the empty one after it.
+        let line = if at >= self.bytes.len() {
+            self.line_of(at.saturating_sub(1))
+        } else {
+            self.line_of(at)
+        };
         if triple {
             self.error(
                 ParseErrorKind::UnterminatedTripleQuotedString { line },

@@ -72,6 +72,8 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     let mut module = grammar::ModuleParser::new()
         .parse(&ctx, lexer)
         .map_err(from_lalrpop)?;
+    // Depth first: the other checks recurse over the tree.
+    validate::check_depth(&module)?;
     let deferred = ctx.take_deferred();
     let violation = validate::check_module(&module);
     let first = match (violation, deferred) {
@@ -81,7 +83,6 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     if let Some(err) = first {
         return Err(err);
     }
-    validate::check_depth(&module)?;
     let dropped = ctx.take_dropped();
     module.name_count = ctx.ids_handed_out() - dropped.len() as u32;
     validate::renumber(&mut module, dropped);

@@ -60,33 +60,24 @@ fn check_stmt(s: &Stmt, in_loop: bool) -> Option<ParseError> {
 }
 
 /// Refuse trees deeper than `MAX_TOTAL_DEPTH` statement/expression levels
-/// (later phases recurse over the tree). Stops at the first too-deep node.
+/// (later phases recurse over the tree). Iterative: an explicit stack.
 pub fn check_depth(m: &Module) -> Result<(), ParseError> {
-    let mut result = Ok(());
-    walk::module_children(m, &mut |n| {
-        if result.is_ok() {
-            result = depth(n, 1);
+    let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
+    walk::module_children(m, &mut |n| stack.push((n, 1)));
+    while let Some((n, level)) = stack.pop() {
+        if level > MAX_TOTAL_DEPTH {
+            let start = n.range().start;
+            return Err(ParseError::new(
+                ParseErrorKind::TooDeeplyNested,
+                TextRange::new(start, start),
+            ));
         }
-    });
-    result
-}
-
-fn depth(n: NodeRef<'_>, level: u32) -> Result<(), ParseError> {
-    if level > MAX_TOTAL_DEPTH {
-        let start = n.range().start;
-        return Err(ParseError::new(
-            ParseErrorKind::TooDeeplyNested,
-            TextRange::new(start, start),
-        ));
-    }
-    let mut result = Ok(());
-    walk::children(n, &mut |child| {
-        if result.is_ok() {
+        walk::children(n, &mut |child| {
             let next = if child.is_level() { level + 1 } else { level };
-            result = depth(child, next);
-        }
-    });
-    result
+            stack.push((child, next));
+        });
+    }
+    Ok(())
 }
 
 /// Close the gaps left by `dropped` ids, keeping the order of the others.

@@ -3,7 +3,9 @@
 //! imports, function and class definitions (decorators, parameters, PEP 695
 //! type parameters).
 
-use super::{fail, not_implemented, range, syntax, Arg, LpError, Node, ParseCtx, Res};
+use super::{
+    fail, not_implemented, range, syntax, Arg, LpError, Node, ParseCtx, Res, MAX_EXPR_DEPTH,
+};
 use crate::syntax::ast::{
     AssignTarget, BinOp, ClassDef, Expr, ExprKind, FuncColor, FuncDef, FuncKind, Identifier,
     ImportName, Module, Param, ParamKind, Stmt, StmtKind, VarDef, VarKind,
@@ -387,7 +389,11 @@ pub fn if_stmt(
     body: Vec<Stmt>,
     elifs: Vec<(usize, Node, Vec<Stmt>)>,
     orelse: Option<Vec<Stmt>>,
-) -> Stmt {
+) -> Res<Stmt> {
+    // Each `elif` nests one level deeper: bound the chain like expressions.
+    if let Some((el, ..)) = elifs.get(MAX_EXPR_DEPTH as usize) {
+        return Err(fail(ParseErrorKind::TooDeeplyNested, range(*el, *el)));
+    }
     // Fold `elif`s from the last one: each becomes the `orelse` of the
     // previous test.
     let mut tail = orelse.unwrap_or_default();
@@ -404,14 +410,14 @@ pub fn if_stmt(
         tail = vec![s];
     }
     let end = end_of(&tail, end_of(&body, l));
-    Stmt::new(
+    Ok(Stmt::new(
         StmtKind::If {
             test: test.expr,
             body,
             orelse: tail,
         },
         range(l, end),
-    )
+    ))
 }
 
 pub fn while_stmt(

@@ -9,13 +9,13 @@
 //! Bless with `INSTA_UPDATE=always cargo test --test parser_fixtures` or
 //! `cargo insta accept`.
 
+mod support;
+
 use std::path::Path;
 
 use spy_interp::diag;
-use spy_interp::source::TextRange;
-use spy_interp::syntax::ast::Module;
-use spy_interp::syntax::walk::{self, NodeRef};
 use spy_interp::syntax::{dump, parse_bytes};
+use support::{check_name_ids, check_spans};
 
 fn display_name(path: &Path) -> String {
     path.file_name()
@@ -57,49 +57,4 @@ fn invalid_fixtures_fail() {
             }
         }
     });
-}
-
-/// Every child inside its parent, siblings in order and disjoint.
-fn check_spans(m: &Module, len: u32) {
-    let whole = TextRange::new(0, len);
-    let mut prev: Option<TextRange> = None;
-    walk::module_children(m, &mut |n| {
-        check_node(n, whole);
-        check_order(&mut prev, n.range());
-    });
-}
-
-fn check_order(prev: &mut Option<TextRange>, r: TextRange) {
-    if let Some(p) = *prev {
-        assert!(p.end <= r.start, "siblings out of order: {p:?} then {r:?}");
-    }
-    *prev = Some(r);
-}
-
-fn check_node(n: NodeRef<'_>, parent: TextRange) {
-    let r = n.range();
-    assert!(r.start <= r.end, "inverted range {r:?} in {n:?}");
-    assert!(
-        parent.contains_range(r),
-        "child {r:?} escapes parent {parent:?}: {n:?}"
-    );
-    let mut prev: Option<TextRange> = None;
-    walk::children(n, &mut |c| {
-        check_node(c, r);
-        check_order(&mut prev, c.range());
-    });
-}
-
-/// Ids are 0..name_count, each used once, increasing in source order.
-fn check_name_ids(m: &Module) {
-    let mut ids = Vec::new();
-    fn collect(n: NodeRef<'_>, ids: &mut Vec<u32>) {
-        if let NodeRef::Ident(i) = n {
-            ids.push(i.id.0);
-        }
-        walk::children(n, &mut |c| collect(c, ids));
-    }
-    walk::module_children(m, &mut |n| collect(n, &mut ids));
-    let expected: Vec<u32> = (0..m.name_count).collect();
-    assert_eq!(ids, expected, "name ids are not dense and in source order");
 }

@@ -4,7 +4,7 @@ fn main() {
     if std::path::Path::new("src/syntax/grammar.lalrpop").exists() {
         lalrpop::Configuration::new()
             .use_cargo_dir_conventions()
-            .process_file("src/syntax/grammar.lalrpop")
+            .process()
             .expect("lalrpop failed to generate the SPy grammar");
     }
 }

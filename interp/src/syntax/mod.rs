@@ -1,1 +1,154 @@
+//! Syntax: source text → `ast::Module`.
+//!
+//! Pipeline: `lexer` (tokens, layout) → `grammar` (lalrpop LR parser, one
+//! entry point, actions in `helpers`) → `validate` (module-level rules,
+//! loops, depth) → a dense renumbering of name ids. The first error wins and
+//! becomes a `SpyError` (`ParseError`, `IndentationError` or `TabError`).
+//!
+//! Parsing is panic-free, hang-free and memory-bounded for any input:
+//! brackets nest at most 200 deep, indentation at most 100 levels,
+//! expressions at most 1000, and a finished tree at most 1000 statement and
+//! expression levels.
+
 pub mod ast;
+pub mod dump;
+pub mod error;
+mod helpers;
+pub mod lexer;
+pub mod token;
+mod validate;
+pub mod walk;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused)]
+    grammar,
+    "/syntax/grammar.rs"
+);
+
+use std::rc::Rc;
+
+use crate::error::SpyError;
+use crate::source::{SourceFile, TextRange};
+
+use error::{ParseError, ParseErrorKind};
+use helpers::{LpError, ParseCtx};
+
+pub use validate::MAX_TOTAL_DEPTH;
+
+/// Parse a whole module.
+pub fn parse_module(file: &Rc<SourceFile>) -> Result<ast::Module, SpyError> {
+    parse_str(&file.text).map_err(|e| e.into_spy_error(file))
+}
+
+/// Parse raw bytes: invalid UTF-8 is a ParseError at the first bad byte.
+pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<(Rc<SourceFile>, ast::Module), SpyError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            let file = SourceFile::new(path, text);
+            let module = parse_module(&file)?;
+            Ok((file, module))
+        }
+        Err(e) => {
+            // The lossy text keeps the valid prefix, so `at` still points at
+            // the (now replaced) first bad byte; U+FFFD is 3 bytes long.
+            let at = e.valid_up_to();
+            let file = SourceFile::new(path, String::from_utf8_lossy(bytes).into_owned());
+            let err = ParseError::at(ParseErrorKind::InvalidUtf8, at, at + 3);
+            Err(err.into_spy_error(&file))
+        }
+    }
+}
+
+/// What `spy-interp parse` prints: the AST dump.
+pub fn parse_command_output(path: &str, bytes: &[u8]) -> Result<String, SpyError> {
+    let (_, module) = parse_bytes(path, bytes)?;
+    Ok(dump::dump_module(&module))
+}
+
+/// Parse source text; errors keep their byte range (no file attached).
+pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
+    let ctx = ParseCtx::new();
+    let lexer = lexer::Lexer::new(text);
+    let mut module = grammar::ModuleParser::new()
+        .parse(&ctx, lexer)
+        .map_err(from_lalrpop)?;
+    // Depth first: the other checks recurse over the tree.
+    validate::check_depth(&module)?;
+    let deferred = ctx.take_deferred();
+    let violation = validate::check_module(&module);
+    let first = match (violation, deferred) {
+        (Some(v), Some(d)) => Some(if v.range.start <= d.range.start { v } else { d }),
+        (v, d) => v.or(d),
+    };
+    if let Some(err) = first {
+        return Err(err);
+    }
+    let dropped = ctx.take_dropped();
+    module.name_count = ctx.ids_handed_out() - dropped.len() as u32;
+    validate::renumber(&mut module, dropped);
+    Ok(module)
+}
+
+/// Map lalrpop's errors to ours, with CPython's wording.
+fn from_lalrpop(e: LpError) -> ParseError {
+    use lalrpop_util::ParseError as E;
+    let at = |l: usize, r: usize| TextRange::from_usize(l, r);
+    match e {
+        E::User { error } => error,
+        E::InvalidToken { location } => ParseError::new(
+            ParseErrorKind::InvalidSyntax { expected: None },
+            at(location, location),
+        ),
+        E::UnrecognizedEof { location, expected } => {
+            let kind = if only_indent(&expected) {
+                ParseErrorKind::ExpectedIndentedBlock
+            } else {
+                ParseErrorKind::UnexpectedEof
+            };
+            ParseError::new(kind, at(location, location))
+        }
+        E::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            if tok == token::Tok::Indent {
+                // Point at the first token of the over-indented line.
+                ParseError::new(ParseErrorKind::UnexpectedIndent, at(r, r))
+            } else if only_indent(&expected) {
+                ParseError::new(ParseErrorKind::ExpectedIndentedBlock, at(l, r))
+            } else {
+                let expected = match expected.as_slice() {
+                    [one] => Some(pretty_expected(one)),
+                    _ => None,
+                };
+                ParseError::new(ParseErrorKind::InvalidSyntax { expected }, at(l, r))
+            }
+        }
+        E::ExtraToken { token: (l, _, r) } => {
+            ParseError::new(ParseErrorKind::InvalidSyntax { expected: None }, at(l, r))
+        }
+    }
+}
+
+fn only_indent(expected: &[String]) -> bool {
+    matches!(expected, [one] if one == "Indent")
+}
+
+/// lalrpop names terminals as the grammar spells them (`"\":\""`, `name`).
+fn pretty_expected(terminal: &str) -> String {
+    if let Some(inner) = terminal.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        return format!("'{}'", inner.replace("\\\"", "\""));
+    }
+    match terminal {
+        "Newline" => "a newline".to_owned(),
+        "Indent" => "an indented block".to_owned(),
+        "Dedent" => "a dedent".to_owned(),
+        "name" => "a name".to_owned(),
+        "int" | "float" => "a number".to_owned(),
+        "string" | "bytes" | "fstring" => "a string".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

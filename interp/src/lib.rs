@@ -15,8 +15,12 @@
 //! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
 //! outcome, a [`error::Bug`] is a broken invariant of this implementation.
 
+pub mod cli;
+pub mod conformance;
 pub mod diag;
 pub mod error;
+pub mod frames;
+pub mod resolve;
 pub mod source;
 pub mod syntax;
 pub mod vm;

@@ -12,6 +12,8 @@
 //!
 //! The AST is pure syntax: colors, types and slots live in `resolve` and `vm`.
 
+use std::rc::Rc;
+
 use crate::source::TextRange;
 
 /// Index of a name occurrence within its module (dense, from 0).
@@ -42,8 +44,8 @@ pub struct Stmt {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
-    FuncDef(Box<FuncDef>),
-    ClassDef(Box<ClassDef>),
+    FuncDef(Rc<FuncDef>),
+    ClassDef(Rc<ClassDef>),
     /// `import m` / `import m as a`
     Import {
         module: Identifier,

@@ -256,6 +256,7 @@ fn opt_expr_idents(e: &mut Option<Expr>, f: &mut dyn FnMut(&mut Identifier)) {
 fn stmt_idents(s: &mut Stmt, f: &mut dyn FnMut(&mut Identifier)) {
     match &mut s.kind {
         StmtKind::FuncDef(d) => {
+            let d = std::rc::Rc::make_mut(d);
             d.decorators.iter_mut().for_each(|e| expr_idents(e, f));
             f(&mut d.name);
             for t in d.type_params.iter_mut().flatten() {
@@ -270,6 +271,7 @@ fn stmt_idents(s: &mut Stmt, f: &mut dyn FnMut(&mut Identifier)) {
             stmts_idents(&mut d.body, f);
         }
         StmtKind::ClassDef(c) => {
+            let c = std::rc::Rc::make_mut(c);
             c.decorators.iter_mut().for_each(|e| expr_idents(e, f));
             f(&mut c.name);
             for t in c.type_params.iter_mut().flatten() {

@@ -1,4 +1,86 @@
-//! The SPy virtual machine: values, types, operator semantics, builtin
-//! modules. Only the pure operator layer lives here so far.
+//! The VM: values, types, the pure operator layer, builtins, and the loaded
+//! modules with their globals.
 
+pub mod builtins;
+pub mod memo;
+pub mod modules;
 pub mod ops;
+pub mod types;
+pub mod value;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::resolve::Resolution;
+use crate::source::SourceFile;
+use crate::syntax::ast;
+use types::TypeTable;
+use types::TypeId;
+use value::{Function, Local, ModuleId, Value};
+
+/// A loaded SPy module.
+pub struct ModuleData {
+    pub name: String,
+    pub file: Rc<SourceFile>,
+    pub ast: Rc<ast::Module>,
+    pub resolution: Rc<Resolution>,
+    /// One slot per module-level symbol (`resolution.module_scope`).
+    pub globals: Vec<Option<Local>>,
+}
+
+/// What a `@struct` class defines besides its fields.
+pub struct StructInfo {
+    /// Methods and other class-body bindings, by name.
+    pub members: HashMap<String, Value>,
+    /// Names of `@staticmethod` members.
+    pub static_methods: Vec<String>,
+    pub file: Rc<SourceFile>,
+    /// The `class C:` line, for "class defined here".
+    pub def_range: crate::source::TextRange,
+}
+
+/// Everything that outlives a single call: types and modules.
+pub struct Vm {
+    pub types: TypeTable,
+    pub modules: Vec<ModuleData>,
+    pub structs: HashMap<TypeId, StructInfo>,
+}
+
+impl Default for Vm {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Vm {
+    pub fn new() -> Vm {
+        Vm {
+            types: TypeTable::new(),
+            modules: Vec::new(),
+            structs: HashMap::new(),
+        }
+    }
+
+    pub fn module(&self, id: ModuleId) -> &ModuleData {
+        &self.modules[id.0 as usize]
+    }
+
+    pub fn module_mut(&mut self, id: ModuleId) -> &mut ModuleData {
+        &mut self.modules[id.0 as usize]
+    }
+
+    pub fn add_module(&mut self, data: ModuleData) -> ModuleId {
+        self.modules.push(data);
+        ModuleId(self.modules.len() as u32 - 1)
+    }
+}
+
+impl Vm {
+    /// A user function defined in the body of struct type `ty`.
+    pub fn struct_method(&self, ty: TypeId, name: &str) -> Option<Rc<Function>> {
+        match self.structs.get(&ty)?.members.get(name)? {
+            Value::Func(f) => Some(f.clone()),
+            _ => None,
+        }
+    }
+}

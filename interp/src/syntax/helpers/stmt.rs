@@ -747,7 +747,7 @@ pub fn func_def(ctx: &ParseCtx, l: usize, decos: Vec<Decorator>, f: FuncCore) ->
     let type_params = type_params(ctx, f.type_params);
     let params = params(ctx, f.params)?;
     Ok(Stmt::new(
-        StmtKind::FuncDef(Box::new(FuncDef {
+        StmtKind::FuncDef(std::rc::Rc::new(FuncDef {
             name: f.name,
             color,
             kind,
@@ -787,7 +787,7 @@ pub fn class_def(ctx: &ParseCtx, l: usize, decos: Vec<Decorator>, c: ClassCore) 
     }
     let type_params = type_params(ctx, c.type_params);
     Stmt::new(
-        StmtKind::ClassDef(Box::new(ClassDef {
+        StmtKind::ClassDef(std::rc::Rc::new(ClassDef {
             name: c.name,
             is_struct,
             decorators,

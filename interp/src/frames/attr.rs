@@ -1,0 +1,346 @@
+//! Attributes, subscripts and methods: struct fields and methods, module
+//! attributes, `str` methods, indexing and slicing of `str`, static-tuple
+//! indexing, `tuple[...]` type construction, and item/attribute assignment.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::call::Args;
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::{self, Expr, ExprKind};
+use crate::vm::builtins::Builtin;
+use crate::vm::ops;
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{Color, Typed, Value};
+
+impl Interp<'_> {
+    fn no_attribute(&self, f: &Frame, ty: TypeId, attr: &ast::Identifier, obj: &Expr) -> crate::error::Failure {
+        let name = self.vm.types.name(ty).to_string();
+        SpyError::new(ExcKind::TypeError, format!("type `{name}` has no attribute '{}'", attr.name))
+            .with_error(&f.file, obj.range, format!("this is `{name}`"))
+            .into()
+    }
+
+    pub(crate) fn get_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &ast::Identifier) -> Eval<Typed> {
+        if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
+            return result;
+        }
+        match &obj.value {
+            Value::Builtin(Builtin::Module(m)) => match m.member(&attr.name) {
+                Some(v) => Ok(v),
+                None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+            },
+            Value::Ptr(p) => {
+                if attr.name == "itemtype" {
+                    if let TypeKind::Ptr { item, .. } = self.vm.types.kind(p.ty) {
+                        return Ok(Typed::blue(TypeId::TYPE, Value::Type(*item)));
+                    }
+                }
+                match self.ptr_field(f, p, &attr.name, obj_expr.range) {
+                    Some(r) => r,
+                    None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+                }
+            }
+            Value::Type(t) if attr.name == "NULL" && matches!(self.vm.types.kind(*t), TypeKind::Ptr { .. }) => {
+                Ok(Typed::blue(*t, Value::Ptr(crate::vm::value::PtrValue { ty: *t, mem: None })))
+            }
+            Value::Module(m) => {
+                let module = self.vm.module(*m);
+                let slot = module.resolution.module_scope.find(&attr.name);
+                match slot.and_then(|i| module.globals[i].clone()) {
+                    Some(g) => match g.value {
+                        Some(value) => Ok(Typed { color: g.color, ty: g.ty, value }),
+                        None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+                    },
+                    None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+                }
+            }
+            Value::Type(t) if attr.name == "__make__" && self.vm.types.is_struct(*t) => {
+                Ok(Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::StructMake(*t))))
+            }
+            Value::Type(t) => {
+                let member = self.vm.structs.get(t).and_then(|s| s.members.get(&attr.name).cloned());
+                match member {
+                    Some(Value::Func(func)) => Ok(Typed::blue(func.ty, Value::Func(func))),
+                    Some(other) => {
+                        let ty = self.dynamic_type(&other).unwrap_or(TypeId::DYNAMIC);
+                        Ok(Typed::blue(ty, other))
+                    }
+                    None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+                }
+            }
+            Value::Struct(s) => {
+                let fields = self.vm.types.struct_fields(s.ty).unwrap_or(&[]);
+                match fields.iter().position(|fd| fd.name == attr.name) {
+                    Some(i) => Ok(Typed::red(fields[i].ty, s.fields[i].clone())),
+                    None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+                }
+            }
+            _ => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+        }
+    }
+
+    pub(crate) fn set_attr(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+        value: Typed,
+        value_range: TextRange,
+    ) -> Eval<()> {
+        if let Value::Ptr(p) = &obj.value {
+            if let Some(r) = self.ptr_set_field(f, p, &attr.name, value, value_range) {
+                return r;
+            }
+        }
+        // Structs are immutable values; no other type has settable
+        // attributes yet (pointers come with the `unsafe` module).
+        let name = self.vm.types.name(obj.ty).to_string();
+        Err(SpyError::new(
+            ExcKind::TypeError,
+            format!("type `{name}` does not support assignment to attribute '{}'", attr.name),
+        )
+        .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+        .into())
+    }
+
+    pub(crate) fn call_method(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        if obj.ty == TypeId::STR {
+            return self.call_str_method(f, obj, attr, args);
+        }
+        if let Some(m) = self.vm.struct_method(obj.ty, &attr.name) {
+            let is_static = self.vm.structs.get(&obj.ty).is_some_and(|s| s.static_methods.contains(&attr.name));
+            let mut full = Vec::with_capacity(args.len() + 1);
+            if !is_static {
+                full.push((obj, obj_expr.range));
+            }
+            full.extend(args);
+            return self.call_dunder(f, &m, full, call_range);
+        }
+        if let Value::Struct(_) = obj.value {
+            if self.vm.types.struct_fields(obj.ty).is_some_and(|fs| fs.iter().any(|fd| fd.name == attr.name)) {
+                let callee = self.get_attr(f, obj, obj_expr, attr)?;
+                return self.call_value(f, callee, attr.range, args, call_range);
+            }
+        }
+        let name = self.vm.types.name(obj.ty).to_string();
+        Err(SpyError::new(ExcKind::TypeError, format!("method `{name}::{}` does not exist", attr.name))
+            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+            .into())
+    }
+
+    fn call_str_method(&mut self, f: &mut Frame, obj: Typed, attr: &ast::Identifier, args: Args) -> Eval<Typed> {
+        let s = obj.value.as_str().unwrap_or("").to_string();
+        // (name, string arguments, optional i32 arguments)
+        let (n_str, n_int): (usize, usize) = match attr.name.as_str() {
+            "upper" | "isascii" | "isspace" => (0, 0),
+            "startswith" | "endswith" => (1, 0),
+            "find" | "count" => (1, 2),
+            "replace" => (2, 0),
+            _ => {
+                return Err(SpyError::new(ExcKind::TypeError, format!("method `str::{}` does not exist", attr.name))
+                    .with_error(&f.file, attr.range, "")
+                    .into())
+            }
+        };
+        self.check_arity(f, n_str, n_str + n_int, &args, attr.range, None)?;
+        let mut color = obj.color;
+        let mut strs = Vec::with_capacity(n_str);
+        let mut ints = Vec::with_capacity(n_int);
+        for (i, (a, r)) in args.into_iter().enumerate() {
+            color = color.join(a.color);
+            if i < n_str {
+                match &a.value {
+                    Value::Str(v) if a.ty == TypeId::STR => strs.push(v.to_string()),
+                    _ => return Err(self.mismatched(f, a.ty, TypeId::STR, r, None)),
+                }
+            } else {
+                let v = self.convert_to(f, a, TypeId::I32, r, None)?;
+                ints.push(v.value.as_i32().unwrap_or(0));
+            }
+        }
+        let start = ints.first().copied().unwrap_or(0);
+        let end = ints.get(1).copied().unwrap_or_else(|| ops::str::len(&s));
+        // Upstream: only `replace` (and operators) are pure among str methods.
+        let color = if attr.name == "replace" { color } else { Color::Red };
+        let (ty, value) = match attr.name.as_str() {
+            "upper" => (TypeId::STR, Value::str(&ops::str::upper(&s))),
+            "isascii" => (TypeId::BOOL, Value::bool(ops::str::isascii(&s))),
+            "isspace" => (TypeId::BOOL, Value::bool(ops::str::isspace(&s))),
+            "find" => (TypeId::I32, Value::i32(ops::str::find_range(&s, &strs[0], start, end))),
+            "count" => (TypeId::I32, Value::i32(ops::str::count_range(&s, &strs[0], start, end))),
+            "startswith" => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, &strs[0]))),
+            "endswith" => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, &strs[0]))),
+            "replace" => (TypeId::STR, Value::str(&ops::str::replace(&s, &strs[0], &strs[1]))),
+            _ => return Err(crate::bug!("str method table out of sync")),
+        };
+        Ok(Typed { color, ty, value })
+    }
+
+    pub(crate) fn eval_subscript(&mut self, f: &mut Frame, e: &Expr, value: &Expr, indices: &[Expr]) -> Eval<Typed> {
+        let obj = self.eval_expr(f, value)?;
+        if let [index] = indices {
+            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                return self.eval_slice(f, obj, value, [lower, upper, step]);
+            }
+        }
+        let idx = self.eval_items(f, indices)?;
+        self.get_item(f, obj, value, idx, e.range)
+    }
+
+    fn get_item(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, idx: Args, whole: TextRange) -> Eval<Typed> {
+        match &obj.value {
+            Value::Func(func) if func.kind == crate::syntax::ast::FuncKind::Generic => {
+                let func = func.clone();
+                return self.call_generic(f, &func, obj_expr.range, idx, whole);
+            }
+            Value::Builtin(b) if *b != Builtin::Tuple => {
+                if let Some(r) = self.subscript_builtin(f, *b, obj_expr.range, &idx) {
+                    return r;
+                }
+            }
+            Value::Ptr(p) => {
+                let p = p.clone();
+                return self.ptr_getitem(f, &p, &idx, whole);
+            }
+            Value::Simd(s) => {
+                let s = s.clone();
+                return self.simd_getitem(f, &obj, &s, &idx);
+            }
+            Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => {
+                let [(i, r)] = idx.as_slice() else {
+                    return Err(SpyError::new(ExcKind::TypeError, "tuples take one index").with_error(&f.file, whole, "").into());
+                };
+                if !i.is_blue() {
+                    return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
+                        .with_error(&f.file, *r, "this is red")
+                        .into());
+                }
+                let k = i.value.as_i32().unwrap_or(-1);
+                return match usize::try_from(k).ok().and_then(|k| t.items.get(k)) {
+                    // Decision: a blue tuple indexed by a blue index is blue,
+                    // typed by that item.
+                    Some(item) => {
+                        let ty = self.dynamic_type(item).unwrap_or(TypeId::DYNAMIC);
+                        Ok(Typed { color: obj.color, ty, value: item.clone() })
+                    }
+                    None => Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                        .with_error(&f.file, *r, format!("this is {k}"))
+                        .into()),
+                };
+            }
+            _ => {}
+        }
+        if let Value::Builtin(Builtin::Tuple) = obj.value {
+            let mut items = Vec::with_capacity(idx.len());
+            for (t, r) in &idx {
+                match t.value {
+                    Value::Type(ty) => items.push(ty),
+                    Value::None => items.push(TypeId::NONE),
+                    _ => {
+                        return Err(SpyError::new(ExcKind::TypeError, format!("expected `type`, got `{}`", self.vm.types.name(t.ty)))
+                            .with_error(&f.file, *r, "expected `type`")
+                            .into())
+                    }
+                }
+            }
+            let ty = self.vm.types.tuple(items);
+            return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
+        }
+        if let (TypeKind::Tuple(items), [(i, r)]) = (self.vm.types.kind(obj.ty).clone(), idx.as_slice()) {
+            if !i.is_blue() {
+                return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
+                    .with_error(&f.file, *r, "this is red")
+                    .into());
+            }
+            let Some(k) = i.value.as_i32() else {
+                return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
+            };
+            let Value::Tuple(tuple) = &obj.value else {
+                return Err(crate::bug!("tuple-typed value is not a tuple"));
+            };
+            if k < 0 || k as usize >= items.len() {
+                return Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                    .with_error(&f.file, *r, format!("this is {k}"))
+                    .into());
+            }
+            return Ok(Typed { color: obj.color, ty: items[k as usize], value: tuple.items[k as usize].clone() });
+        }
+        let int_index = idx.len() == 1
+            && idx[0].0.ty.as_prim().is_some_and(|p| ops::convert::implicit_convertible(p, ops::PrimTy::I32));
+        if obj.ty == TypeId::STR && int_index {
+            let (i, r) = idx.into_iter().next().expect("one index");
+            let i = self.convert_to(f, i, TypeId::I32, r, None)?;
+            let s = obj.value.as_str().unwrap_or("");
+            let k = i.value.as_i32().unwrap_or(0);
+            return match ops::str::index(s, k as i64) {
+                Ok(c) => Ok(Typed { color: obj.color.join(i.color), ty: TypeId::STR, value: Value::str(&c) }),
+                Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, whole, "").into()),
+            };
+        }
+        if let Some(m) = self.vm.struct_method(obj.ty, "__getitem__") {
+            let mut full = vec![(obj, obj_expr.range)];
+            full.extend(idx);
+            return self.call_dunder(f, &m, full, whole);
+        }
+        let name = self.vm.types.name(obj.ty).to_string();
+        Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
+            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+            .into())
+    }
+
+    fn eval_slice(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, parts: [&Option<Box<Expr>>; 3]) -> Eval<Typed> {
+        let mut bounds: [Option<i64>; 3] = [None; 3];
+        let mut color = obj.color;
+        for (slot, part) in bounds.iter_mut().zip(parts) {
+            if let Some(p) = part {
+                let v = self.eval_expr(f, p)?;
+                if v.value.as_scalar().is_none() && matches!(v.value, Value::None) {
+                    continue;
+                }
+                let v = self.convert_to(f, v, TypeId::I32, p.range, None)?;
+                color = color.join(v.color);
+                *slot = v.value.as_i32().map(i64::from);
+            }
+        }
+        if obj.ty != TypeId::STR {
+            let name = self.vm.types.name(obj.ty).to_string();
+            return Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
+                .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+                .into());
+        }
+        let s = obj.value.as_str().unwrap_or("");
+        match ops::str::slice(s, bounds[0], bounds[1], bounds[2]) {
+            Ok(out) => Ok(Typed { color, ty: TypeId::STR, value: Value::str(&out) }),
+            Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, obj_expr.range, "").into()),
+        }
+    }
+
+    pub(crate) fn set_item(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, idx: Args, v: Typed, whole: TextRange) -> Eval<()> {
+        if let Value::Ptr(p) = &obj.value {
+            let p = p.clone();
+            return self.ptr_setitem(f, &p, &idx, v, whole);
+        }
+        if let Some(m) = self.vm.struct_method(obj.ty, "__setitem__") {
+            let mut full = vec![(obj, obj_expr.range)];
+            full.extend(idx);
+            full.push((v, whole));
+            self.call_dunder(f, &m, full, whole)?;
+            return Ok(());
+        }
+        let name = self.vm.types.name(obj.ty).to_string();
+        let index = idx.first().map(|(i, _)| self.vm.types.name(i.ty).to_string()).unwrap_or_default();
+        // (sic) upstream's message has unbalanced backticks (itemop.py:48).
+        Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}[`{index}`] = ..."))
+            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+            .into())
+    }
+}

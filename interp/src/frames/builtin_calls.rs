@@ -1,0 +1,258 @@
+//! Calls of builtins: `print`, `len`, `abs`, `min`, `max`, `range`, `repr`,
+//! `ord`, exception classes, and calling types (`i32(x)`, `str(x)`,
+//! struct constructors, `tuple[...](...)`).
+
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::call::Args;
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::CmpOp;
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::{self, Scalar};
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{Color, ExceptionValue, RangeValue, StructValue, TupleValue, Typed, Value};
+
+impl Interp<'_> {
+    pub(crate) fn call_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        callee_range: TextRange,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        match b {
+            Builtin::Print => {
+                let mut parts = Vec::with_capacity(args.len());
+                for (a, r) in &args {
+                    parts.push(self.str_of(f, a, *r)?);
+                }
+                let line = parts.join(" ");
+                self.write_stdout(&line)?;
+                Ok(Typed::red(TypeId::NONE, Value::None))
+            }
+            Builtin::Len => {
+                self.check_arity(f, 1, 1, &args, callee_range, None)?;
+                let (a, r) = &args[0];
+                if let Some(items) = self.vm.types.tuple_items(a.ty) {
+                    // Decision: len() of a static tuple is blue (it depends
+                    // only on the type).
+                    return Ok(Typed::blue(TypeId::I32, Value::i32(items.len() as i32)));
+                }
+                if let Value::Tuple(t) = &a.value {
+                    // interp tuples: blue when the tuple is
+                    return Ok(Typed { color: a.color, ty: TypeId::I32, value: Value::i32(t.items.len() as i32) });
+                }
+                if let Value::Str(s) = &a.value {
+                    return Ok(Typed {
+                        color: a.color,
+                        ty: TypeId::I32,
+                        value: Value::i32(s.len() as i32),
+                    });
+                }
+                if let Some(m) = self.vm.struct_method(a.ty, "__len__") {
+                    return self.call_function(f, &m, vec![(a.clone(), *r)], call_range);
+                }
+                let ty = self.vm.types.name(a.ty).to_string();
+                Err(SpyError::new(ExcKind::TypeError, format!("cannot call len(`{ty}`)"))
+                    .with_error(&f.file, *r, format!("this is `{ty}`"))
+                    .into())
+            }
+            Builtin::Abs => {
+                self.check_arity(f, 1, 1, &args, callee_range, None)?;
+                let (a, r) = &args[0];
+                match (&a.value, a.ty.as_prim()) {
+                    (Value::Scalar(s), Some(p)) if p != ops::PrimTy::Bool => {
+                        let v = abs_scalar(*s);
+                        Ok(Typed { color: a.color, ty: a.ty, value: Value::Scalar(v) })
+                    }
+                    _ => {
+                        let ty = self.vm.types.name(a.ty).to_string();
+                        Err(SpyError::new(ExcKind::TypeError, format!("cannot call abs(`{ty}`)"))
+                            .with_error(&f.file, *r, format!("this is `{ty}`"))
+                            .into())
+                    }
+                }
+            }
+            Builtin::Min | Builtin::Max => self.call_min_max(f, b, callee_range, args),
+            Builtin::Range => {
+                self.check_arity(f, 1, 3, &args, callee_range, None)?;
+                let mut ints = Vec::with_capacity(3);
+                for (a, r) in &args {
+                    let v = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
+                    ints.push(v.value.as_i32().unwrap_or(0));
+                }
+                let (start, stop, step) = match ints.as_slice() {
+                    [stop] => (0, *stop, 1),
+                    [start, stop] => (*start, *stop, 1),
+                    [start, stop, step] => (*start, *stop, *step),
+                    _ => return Err(crate::bug!("range arity")),
+                };
+                if step == 0 {
+                    return Err(SpyError::new(ExcKind::ValueError, "range() arg 3 must not be zero")
+                        .with_error(&f.file, args[2].1, "this is zero")
+                        .into());
+                }
+                Ok(Typed::red(TypeId::RANGE, Value::Range(RangeValue { start, stop, step })))
+            }
+            Builtin::Repr => {
+                self.check_arity(f, 1, 1, &args, callee_range, None)?;
+                let (a, r) = &args[0];
+                let text = self.repr_of(f, a, *r)?;
+                Ok(Typed { color: a.color, ty: TypeId::STR, value: Value::str(&text) })
+            }
+            Builtin::Ord => {
+                self.check_arity(f, 1, 1, &args, callee_range, None)?;
+                let (a, r) = &args[0];
+                match &a.value {
+                    Value::Str(s) if a.ty == TypeId::STR => match s.as_bytes().first() {
+                        Some(&byte) => Ok(Typed { color: a.color, ty: TypeId::I32, value: Value::i32(byte as i32) }),
+                        None => Err(SpyError::new(ExcKind::TypeError, "ord() expected a character, but string of length 0 found")
+                            .with_error(&f.file, *r, "")
+                            .into()),
+                    },
+                    _ => {
+                        let ty = self.vm.types.name(a.ty).to_string();
+                        Err(SpyError::new(ExcKind::TypeError, format!("ord: expected `str` or `bytes`, found `{ty}`"))
+                            .with_error(&f.file, *r, format!("this is `{ty}`"))
+                            .into())
+                    }
+                }
+            }
+            Builtin::Tuple => Err(SpyError::new(ExcKind::TypeError, "cannot call objects of type `type`")
+                .with_error(&f.file, callee_range, "use `tuple[T0, ...]` or a tuple display `(a, b)`")
+                .into()),
+            Builtin::StructMake(t) => self.make_struct(f, t, callee_range, args),
+            Builtin::Module(m) => Err(SpyError::new(ExcKind::TypeError, "cannot call objects of type `types::module`")
+                .with_error(&f.file, callee_range, format!("this is module `{}`", m.name()))
+                .into()),
+            Builtin::ExcClass(kind) => {
+                self.check_arity(f, 0, 1, &args, callee_range, None)?;
+                // Exception constructors are blue functions.
+                if let Some((_, r)) = args.iter().find(|(a, _)| !a.is_blue()) {
+                    return Err(SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
+                        .with_error(&f.file, callee_range, "this is blue")
+                        .with_error(&f.file, *r, "this is red")
+                        .into());
+                }
+                let message = match args.first() {
+                    None => String::new(),
+                    Some((a, r)) => match &a.value {
+                        Value::Str(s) if a.ty == TypeId::STR => s.to_string(),
+                        _ => return Err(self.mismatched(f, a.ty, TypeId::STR, *r, None)),
+                    },
+                };
+                Ok(Typed::blue(TypeId::EXCEPTION, Value::Exception(Rc::new(ExceptionValue { kind, message }))))
+            }
+            other => match self.call_module_builtin(f, other, callee_range, args, call_range) {
+                Some(result) => result,
+                None => Err(crate::bug!("builtin `{}` has no call implementation", other.name())),
+            },
+        }
+    }
+
+    fn call_min_max(&mut self, f: &mut Frame, b: Builtin, callee_range: TextRange, args: Args) -> Eval<Typed> {
+        self.check_arity(f, 2, usize::MAX, &args, callee_range, None)?;
+        let mut best = args[0].clone();
+        for (a, r) in args.into_iter().skip(1) {
+            let sig = match (best.0.ty.as_prim(), a.ty.as_prim()) {
+                (Some(x), Some(y)) => ops::cmpop_signature(CmpOp::Lt, x, y),
+                _ => None,
+            };
+            let Some(operand) = sig else {
+                let (ln, rn) = (self.vm.types.name(best.0.ty).to_string(), self.vm.types.name(a.ty).to_string());
+                return Err(SpyError::new(ExcKind::TypeError, format!("cannot do {}(`{ln}`, `{rn}`)", b.name()))
+                    .with_error(&f.file, best.1, format!("this is `{ln}`"))
+                    .with_error(&f.file, r, format!("this is `{rn}`"))
+                    .into());
+            };
+            let ty = TypeId::prim(operand.operand);
+            let x = self.convert_to(f, best.0.clone(), ty, best.1, None)?;
+            let y = self.convert_to(f, a, ty, r, None)?;
+            let (Value::Scalar(sx), Value::Scalar(sy)) = (&x.value, &y.value) else {
+                return Err(crate::bug!("min/max on non-scalars"));
+            };
+            let less = |a: Scalar, b: Scalar| ops::cmpop(CmpOp::Lt, a, b) == Ok(Scalar::Bool(true));
+            let take_y = if b == Builtin::Min { less(*sy, *sx) } else { less(*sx, *sy) };
+            let color = x.color.join(y.color);
+            best = if take_y { (Typed { color, ..y }, r) } else { (Typed { color, ..x }, best.1) };
+        }
+        Ok(best.0)
+    }
+
+    /// Calling a type: conversions, struct constructors, tuple types.
+    pub(crate) fn call_type(
+        &mut self,
+        f: &mut Frame,
+        t: TypeId,
+        callee_range: TextRange,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        match self.vm.types.kind(t).clone() {
+            TypeKind::Prim(_) | TypeKind::Str => {
+                self.check_arity(f, 1, 1, &args, callee_range, None)?;
+                let (a, r) = args.into_iter().next().expect("arity checked");
+                self.explicit_convert(f, t, a, r, call_range)
+            }
+            TypeKind::Struct { .. } => {
+                if let Some(new) = self.vm.struct_method(t, "__new__") {
+                    return self.call_function(f, &new, args, call_range);
+                }
+                self.make_struct(f, t, callee_range, args)
+            }
+            TypeKind::Tuple(items) => {
+                self.check_arity(f, items.len(), items.len(), &args, callee_range, None)?;
+                let mut values = Vec::with_capacity(items.len());
+                for ((a, r), ty) in args.into_iter().zip(items.iter()) {
+                    values.push(self.convert_to(f, a, *ty, r, None)?.value);
+                }
+                Ok(Typed { color: Color::Red, ty: t, value: Value::Tuple(Rc::new(TupleValue { ty: t, items: values.into() })) })
+            }
+            TypeKind::Simd { .. } => self.make_simd(f, t, callee_range, args),
+            TypeKind::Type if args.len() == 1 => {
+                let (a, _) = &args[0];
+                let dynamic = self.dynamic_type(&a.value).unwrap_or(a.ty);
+                Ok(Typed::blue(TypeId::TYPE, Value::Type(dynamic)))
+            }
+            _ => {
+                let name = self.vm.types.name(t).to_string();
+                Err(SpyError::new(ExcKind::TypeError, format!("cannot instantiate `{name}`"))
+                    .with_error(&f.file, callee_range, format!("this is `{name}`"))
+                    .into())
+            }
+        }
+    }
+
+    /// `S.__make__(...)`: one argument per field, converted to its type.
+    pub(crate) fn make_struct(&mut self, f: &mut Frame, t: TypeId, callee_range: TextRange, args: Args) -> Eval<Typed> {
+        let fields = self.vm.types.struct_fields(t).map(|s| s.to_vec()).unwrap_or_default();
+        let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
+        let def_ref = def.as_ref().map(|(file, range)| (file, *range));
+        self.check_arity(f, fields.len(), fields.len(), &args, callee_range, def_ref)?;
+        let mut values = Vec::with_capacity(fields.len());
+        for ((a, r), field) in args.into_iter().zip(fields.iter()) {
+            values.push(self.convert_to(f, a, field.ty, r, None)?.value);
+        }
+        Ok(Typed::red(t, Value::Struct(Rc::new(StructValue { ty: t, fields: values.into() }))))
+    }
+
+    fn write_stdout(&mut self, line: &str) -> Eval<()> {
+        let result = self.out.write_all(line.as_bytes()).and_then(|_| self.out.write_all(b"\n"));
+        result.map_err(|e| SpyError::new(ExcKind::Exception, format!("cannot write to stdout: {e}")).into())
+    }
+}
+
+/// `abs()` of a number: wrapping for ints (`abs(-128 as i8) == -128`).
+fn abs_scalar(s: Scalar) -> Scalar {
+    match s {
+        Scalar::I8(v) => Scalar::I8(v.wrapping_abs()),
+        Scalar::I32(v) => Scalar::I32(v.wrapping_abs()),
+        Scalar::I64(v) => Scalar::I64(v.wrapping_abs()),
+        Scalar::F32(v) => Scalar::F32(v.abs()),
+        Scalar::F64(v) => Scalar::F64(v.abs()),
+        unsigned_or_bool => unsigned_or_bool,
+    }
+}

@@ -1,0 +1,190 @@
+//! Conversions: implicit ones (applied where an expected type meets a
+//! different static type: typed declarations, assignments, arguments,
+//! `return`, conditions) and explicit ones (`T(x)`), plus evaluating type
+//! expressions in annotations.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::stmt::Because;
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::Expr;
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::{self, convert as opconv, Scalar};
+use crate::vm::types::TypeId;
+use crate::vm::value::{Typed, Value};
+
+impl Interp<'_> {
+    /// Convert `v` to `to` with the implicit rules, or raise
+    /// `TypeError: mismatched types` annotated at `range`.
+    pub(crate) fn convert_to(
+        &mut self,
+        f: &Frame,
+        v: Typed,
+        to: TypeId,
+        range: TextRange,
+        because: Option<Because>,
+    ) -> Eval<Typed> {
+        if v.ty == to {
+            return Ok(v);
+        }
+        if to == TypeId::OBJECT || to == TypeId::DYNAMIC {
+            return Ok(Typed { ty: to, ..v });
+        }
+        if v.ty == TypeId::OBJECT || v.ty == TypeId::DYNAMIC {
+            let dynamic = self.dynamic_type(&v.value);
+            if dynamic == Some(to) {
+                return Ok(Typed { ty: to, ..v });
+            }
+            let got = dynamic.map(|t| self.vm.types.name(t).to_string()).unwrap_or_default();
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("Invalid cast. Expected `{}`, got `{got}`", self.vm.types.name(to)),
+            )
+            .with_error(&f.file, range, "")
+            .into());
+        }
+        if to == TypeId::BOOL {
+            if let Value::Ptr(p) = &v.value {
+                return Ok(Typed { color: v.color, ty: TypeId::BOOL, value: Value::bool(p.mem.is_some()) });
+            }
+        }
+        if let (Some(from_p), Some(to_p), Value::Scalar(s)) = (v.ty.as_prim(), to.as_prim(), &v.value) {
+            if opconv::implicit_convertible(from_p, to_p) {
+                return Ok(Typed {
+                    color: v.color,
+                    ty: to,
+                    value: Value::Scalar(opconv::convert(*s, to_p)),
+                });
+            }
+        }
+        Err(self.mismatched(f, v.ty, to, range, because))
+    }
+
+    pub(crate) fn mismatched(
+        &self,
+        f: &Frame,
+        got: TypeId,
+        expected: TypeId,
+        range: TextRange,
+        because: Option<Because>,
+    ) -> crate::error::Failure {
+        let mut err = SpyError::new(ExcKind::TypeError, "mismatched types").with_error(
+            &f.file,
+            range,
+            format!(
+                "expected `{}`, got `{}`",
+                self.vm.types.name(expected),
+                self.vm.types.name(got)
+            ),
+        );
+        if let Some(b) = because {
+            err = err.with_note(
+                &f.file,
+                b.range,
+                format!("expected `{}` {}", self.vm.types.name(expected), b.message),
+            );
+        }
+        err.into()
+    }
+
+    /// The dynamic type of a value, where it is determined by the value.
+    pub(crate) fn dynamic_type(&self, v: &Value) -> Option<TypeId> {
+        match v {
+            Value::Scalar(s) => Some(TypeId::prim(s.ty())),
+            Value::Str(_) => Some(TypeId::STR),
+            Value::None => Some(TypeId::NONE),
+            Value::Type(_) => Some(TypeId::TYPE),
+            Value::Struct(s) => Some(s.ty),
+            Value::Func(func) => Some(func.ty),
+            Value::Range(_) => Some(TypeId::RANGE),
+            Value::Builtin(Builtin::ExcClass(_)) => Some(TypeId::TYPE),
+            Value::Builtin(_) => Some(TypeId::BUILTIN_FUNC),
+            Value::Exception(_) => Some(TypeId::EXCEPTION),
+            Value::Module(_) => Some(TypeId::MODULE),
+            Value::Tuple(t) => Some(t.ty),
+            Value::Meta(_) => Some(TypeId::METAARG),
+            Value::OpSpec(_) => Some(TypeId::OPSPEC),
+            Value::Ptr(p) => Some(p.ty),
+            Value::Simd(v) => Some(v.ty),
+        }
+    }
+
+    /// `T(x)` for a builtin type `T`.
+    pub(crate) fn explicit_convert(
+        &mut self,
+        f: &Frame,
+        to: TypeId,
+        arg: Typed,
+        arg_range: TextRange,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        // Deliberate choice: `T(x)` with `x` already of type `T` is the
+        // identity (upstream returns NULL from `__new__`).
+        if arg.ty == to {
+            return Ok(arg);
+        }
+        if to == TypeId::STR {
+            let text = self.str_of(f, &arg, arg_range)?;
+            // `str(x)` is red for non-str arguments (upstream: `i32.__str__`
+            // is not pure).
+            return Ok(Typed::red(TypeId::STR, Value::str(&text)));
+        }
+        if let Some(to_p) = to.as_prim() {
+            if arg.ty == TypeId::STR && to_p.is_int() {
+                let s = arg.value.as_str().unwrap_or_default().to_string();
+                return match ops::str::str_to_int(&s, to_p) {
+                    Ok(v) => Ok(Typed::red(to, Value::Scalar(v))),
+                    Err(e) => Err(SpyError::new(e.kind, e.message)
+                        .with_error(&f.file, arg_range, "")
+                        .into()),
+                };
+            }
+            if let (Some(from_p), Value::Scalar(s)) = (arg.ty.as_prim(), &arg.value) {
+                if opconv::explicit_convertible(to_p, from_p) {
+                    return match opconv::explicit_convert(*s, to_p) {
+                        Ok(v) => Ok(Typed {
+                            color: arg.color,
+                            ty: to,
+                            value: Value::Scalar(v),
+                        }),
+                        Err(e) => Err(SpyError::new(e.kind, e.message)
+                            .with_error(&f.file, arg_range, "")
+                            .into()),
+                    };
+                }
+            }
+            if to == TypeId::BOOL {
+                return Err(SpyError::new(ExcKind::TypeError, "cannot instantiate `bool`")
+                    .with_error(&f.file, call_range, "")
+                    .into());
+            }
+        }
+        let (to_name, got) = (self.vm.types.name(to).to_string(), self.vm.types.name(arg.ty).to_string());
+        Err(SpyError::new(
+            ExcKind::TypeError,
+            format!("cannot convert `{got}` to `{to_name}`"),
+        )
+        .with_error(&f.file, arg_range, format!("this is `{got}`"))
+        .into())
+    }
+
+    /// Evaluate an annotation: it must be a type (`None` means NoneType).
+    pub(crate) fn eval_type_expr(&mut self, f: &mut Frame, t: &Expr) -> Eval<TypeId> {
+        let v = self.eval_expr(f, t)?;
+        match v.value {
+            Value::Type(ty) => Ok(ty),
+            Value::None => Ok(TypeId::NONE),
+            _ => Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("expected `type`, got `{}`", self.vm.types.name(v.ty)),
+            )
+            .with_error(&f.file, t.range, "expected `type`")
+            .into()),
+        }
+    }
+
+    /// Truthiness for values that are already bool.
+    pub(crate) fn scalar_bool(v: &Value) -> bool {
+        matches!(v, Value::Scalar(Scalar::Bool(true)))
+    }
+}

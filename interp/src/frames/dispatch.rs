@@ -1,0 +1,403 @@
+//! Operator dispatch on static types, as upstream's `operator` module: an
+//! operator and the static types of its operands select one implementation
+//! (`OpImpl`), which is then executed on the values. Dispatch never looks at
+//! dynamic values, so the same selection serves redshift.
+
+use std::rc::Rc;
+
+use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::lowlevel::SimdOp;
+use crate::frames::{Eval, Frame, Interp};
+use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
+use crate::vm::ops::{self, PrimTy, Scalar};
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{Color, Function, Typed, Value};
+
+/// The implementation an operator resolved to.
+#[derive(Clone, Debug)]
+pub(crate) enum OpImpl {
+    /// A primitive operation; both operands are converted to `operand`.
+    PrimBin { op: BinOp, operand: PrimTy, result: PrimTy },
+    PrimCmp { op: CmpOp, operand: PrimTy },
+    StrConcat,
+    StrRepeat,
+    StrEq { negate: bool },
+    StrContains,
+    /// `==`/`!=` between two types, functions... (identity).
+    IdentityEq { negate: bool },
+    /// `is` / `is not`.
+    Is { negate: bool },
+    /// Field-wise / item-wise equality of value types (structs, tuples).
+    ValueEq { negate: bool },
+    /// `x in t` for a homogeneous tuple.
+    TupleContains,
+    RangeContains,
+    /// A user dunder method (`__add__`, `__eq__`, `__contains__`...).
+    Method { func: Rc<Function>, swap: bool },
+}
+
+impl OpImpl {
+    /// Pure implementations give a blue result when all inputs are blue.
+    fn is_pure(&self) -> bool {
+        !matches!(self, OpImpl::Method { .. })
+    }
+}
+
+fn wip_op(symbol: &str) -> String {
+    format!("Operator not implemented yet: {symbol}")
+}
+
+impl Interp<'_> {
+    fn cannot_do(&self, f: &Frame, l: TypeId, sym: &str, r: TypeId, le: &Expr, re: &Expr) -> Failure {
+        let (ln, rn) = (self.vm.types.name(l).to_string(), self.vm.types.name(r).to_string());
+        SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {sym} `{rn}`"))
+            .with_error(&f.file, le.range, format!("this is `{ln}`"))
+            .with_error(&f.file, re.range, format!("this is `{rn}`"))
+            .into()
+    }
+
+    fn dunder(&self, ty: TypeId, name: &str) -> Option<Rc<Function>> {
+        self.vm.struct_method(ty, name)
+    }
+
+    pub(crate) fn binop(
+        &mut self,
+        f: &mut Frame,
+        op: BinOp,
+        l: Typed,
+        r: Typed,
+        le: &Expr,
+        re: &Expr,
+        whole: &Expr,
+    ) -> Eval<Typed> {
+        if op == BinOp::MatMul {
+            return Err(self.error_at(f, ExcKind::Wip, wip_op("@"), whole.range, ""));
+        }
+        let simd = SimdOp::Bin(op);
+        if simd.supported() {
+            if let Some(r) = self.simd_binop(f, simd, &l, &r, le.range, re.range, whole.range) {
+                return r;
+            }
+        }
+        let imp = match (l.ty.as_prim(), r.ty.as_prim()) {
+            (Some(a), Some(b)) => ops::binop_signature(op, a, b).map(|sig| OpImpl::PrimBin {
+                op,
+                operand: sig.operand,
+                result: sig.result,
+            }),
+            _ if l.ty == TypeId::STR && r.ty == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
+            _ if l.ty == TypeId::STR && r.ty == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
+            _ => binop_dunder(op)
+                .and_then(|name| self.dunder(l.ty, name))
+                .map(|func| OpImpl::Method { func, swap: false }),
+        };
+        let Some(imp) = imp else {
+            return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
+        };
+        self.exec_binary(f, imp, l, r, whole)
+    }
+
+    pub(crate) fn cmpop(
+        &mut self,
+        f: &mut Frame,
+        op: CmpOp,
+        l: Typed,
+        r: Typed,
+        le: &Expr,
+        re: &Expr,
+        whole: &Expr,
+    ) -> Eval<Typed> {
+        if op == CmpOp::NotIn {
+            return Err(self.error_at(f, ExcKind::Wip, wip_op("not in"), whole.range, ""));
+        }
+        let simd = SimdOp::Cmp(op);
+        if simd.supported() {
+            if let Some(r) = self.simd_binop(f, simd, &l, &r, le.range, re.range, whole.range) {
+                return r;
+            }
+        }
+        let imp = self.resolve_cmp(op, l.ty, r.ty);
+        let Some(imp) = imp else {
+            if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                let (ln, rn) = (self.vm.types.name(l.ty).to_string(), self.vm.types.name(r.ty).to_string());
+                return Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {} `{rn}`", op.symbol()))
+                    .with_error(&f.file, le.range, format!("this is `{ln}`"))
+                    .with_error(&f.file, re.range, format!("this is `{rn}`"))
+                    .with_note(
+                        &f.file,
+                        whole.range,
+                        "cannot use `is` between value types as they don't have an identity",
+                    )
+                    .into());
+            }
+            if op == CmpOp::In {
+                return self.bad_contains(f, l.ty, r.ty, le, re);
+            }
+            return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
+        };
+        self.exec_binary(f, imp, l, r, whole)
+    }
+
+    fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
+        let types = &self.vm.types;
+        match op {
+            CmpOp::Is | CmpOp::IsNot => {
+                let negate = op == CmpOp::IsNot;
+                if types.is_value_type(l) && types.is_value_type(r) {
+                    None
+                } else {
+                    Some(OpImpl::Is { negate })
+                }
+            }
+            CmpOp::In => {
+                if l == TypeId::STR && r == TypeId::STR {
+                    return Some(OpImpl::StrContains);
+                }
+                if r == TypeId::RANGE && l == TypeId::I32 {
+                    return Some(OpImpl::RangeContains);
+                }
+                if let Some(items) = types.tuple_items(r) {
+                    if !items.is_empty() && items.iter().all(|&t| t == l) {
+                        return Some(OpImpl::TupleContains);
+                    }
+                    return None;
+                }
+                self.dunder(r, "__contains__").map(|func| OpImpl::Method { func, swap: true })
+            }
+            _ => {
+                if let (Some(a), Some(b)) = (l.as_prim(), r.as_prim()) {
+                    return ops::cmpop_signature(op, a, b).map(|sig| OpImpl::PrimCmp { op, operand: sig.operand });
+                }
+                let eq_like = matches!(op, CmpOp::Eq | CmpOp::NotEq);
+                let negate = op == CmpOp::NotEq;
+                if let Some(func) = cmp_dunder(op).and_then(|name| self.dunder(l, name)) {
+                    return Some(OpImpl::Method { func, swap: false });
+                }
+                if !eq_like {
+                    return None;
+                }
+                if l == TypeId::STR && r == TypeId::STR {
+                    return Some(OpImpl::StrEq { negate });
+                }
+                if l == r && (types.is_struct(l) || matches!(types.kind(l), TypeKind::Tuple(_))) {
+                    // the auto-generated `__eq__`/`__ne__` of value types
+                    if negate && self.dunder(l, "__eq__").is_some() {
+                        return None;
+                    }
+                    return Some(OpImpl::ValueEq { negate });
+                }
+                let reference = |t: TypeId| !types.is_value_type(t);
+                if reference(l) && reference(r) && (l == r || l == TypeId::NONE || r == TypeId::NONE || (l == TypeId::TYPE && r == TypeId::TYPE)) {
+                    return Some(OpImpl::IdentityEq { negate });
+                }
+                None
+            }
+        }
+    }
+
+    fn bad_contains(&self, f: &Frame, l: TypeId, r: TypeId, le: &Expr, re: &Expr) -> Eval<Typed> {
+        if let Some(items) = self.vm.types.tuple_items(r) {
+            let message = if items.windows(2).any(|w| w[0] != w[1]) {
+                "'in' is not supported on heterogeneous tuples"
+            } else {
+                "type mismatch: argument is not of the tuple's element type"
+            };
+            let rn = self.vm.types.name(r).to_string();
+            return Err(SpyError::new(ExcKind::TypeError, message)
+                .with_error(&f.file, re.range, format!("this is `{rn}`"))
+                .into());
+        }
+        Err(self.cannot_do(f, l, "in", r, le, re))
+    }
+
+    pub(crate) fn unaryop(&mut self, f: &mut Frame, op: UnaryOp, v: Typed, operand: &Expr, whole: &Expr) -> Eval<Typed> {
+        if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
+            return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole.range, ""));
+        }
+        if let (Some(p), Value::Scalar(s)) = (v.ty.as_prim(), &v.value) {
+            if let Some(result) = ops::unaryop_signature(op, p) {
+                return match ops::unaryop(op, *s) {
+                    Ok(x) => Ok(Typed {
+                        color: v.color,
+                        ty: TypeId::prim(result),
+                        value: Value::Scalar(x),
+                    }),
+                    Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, whole.range, "").into()),
+                };
+            }
+        }
+        if let Some(func) = self.dunder(v.ty, "__neg__") {
+            return self.call_dunder(f, &func, vec![(v, operand.range)], whole.range);
+        }
+        let name = self.vm.types.name(v.ty).to_string();
+        Err(SpyError::new(ExcKind::TypeError, format!("cannot do {}`{name}`", op.symbol()))
+            .with_error(&f.file, operand.range, format!("this is `{name}`"))
+            .into())
+    }
+
+    fn exec_binary(&mut self, f: &mut Frame, imp: OpImpl, l: Typed, r: Typed, whole: &Expr) -> Eval<Typed> {
+        let color = if imp.is_pure() { l.color.join(r.color) } else { Color::Red };
+        let fail = |e: ops::OpError| -> Failure {
+            SpyError::new(e.kind, e.message).with_error(&f.file, whole.range, "").into()
+        };
+        let (ty, value) = match imp {
+            OpImpl::PrimBin { op, operand, result } => {
+                let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
+                let v = ops::binop(op, a, b).map_err(fail)?;
+                (TypeId::prim(result), Value::Scalar(v))
+            }
+            OpImpl::PrimCmp { op, operand } => {
+                let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
+                let v = ops::cmpop(op, a, b).map_err(fail)?;
+                (TypeId::BOOL, Value::Scalar(v))
+            }
+            OpImpl::StrConcat => {
+                let s = format!("{}{}", l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
+                (TypeId::STR, Value::str(&s))
+            }
+            OpImpl::StrRepeat => {
+                let n = r.value.as_i32().unwrap_or(0);
+                let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
+                (TypeId::STR, Value::str(&s))
+            }
+            OpImpl::StrEq { negate } => (TypeId::BOOL, Value::bool((l.value.as_str() == r.value.as_str()) != negate)),
+            OpImpl::StrContains => {
+                let found = r.value.as_str().unwrap_or("").contains(l.value.as_str().unwrap_or(""));
+                (TypeId::BOOL, Value::bool(found))
+            }
+            OpImpl::IdentityEq { negate } | OpImpl::Is { negate } => {
+                (TypeId::BOOL, Value::bool(self.identical(&l.value, &r.value) != negate))
+            }
+            OpImpl::ValueEq { negate } => {
+                let eq = self.values_equal(f, l.ty, &l.value, &r.value, whole)?;
+                (TypeId::BOOL, Value::bool(eq != negate))
+            }
+            OpImpl::TupleContains => {
+                let Value::Tuple(tuple) = &r.value else {
+                    return Err(crate::bug!("tuple-typed value is not a tuple"));
+                };
+                let mut found = false;
+                for item in tuple.items.iter() {
+                    if self.values_equal(f, l.ty, &l.value, item, whole)? {
+                        found = true;
+                        break;
+                    }
+                }
+                (TypeId::BOOL, Value::bool(found))
+            }
+            OpImpl::RangeContains => {
+                let (Value::Range(rg), Some(x)) = (&r.value, l.value.as_i32()) else {
+                    return Err(crate::bug!("bad operands for range contains"));
+                };
+                let (x, start, stop, step) = (x as i64, rg.start as i64, rg.stop as i64, rg.step as i64);
+                let inside = if step > 0 { start <= x && x < stop } else { stop < x && x <= start };
+                (TypeId::BOOL, Value::bool(inside && (x - start) % step == 0))
+            }
+            OpImpl::Method { func, swap } => {
+                let args = if swap {
+                    vec![(r, whole.range), (l, whole.range)]
+                } else {
+                    vec![(l, whole.range), (r, whole.range)]
+                };
+                return self.call_dunder(f, &func, args, whole.range);
+            }
+        };
+        Ok(Typed { color, ty, value })
+    }
+
+    /// Equality of two values of the same static type `ty`.
+    pub(crate) fn values_equal(&mut self, f: &mut Frame, ty: TypeId, a: &Value, b: &Value, whole: &Expr) -> Eval<bool> {
+        match (a, b) {
+            (Value::Scalar(x), Value::Scalar(y)) => {
+                let eq = ops::cmpop(CmpOp::Eq, *x, *y).map_err(|e| -> Failure { SpyError::new(e.kind, e.message).into() })?;
+                Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
+            }
+            (Value::Str(x), Value::Str(y)) => Ok(x == y),
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                let (xs, ys) = (&x.items, &y.items);
+                let item_types = self.vm.types.tuple_items(ty).map(|s| s.to_vec()).unwrap_or_default();
+                for ((x, y), t) in xs.iter().zip(ys.iter()).zip(item_types) {
+                    if !self.values_equal(f, t, x, y, whole)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(xs.len() == ys.len())
+            }
+            (Value::Struct(x), Value::Struct(y)) => {
+                if let Some(eq) = self.dunder(ty, "__eq__") {
+                    let args = vec![
+                        (Typed::red(ty, a.clone()), whole.range),
+                        (Typed::red(ty, b.clone()), whole.range),
+                    ];
+                    let r = self.call_dunder(f, &eq, args, whole.range)?;
+                    return Ok(Self::scalar_bool(&r.value));
+                }
+                let fields = self.vm.types.struct_fields(ty).map(|s| s.to_vec()).unwrap_or_default();
+                for ((fx, fy), field) in x.fields.iter().zip(y.fields.iter()).zip(fields) {
+                    if !self.values_equal(f, field.ty, fx, fy, whole)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(self.identical(a, b)),
+        }
+    }
+
+    /// Identity of reference values (`is`, and `==` on types/functions).
+    pub(crate) fn identical(&self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::None, Value::None) => true,
+            (Value::Type(x), Value::Type(y)) => x == y,
+            (Value::Func(x), Value::Func(y)) => Rc::ptr_eq(x, y),
+            (Value::Builtin(x), Value::Builtin(y)) => x == y,
+            (Value::Exception(x), Value::Exception(y)) => Rc::ptr_eq(x, y),
+            (Value::Module(x), Value::Module(y)) => x == y,
+            (Value::Struct(x), Value::Struct(y)) => Rc::ptr_eq(x, y),
+            (Value::Ptr(x), Value::Ptr(y)) => x.identity() == y.identity(),
+            (Value::Meta(x), Value::Meta(y)) => Rc::ptr_eq(x, y),
+            (Value::OpSpec(x), Value::OpSpec(y)) => Rc::ptr_eq(x, y),
+            (Value::Scalar(x), Value::Scalar(y)) => x == y,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {
+    match v {
+        Value::Scalar(s) if s.ty() == to => Ok(*s),
+        Value::Scalar(s) => Ok(ops::convert::convert(*s, to)),
+        other => Err(crate::bug!("primitive operator applied to {other:?}")),
+    }
+}
+
+fn binop_dunder(op: BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Add => "__add__",
+        BinOp::Sub => "__sub__",
+        BinOp::Mul => "__mul__",
+        BinOp::Div => "__div__",
+        BinOp::FloorDiv => "__floordiv__",
+        BinOp::Mod => "__mod__",
+        BinOp::Pow => "__pow__",
+        BinOp::LShift => "__lshift__",
+        BinOp::RShift => "__rshift__",
+        BinOp::BitAnd => "__and__",
+        BinOp::BitOr => "__or__",
+        BinOp::BitXor => "__xor__",
+        BinOp::MatMul => return None,
+    })
+}
+
+fn cmp_dunder(op: CmpOp) -> Option<&'static str> {
+    Some(match op {
+        CmpOp::Eq => "__eq__",
+        CmpOp::NotEq => "__ne__",
+        CmpOp::Lt => "__lt__",
+        CmpOp::LtE => "__le__",
+        CmpOp::Gt => "__gt__",
+        CmpOp::GtE => "__ge__",
+        _ => return None,
+    })
+}

@@ -1,0 +1,87 @@
+//! `str()` and `repr()` of every value, as `print` shows them. Structs use
+//! their `__str__`/`__repr__` when they define one.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::vm::ops::format;
+use crate::vm::value::{Typed, Value};
+
+impl Interp<'_> {
+    /// `str(v)`.
+    pub(crate) fn str_of(&mut self, f: &Frame, v: &Typed, range: TextRange) -> Eval<String> {
+        match &v.value {
+            Value::Str(s) => Ok(s.to_string()),
+            _ => self.repr_of(f, v, range),
+        }
+    }
+
+    /// `repr(v)`.
+    pub(crate) fn repr_of(&mut self, f: &Frame, v: &Typed, range: TextRange) -> Eval<String> {
+        Ok(match &v.value {
+            Value::Scalar(s) => format::format_scalar(*s),
+            Value::Str(s) => format::repr_str(s),
+            Value::None => "None".to_string(),
+            Value::Type(t) => self.vm.types.repr_type(*t),
+            Value::Func(func) => format!("<spy function '{}'>", func.fqn),
+            Value::Builtin(b) => match b {
+                crate::vm::builtins::Builtin::ExcClass(k) => format!("<spy type '{k}'>"),
+                other => format!("<spy function 'builtins::{}'>", other.name()),
+            },
+            Value::Range(r) => {
+                if r.step == 1 {
+                    format!("range({}, {})", r.start, r.stop)
+                } else {
+                    format!("range({}, {}, {})", r.start, r.stop, r.step)
+                }
+            }
+            Value::Exception(e) => format!("{}({})", e.kind, format::repr_str(&e.message)),
+            Value::Module(m) => format!("<spy module '{}'>", self.vm.module(*m).name),
+            Value::Tuple(tuple) => {
+                let items = &tuple.items;
+                // Deliberate difference: upstream prints the generic
+                // `<spy `...::_tup` object at 0x...>`; we print Python's
+                // tuple repr, which is deterministic and readable.
+                let item_types = self.vm.types.tuple_items(v.ty).map(|s| s.to_vec()).unwrap_or_default();
+                let mut parts = Vec::with_capacity(items.len());
+                for (item, ty) in items.iter().zip(item_types) {
+                    let t = Typed { color: v.color, ty, value: item.clone() };
+                    parts.push(self.repr_of(f, &t, range)?);
+                }
+                if parts.len() == 1 {
+                    format!("({},)", parts[0])
+                } else {
+                    format!("({})", parts.join(", "))
+                }
+            }
+            Value::Meta(m) => format!("<MetaArg {} `{}`>", m.color.name(), self.vm.types.name(m.ty)),
+            Value::OpSpec(o) => match &**o {
+                crate::vm::value::OpSpecValue::Null => "<OpSpec NULL>".to_string(),
+                _ => "<OpSpec>".to_string(),
+            },
+            Value::Ptr(p) => match p.mem {
+                Some(_) => format!("<spy `{}` object>", self.vm.types.name(p.ty)),
+                None => format!("<spy `{}` NULL>", self.vm.types.name(p.ty)),
+            },
+            Value::Simd(v) => {
+                let lanes: Vec<String> = v.lanes.iter().map(|l| format::format_scalar(*l)).collect();
+                format!("{}({})", self.vm.types.name(v.ty), lanes.join(", "))
+            }
+            Value::Struct(s) => {
+                for dunder in ["__str__", "__repr__"] {
+                    if let Some(m) = self.vm.struct_method(s.ty, dunder) {
+                        let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;
+                        return match r.value {
+                            Value::Str(text) => Ok(text.to_string()),
+                            _ => Err(SpyError::new(ExcKind::TypeError, format!("{dunder} returned non-string"))
+                                .with_error(&f.file, range, "")
+                                .into()),
+                        };
+                    }
+                }
+                // Deliberate difference: no `at 0x...` address (deterministic).
+                format!("<spy `{}` object>", self.vm.types.name(s.ty))
+            }
+        })
+    }
+}

@@ -1,0 +1,313 @@
+//! Expression evaluation: literals, names, operators, boolean operators,
+//! conditional expressions, tuple displays and starred splicing. Every
+//! expression yields a `Typed`: value, color and static type.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::{Eval, Frame, Interp};
+use crate::resolve::NameRef;
+use crate::source::TextRange;
+use crate::syntax::ast::{self, BoolOp, Expr, ExprKind, UnaryOp};
+use crate::vm::builtins;
+use crate::vm::ops::Scalar;
+use crate::vm::types::TypeId;
+use std::rc::Rc;
+
+use crate::vm::value::{Color, TupleValue, Typed, Value};
+
+impl Interp<'_> {
+    pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+        match &e.kind {
+            ExprKind::Int(v) => self.int_literal(f, *v, false, e),
+            ExprKind::Float(x) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(*x)))),
+            ExprKind::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(s))),
+            ExprKind::Bool(b) => Ok(Typed::blue(TypeId::BOOL, Value::bool(*b))),
+            ExprKind::None => Ok(Typed::none()),
+            ExprKind::Bytes(_) => Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "bytes are not supported yet",
+                e.range,
+                "this is a bytes literal",
+            )),
+            ExprKind::Name(id) => self.eval_name(f, id),
+            ExprKind::Attribute { value, attr } => {
+                let obj = self.eval_expr(f, value)?;
+                self.get_attr(f, obj, value, attr)
+            }
+            ExprKind::Call { func, args } => self.eval_call(f, e, func, args),
+            ExprKind::Subscript { value, indices } => self.eval_subscript(f, e, value, indices),
+            ExprKind::Slice { .. } => Err(self.error_at(
+                f,
+                ExcKind::ParseError,
+                "slices are only allowed inside `[...]`",
+                e.range,
+                "this is a slice",
+            )),
+            ExprKind::UnaryOp { op, operand } => self.eval_unary(f, e, *op, operand),
+            ExprKind::BinOp { left, op, right } => {
+                let l = self.eval_expr(f, left)?;
+                let r = self.eval_expr(f, right)?;
+                self.binop(f, *op, l, r, left, right, e)
+            }
+            ExprKind::Compare { left, op, right } => {
+                let l = self.eval_expr(f, left)?;
+                let r = self.eval_expr(f, right)?;
+                self.cmpop(f, *op, l, r, left, right, e)
+            }
+            ExprKind::BoolOp { op, left, right } => self.eval_boolop(f, *op, left, right),
+            ExprKind::IfExp { test, body, orelse } => {
+                let cond = self.eval_condition(f, test)?;
+                if cond.value.as_bool() == Some(true) {
+                    self.eval_expr(f, body)
+                } else {
+                    self.eval_expr(f, orelse)
+                }
+            }
+            ExprKind::Tuple(items) => {
+                let items = self.eval_items(f, items)?;
+                Ok(self.make_tuple(items))
+            }
+            ExprKind::List(items) => {
+                // Lists of blue-time objects (`[m_a, m_b]` for OpSpec) are
+                // interp lists; runtime lists are not supported yet.
+                let items = self.eval_items(f, items)?;
+                if items.iter().all(|(t, _)| t.is_blue() && !self.storable_in_static_tuple(t.ty)) {
+                    return Ok(self.make_interp_tuple(items));
+                }
+                Err(self.error_at(f, ExcKind::Wip, "list displays are not supported yet", e.range, "this is a list"))
+            }
+            ExprKind::Dict(_) => Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "dict displays are not supported yet",
+                e.range,
+                "this is a dict",
+            )),
+            ExprKind::GeneratorExp { .. } => Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "generator expressions are only supported as `*(... for i in UNROLL_RANGE(n))`",
+                e.range,
+                "this is a generator expression",
+            )),
+            ExprKind::Starred(_) => Err(self.error_at(
+                f,
+                ExcKind::ParseError,
+                "can't use starred expression here",
+                e.range,
+                "this is starred",
+            )),
+            ExprKind::Walrus { target, value } => {
+                let v = self.eval_expr(f, value)?;
+                self.assign_name(f, target, v.clone(), value.range)?;
+                // the value of `x := e` is x after the assignment (converted)
+                self.eval_name(f, target)
+            }
+        }
+    }
+
+    /// An int literal is i32; out of range is a lazy ValueError, as upstream.
+    fn int_literal(&mut self, f: &Frame, v: u64, negated: bool, e: &Expr) -> Eval<Typed> {
+        let signed: i128 = if negated { -(v as i128) } else { v as i128 };
+        match i32::try_from(signed) {
+            Ok(x) => Ok(Typed::blue(TypeId::I32, Value::i32(x))),
+            Err(_) => Err(self.error_at(
+                f,
+                ExcKind::ValueError,
+                format!(
+                    "integer literal {signed} is out of range for i32; use i64({signed}) or u64({signed}) to get a 64-bit value"
+                ),
+                e.range,
+                "integer literal out of range",
+            )),
+        }
+    }
+
+    pub(crate) fn eval_name(&mut self, f: &mut Frame, id: &ast::Identifier) -> Eval<Typed> {
+        match f.res.name(id.id) {
+            NameRef::Local(slot) => {
+                let local = f.locals.borrow().get(slot as usize).cloned().flatten();
+                match local {
+                    Some(l) => match l.value {
+                        Some(value) => Ok(Typed {
+                            color: l.color,
+                            ty: l.ty,
+                            value,
+                        }),
+                        None => Err(self.unassigned(f, id, "local")),
+                    },
+                    None => Err(self.unassigned(f, id, "local")),
+                }
+            }
+            NameRef::Outer { depth, slot } => {
+                let env = f
+                    .closure
+                    .len()
+                    .checked_sub(depth as usize)
+                    .and_then(|i| f.closure.get(i))
+                    .cloned();
+                let Some(env) = env else {
+                    return Err(crate::bug!("closure of depth {depth} missing for `{}`", id.name));
+                };
+                let local = env.borrow().get(slot as usize).cloned().flatten();
+                match local.and_then(|l| l.value.map(|v| (l.ty, v))) {
+                    // Reads of outer values are blue and late-bound (upstream
+                    // NameOuterDirect).
+                    Some((ty, value)) => Ok(Typed::blue(ty, value)),
+                    None => Err(self.unassigned(f, id, "local")),
+                }
+            }
+            NameRef::Global(slot) => {
+                let module = self.vm.module(f.module);
+                let global = module.globals.get(slot as usize).cloned().flatten();
+                match global.and_then(|g| g.value.map(|v| (g.color, g.ty, v))) {
+                    Some((color, ty, value)) => Ok(Typed { color, ty, value }),
+                    None => Err(self.unassigned(f, id, "global")),
+                }
+            }
+            NameRef::Builtin(i) => Ok(builtins::value(i)),
+            NameRef::Undefined => Err(self.error_at(
+                f,
+                ExcKind::NameError,
+                format!("name `{}` is not defined", id.name),
+                id.range,
+                "not found in this scope",
+            )),
+        }
+    }
+
+    fn unassigned(&self, f: &Frame, id: &ast::Identifier, what: &str) -> crate::error::Failure {
+        self.error_at(
+            f,
+            ExcKind::NameError,
+            format!("{what} variable `{}` is read before being assigned", id.name),
+            id.range,
+            "read here",
+        )
+    }
+
+    fn eval_unary(&mut self, f: &mut Frame, e: &Expr, op: UnaryOp, operand: &Expr) -> Eval<Typed> {
+        // `-<int literal>` is one literal (so -2147483648 is valid).
+        if op == UnaryOp::Neg {
+            if let ExprKind::Int(v) = operand.kind {
+                return self.int_literal(f, v, true, e);
+            }
+        }
+        if op == UnaryOp::Not {
+            let b = self.eval_condition(f, operand)?;
+            let v = !b.value.as_bool().unwrap_or(false);
+            return Ok(Typed {
+                color: b.color,
+                ty: TypeId::BOOL,
+                value: Value::bool(v),
+            });
+        }
+        let v = self.eval_expr(f, operand)?;
+        self.unaryop(f, op, v, operand, e)
+    }
+
+    /// `and`/`or`: short-circuit; each operand converted to bool; the result
+    /// is a bool with the color of the operand that decided it.
+    fn eval_boolop(&mut self, f: &mut Frame, op: BoolOp, left: &Expr, right: &Expr) -> Eval<Typed> {
+        let l = self.eval_condition(f, left)?;
+        let lv = l.value.as_bool().unwrap_or(false);
+        let decided = match op {
+            BoolOp::And => !lv,
+            BoolOp::Or => lv,
+        };
+        if decided {
+            return Ok(l);
+        }
+        self.eval_condition(f, right)
+    }
+
+    /// Evaluate `e` and convert it to bool (conditions, `not`, `and`/`or`).
+    pub(crate) fn eval_condition(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+        let v = self.eval_expr(f, e)?;
+        self.convert_to(f, v, TypeId::BOOL, e.range, None)
+    }
+
+    /// Evaluate a list of items where `*e` splices a tuple's items. Each
+    /// starred operand is evaluated exactly once, left to right.
+    pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &[Expr]) -> Eval<Vec<(Typed, TextRange)>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            if let ExprKind::Starred(inner) = &item.kind {
+                if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind {
+                    if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
+                        self.splice_unroll(f, elt, target, n_expr, &mut out)?;
+                        continue;
+                    }
+                }
+                let t = self.eval_expr(f, inner)?;
+                if let Value::Tuple(tuple) = &t.value {
+                    if tuple.ty == TypeId::INTERP_TUPLE {
+                        for v in tuple.items.iter() {
+                            let ty = self.dynamic_type(v).unwrap_or(TypeId::DYNAMIC);
+                            out.push((Typed { color: t.color, ty, value: v.clone() }, inner.range));
+                        }
+                        continue;
+                    }
+                }
+                let Some(item_types) = self.vm.types.tuple_items(t.ty).map(|s| s.to_vec()) else {
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("`{}` does not support unpacking", self.vm.types.name(t.ty)),
+                    )
+                    .with_error(&f.file, inner.range, format!("this is `{}`", self.vm.types.name(t.ty)))
+                    .into());
+                };
+                let Value::Tuple(tuple) = &t.value else {
+                    return Err(crate::bug!("tuple-typed value is not a tuple"));
+                };
+                for (ty, v) in item_types.iter().zip(tuple.items.iter()) {
+                    out.push((
+                        Typed {
+                            color: t.color,
+                            ty: *ty,
+                            value: v.clone(),
+                        },
+                        inner.range,
+                    ));
+                }
+            } else {
+                let t = self.eval_expr(f, item)?;
+                out.push((t, item.range));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Types whose values a static (red, by-value) tuple can hold.
+    pub(crate) fn storable_in_static_tuple(&self, ty: TypeId) -> bool {
+        use crate::vm::types::TypeKind as K;
+        matches!(
+            self.vm.types.kind(ty),
+            K::Prim(_) | K::Str | K::NoneType | K::Tuple(_) | K::Struct { .. } | K::Ptr { .. } | K::Simd { .. }
+        )
+    }
+
+    /// An interp tuple: blue when all its items are.
+    pub(crate) fn make_interp_tuple(&mut self, items: Vec<(Typed, TextRange)>) -> Typed {
+        let color = items.iter().fold(Color::Blue, |c, (t, _)| c.join(t.color));
+        let values: Vec<Value> = items.into_iter().map(|(t, _)| t.value).collect();
+        Typed { color, ty: TypeId::INTERP_TUPLE, value: crate::frames::meta::interp_tuple(values) }
+    }
+
+    /// A tuple display: a static tuple (red even when all items are blue:
+    /// upstream's `__make__` is not pure), or an interp tuple when an item
+    /// cannot live in a static tuple (types, functions, MetaArgs...).
+    pub(crate) fn make_tuple(&mut self, items: Vec<(Typed, TextRange)>) -> Typed {
+        if !items.iter().all(|(t, _)| self.storable_in_static_tuple(t.ty)) {
+            return self.make_interp_tuple(items);
+        }
+        let types: Vec<TypeId> = items.iter().map(|(t, _)| t.ty).collect();
+        let ty = self.vm.types.tuple(types);
+        let values: Vec<Value> = items.into_iter().map(|(t, _)| t.value).collect();
+        Typed {
+            color: Color::Red,
+            ty,
+            value: Value::Tuple(Rc::new(TupleValue { ty, items: values.into() })),
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! Making functions: what executing a `def` does (annotations and defaults
+//! evaluated in the enclosing frame, `*args` kinds, return-type inference,
+//! decorators), PEP 695 generics and their specializations, FQNs.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::call::is_name;
+use crate::frames::code::FuncCode;
+use crate::frames::{Eval, Frame, FrameKind, Interp};
+use crate::resolve::NameRef;
+use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
+use crate::vm::types::TypeId;
+use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarParam, Typed, Value};
+
+/// How to build a function from a `def`.
+pub(crate) struct FunctionSpec {
+    pub fqn: String,
+    pub self_type: Option<TypeId>,
+    pub closure: Rc<[Env]>,
+    pub presets: Rc<[(u32, Local)]>,
+    /// Defined inside blue code: a red function may omit `-> T`.
+    pub in_blue_code: bool,
+}
+
+impl Interp<'_> {
+    /// A fresh FQN `ns::name`, made unique with `#1`, `#2`... as upstream's
+    /// `get_unique_FQN`, so two different functions never share a name.
+    pub(crate) fn unique_fqn(&mut self, base: String) -> String {
+        if self.fqns.insert(base.clone()) {
+            return base;
+        }
+        (1..)
+            .map(|i| format!("{base}#{i}"))
+            .find(|name| self.fqns.insert(name.clone()))
+            .expect("an unused suffix exists")
+    }
+
+    /// The environments a function or class defined in frame `f` closes
+    /// over.
+    pub(crate) fn closure_of(f: &Frame) -> Rc<[Env]> {
+        match f.kind {
+            FrameKind::Function => f.closure.iter().cloned().chain(std::iter::once(f.locals.clone())).collect(),
+            FrameKind::Class | FrameKind::Module => f.closure.clone(),
+        }
+    }
+
+    /// Execute a `def` in frame `f`. `self_type` is the struct of a method
+    /// (its first parameter may omit the annotation).
+    pub(crate) fn make_function_in(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, self_type: Option<TypeId>) -> Eval<Typed> {
+        let fqn = self.unique_fqn(format!("{}::{}", f.ns, def.name.name));
+        let in_blue_code = f.func.as_ref().is_some_and(|func| func.color == FuncColor::Blue);
+        let spec = FunctionSpec {
+            fqn,
+            self_type,
+            closure: Self::closure_of(f),
+            presets: Rc::from(Vec::new()),
+            in_blue_code,
+        };
+        let mut result = if def.type_params.is_some() {
+            self.make_pep695_generic(f, def, spec)?
+        } else {
+            let func = self.build_function(f, def, spec)?;
+            Typed::blue(func.ty, Value::Func(func))
+        };
+        // Decorators are blue calls, applied bottom-up.
+        for d in def.decorators.iter().rev() {
+            if is_name(d, "staticmethod") {
+                continue;
+            }
+            let deco = self.eval_expr(f, d)?;
+            if !deco.is_blue() {
+                return Err(SpyError::new(ExcKind::TypeError, "decorators must be @blue")
+                    .with_error(&f.file, d.range, "this is red")
+                    .into());
+            }
+            result = self.call_value(f, deco, d.range, vec![(result, def.name.range)], d.range)?;
+        }
+        Ok(result)
+    }
+
+    /// Build a function from `def`, evaluating its annotations in `f`.
+    pub(crate) fn build_function(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, spec: FunctionSpec) -> Eval<Rc<Function>> {
+        let blue = def.color == FuncColor::Blue;
+        let mut params = Vec::with_capacity(def.params.len());
+        let mut star = None;
+        for (i, p) in def.params.iter().enumerate() {
+            if p.kind == ParamKind::Star {
+                let kind = self.star_kind(f, p, blue)?;
+                let ty = match &kind {
+                    StarKind::Pack(t, _) => *t,
+                    StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
+                };
+                star = Some(StarParam { index: i, name: p.name.name.clone(), kind });
+                params.push(ParamSpec { name: p.name.name.clone(), ty, default: None });
+                continue;
+            }
+            let ty = match &p.annotation {
+                Some(t) => self.eval_type_expr(f, t)?,
+                None if i == 0 && spec.self_type.is_some() => spec.self_type.unwrap_or(TypeId::DYNAMIC),
+                None if blue => TypeId::DYNAMIC,
+                None => {
+                    return Err(SpyError::new(ExcKind::TypeError, format!("missing type for argument '{}'", p.name.name))
+                        .with_error(&f.file, p.range, "type is missing here")
+                        .into())
+                }
+            };
+            let default = match &p.default {
+                Some(d) => Some(self.eval_expr(f, d)?),
+                None => None,
+            };
+            params.push(ParamSpec { name: p.name.name.clone(), ty, default });
+        }
+        let mut inferred_ret = None;
+        let ret = match &def.return_type {
+            Some(t) => self.eval_type_expr(f, t)?,
+            None if blue => TypeId::DYNAMIC,
+            None if spec.in_blue_code => {
+                inferred_ret = Some(Cell::new(None));
+                TypeId::DYNAMIC
+            }
+            None => {
+                return Err(SpyError::new(ExcKind::TypeError, "missing return type")
+                    .with_error(&f.file, def.proto_range, "")
+                    .into())
+            }
+        };
+        let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
+            return Err(crate::bug!("no scope for function `{}`", def.name.name));
+        };
+        let code = Rc::new(FuncCode {
+            def: def.clone(),
+            scope,
+            module: f.module,
+            file: f.file.clone(),
+            res: f.res.clone(),
+        });
+        let ty = self.vm.types.func(params.iter().map(|p| p.ty).collect(), ret, blue);
+        Ok(Rc::new(Function {
+            fqn: spec.fqn,
+            code,
+            module: f.module,
+            color: def.color,
+            kind: def.kind,
+            ty,
+            params,
+            ret,
+            closure: spec.closure,
+            presets: spec.presets,
+            star,
+            inferred_ret,
+            force_inline: false,
+            pep695: false,
+        }))
+    }
+
+    /// `*args`, `*args: T`, or `*args: types` (a blue tuple of types: a
+    /// parameter pack).
+    fn star_kind(&mut self, f: &mut Frame, p: &ast::Param, blue: bool) -> Eval<StarKind> {
+        let Some(annotation) = &p.annotation else {
+            let _ = blue;
+            return Ok(StarKind::Variadic(TypeId::DYNAMIC));
+        };
+        let v = self.eval_expr(f, annotation)?;
+        match &v.value {
+            Value::Type(t) => Ok(StarKind::Variadic(*t)),
+            Value::None => Ok(StarKind::Variadic(TypeId::NONE)),
+            Value::Tuple(tuple) if tuple.ty == TypeId::INTERP_TUPLE => {
+                if !v.is_blue() {
+                    return Err(SpyError::new(ExcKind::TypeError, "the types of a parameter pack must be blue")
+                        .with_error(&f.file, annotation.range, "this is red")
+                        .into());
+                }
+                let mut types = Vec::with_capacity(tuple.items.len());
+                for item in tuple.items.iter() {
+                    match item {
+                        Value::Type(t) => types.push(*t),
+                        Value::None => types.push(TypeId::NONE),
+                        other => {
+                            let got = self.dynamic_type(other).map(|t| self.vm.types.name(t).to_string()).unwrap_or_default();
+                            return Err(SpyError::new(ExcKind::TypeError, format!("expected a tuple of types, got an item of type `{got}`"))
+                                .with_error(&f.file, annotation.range, "expected a tuple of types")
+                                .into());
+                        }
+                    }
+                }
+                let tuple_ty = self.vm.types.tuple(types.clone());
+                Ok(StarKind::Pack(tuple_ty, types))
+            }
+            _ => Err(SpyError::new(ExcKind::TypeError, format!("expected `type`, got `{}`", self.vm.types.name(v.ty)))
+                .with_error(&f.file, annotation.range, "expected `type` or a tuple of types")
+                .into()),
+        }
+    }
+
+    /// `def f[T, n](...)`: a blue generic whose call `f[i32, 3]` builds the
+    /// red specialization with `T` and `n` bound.
+    fn make_pep695_generic(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, spec: FunctionSpec) -> Eval<Typed> {
+        let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
+            return Err(crate::bug!("no scope for function `{}`", def.name.name));
+        };
+        let type_params = def.type_params.as_deref().unwrap_or_default();
+        let params: Vec<ParamSpec> = type_params
+            .iter()
+            .map(|tp| ParamSpec { name: tp.name.clone(), ty: TypeId::DYNAMIC, default: None })
+            .collect();
+        let code = Rc::new(FuncCode { def: def.clone(), scope, module: f.module, file: f.file.clone(), res: f.res.clone() });
+        let ty = self.vm.types.func(params.iter().map(|p| p.ty).collect(), TypeId::DYNAMIC, true);
+        let func = Rc::new(Function {
+            fqn: spec.fqn,
+            code,
+            module: f.module,
+            color: FuncColor::Blue,
+            kind: FuncKind::Generic,
+            ty,
+            params,
+            ret: TypeId::DYNAMIC,
+            closure: spec.closure,
+            presets: Rc::from(Vec::new()),
+            star: None,
+            inferred_ret: None,
+            force_inline: false,
+            pep695: true,
+        });
+        Ok(Typed::blue(ty, Value::Func(func)))
+    }
+
+    /// Build the specialization `generic[args]` of a PEP 695 generic.
+    pub(crate) fn specialize_pep695(&mut self, generic: &Rc<Function>, args: Vec<Typed>, ns: String) -> Eval<Typed> {
+        let code = generic.code.clone();
+        let def = code.def.clone();
+        let mut presets = Vec::new();
+        let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope.slot_count()]));
+        for (tp, arg) in def.type_params.as_deref().unwrap_or_default().iter().zip(args) {
+            let NameRef::Local(slot) = code.res.name(tp.id) else {
+                return Err(crate::bug!("type parameter `{}` is not a local", tp.name));
+            };
+            let local = Local { ty: self.blue_static_type(&arg), color: Color::Blue, value: Some(arg.value) };
+            locals.borrow_mut()[slot as usize] = Some(local.clone());
+            presets.push((slot, local));
+        }
+        let mut frame = Frame {
+            kind: FrameKind::Function,
+            module: code.module,
+            file: code.file.clone(),
+            res: code.res.clone(),
+            scope: code.scope.clone(),
+            locals,
+            closure: generic.closure.clone(),
+            func: Some(generic.clone()),
+            class_type: None,
+            name: generic.fqn.clone(),
+            ns: ns.clone(),
+            current: def.proto_range,
+        };
+        let fqn = self.unique_fqn(ns);
+        let spec = FunctionSpec {
+            fqn,
+            self_type: None,
+            closure: generic.closure.clone(),
+            presets: presets.into(),
+            in_blue_code: false,
+        };
+        let func = self.build_function(&mut frame, &def, spec).map_err(|e| crate::frames::add_trace(e, &frame))?;
+        // The specialization is an ordinary (red) function.
+        let func = Rc::new(Function { kind: FuncKind::Plain, ..clone_function(&func) });
+        Ok(Typed::blue(func.ty, Value::Func(func)))
+    }
+
+    /// `@force_inline`: only on red `def`d functions whose body ends with
+    /// its single `return`.
+    pub(crate) fn force_inline(&mut self, f: &Frame, arg: &Typed, range: crate::source::TextRange) -> Eval<Typed> {
+        let Value::Func(func) = &arg.value else {
+            return Err(SpyError::new(ExcKind::TypeError, "@force_inline can only be applied to def'd functions")
+                .with_error(&f.file, range, "")
+                .into());
+        };
+        if func.color == FuncColor::Blue || func.kind != FuncKind::Plain {
+            return Err(SpyError::new(ExcKind::TypeError, "@force_inline cannot be applied to @blue functions")
+                .with_error(&f.file, range, "")
+                .into());
+        }
+        let body = &func.code.def.body;
+        let returns = count_returns(body);
+        let tail_return = matches!(body.last().map(|s| &s.kind), Some(ast::StmtKind::Return(_)));
+        if returns != 1 || !tail_return {
+            return Err(SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
+                .with_error(&func.code.file, func.code.def.proto_range, "`return` must be the last statement of the body")
+                .into());
+        }
+        let inlined = Rc::new(Function { force_inline: true, ..clone_function(func) });
+        Ok(Typed::blue(inlined.ty, Value::Func(inlined)))
+    }
+}
+
+fn clone_function(f: &Function) -> Function {
+    Function {
+        fqn: f.fqn.clone(),
+        code: f.code.clone(),
+        module: f.module,
+        color: f.color,
+        kind: f.kind,
+        ty: f.ty,
+        params: f.params.clone(),
+        ret: f.ret,
+        closure: f.closure.clone(),
+        presets: f.presets.clone(),
+        star: f.star.clone(),
+        inferred_ret: f.inferred_ret.as_ref().map(|c| Cell::new(c.get())),
+        force_inline: f.force_inline,
+        pep695: f.pep695,
+    }
+}
+
+fn count_returns(body: &[ast::Stmt]) -> usize {
+    body.iter()
+        .map(|s| match &s.kind {
+            ast::StmtKind::Return(_) => 1,
+            ast::StmtKind::If { body, orelse, .. } => count_returns(body) + count_returns(orelse),
+            ast::StmtKind::While { body, .. } | ast::StmtKind::For { body, .. } => count_returns(body),
+            _ => 0,
+        })
+        .sum()
+}

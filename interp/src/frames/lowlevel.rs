@@ -1,0 +1,479 @@
+//! The builtin modules that reach below plain values: `unsafe` (gc/raw
+//! pointers: allocation, bounds-checked indexing, struct pointees), `simd`
+//! (`SIMD[T, N]` vectors, lane-wise operators, loads/stores), `time`, and
+//! the `__spy__` helpers (`UNROLL_RANGE` as a callable, `COLOR`,
+//! `STATIC_TYPE`, `force_inline`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::call::Args;
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::{BinOp, CmpOp};
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::{self, PrimTy, Scalar};
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{OpSpecValue, PtrValue, RangeValue, SimdValue, StructValue, Typed, Value};
+
+/// Bytes in the host's widest vector register: 32 with AVX2, else 16
+/// (SSE2 on x86-64, NEON on AArch64).
+pub fn host_vector_bytes() -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return 32;
+        }
+    }
+    16
+}
+
+fn panic_error(f: &Frame, msg: &str, range: TextRange) -> Failure {
+    SpyError::new(ExcKind::PanicError, msg).with_error(&f.file, range, "").into()
+}
+
+impl Interp<'_> {
+    /// The zero value of a type (fresh pointer memory is zeroed).
+    pub(crate) fn zero_value(&self, ty: TypeId) -> Value {
+        match self.vm.types.kind(ty) {
+            TypeKind::Prim(p) => Value::Scalar(Scalar::zero(*p)),
+            TypeKind::Str => Value::str(""),
+            TypeKind::Struct { fields, .. } => Value::Struct(Rc::new(StructValue {
+                ty,
+                fields: fields.iter().map(|fd| self.zero_value(fd.ty)).collect(),
+            })),
+            TypeKind::Tuple(items) => Value::Tuple(Rc::new(crate::vm::value::TupleValue {
+                ty,
+                items: items.iter().map(|t| self.zero_value(*t)).collect(),
+            })),
+            TypeKind::Ptr { .. } => Value::Ptr(PtrValue { ty, mem: None }),
+            TypeKind::Simd { lane, lanes } => Value::Simd(Rc::new(SimdValue {
+                ty,
+                lanes: vec![Scalar::zero(*lane); *lanes as usize].into(),
+            })),
+            _ => Value::None,
+        }
+    }
+
+    /// Calls of the builtins of `__spy__`, `operator`, `unsafe`, `simd`,
+    /// `time`. `None` when `b` is not one of them.
+    pub(crate) fn call_module_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        callee_range: TextRange,
+        args: Args,
+        _call_range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        Some(match b {
+            Builtin::UnrollRange => self.check_arity(f, 1, 1, &args, callee_range, None).and_then(|_| {
+                let (a, r) = &args[0];
+                let n = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
+                let stop = n.value.as_i32().unwrap_or(0);
+                Ok(Typed { color: n.color, ty: TypeId::RANGE, value: Value::Range(RangeValue { start: 0, stop, step: 1 }) })
+            }),
+            Builtin::ForceInline => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .and_then(|_| self.force_inline(f, &args[0].0, args[0].1)),
+            Builtin::ColorOf => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
+                let a = &args[0].0;
+                Typed { color: a.color, ty: TypeId::STR, value: Value::str(a.color.name()) }
+            }),
+            Builtin::StaticType => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
+                let a = &args[0].0;
+                Typed { color: a.color, ty: TypeId::TYPE, value: Value::Type(a.ty) }
+            }),
+            Builtin::OpSpec => self.make_opspec(f, args, callee_range),
+            Builtin::OpSpecConst => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
+                let v = args[0].0.clone();
+                Typed::blue(TypeId::OPSPEC, Value::OpSpec(Rc::new(OpSpecValue::Const(v))))
+            }),
+            Builtin::Alloc { .. } | Builtin::PtrType { .. } | Builtin::SimdType | Builtin::PtrSimdLoad | Builtin::SimdWidthOf => {
+                Err(SpyError::new(ExcKind::TypeError, "generic functions must be called via `[...]`")
+                    .with_error(&f.file, callee_range, format!("this is `{}`", b.name()))
+                    .into())
+            }
+            Builtin::AllocOf { item, gc } => self.alloc(f, item, gc, callee_range, &args),
+            Builtin::PtrSimdLoadOf(simd) => self.simd_load(f, simd, callee_range, &args),
+            Builtin::PtrSimdStore => self.simd_store(f, callee_range, &args),
+            Builtin::Time => self.check_arity(f, 0, 0, &args, callee_range, None).map(|_| {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or(0.0);
+                Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
+            }),
+            Builtin::Sleep => self.check_arity(f, 1, 1, &args, callee_range, None).and_then(|_| {
+                let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
+                if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
+                    if s > 0.0 && s.is_finite() {
+                        std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
+                    }
+                }
+                Ok(Typed::red(TypeId::NONE, Value::None))
+            }),
+            _ => return None,
+        })
+    }
+
+    /// `b[...]` on a generic builtin: `gc_alloc[T]`, `ptr[T]`, `SIMD[T, N]`,
+    /// `ptr_simd_load[T, N]`, `simd_width_of[T]`.
+    pub(crate) fn subscript_builtin(&mut self, f: &Frame, b: Builtin, obj_range: TextRange, idx: &Args) -> Option<Eval<Typed>> {
+        let types_of = |this: &Self| -> Eval<Vec<Value>> {
+            for (a, r) in idx {
+                if !a.is_blue() {
+                    return Err(SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
+                        .with_error(&f.file, obj_range, "this is blue")
+                        .with_error(&f.file, *r, "this is red")
+                        .into());
+                }
+            }
+            let _ = this;
+            Ok(idx.iter().map(|(a, _)| a.value.clone()).collect())
+        };
+        let one_type = |this: &Self| -> Eval<TypeId> {
+            let vals = types_of(this)?;
+            match vals.as_slice() {
+                [Value::Type(t)] => Ok(*t),
+                _ => Err(SpyError::new(ExcKind::TypeError, format!("`{}[...]` takes one type", b.name()))
+                    .with_error(&f.file, obj_range, "")
+                    .into()),
+            }
+        };
+        Some(match b {
+            Builtin::Alloc { gc } => one_type(self).map(|item| {
+                Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::AllocOf { item, gc }))
+            }),
+            Builtin::PtrType { gc } => one_type(self).map(|item| {
+                let t = self.vm.types.ptr(item, gc);
+                Typed::blue(TypeId::TYPE, Value::Type(t))
+            }),
+            Builtin::SimdType => self.simd_type(f, obj_range, types_of(self)).map(|t| Typed::blue(TypeId::TYPE, Value::Type(t))),
+            Builtin::PtrSimdLoad => self
+                .simd_type(f, obj_range, types_of(self))
+                .map(|t| Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::PtrSimdLoadOf(t)))),
+            Builtin::SimdWidthOf => one_type(self).and_then(|t| match t.as_prim() {
+                Some(p) if !matches!(p, PrimTy::Bool) => {
+                    let bytes = (p.bits() / 8).max(1);
+                    Ok(Typed::blue(TypeId::I32, Value::i32((host_vector_bytes() / bytes) as i32)))
+                }
+                _ => Err(SpyError::new(ExcKind::TypeError, "simd_width_of[T] needs a numeric type")
+                    .with_error(&f.file, obj_range, "")
+                    .into()),
+            }),
+            _ => return None,
+        })
+    }
+
+    /// Validate `SIMD[T, N]`: T in i32/i64/f32/f64, N a power of two <= 16.
+    fn simd_type(&mut self, f: &Frame, range: TextRange, vals: Eval<Vec<Value>>) -> Eval<TypeId> {
+        let vals = vals?;
+        let bad = |msg: &str| -> Failure { SpyError::new(ExcKind::TypeError, msg).with_error(&f.file, range, "").into() };
+        let [Value::Type(t), n] = vals.as_slice() else {
+            return Err(bad("SIMD takes a type and a lane count: `SIMD[T, N]`"));
+        };
+        let lane = match t.as_prim() {
+            Some(p @ (PrimTy::I32 | PrimTy::I64 | PrimTy::F32 | PrimTy::F64)) => p,
+            _ => return Err(bad("SIMD lanes must be i32, i64, f32 or f64")),
+        };
+        let n = match n.as_i32() {
+            Some(n) if n > 0 && n <= 16 && (n & (n - 1)) == 0 => n as u32,
+            _ => return Err(bad("the SIMD lane count must be a power of two between 1 and 16")),
+        };
+        Ok(self.vm.types.simd(lane, n))
+    }
+
+    fn alloc(&mut self, f: &Frame, item: TypeId, gc: bool, callee_range: TextRange, args: &Args) -> Eval<Typed> {
+        self.check_arity(f, 1, 1, args, callee_range, None)?;
+        let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
+        let n = n.value.as_i32().unwrap_or(0);
+        if n < 0 {
+            return Err(panic_error(f, "cannot allocate a negative number of items", args[0].1));
+        }
+        let ty = self.vm.types.ptr(item, gc);
+        let zero = self.zero_value(item);
+        let mem = Rc::new(RefCell::new(vec![zero; n as usize]));
+        Ok(Typed::red(ty, Value::Ptr(PtrValue { ty, mem: Some(mem) })))
+    }
+
+    /// `p[i]` on a pointer.
+    pub(crate) fn ptr_getitem(&mut self, f: &Frame, p: &PtrValue, idx: &Args, whole: TextRange) -> Eval<Typed> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+            return Err(crate::bug!("pointer value of non-pointer type"));
+        };
+        let i = self.ptr_index(f, idx)?;
+        let Some(mem) = &p.mem else {
+            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+        };
+        let mem = mem.borrow();
+        match usize::try_from(i).ok().and_then(|i| mem.get(i)) {
+            Some(v) => Ok(Typed::red(item, v.clone())),
+            None => Err(panic_error(f, "ptr_getitem out of bounds", whole)),
+        }
+    }
+
+    /// `p[i] = v` on a pointer.
+    pub(crate) fn ptr_setitem(&mut self, f: &Frame, p: &PtrValue, idx: &Args, v: Typed, whole: TextRange) -> Eval<()> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+            return Err(crate::bug!("pointer value of non-pointer type"));
+        };
+        let i = self.ptr_index(f, idx)?;
+        let v = self.convert_to(f, v, item, whole, None)?;
+        let Some(mem) = &p.mem else {
+            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+        };
+        let mut mem = mem.borrow_mut();
+        match usize::try_from(i).ok().and_then(|i| mem.get_mut(i)) {
+            Some(slot) => {
+                *slot = v.value;
+                Ok(())
+            }
+            None => Err(panic_error(f, "ptr_store out of bounds", whole)),
+        }
+    }
+
+    fn ptr_index(&mut self, f: &Frame, idx: &Args) -> Eval<i64> {
+        let [(i, r)] = idx.as_slice() else {
+            return Err(SpyError::new(ExcKind::TypeError, "pointers take one index")
+                .with_error(&f.file, idx.first().map(|(_, r)| *r).unwrap_or_default(), "")
+                .into());
+        };
+        let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
+        Ok(i.value.as_i32().unwrap_or(0).into())
+    }
+
+    /// `p.field` of the struct a pointer points to (its first item).
+    pub(crate) fn ptr_field(&self, f: &Frame, p: &PtrValue, attr: &str, range: TextRange) -> Option<Eval<Typed>> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else { return None };
+        let fields = self.vm.types.struct_fields(item)?;
+        let i = fields.iter().position(|fd| fd.name == attr)?;
+        let ty = fields[i].ty;
+        let Some(mem) = &p.mem else {
+            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+        };
+        let mem = mem.borrow();
+        Some(match mem.first() {
+            Some(Value::Struct(s)) => Ok(Typed::red(ty, s.fields[i].clone())),
+            _ => Err(panic_error(f, "ptr_getitem out of bounds", range)),
+        })
+    }
+
+    /// `p.field = v`: pointers give mutable, shared access to a struct.
+    pub(crate) fn ptr_set_field(&mut self, f: &Frame, p: &PtrValue, attr: &str, v: Typed, range: TextRange) -> Option<Eval<()>> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else { return None };
+        let fields = self.vm.types.struct_fields(item)?.to_vec();
+        let i = fields.iter().position(|fd| fd.name == attr)?;
+        let v = match self.convert_to(f, v, fields[i].ty, range, None) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let Some(mem) = &p.mem else {
+            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+        };
+        let mut mem = mem.borrow_mut();
+        Some(match mem.first_mut() {
+            Some(Value::Struct(s)) => {
+                let mut new_fields = s.fields.to_vec();
+                new_fields[i] = v.value;
+                *mem.first_mut().expect("non-empty") = Value::Struct(Rc::new(StructValue { ty: item, fields: new_fields.into() }));
+                Ok(())
+            }
+            _ => Err(panic_error(f, "ptr_store out of bounds", range)),
+        })
+    }
+
+    fn simd_load(&mut self, f: &Frame, simd: TypeId, callee_range: TextRange, args: &Args) -> Eval<Typed> {
+        self.check_arity(f, 2, 2, args, callee_range, None)?;
+        let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
+            return Err(crate::bug!("ptr_simd_load of a non-SIMD type"));
+        };
+        let p = self.expect_lane_ptr(f, &args[0], lane)?;
+        let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
+        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let Some(mem) = &p.mem else {
+            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+        };
+        let mem = mem.borrow();
+        if i < 0 || i + lanes as i64 > mem.len() as i64 {
+            return Err(panic_error(f, "ptr_simd_load out of bounds", callee_range));
+        }
+        let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize].iter().map(|v| v.as_scalar()).collect();
+        let Some(values) = values else {
+            return Err(crate::bug!("non-scalar item behind a SIMD-loadable pointer"));
+        };
+        Ok(Typed::red(simd, Value::Simd(Rc::new(SimdValue { ty: simd, lanes: values.into() }))))
+    }
+
+    fn simd_store(&mut self, f: &Frame, callee_range: TextRange, args: &Args) -> Eval<Typed> {
+        self.check_arity(f, 3, 3, args, callee_range, None)?;
+        let (v, vr) = &args[2];
+        let Value::Simd(vec) = &v.value else {
+            return Err(self.mismatched_to_simd(f, v.ty, *vr));
+        };
+        let TypeKind::Simd { lane, .. } = *self.vm.types.kind(vec.ty) else {
+            return Err(crate::bug!("SIMD value of non-SIMD type"));
+        };
+        let p = self.expect_lane_ptr(f, &args[0], lane)?;
+        let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
+        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let Some(mem) = &p.mem else {
+            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+        };
+        let mut mem = mem.borrow_mut();
+        let n = vec.lanes.len() as i64;
+        if i < 0 || i + n > mem.len() as i64 {
+            return Err(panic_error(f, "ptr_simd_store out of bounds", callee_range));
+        }
+        for (k, lane_value) in vec.lanes.iter().enumerate() {
+            mem[i as usize + k] = Value::Scalar(*lane_value);
+        }
+        Ok(Typed::red(TypeId::NONE, Value::None))
+    }
+
+    fn mismatched_to_simd(&self, f: &Frame, got: TypeId, range: TextRange) -> Failure {
+        SpyError::new(ExcKind::TypeError, "mismatched types")
+            .with_error(&f.file, range, format!("expected a SIMD vector, got `{}`", self.vm.types.name(got)))
+            .into()
+    }
+
+    fn expect_lane_ptr(&self, f: &Frame, arg: &(Typed, TextRange), lane: PrimTy) -> Eval<PtrValue> {
+        let (a, r) = arg;
+        match (&a.value, self.vm.types.kind(a.ty)) {
+            (Value::Ptr(p), TypeKind::Ptr { item, .. }) if item.as_prim() == Some(lane) => Ok(p.clone()),
+            _ => Err(SpyError::new(ExcKind::TypeError, "mismatched types")
+                .with_error(
+                    &f.file,
+                    *r,
+                    format!("expected `gc_ptr[{}]`, got `{}`", lane.name(), self.vm.types.name(a.ty)),
+                )
+                .into()),
+        }
+    }
+
+    /// `SIMD[T, N](x)` (splat) or `SIMD[T, N](x0, ..., xN-1)`.
+    pub(crate) fn make_simd(&mut self, f: &Frame, simd: TypeId, callee_range: TextRange, args: Args) -> Eval<Typed> {
+        let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
+            return Err(crate::bug!("make_simd of a non-SIMD type"));
+        };
+        if args.len() != 1 {
+            self.check_arity(f, lanes as usize, lanes as usize, &args, callee_range, None)?;
+        }
+        let mut color = crate::vm::value::Color::Blue;
+        let mut values = Vec::with_capacity(lanes as usize);
+        for (a, r) in args {
+            let v = self.convert_to(f, a, TypeId::prim(lane), r, None)?;
+            color = color.join(v.color);
+            values.push(v.value.as_scalar().unwrap_or(Scalar::zero(lane)));
+        }
+        if values.len() == 1 {
+            values = vec![values[0]; lanes as usize];
+        }
+        let _ = color;
+        Ok(Typed::red(simd, Value::Simd(Rc::new(SimdValue { ty: simd, lanes: values.into() }))))
+    }
+
+    /// Lane-wise binary operators on SIMD vectors; a scalar operand is
+    /// converted to the lane type and broadcast. `None` when neither operand
+    /// is a SIMD vector.
+    pub(crate) fn simd_binop(&mut self, f: &Frame, op: SimdOp, l: &Typed, r: &Typed, lr: TextRange, rr: TextRange, whole: TextRange) -> Option<Eval<Typed>> {
+        let lk = self.vm.types.kind(l.ty).clone();
+        let rk = self.vm.types.kind(r.ty).clone();
+        let (lane, lanes) = match (&lk, &rk) {
+            (TypeKind::Simd { lane, lanes }, _) | (_, TypeKind::Simd { lane, lanes }) => (*lane, *lanes),
+            _ => return None,
+        };
+        Some(self.simd_binop_inner(f, op, l, r, lane, lanes, (lr, rr), whole))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn simd_binop_inner(
+        &mut self,
+        f: &Frame,
+        op: SimdOp,
+        l: &Typed,
+        r: &Typed,
+        lane: PrimTy,
+        lanes: u32,
+        ranges: (TextRange, TextRange),
+        whole: TextRange,
+    ) -> Eval<Typed> {
+        let cannot = |this: &Self| -> Failure {
+            let (ln, rn) = (this.vm.types.name(l.ty).to_string(), this.vm.types.name(r.ty).to_string());
+            SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {} `{rn}`", op.symbol()))
+                .with_error(&f.file, ranges.0, format!("this is `{ln}`"))
+                .with_error(&f.file, ranges.1, format!("this is `{rn}`"))
+                .into()
+        };
+        let lane_values = |this: &mut Self, v: &Typed, range: TextRange| -> Eval<Vec<Scalar>> {
+            match &v.value {
+                Value::Simd(s) if s.ty == this.vm.types.simd(lane, lanes) => Ok(s.lanes.to_vec()),
+                Value::Simd(_) => Err(cannot(this)),
+                _ => {
+                    let from = v.ty.as_prim().ok_or_else(|| cannot(this))?;
+                    if !ops::convert::implicit_convertible(from, lane) {
+                        return Err(cannot(this));
+                    }
+                    let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
+                    Ok(vec![s.value.as_scalar().unwrap_or(Scalar::zero(lane)); lanes as usize])
+                }
+            }
+        };
+        let a = lane_values(self, l, ranges.0)?;
+        let b = lane_values(self, r, ranges.1)?;
+        let mut out = Vec::with_capacity(lanes as usize);
+        for (x, y) in a.into_iter().zip(b) {
+            let v = match op {
+                SimdOp::Bin(bop) => ops::binop(bop, x, y),
+                SimdOp::Cmp(cop) => ops::cmpop(cop, x, y),
+            };
+            out.push(v.map_err(|e| -> Failure { SpyError::new(e.kind, e.message).with_error(&f.file, whole, "").into() })?);
+        }
+        let result_lane = out.first().map(|s| s.ty()).unwrap_or(lane);
+        let ty = self.vm.types.simd(result_lane, lanes);
+        Ok(Typed::red(ty, Value::Simd(Rc::new(SimdValue { ty, lanes: out.into() }))))
+    }
+
+    /// `v[i]` on a SIMD vector: `i` must be blue.
+    pub(crate) fn simd_getitem(&mut self, f: &Frame, v: &Typed, s: &SimdValue, idx: &Args) -> Eval<Typed> {
+        let [(i, r)] = idx.as_slice() else {
+            return Err(SpyError::new(ExcKind::TypeError, "SIMD vectors take one index").into());
+        };
+        if !i.is_blue() {
+            return Err(SpyError::new(ExcKind::TypeError, "SIMD index must be blue")
+                .with_error(&f.file, *r, "this is red")
+                .into());
+        }
+        let k = i.value.as_i32().unwrap_or(-1);
+        match usize::try_from(k).ok().and_then(|k| s.lanes.get(k)) {
+            Some(lane) => Ok(Typed { color: v.color, ty: TypeId::prim(lane.ty()), value: Value::Scalar(*lane) }),
+            None => Err(SpyError::new(ExcKind::IndexError, "SIMD index out of range")
+                .with_error(&f.file, *r, format!("this is {k}"))
+                .into()),
+        }
+    }
+}
+
+/// The operators SIMD vectors support lane-wise.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SimdOp {
+    Bin(BinOp),
+    Cmp(CmpOp),
+}
+
+impl SimdOp {
+    fn symbol(self) -> &'static str {
+        match self {
+            SimdOp::Bin(b) => b.symbol(),
+            SimdOp::Cmp(c) => c.symbol(),
+        }
+    }
+
+    /// `+ - * /` and comparisons (not `is`/`in`).
+    pub(crate) fn supported(self) -> bool {
+        match self {
+            SimdOp::Bin(b) => matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
+            SimdOp::Cmp(c) => !matches!(c, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn),
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Blue-time metaprogramming: memoized blue calls, generics called with
+//! `[...]`, metafuncs with MetaArgs and the OpSpec they return (resolved to
+//! an operation on the call's arguments, and memoized), MetaArg and
+//! interp-tuple attributes, and dunder methods that may be metafuncs.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::call::Args;
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::{self, FuncKind};
+use crate::vm::memo::{arg_key, value_key, ValueKey};
+use crate::vm::ops::format;
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{Color, Function, MetaArgValue, OpSpecValue, TupleValue, Typed, Value};
+
+/// The key of a memoized blue call: callee identity and argument keys.
+pub(crate) type MemoKey = (usize, Vec<(Color, TypeId, Option<ValueKey>)>);
+
+/// How one argument of a resolved operation is obtained.
+#[derive(Clone, Debug)]
+pub(crate) enum ArgSpec {
+    /// The call's `i`-th argument.
+    Arg(usize),
+    /// A blue constant (from a blue MetaArg).
+    Const(Typed),
+}
+
+/// What an OpSpec resolves to for one call site shape.
+#[derive(Clone, Debug)]
+pub(crate) enum ResolvedOp {
+    Null,
+    Const(Typed),
+    Call { callee: Typed, args: Vec<ArgSpec> },
+}
+
+#[derive(Clone)]
+pub(crate) enum MemoResult {
+    Value(Typed),
+    Op(ResolvedOp),
+}
+
+/// A memo entry keeps the callee and the arguments alive, so identity keys
+/// (addresses) cannot be reused while the entry exists.
+pub(crate) struct MemoEntry {
+    _keep_alive: (Rc<Function>, Vec<Value>),
+    result: MemoResult,
+}
+
+/// The memo table of blue calls and metafunc resolutions.
+#[derive(Default)]
+pub struct BlueCache {
+    entries: HashMap<MemoKey, MemoEntry>,
+}
+
+impl BlueCache {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Interp<'_> {
+    fn memo_key(&self, func: &Rc<Function>, args: &[Typed]) -> MemoKey {
+        let ptr = Rc::as_ptr(func) as *const () as usize;
+        (ptr, args.iter().map(|a| arg_key(a.color, self.blue_static_type(a), &a.value)).collect())
+    }
+
+    fn memo_store(&mut self, key: MemoKey, func: &Rc<Function>, args: &[Typed], result: MemoResult) {
+        let keep = (func.clone(), args.iter().map(|a| a.value.clone()).collect());
+        self.cache.entries.insert(key, MemoEntry { _keep_alive: keep, result });
+    }
+
+    /// A short rendering of a blue argument for namespaces: `f[i32, 4]`.
+    fn ns_repr(&self, v: &Value) -> String {
+        match v {
+            Value::Type(t) => self.vm.types.name(*t).to_string(),
+            Value::Func(func) => func.fqn.clone(),
+            Value::Scalar(s) => format::format_scalar(*s),
+            Value::Str(s) => format::repr_str(s),
+            Value::None => "None".to_string(),
+            Value::Tuple(t) => format!("({})", t.items.iter().map(|i| self.ns_repr(i)).collect::<Vec<_>>().join(", ")),
+            Value::Meta(m) => format!("MetaArg[{}, {}]", m.color.name(), self.vm.types.name(m.ty)),
+            Value::Builtin(b) => b.name().to_string(),
+            other => format!("{:?}", value_key(other)),
+        }
+    }
+
+    /// Call a blue function (plain `@blue` or a generic through `[...]`):
+    /// memoized on the callee and each argument's color, type and value.
+    pub(crate) fn call_blue(&mut self, f: &Frame, func: &Rc<Function>, args: Args, call_range: TextRange) -> Eval<Typed> {
+        let values: Vec<Typed> = args.iter().map(|(a, _)| a.clone()).collect();
+        let key = self.memo_key(func, &values);
+        if let Some(entry) = self.cache.entries.get(&key) {
+            if let MemoResult::Value(v) = &entry.result {
+                return Ok(v.clone());
+            }
+        }
+        let ns = format!(
+            "{}[{}]",
+            func.fqn,
+            values.iter().map(|a| self.ns_repr(&a.value)).collect::<Vec<_>>().join(", ")
+        );
+        let result = if func.pep695 {
+            let n = func.params.len();
+            self.check_arity(f, n, n, &args, call_range, Some((&func.code.file, func.code.def.proto_range)))?;
+            self.specialize_pep695(func, values.clone(), ns)?
+        } else {
+            let bound = self.bind_args(f, func, args, call_range)?;
+            self.invoke(func, bound, Some(ns))?
+        };
+        self.memo_store(key, func, &values, MemoResult::Value(result.clone()));
+        Ok(result)
+    }
+
+    /// `g[a, b]` on a generic function.
+    pub(crate) fn call_generic(&mut self, f: &Frame, func: &Rc<Function>, obj_range: TextRange, idx: Args, whole: TextRange) -> Eval<Typed> {
+        self.check_blue_args(f, func, obj_range, &idx)?;
+        self.call_blue(f, func, idx, whole)
+    }
+
+    /// Call a metafunc: it receives one MetaArg per argument and returns an
+    /// OpSpec, resolved (and memoized) into an operation on the arguments.
+    pub(crate) fn call_metafunc(
+        &mut self,
+        f: &mut Frame,
+        func: &Rc<Function>,
+        callee_range: TextRange,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        let metas: Vec<Rc<MetaArgValue>> = args
+            .iter()
+            .map(|(a, _)| Rc::new(MetaArgValue { color: a.color, ty: a.ty, value: a.value.clone() }))
+            .collect();
+        let meta_values: Vec<Typed> = metas.iter().map(|m| Typed::blue(TypeId::METAARG, Value::Meta(m.clone()))).collect();
+        let key = self.memo_key(func, &meta_values);
+        let cached = self.cache.entries.get(&key).and_then(|e| match &e.result {
+            MemoResult::Op(op) => Some(op.clone()),
+            MemoResult::Value(_) => None,
+        });
+        let op = match cached {
+            Some(op) => op,
+            None => {
+                let margs: Args = meta_values.iter().cloned().zip(args.iter().map(|(_, r)| *r)).collect();
+                let bound = self.bind_args(f, func, margs, call_range)?;
+                let result = self.invoke(func, bound, None)?;
+                let op = self.resolve_opspec(f, func, &result, &metas, callee_range)?;
+                self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
+                op
+            }
+        };
+        self.apply_op(f, op, func, args, callee_range, call_range)
+    }
+
+    fn resolve_opspec(
+        &self,
+        f: &Frame,
+        func: &Rc<Function>,
+        result: &Typed,
+        metas: &[Rc<MetaArgValue>],
+        callee_range: TextRange,
+    ) -> Eval<ResolvedOp> {
+        let Value::OpSpec(spec) = &result.value else {
+            let got = self.vm.types.name(result.ty).to_string();
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("wrong metafunc return type: expected `operator::OpSpec`, got `{got}`"),
+            )
+            .with_error(&f.file, callee_range, "this is a metafunc")
+            .with_note(&func.code.file, func.code.def.proto_range, "metafunc defined here")
+            .into());
+        };
+        Ok(match &**spec {
+            OpSpecValue::Null => ResolvedOp::Null,
+            OpSpecValue::Const(v) => ResolvedOp::Const(v.clone()),
+            OpSpecValue::Simple(callee) => {
+                ResolvedOp::Call { callee: callee.clone(), args: (0..metas.len()).map(ArgSpec::Arg).collect() }
+            }
+            OpSpecValue::Complex(callee, margs) => {
+                let mut specs = Vec::with_capacity(margs.len());
+                for m in margs {
+                    if let Some(i) = metas.iter().position(|x| Rc::ptr_eq(x, m)) {
+                        specs.push(ArgSpec::Arg(i));
+                    } else if m.color == Color::Blue {
+                        specs.push(ArgSpec::Const(Typed::blue(m.ty, m.value.clone())));
+                    } else {
+                        return Err(SpyError::new(
+                            ExcKind::TypeError,
+                            "a red MetaArg in OpSpec must be one of the metafunc's arguments",
+                        )
+                        .with_error(&f.file, callee_range, "this is a metafunc")
+                        .with_note(&func.code.file, func.code.def.proto_range, "metafunc defined here")
+                        .into());
+                    }
+                }
+                ResolvedOp::Call { callee: callee.clone(), args: specs }
+            }
+        })
+    }
+
+    fn apply_op(
+        &mut self,
+        f: &mut Frame,
+        op: ResolvedOp,
+        func: &Rc<Function>,
+        args: Args,
+        callee_range: TextRange,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        match op {
+            ResolvedOp::Null => {
+                let ty = self.vm.types.name(func.ty).to_string();
+                Err(SpyError::new(ExcKind::TypeError, format!("cannot call objects of type `{ty}`"))
+                    .with_error(&f.file, callee_range, format!("this is `{ty}`"))
+                    .into())
+            }
+            ResolvedOp::Const(v) => {
+                // `OpSpec.const` is pure: blue iff every input is blue.
+                let color = args.iter().fold(Color::Blue, |c, (a, _)| c.join(a.color));
+                Ok(Typed { color, ..v })
+            }
+            ResolvedOp::Call { callee, args: specs } => {
+                let mut actual = Vec::with_capacity(specs.len());
+                for spec in specs {
+                    actual.push(match spec {
+                        ArgSpec::Arg(i) => args[i].clone(),
+                        ArgSpec::Const(v) => (v, call_range),
+                    });
+                }
+                self.call_value(f, callee, callee_range, actual, call_range)
+            }
+        }
+    }
+
+    /// Call a dunder method: a metafunc dunder goes through the metacall
+    /// protocol, a plain one is called with the operands.
+    pub(crate) fn call_dunder(&mut self, f: &mut Frame, method: &Rc<Function>, args: Args, range: TextRange) -> Eval<Typed> {
+        if method.kind == FuncKind::Metafunc {
+            return self.call_metafunc(f, method, range, args, range);
+        }
+        self.call_function(f, method, args, range)
+    }
+
+    /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`.
+    pub(crate) fn make_opspec(&mut self, f: &Frame, args: Args, callee_range: TextRange) -> Eval<Typed> {
+        self.check_arity(f, 1, 2, &args, callee_range, None)?;
+        let mut it = args.into_iter();
+        let (callee, _) = it.next().expect("arity checked");
+        let spec = match it.next() {
+            None => OpSpecValue::Simple(callee),
+            Some((list, r)) => {
+                let items = match &list.value {
+                    Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => t.items.to_vec(),
+                    _ => {
+                        return Err(SpyError::new(ExcKind::TypeError, "OpSpec arguments must be a list of MetaArgs")
+                            .with_error(&f.file, r, format!("this is `{}`", self.vm.types.name(list.ty)))
+                            .into())
+                    }
+                };
+                let mut metas = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        Value::Meta(m) => metas.push(m),
+                        _ => {
+                            return Err(SpyError::new(ExcKind::TypeError, "OpSpec arguments must be a list of MetaArgs")
+                                .with_error(&f.file, r, "expected MetaArgs")
+                                .into())
+                        }
+                    }
+                }
+                OpSpecValue::Complex(callee, metas)
+            }
+        };
+        Ok(Typed::blue(TypeId::OPSPEC, Value::OpSpec(Rc::new(spec))))
+    }
+
+    /// Attributes of blue-time values: `m.static_type`, `m.color`,
+    /// `m.blueval`, `m_args.types`, `T.types`, `OpSpec.const`/`.NULL`.
+    pub(crate) fn meta_attr(&mut self, f: &Frame, obj: &Typed, obj_range: TextRange, attr: &ast::Identifier) -> Option<Eval<Typed>> {
+        let color = obj.color;
+        match (&obj.value, attr.name.as_str()) {
+            (Value::Meta(m), "static_type") => Some(Ok(Typed { color, ty: TypeId::TYPE, value: Value::Type(m.ty) })),
+            (Value::Meta(m), "color") => Some(Ok(Typed { color, ty: TypeId::STR, value: Value::str(m.color.name()) })),
+            (Value::Meta(m), "blueval") => Some(if m.color == Color::Blue {
+                let ty = self.dynamic_type(&m.value).unwrap_or(m.ty);
+                Ok(Typed { color, ty, value: m.value.clone() })
+            } else {
+                Err(SpyError::new(ExcKind::ValueError, "oparg is not blue")
+                    .with_error(&f.file, obj_range, "this MetaArg is red")
+                    .into())
+            }),
+            (Value::Tuple(t), "types") if t.ty == TypeId::INTERP_TUPLE => {
+                let mut types = Vec::with_capacity(t.items.len());
+                for item in t.items.iter() {
+                    match item {
+                        Value::Meta(m) => types.push(Value::Type(m.ty)),
+                        _ => return None,
+                    }
+                }
+                Some(Ok(Typed { color, ty: TypeId::INTERP_TUPLE, value: interp_tuple(types) }))
+            }
+            (Value::Type(t), "types") => {
+                let items = self.vm.types.tuple_items(*t)?.iter().map(|t| Value::Type(*t)).collect();
+                Some(Ok(Typed::blue(TypeId::INTERP_TUPLE, interp_tuple(items))))
+            }
+            (Value::Type(t), "itemtype") => match self.vm.types.kind(*t) {
+                TypeKind::Ptr { item, .. } => Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item)))),
+                _ => None,
+            },
+            (Value::Type(t), "__name__") => {
+                let name = self.vm.types.name(*t);
+                let short = name.rsplit("::").next().unwrap_or(name).to_string();
+                Some(Ok(Typed::blue(TypeId::STR, Value::str(&short))))
+            }
+            (Value::Type(t), "__fqn__") => Some(Ok(Typed::blue(TypeId::STR, Value::str(self.vm.types.name(*t))))),
+            (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "const") => Some(Ok(Typed::blue(
+                TypeId::BUILTIN_FUNC,
+                Value::Builtin(crate::vm::builtins::Builtin::OpSpecConst),
+            ))),
+            (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "NULL") => {
+                Some(Ok(Typed::blue(TypeId::OPSPEC, Value::OpSpec(Rc::new(OpSpecValue::Null)))))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An interp tuple of `items`.
+pub(crate) fn interp_tuple(items: Vec<Value>) -> Value {
+    Value::Tuple(Rc::new(TupleValue { ty: TypeId::INTERP_TUPLE, items: items.into() }))
+}

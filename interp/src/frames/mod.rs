@@ -1,0 +1,159 @@
+//! ASTFrame: the slow, clear tree-walking interpreter that *is* the
+//! executable specification of SPy.
+//!
+//! The machine ([`Interp`]) owns the VM, the output sink and the limits; a
+//! [`Frame`] is one activation (a module body, a class body or a function
+//! call). Evaluation rules are split by topic, each an `impl Interp` block:
+//!
+//! | file          | owns                                                     |
+//! |---------------|----------------------------------------------------------|
+//! | `module.rs`   | loading a module, module init, `main()` and exit codes   |
+//! | `stmt.rs`     | statements, declarations and assignments                 |
+//! | `expr.rs`     | expressions, names, colors                               |
+//! | `call.rs`     | calls: arity, argument binding, function activation      |
+//! | `function.rs` | executing `def`: annotations, `*args`, PEP 695 generics  |
+//! | `meta.rs`     | memoized blue calls, metafuncs, OpSpec, MetaArg          |
+//! | `unroll.rs`   | `UNROLL_RANGE` loops and `*(e for i in UNROLL_RANGE(n))` |
+//! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
+//! | `dispatch.rs` | operator dispatch on static types (`OpImpl`) and its execution |
+//! | `convert.rs`  | implicit and explicit conversions                        |
+//! | `attr.rs`     | attributes, subscripts, methods of builtin types         |
+//! | `builtin_calls.rs` | builtin functions (`print`, `len`, `range`...)     |
+//! | `display.rs`  | `str()` / `repr()` of every value                        |
+//! | `limits.rs`   | call depth and step fuel                                 |
+//!
+//! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
+
+mod attr;
+mod builtin_calls;
+mod call;
+pub mod code;
+mod convert;
+mod dispatch;
+mod display;
+mod expr;
+mod function;
+pub mod limits;
+mod lowlevel;
+mod meta;
+mod module;
+mod stmt;
+mod unroll;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, Failure, SpyError, TraceEntry};
+use crate::resolve::{Resolution, Scope};
+use crate::source::{SourceFile, TextRange};
+use crate::vm::value::{Env, Function, ModuleId};
+use crate::vm::Vm;
+
+pub use limits::Limits;
+pub use module::{run_file, RunResult};
+
+/// The result type of evaluation steps.
+pub type Eval<T> = Result<T, Failure>;
+
+/// What kind of body a frame executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    Module,
+    Class,
+    Function,
+}
+
+/// One activation: a module body, a class body or a function call.
+pub struct Frame {
+    pub kind: FrameKind,
+    pub module: ModuleId,
+    pub file: Rc<SourceFile>,
+    pub res: Rc<Resolution>,
+    /// The symbols of the body being executed (slots of `locals`).
+    pub scope: Rc<Scope>,
+    pub locals: Env,
+    /// Enclosing function activations, outermost first.
+    pub closure: Rc<[Env]>,
+    /// The function being executed, for function frames.
+    pub func: Option<Rc<Function>>,
+    /// The struct whose body a class frame executes (methods' `self` type).
+    pub class_type: Option<crate::vm::types::TypeId>,
+    /// Traceback name: `mod::f`, `[module] mod`, `[classdef] mod::C`.
+    pub name: String,
+    /// Namespace of definitions made in this frame (`mod`, `mod::f`,
+    /// `mod::g[i32]` for a blue call).
+    pub ns: String,
+    /// The innermost node being evaluated (for tracebacks).
+    pub current: TextRange,
+}
+
+/// Control flow out of a statement.
+#[derive(Debug)]
+pub enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(crate::vm::value::Typed),
+}
+
+/// The interpreter: VM state, output, limits.
+pub struct Interp<'out> {
+    pub vm: Vm,
+    pub out: &'out mut dyn Write,
+    pub limits: Limits,
+    /// Current call depth (function activations).
+    pub depth: u32,
+    /// Steps executed so far (statements and calls).
+    pub steps: u64,
+    /// Memoized blue calls and metafunc resolutions.
+    pub cache: meta::BlueCache,
+    /// FQNs handed out so far (each one is unique).
+    pub fqns: HashSet<String>,
+}
+
+impl<'out> Interp<'out> {
+    pub fn new(out: &'out mut dyn Write, limits: Limits) -> Interp<'out> {
+        Interp {
+            vm: Vm::new(),
+            out,
+            limits,
+            depth: 0,
+            steps: 0,
+            cache: meta::BlueCache::default(),
+            fqns: HashSet::new(),
+        }
+    }
+
+    /// A SPy error of `kind` annotated at `range` of the frame's file.
+    pub fn error_at(
+        &self,
+        frame: &Frame,
+        kind: ExcKind,
+        message: impl Into<String>,
+        range: TextRange,
+        label: impl Into<String>,
+    ) -> Failure {
+        SpyError::new(kind, message)
+            .with_error(&frame.file, range, label)
+            .into()
+    }
+}
+
+/// Add `frame` to the traceback of an error passing through it.
+pub(crate) fn add_trace(err: Failure, frame: &Frame) -> Failure {
+    match err {
+        Failure::Raise(mut e) => {
+            e.traceback.insert(
+                0,
+                TraceEntry {
+                    name: frame.name.clone(),
+                    file: frame.file.clone(),
+                    range: frame.current,
+                },
+            );
+            Failure::Raise(e)
+        }
+        bug => bug,
+    }
+}

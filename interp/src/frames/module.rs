@@ -1,0 +1,298 @@
+//! Running a program: parse, resolve, module initialization (module-level
+//! declarations in source order, struct types forward-declared), class
+//! bodies, imports, then `main()` and its exit code.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::error::{Bug, ExcKind, Failure, SpyError};
+use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp, Limits};
+use crate::resolve::{self, NameRef, Origin};
+use crate::syntax::{self, ast};
+use crate::vm::types::{Field, TypeId};
+use crate::vm::value::{Local, ModuleId, Typed, Value};
+use crate::vm::{ModuleData, StructInfo};
+
+/// How a program run ended.
+#[derive(Debug)]
+pub enum RunResult {
+    /// `main()` returned; the process exit code.
+    Exit(i32),
+    /// A SPy exception escaped (exit code 1).
+    Error(Box<SpyError>),
+    /// spy-interp itself is broken (a finding, not a program outcome).
+    Bug(Bug),
+}
+
+impl RunResult {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunResult::Exit(code) => *code,
+            RunResult::Error(_) => 1,
+            RunResult::Bug(_) => 101,
+        }
+    }
+}
+
+/// The module name of a file: its stem.
+pub fn module_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "main".to_string())
+}
+
+/// Parse, resolve and run the program in `source`, writing its output to
+/// `out`. Runs on the calling thread: callers that accept arbitrary
+/// programs should use a thread with `limits::INTERP_STACK_BYTES` of stack.
+pub fn run_file(path: &str, source: &[u8], out: &mut dyn Write, limits: Limits) -> RunResult {
+    let mut interp = Interp::new(out, limits);
+    let result = interp.run_main_file(path, source);
+    let _ = interp.out.flush();
+    match result {
+        Ok(code) => RunResult::Exit(code),
+        Err(Failure::Raise(e)) => RunResult::Error(e),
+        Err(Failure::Bug(b)) => RunResult::Bug(b),
+    }
+}
+
+impl Interp<'_> {
+    fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
+        let (file, module) = syntax::parse_bytes(path, source)?;
+        let modname = module_name(path);
+        let resolution = resolve::resolve_module(&module, &modname, &file)?;
+        let n = resolution.module_scope.slot_count();
+        let id = self.vm.add_module(ModuleData {
+            name: modname.clone(),
+            file: file.clone(),
+            ast: Rc::new(module),
+            resolution: Rc::new(resolution),
+            globals: vec![None; n],
+        });
+        self.init_module(id)?;
+        self.call_main(id)
+    }
+
+    fn module_frame(&self, id: ModuleId) -> Frame {
+        let m = self.vm.module(id);
+        Frame {
+            kind: FrameKind::Module,
+            module: id,
+            file: m.file.clone(),
+            res: m.resolution.clone(),
+            scope: m.resolution.module_scope.clone(),
+            locals: Rc::new(RefCell::new(Vec::new())),
+            closure: Rc::from(Vec::new()),
+            func: None,
+            class_type: None,
+            name: format!("[module] {}", m.name),
+            ns: m.name.clone(),
+            current: Default::default(),
+        }
+    }
+
+    /// Module init: forward-declare struct types, then execute every
+    /// module-level statement in source order.
+    fn init_module(&mut self, id: ModuleId) -> Eval<()> {
+        let ast = self.vm.module(id).ast.clone();
+        let mut frame = self.module_frame(id);
+        for stmt in &ast.body {
+            if let ast::StmtKind::ClassDef(c) = &stmt.kind {
+                if c.is_struct && c.type_params.is_none() {
+                    let fqn = format!("{}::{}", self.vm.module(id).name, c.name.name);
+                    let ty = self.vm.types.new_struct(fqn);
+                    self.store_slot(&mut frame, &c.name, TypeId::TYPE, crate::vm::value::Color::Blue, Value::Type(ty))?;
+                }
+            }
+        }
+        for stmt in &ast.body {
+            self.exec_stmt(&mut frame, stmt).map_err(|e| add_trace(e, &frame))?;
+        }
+        Ok(())
+    }
+
+    fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
+        let m = self.vm.module(id);
+        let slot = m.resolution.module_scope.find("main");
+        let main = slot.and_then(|i| m.globals[i].clone()).and_then(|g| g.value);
+        let Some(main) = main else {
+            self.out
+                .write_all(b"Cannot find function main()\n")
+                .map_err(|e| Failure::from(SpyError::new(ExcKind::Exception, e.to_string())))?;
+            return Ok(0);
+        };
+        let file = m.file.clone();
+        let Value::Func(func) = main else {
+            return Err(SpyError::new(ExcKind::TypeError, "`main` is not a function").into());
+        };
+        let def = func.code.def.clone();
+        if !func.params.is_empty() {
+            return Err(SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
+                .with_error(&file, def.proto_range, "parameters must be `main(argv: list[str])`")
+                .into());
+        }
+        if func.ret != TypeId::NONE && func.ret != TypeId::I32 {
+            return Err(SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
+                .with_error(&file, def.proto_range, "the only valid return types are `None`, `int` and `i32`")
+                .into());
+        }
+        let result = self.invoke(&func, Vec::new(), None)?;
+        // The OS keeps the low 8 bits of the exit status.
+        Ok(result.value.as_i32().map(|v| v & 0xff).unwrap_or(0))
+    }
+
+    pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &Rc<ast::ClassDef>) -> Eval<()> {
+        if !c.is_struct {
+            return Err(self.error_at(f, ExcKind::Wip, "only @struct classes are supported for now", c.name.range, "class defined here"));
+        }
+        if let Some(d) = c.decorators.first() {
+            return Err(self.error_at(f, ExcKind::TypeError, "class decorators not supported yet", d.range, "this is not supported"));
+        }
+        if c.type_params.is_some() {
+            return Err(self.error_at(f, ExcKind::Wip, "generic structs are not supported yet", c.name.range, "class defined here"));
+        }
+        for stmt in &c.body {
+            check_class_stmt(self, f, stmt)?;
+        }
+        // Module-level structs were forward-declared by module init.
+        let ty = match (f.kind, f.res.name(c.name.id)) {
+            (FrameKind::Module, NameRef::Global(slot)) => match self.vm.module(f.module).globals[slot as usize].as_ref().and_then(|g| g.value.clone()) {
+                Some(Value::Type(t)) => t,
+                _ => return Err(crate::bug!("struct `{}` was not forward-declared", c.name.name)),
+            },
+            _ => {
+                let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
+                self.vm.types.new_struct(fqn)
+            }
+        };
+        let Some(scope) = f.res.scope_of(c.name.id).cloned() else {
+            return Err(crate::bug!("no scope for class `{}`", c.name.name));
+        };
+        let closure = Self::closure_of(f);
+        let mut frame = Frame {
+            kind: FrameKind::Class,
+            module: f.module,
+            file: f.file.clone(),
+            res: f.res.clone(),
+            scope: scope.clone(),
+            locals: Rc::new(RefCell::new(vec![None; scope.slot_count()])),
+            closure,
+            func: None,
+            class_type: Some(ty),
+            name: format!("[classdef] {}", scope.qualname),
+            ns: self.vm.types.name(ty).to_string(),
+            current: c.name.range,
+        };
+        // Bind the name first so methods can mention the struct type.
+        self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+        self.exec_block(&mut frame, &c.body).map_err(|e| add_trace(e, &frame))?;
+        let mut fields = Vec::new();
+        let mut members = std::collections::HashMap::new();
+        let locals = frame.locals.borrow();
+        for (sym, slot) in scope.symbols.iter().zip(locals.iter()) {
+            let Some(Local { ty: fty, value, .. }) = slot else { continue };
+            if sym.origin == Origin::ClassField {
+                fields.push(Field { name: sym.name.clone(), ty: *fty });
+            } else if let Some(v) = value {
+                members.insert(sym.name.clone(), v.clone());
+            }
+        }
+        let static_methods = c
+            .body
+            .iter()
+            .filter_map(|s| match &s.kind {
+                ast::StmtKind::FuncDef(d) if d.decorators.iter().any(|e| crate::frames::call::is_name(e, "staticmethod")) => Some(d.name.name.clone()),
+                _ => None,
+            })
+            .collect();
+        drop(locals);
+        self.vm.types.complete_struct(ty, fields);
+        self.vm.structs.insert(
+            ty,
+            StructInfo {
+                members,
+                static_methods,
+                file: f.file.clone(),
+                def_range: c.name.range,
+            },
+        );
+        Ok(())
+    }
+
+    pub(crate) fn exec_import(&mut self, f: &mut Frame, module: &ast::Identifier, alias: Option<&ast::Identifier>) -> Eval<()> {
+        match crate::vm::modules::BuiltinModule::find(&module.name) {
+            Some(m) => {
+                let v = Typed::blue(TypeId::MODULE, Value::Builtin(crate::vm::builtins::Builtin::Module(m)));
+                self.declare_slot(f, alias.unwrap_or(module), v)
+            }
+            None => Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", module.name))
+                .with_error(&f.file, module.range, format!("module `{}` does not exist", module.name))
+                .into()),
+        }
+    }
+
+    pub(crate) fn exec_import_from(&mut self, f: &mut Frame, module: &ast::Identifier, names: &[ast::ImportName]) -> Eval<()> {
+        let builtin_module = crate::vm::modules::BuiltinModule::find(&module.name);
+        if builtin_module.is_none() && module.name != "builtins" {
+            let first = names.first().map(|n| n.name.name.as_str()).unwrap_or("");
+            return Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}.{first}`", module.name))
+                .with_error(&f.file, module.range, format!("module `{}` does not exist", module.name))
+                .into());
+        }
+        for n in names {
+            let member = match builtin_module {
+                Some(m) => m.member(&n.name.name),
+                None => crate::vm::builtins::lookup(&n.name.name).map(crate::vm::builtins::value),
+            };
+            let Some(v) = member else {
+                return Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}.{}`", module.name, n.name.name))
+                    .with_error(
+                        &f.file,
+                        n.name.range,
+                        format!("attribute `{}` does not exist in module `{}`", n.name.name, module.name),
+                    )
+                    .into());
+            };
+            self.declare_slot(f, n.alias.as_ref().unwrap_or(&n.name), v)?;
+        }
+        Ok(())
+    }
+}
+
+/// Statements allowed in a class body: fields, assignments, `def`, `if`,
+/// `pass` (and docstrings).
+fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
+    use ast::StmtKind as S;
+    match &stmt.kind {
+        S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp.error_at(
+            f,
+            ExcKind::TypeError,
+            "default values in fields not supported yet",
+            stmt.range,
+            "this is not supported",
+        )),
+        S::VarDef(_) | S::Assign { .. } | S::FuncDef(_) | S::Pass | S::Expr(_) => Ok(()),
+        S::If { body, orelse, .. } => {
+            for s in body.iter().chain(orelse) {
+                check_class_stmt(interp, f, s)?;
+            }
+            Ok(())
+        }
+        other => {
+            let what = match other {
+                S::For { .. } => "For",
+                S::While { .. } => "While",
+                S::Return(_) => "Return",
+                S::ClassDef(_) => "ClassDef",
+                S::AugAssign { .. } => "AugAssign",
+                S::Raise(_) => "Raise",
+                S::Assert { .. } => "Assert",
+                S::Break => "Break",
+                S::Continue => "Continue",
+                _ => "statement",
+            };
+            Err(interp.error_at(f, ExcKind::TypeError, format!("`{what}` not supported inside a classdef"), stmt.range, "this is not supported"))
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! Statement execution: blocks, control flow, declarations, assignments
+//! (names, attributes, subscripts, unpacking), `raise` and `assert`.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
+use crate::resolve::{NameRef, Origin, VarKind};
+use crate::source::TextRange;
+use crate::syntax::ast::{self, AssignTarget, Expr, Stmt, StmtKind};
+use crate::vm::builtins::Builtin;
+use crate::vm::types::TypeId;
+use crate::vm::value::{Color, Local, Typed, Value};
+
+/// Extra explanation attached to a conversion error: where the expected
+/// type came from.
+#[derive(Clone, Copy)]
+pub(crate) struct Because<'a> {
+    pub range: TextRange,
+    pub message: &'a str,
+}
+
+impl Interp<'_> {
+    pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Flow> {
+        for stmt in body {
+            match self.exec_stmt(f, stmt)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    pub(crate) fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
+        self.tick()?;
+        f.current = s.range;
+        match &s.kind {
+            StmtKind::FuncDef(def) => {
+                let is_static = def.decorators.iter().any(|d| crate::frames::call::is_name(d, "staticmethod"));
+                let self_type = f.class_type.filter(|_| !is_static);
+                let func = self.make_function_in(f, def, self_type)?;
+                self.declare_slot(f, &def.name, func)?;
+            }
+            StmtKind::ClassDef(c) => self.exec_classdef(f, c)?,
+            StmtKind::Import { module, alias } => self.exec_import(f, module, alias.as_ref())?,
+            StmtKind::ImportFrom { module, names } => self.exec_import_from(f, module, names)?,
+            StmtKind::Assign { target, value } => self.exec_assign(f, target, value)?,
+            StmtKind::AugAssign { target, op, value } => {
+                let l = self.eval_name(f, target)?;
+                let r = self.eval_expr(f, value)?;
+                let target_expr = Expr::new(ast::ExprKind::Name(target.clone()), target.range);
+                let result = self.binop(f, *op, l, r, &target_expr, value, &target_expr)?;
+                self.assign_name(f, target, result, s.range)?;
+            }
+            StmtKind::VarDef(v) => self.exec_vardef(f, v)?,
+            StmtKind::If { test, body, orelse } => {
+                let cond = self.eval_condition(f, test)?;
+                let branch = if cond.value.as_bool() == Some(true) { body } else { orelse };
+                return self.exec_block(f, branch);
+            }
+            StmtKind::While { test, body } => loop {
+                f.current = test.range;
+                let cond = self.eval_condition(f, test)?;
+                if cond.value.as_bool() != Some(true) {
+                    break;
+                }
+                match self.exec_block(f, body)? {
+                    Flow::Break => break,
+                    Flow::Normal | Flow::Continue => {}
+                    ret @ Flow::Return(_) => return Ok(ret),
+                }
+            },
+            StmtKind::For { target, iter, body } => return self.exec_for(f, target, iter, body),
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Pass => {}
+            StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
+            StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
+            StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_ref())?,
+            StmtKind::Expr(e) => {
+                self.eval_expr(f, e)?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_for(
+        &mut self,
+        f: &mut Frame,
+        target: &ast::Identifier,
+        iter: &Expr,
+        body: &[Stmt],
+    ) -> Eval<Flow> {
+        if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
+            return self.exec_unrolled_for(f, target, n_expr, body);
+        }
+        let it = self.eval_expr(f, iter)?;
+        let Value::Range(r) = it.value else {
+            let ty = self.vm.types.name(it.ty).to_string();
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("method `{ty}::__fastiter__` does not exist"),
+            )
+            .with_error(&f.file, iter.range, format!("this is `{ty}`"))
+            .into());
+        };
+        let (mut i, stop, step) = (r.start as i64, r.stop as i64, r.step as i64);
+        while (step > 0 && i < stop) || (step < 0 && i > stop) {
+            let value = Typed::red(TypeId::I32, Value::i32(i as i32));
+            self.store_slot(f, target, value.ty, Color::Red, value.value)?;
+            match self.exec_block(f, body)? {
+                Flow::Break => break,
+                Flow::Normal | Flow::Continue => {}
+                ret @ Flow::Return(_) => return Ok(ret),
+            }
+            i += step;
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
+        let (v, range) = match value {
+            Some(e) => (self.eval_expr(f, e)?, e.range),
+            None => (Typed::none(), s.range),
+        };
+        let Some(func) = f.func.clone() else {
+            return Err(self.error_at(
+                f,
+                ExcKind::ParseError,
+                "'return' outside function",
+                s.range,
+                "this is not in a function",
+            ));
+        };
+        if let Some(inferred) = &func.inferred_ret {
+            // A red function defined in blue code without `-> T`: the first
+            // `return` executed fixes the return type.
+            return match inferred.get() {
+                None => {
+                    inferred.set(Some(v.ty));
+                    Ok(Flow::Return(v))
+                }
+                Some(ty) => Ok(Flow::Return(self.convert_to(f, v, ty, range, None)?)),
+            };
+        }
+        let because = func.code.def.return_type.as_ref().map(|t| Because {
+            range: t.range,
+            message: "because of return type",
+        });
+        let v = self.convert_to(f, v, func.ret, range, because)?;
+        Ok(Flow::Return(v))
+    }
+
+    fn exec_raise(&mut self, f: &mut Frame, s: &Stmt, e: &Expr) -> crate::error::Failure {
+        let v = match self.eval_expr(f, e) {
+            Ok(v) => v,
+            Err(err) => return err,
+        };
+        if !v.is_blue() {
+            return SpyError::new(ExcKind::TypeError, "`raise` only accepts blue values for now")
+                .with_error(&f.file, e.range, "this is red")
+                .into();
+        }
+        let (kind, message) = match &v.value {
+            Value::Exception(exc) => (exc.kind, exc.message.clone()),
+            Value::Builtin(Builtin::ExcClass(k)) => (*k, String::new()),
+            _ => {
+                let ty = self.vm.types.name(v.ty).to_string();
+                return SpyError::new(ExcKind::TypeError, "exceptions must derive from `Exception`")
+                    .with_error(&f.file, e.range, format!("this is `{ty}`"))
+                    .into();
+            }
+        };
+        SpyError::new(kind, message)
+            .with_error(&f.file, s.range, "raised here")
+            .into()
+    }
+
+    fn exec_assert(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Eval<()> {
+        let cond = self.eval_condition(f, test)?;
+        if cond.value.as_bool() == Some(true) {
+            return Ok(());
+        }
+        let message = match msg {
+            None => "assertion failed".to_string(),
+            Some(m) => {
+                let mv = self.eval_expr(f, m)?;
+                match mv.value {
+                    Value::Str(text) if mv.ty == TypeId::STR => text.to_string(),
+                    _ => {
+                        let got = self.vm.types.name(mv.ty).to_string();
+                        return Err(SpyError::new(ExcKind::TypeError, "mismatched types")
+                            .with_error(&f.file, m.range, format!("expected `str`, got `{got}`"))
+                            .into());
+                    }
+                }
+            }
+        };
+        Err(SpyError::new(ExcKind::AssertionError, message)
+            .with_error(&f.file, s.range, "assertion failed")
+            .into())
+    }
+
+    fn exec_vardef(&mut self, f: &mut Frame, v: &ast::VarDef) -> Eval<()> {
+        let declared = match &v.annotation {
+            Some(t) => Some((self.eval_type_expr(f, t)?, t.range)),
+            None => None,
+        };
+        let Some(value_expr) = &v.value else {
+            let Some((ty, _)) = declared else {
+                return Err(crate::bug!("VarDef without type and value"));
+            };
+            return self.declare_unassigned(f, &v.name, ty);
+        };
+        let value = self.eval_expr(f, value_expr)?;
+        let value = match declared {
+            Some((ty, range)) => self.convert_to(
+                f,
+                value,
+                ty,
+                value_expr.range,
+                Some(Because {
+                    range,
+                    message: "because of type declaration",
+                }),
+            )?,
+            None => value,
+        };
+        self.declare_slot(f, &v.name, value)
+    }
+
+    fn exec_assign(&mut self, f: &mut Frame, target: &AssignTarget, value: &Expr) -> Eval<()> {
+        match target {
+            AssignTarget::Name(id) => {
+                let v = self.eval_expr(f, value)?;
+                self.assign_name(f, id, v, value.range)
+            }
+            AssignTarget::Attribute { value: obj, attr, .. } => {
+                let o = self.eval_expr(f, obj)?;
+                let v = self.eval_expr(f, value)?;
+                self.set_attr(f, o, obj, attr, v, value.range)
+            }
+            AssignTarget::Subscript { value: obj, indices, range } => {
+                let o = self.eval_expr(f, obj)?;
+                let idx = self.eval_items(f, indices)?;
+                let v = self.eval_expr(f, value)?;
+                self.set_item(f, o, obj, idx, v, *range)
+            }
+            AssignTarget::Unpack { names, range } => {
+                // Deliberate fix of upstream: the right-hand side is
+                // evaluated exactly once.
+                let v = self.eval_expr(f, value)?;
+                let Some(item_types) = self.vm.types.tuple_items(v.ty).map(|s| s.to_vec()) else {
+                    let ty = self.vm.types.name(v.ty).to_string();
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("`{ty}` does not support unpacking"),
+                    )
+                    .with_error(&f.file, value.range, format!("this is `{ty}`"))
+                    .into());
+                };
+                if item_types.len() != names.len() {
+                    return Err(SpyError::new(ExcKind::TypeError, "Wrong number of values to unpack")
+                        .with_error(&f.file, *range, format!("expected {} values", names.len()))
+                        .with_note(&f.file, value.range, format!("got {} values", item_types.len()))
+                        .into());
+                }
+                let Value::Tuple(tuple) = &v.value else {
+                    return Err(crate::bug!("tuple-typed value is not a tuple"));
+                };
+                for ((id, ty), item) in names.iter().zip(item_types).zip(tuple.items.iter()) {
+                    let t = Typed {
+                        color: v.color,
+                        ty,
+                        value: item.clone(),
+                    };
+                    self.assign_name(f, id, t, value.range)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `x = v`: the first assignment of an undeclared local declares it
+    /// with `v`'s static type; later ones convert to that type. Outer
+    /// consts are invalid targets; module `var`s are assigned in place.
+    pub(crate) fn assign_name(
+        &mut self,
+        f: &mut Frame,
+        id: &ast::Identifier,
+        v: Typed,
+        value_range: TextRange,
+    ) -> Eval<()> {
+        match f.res.name(id.id) {
+            NameRef::Local(slot) => {
+                let existing = f.locals.borrow().get(slot as usize).cloned().flatten();
+                let sym = &f.scope.symbols[slot as usize];
+                match existing {
+                    None => {
+                        let color = if sym.kind == VarKind::Const { v.color } else { Color::Red };
+                        self.write_slot(f, slot, v.ty, color, v.value);
+                        Ok(())
+                    }
+                    Some(local) => {
+                        if sym.kind == VarKind::Const && local.value.is_some() {
+                            let (origin, decl) = (sym.origin, sym.decl_range);
+                            return Err(self.invalid_target(f, id, origin, Some(decl)));
+                        }
+                        let v = self.convert_to(f, v, local.ty, value_range, None)?;
+                        self.write_slot(f, slot, local.ty, local.color, v.value);
+                        Ok(())
+                    }
+                }
+            }
+            NameRef::Global(slot) => {
+                let module = f.module;
+                let sym = self.vm.module(module).resolution.module_scope.symbols[slot as usize].clone();
+                let existing = self.vm.module(module).globals[slot as usize].clone();
+                match existing {
+                    None if f.kind == FrameKind::Module => {
+                        self.declare_slot(f, id, v)?;
+                        Ok(())
+                    }
+                    Some(g) if sym.kind == VarKind::Var => {
+                        let v = self.convert_to(f, v, g.ty, value_range, None)?;
+                        self.vm.module_mut(module).globals[slot as usize] = Some(Local {
+                            ty: g.ty,
+                            color: Color::Red,
+                            value: Some(v.value),
+                        });
+                        Ok(())
+                    }
+                    _ => Err(self.invalid_target(f, id, sym.origin, Some(sym.decl_range))),
+                }
+            }
+            // Names of enclosing functions are read-only from inner
+            // functions (upstream crashes on writing them), builtins too.
+            NameRef::Outer { .. } | NameRef::Builtin(_) => {
+                Err(self.invalid_target(f, id, Origin::Auto, None))
+            }
+            NameRef::Undefined => Err(crate::bug!("assignment to unresolved name `{}`", id.name)),
+        }
+    }
+
+    fn invalid_target(
+        &self,
+        f: &Frame,
+        id: &ast::Identifier,
+        origin: Origin,
+        decl: Option<TextRange>,
+    ) -> crate::error::Failure {
+        let mut err = SpyError::new(ExcKind::TypeError, "invalid assignment target").with_error(
+            &f.file,
+            id.range,
+            format!("{} is const", id.name),
+        );
+        if let Some(decl) = decl {
+            err = err.with_note(&f.file, decl, format!("const declared here ({})", origin.name()));
+            match origin {
+                Origin::GlobalConst => {
+                    err = err.with_note(
+                        &f.file,
+                        decl,
+                        format!("help: declare it as variable: `var {} ...`", id.name),
+                    )
+                }
+                Origin::BlueParam => {
+                    err = err.with_note(&f.file, decl, "blue function arguments are const by default")
+                }
+                _ => {}
+            }
+        }
+        err.into()
+    }
+
+    /// Bind a declaration (`def`, `class`, VarDef): (re)initializes the slot
+    /// unconditionally, so a declaration inside a loop body is not a
+    /// redeclaration on the next iteration (a deliberate fix of upstream).
+    pub(crate) fn declare_slot(&mut self, f: &mut Frame, id: &ast::Identifier, v: Typed) -> Eval<()> {
+        let kind = self.symbol_kind(f, id)?;
+        // Module-level consts are blue: module init ran them eagerly, so
+        // their value is known before any red code runs.
+        let global = matches!(f.res.name(id.id), NameRef::Global(_));
+        let color = match kind {
+            VarKind::Const if global => Color::Blue,
+            VarKind::Const => v.color,
+            VarKind::Var => Color::Red,
+        };
+        self.store_slot(f, id, v.ty, color, v.value)
+    }
+
+    fn declare_unassigned(&mut self, f: &mut Frame, id: &ast::Identifier, ty: TypeId) -> Eval<()> {
+        match f.res.name(id.id) {
+            NameRef::Local(slot) => {
+                f.locals.borrow_mut()[slot as usize] = Some(Local {
+                    ty,
+                    color: Color::Red,
+                    value: None,
+                });
+                Ok(())
+            }
+            NameRef::Global(slot) => {
+                self.vm.module_mut(f.module).globals[slot as usize] = Some(Local {
+                    ty,
+                    color: Color::Red,
+                    value: None,
+                });
+                Ok(())
+            }
+            other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),
+        }
+    }
+
+    fn symbol_kind(&self, f: &Frame, id: &ast::Identifier) -> Eval<VarKind> {
+        match f.res.name(id.id) {
+            NameRef::Local(slot) => Ok(f.scope.symbols[slot as usize].kind),
+            NameRef::Global(slot) => Ok(self.vm.module(f.module).resolution.module_scope.symbols[slot as usize].kind),
+            other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),
+        }
+    }
+
+    /// Write a declared name's slot (local or global).
+    pub(crate) fn store_slot(
+        &mut self,
+        f: &mut Frame,
+        id: &ast::Identifier,
+        ty: TypeId,
+        color: Color,
+        value: Value,
+    ) -> Eval<()> {
+        match f.res.name(id.id) {
+            NameRef::Local(slot) => {
+                self.write_slot(f, slot, ty, color, value);
+                Ok(())
+            }
+            NameRef::Global(slot) => {
+                self.vm.module_mut(f.module).globals[slot as usize] = Some(Local {
+                    ty,
+                    color,
+                    value: Some(value),
+                });
+                Ok(())
+            }
+            other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),
+        }
+    }
+
+    fn write_slot(&mut self, f: &mut Frame, slot: u32, ty: TypeId, color: Color, value: Value) {
+        f.locals.borrow_mut()[slot as usize] = Some(Local {
+            ty,
+            color,
+            value: Some(value),
+        });
+    }
+}

@@ -1,0 +1,682 @@
+//! Name resolution: decides, before anything runs, the scope of every name
+//! occurrence (local slot, enclosing function slot, module global, builtin or
+//! undefined), the `var`/`const` kind of every declaration, and raises the
+//! static `ScopeError`s (redeclaration, shadowing) as upstream's
+//! `spy/analyze/scope.py` does.
+//!
+//! Two passes per body, as upstream: `declare` (collect the body's symbols,
+//! in source order) then `resolve` (bind every occurrence). Nested function
+//! and class bodies are processed after their enclosing body is fully
+//! declared, so they see every name of the enclosing scopes.
+
+pub mod scope;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::source::{SourceFile, TextRange};
+use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, NameId, Stmt, StmtKind};
+use crate::vm::builtins;
+
+pub use scope::{NameRef, Origin, Scope, ScopeKind, Symbol, VarKind};
+
+/// The result of resolving one module.
+#[derive(Debug)]
+pub struct Resolution {
+    /// Where every name occurrence points, indexed by `NameId`.
+    pub names: Vec<NameRef>,
+    pub module_scope: Rc<Scope>,
+    /// The scope of every `def`/`class` body, keyed by the `NameId` of the
+    /// definition's name.
+    pub scopes: HashMap<NameId, Rc<Scope>>,
+}
+
+impl Resolution {
+    pub fn name(&self, id: NameId) -> NameRef {
+        self.names
+            .get(id.0 as usize)
+            .copied()
+            .unwrap_or(NameRef::Undefined)
+    }
+
+    pub fn scope_of(&self, def_name: NameId) -> Option<&Rc<Scope>> {
+        self.scopes.get(&def_name)
+    }
+}
+
+/// Resolve every name of `module` (named `modname`, loaded from `file`).
+pub fn resolve_module(
+    module: &ast::Module,
+    modname: &str,
+    file: &Rc<SourceFile>,
+) -> Result<Resolution, SpyError> {
+    let mut r = Resolver {
+        file: file.clone(),
+        names: vec![NameRef::Undefined; module.name_count as usize],
+        scopes: HashMap::new(),
+        stack: vec![Scope::new(ScopeKind::Module, modname.to_string())],
+        loop_depth: 0,
+        error: None,
+        generator_targets: Vec::new(),
+    };
+    r.declare_module(&module.body)?;
+    r.resolve_block(&module.body)?;
+    if let Some(e) = r.error {
+        return Err(e);
+    }
+    let module_scope = Rc::new(r.stack.pop().expect("module scope"));
+    Ok(Resolution {
+        names: r.names,
+        module_scope,
+        scopes: r.scopes,
+    })
+}
+
+struct Resolver {
+    file: Rc<SourceFile>,
+    names: Vec<NameRef>,
+    scopes: HashMap<NameId, Rc<Scope>>,
+    /// The scopes being resolved, module first, innermost last.
+    stack: Vec<Scope>,
+    loop_depth: u32,
+    /// The first static error found while resolving expressions.
+    error: Option<SpyError>,
+    /// Targets of the generator expressions being resolved, innermost last.
+    generator_targets: Vec<(String, NameRef)>,
+}
+
+impl Resolver {
+    fn current(&mut self) -> &mut Scope {
+        self.stack.last_mut().expect("scope stack is never empty")
+    }
+
+    fn set(&mut self, id: &ast::Identifier, r: NameRef) {
+        if let Some(slot) = self.names.get_mut(id.id.0 as usize) {
+            *slot = r;
+        }
+    }
+
+    // ------------------------------------------------------------ declare
+
+    fn declare_module(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::FuncDef(f) => {
+                    self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?
+                }
+                StmtKind::ClassDef(c) => {
+                    self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?
+                }
+                StmtKind::Import { module, alias } => {
+                    let id = alias.as_ref().unwrap_or(module);
+                    self.declare_new(id, VarKind::Const, Origin::Import)?;
+                }
+                StmtKind::ImportFrom { names, .. } => {
+                    for n in names {
+                        let id = n.alias.as_ref().unwrap_or(&n.name);
+                        self.declare_new(id, VarKind::Const, Origin::Import)?;
+                    }
+                }
+                StmtKind::Assign { target, .. } => match target.as_ref() {
+                    AssignTarget::Name(id) => {
+                        self.declare_new(id, VarKind::Const, Origin::GlobalConst)?
+                    }
+                    AssignTarget::Unpack { names, .. } => {
+                        for id in names {
+                            self.declare_new(id, VarKind::Const, Origin::GlobalConst)?;
+                        }
+                    }
+                    _ => {}
+                },
+                StmtKind::VarDef(v) => {
+                    let (kind, origin) = match v.kind {
+                        Some(ast::VarKind::Var) => (VarKind::Var, Origin::Explicit),
+                        Some(ast::VarKind::Const) => (VarKind::Const, Origin::Explicit),
+                        None => (VarKind::Const, Origin::GlobalConst),
+                    };
+                    self.declare_new(&v.name, kind, origin)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Declare a brand-new symbol in the current scope: redeclaration and
+    /// shadowing are ScopeErrors.
+    fn declare_new(
+        &mut self,
+        id: &ast::Identifier,
+        kind: VarKind,
+        origin: Origin,
+    ) -> Result<(), SpyError> {
+        if let Some(prev) = self.current().find(&id.name) {
+            let prev_range = self.current().symbols[prev].decl_range;
+            return Err(SpyError::new(
+                ExcKind::ScopeError,
+                format!("variable `{}` already declared", id.name),
+            )
+            .with_error(&self.file, id.range, "this is the new declaration")
+            .with_note(&self.file, prev_range, "this is the previous declaration"));
+        }
+        if let Some(prev_range) = self.find_in_outer_scopes(&id.name) {
+            return Err(SpyError::new(
+                ExcKind::ScopeError,
+                format!(
+                    "variable `{}` shadows a name declared in an outer scope",
+                    id.name
+                ),
+            )
+            .with_error(&self.file, id.range, "this is the new declaration")
+            .with_note(&self.file, prev_range, "this is the previous declaration"));
+        }
+        self.current().symbols.push(Symbol {
+            name: id.name.clone(),
+            kind,
+            origin,
+            decl_range: id.range,
+            assignments: 0,
+        });
+        Ok(())
+    }
+
+    /// The declaration range of `name` in an enclosing (non-builtin) scope.
+    fn find_in_outer_scopes(&self, name: &str) -> Option<TextRange> {
+        let n = self.stack.len();
+        self.stack[..n - 1]
+            .iter()
+            .rev()
+            .filter(|s| s.kind != ScopeKind::Class)
+            .find_map(|s| s.find(name).map(|i| s.symbols[i].decl_range))
+    }
+
+    /// `x = e` (and walrus, unpack targets): declares `x` only if it is not
+    /// visible from an enclosing scope (builtins included).
+    fn declare_assign(&mut self, id: &ast::Identifier) {
+        let in_loop = self.loop_depth > 0;
+        if let Some(i) = self.current().find(&id.name) {
+            let sym = &mut self.current().symbols[i];
+            sym.assignments += 1;
+            if sym.origin == Origin::Auto && (sym.assignments >= 2 || in_loop) {
+                sym.kind = VarKind::Var;
+            }
+            return;
+        }
+        if self.find_in_outer_scopes(&id.name).is_some() || builtins::lookup(&id.name).is_some() {
+            return;
+        }
+        let kind = if in_loop { VarKind::Var } else { VarKind::Const };
+        self.current().symbols.push(Symbol {
+            name: id.name.clone(),
+            kind,
+            origin: Origin::Auto,
+            decl_range: id.range,
+            assignments: 1,
+        });
+    }
+
+    fn declare_block(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+        for stmt in body {
+            self.declare_stmt(stmt)?;
+        }
+        Ok(())
+    }
+
+    fn declare_stmt(&mut self, stmt: &Stmt) -> Result<(), SpyError> {
+        let in_loop = self.loop_depth > 0;
+        match &stmt.kind {
+            StmtKind::FuncDef(f) => {
+                self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?;
+            }
+            StmtKind::ClassDef(c) => {
+                self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?;
+            }
+            StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => {}
+            StmtKind::Assign { target, value } => {
+                self.declare_expr(value);
+                match target.as_ref() {
+                    AssignTarget::Name(id) => self.declare_assign(id),
+                    AssignTarget::Unpack { names, .. } => {
+                        for id in names {
+                            self.declare_assign(id);
+                        }
+                    }
+                    AssignTarget::Attribute { value, .. } => self.declare_expr(value),
+                    AssignTarget::Subscript { value, indices, .. } => {
+                        self.declare_expr(value);
+                        indices.iter().for_each(|e| self.declare_expr(e));
+                    }
+                }
+            }
+            StmtKind::AugAssign { target, value, .. } => {
+                self.declare_expr(value);
+                self.declare_assign(target);
+                let name = target.name.clone();
+                if let Some(i) = self.current().find(&name) {
+                    let sym = &mut self.current().symbols[i];
+                    if sym.origin == Origin::Auto {
+                        sym.kind = VarKind::Var;
+                    }
+                }
+            }
+            StmtKind::VarDef(v) => {
+                if let Some(value) = &v.value {
+                    self.declare_expr(value);
+                }
+                let field = self.current().kind == ScopeKind::Class && v.value.is_none();
+                let (kind, origin) = match v.kind {
+                    Some(ast::VarKind::Var) => (VarKind::Var, Origin::Explicit),
+                    Some(ast::VarKind::Const) => (VarKind::Const, Origin::Explicit),
+                    None if field => (VarKind::Const, Origin::ClassField),
+                    None if in_loop => (VarKind::Var, Origin::Auto),
+                    None => (VarKind::Const, Origin::Auto),
+                };
+                self.declare_new(&v.name, kind, origin)?;
+                if v.value.is_some() {
+                    // `x: T = v` is the first assignment: a second one
+                    // promotes an auto const to var.
+                    if let Some(sym) = self.current().symbols.last_mut() {
+                        sym.assignments = 1;
+                    }
+                }
+            }
+            StmtKind::If { test, body, orelse } => {
+                self.declare_expr(test);
+                self.declare_block(body)?;
+                self.declare_block(orelse)?;
+            }
+            StmtKind::While { test, body } => {
+                self.loop_depth += 1;
+                self.declare_expr(test);
+                let r = self.declare_block(body);
+                self.loop_depth -= 1;
+                r?;
+            }
+            StmtKind::For { target, iter, body } => {
+                self.declare_expr(iter);
+                self.declare_new(target, VarKind::Var, Origin::ForTarget)?;
+                self.loop_depth += 1;
+                let r = self.declare_block(body);
+                self.loop_depth -= 1;
+                r?;
+            }
+            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => {
+                self.declare_expr(e)
+            }
+            StmtKind::Assert { test, msg } => {
+                self.declare_expr(test);
+                if let Some(m) = msg {
+                    self.declare_expr(m);
+                }
+            }
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass => {}
+        }
+        Ok(())
+    }
+
+    /// Expressions only declare through walrus targets. (A generator's
+    /// target lives in a hidden slot of its own, see `resolve_genexp`.)
+    fn declare_expr(&mut self, e: &Expr) {
+        walk_expr(e, &mut |e| {
+            if let ExprKind::Walrus { target, .. } = &e.kind {
+                self.declare_assign(target)
+            }
+        });
+    }
+
+    // ------------------------------------------------------------ resolve
+
+    /// Bind `id` to its declaration as seen from the current scope.
+    fn bind(&mut self, id: &ast::Identifier) {
+        let r = self.lookup(&id.name);
+        self.set(id, r);
+    }
+
+    fn lookup(&self, name: &str) -> NameRef {
+        if let Some((_, r)) = self.generator_targets.iter().rev().find(|(n, _)| n == name) {
+            return *r;
+        }
+        let n = self.stack.len();
+        let current = &self.stack[n - 1];
+        if let Some(i) = current.find(name) {
+            return if current.kind == ScopeKind::Module {
+                NameRef::Global(i as u32)
+            } else {
+                NameRef::Local(i as u32)
+            };
+        }
+        let mut depth = 0;
+        for scope in self.stack[..n - 1].iter().rev() {
+            match scope.kind {
+                ScopeKind::Class => continue,
+                ScopeKind::Function => {
+                    depth += 1;
+                    if let Some(i) = scope.find(name) {
+                        return NameRef::Outer {
+                            depth,
+                            slot: i as u32,
+                        };
+                    }
+                }
+                ScopeKind::Module => {
+                    if let Some(i) = scope.find(name) {
+                        return NameRef::Global(i as u32);
+                    }
+                }
+            }
+        }
+        match builtins::lookup(name) {
+            Some(i) => NameRef::Builtin(i),
+            None => NameRef::Undefined,
+        }
+    }
+
+    fn resolve_block(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+        for stmt in body {
+            self.resolve_stmt(stmt)?;
+        }
+        Ok(())
+    }
+
+    fn resolve_stmt(&mut self, stmt: &Stmt) -> Result<(), SpyError> {
+        match &stmt.kind {
+            StmtKind::FuncDef(f) => self.resolve_funcdef(f)?,
+            StmtKind::ClassDef(c) => self.resolve_classdef(c)?,
+            StmtKind::Import { module, alias } => {
+                self.bind(alias.as_ref().unwrap_or(module));
+            }
+            StmtKind::ImportFrom { names, .. } => {
+                for n in names {
+                    self.bind(n.alias.as_ref().unwrap_or(&n.name));
+                }
+            }
+            StmtKind::Assign { target, value } => {
+                self.resolve_expr(value);
+                match target.as_ref() {
+                    AssignTarget::Name(id) => self.bind(id),
+                    AssignTarget::Unpack { names, .. } => names.iter().for_each(|id| self.bind(id)),
+                    AssignTarget::Attribute { value, .. } => self.resolve_expr(value),
+                    AssignTarget::Subscript { value, indices, .. } => {
+                        self.resolve_expr(value);
+                        indices.iter().for_each(|e| self.resolve_expr(e));
+                    }
+                }
+            }
+            StmtKind::AugAssign { target, value, .. } => {
+                self.bind(target);
+                self.resolve_expr(value);
+            }
+            StmtKind::VarDef(v) => {
+                if let Some(t) = &v.annotation {
+                    self.resolve_expr(t);
+                }
+                if let Some(e) = &v.value {
+                    self.resolve_expr(e);
+                }
+                self.bind(&v.name);
+            }
+            StmtKind::If { test, body, orelse } => {
+                self.resolve_expr(test);
+                self.resolve_block(body)?;
+                self.resolve_block(orelse)?;
+            }
+            StmtKind::While { test, body } => {
+                self.resolve_expr(test);
+                self.resolve_block(body)?;
+            }
+            StmtKind::For { target, iter, body } => {
+                self.resolve_expr(iter);
+                self.bind(target);
+                self.resolve_block(body)?;
+            }
+            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => {
+                self.resolve_expr(e)
+            }
+            StmtKind::Assert { test, msg } => {
+                self.resolve_expr(test);
+                if let Some(m) = msg {
+                    self.resolve_expr(m);
+                }
+            }
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass => {}
+        }
+        Ok(())
+    }
+
+    fn resolve_expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Name(id) => self.bind(id),
+            ExprKind::Walrus { target, value } => {
+                self.resolve_expr(value);
+                self.bind(target);
+            }
+            ExprKind::GeneratorExp { elt, target, iter } => self.resolve_genexp(elt, target, iter),
+            _ => {
+                if let (ExprKind::Call { .. }, None) = (&e.kind, &self.error) {
+                    if let Err((msg, range)) = check_prefixed_literal(e) {
+                        self.error = Some(
+                            SpyError::new(ExcKind::ParseError, msg).with_error(&self.file, range, "integer literal out of range"),
+                        );
+                    }
+                }
+                for_each_child(e, &mut |c| self.resolve_expr(c));
+            }
+        }
+    }
+
+    /// `(elt for target in iter)`: the target gets a hidden slot of the
+    /// enclosing body (as if the generator had its own scope), visible only
+    /// in `elt`; it neither shadows nor is shadowed by other names.
+    fn resolve_genexp(&mut self, elt: &Expr, target: &ast::Identifier, iter: &Expr) {
+        self.resolve_expr(iter);
+        let hidden = format!("{}@gen{}", target.name, target.id.0);
+        let scope = self.current();
+        scope.symbols.push(Symbol {
+            name: hidden,
+            kind: VarKind::Const,
+            origin: Origin::ForTarget,
+            decl_range: target.range,
+            assignments: 1,
+        });
+        let slot = (scope.symbols.len() - 1) as u32;
+        let r = if scope.kind == ScopeKind::Module { NameRef::Global(slot) } else { NameRef::Local(slot) };
+        self.set(target, r);
+        self.generator_targets.push((target.name.clone(), r));
+        self.resolve_expr(elt);
+        self.generator_targets.pop();
+    }
+
+    fn resolve_funcdef(&mut self, f: &ast::FuncDef) -> Result<(), SpyError> {
+        // Decorators, defaults and annotations are evaluated in the
+        // enclosing scope when the `def` executes.
+        for d in &f.decorators {
+            self.resolve_expr(d);
+        }
+        let generic = f.type_params.is_some();
+        if !generic {
+            for p in &f.params {
+                if let Some(t) = &p.annotation {
+                    self.resolve_expr(t);
+                }
+            }
+            if let Some(t) = &f.return_type {
+                self.resolve_expr(t);
+            }
+        }
+        for p in &f.params {
+            if let Some(d) = &p.default {
+                self.resolve_expr(d);
+            }
+        }
+        self.bind(&f.name);
+        let qualname = format!("{}::{}", self.current().qualname, f.name.name);
+        let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
+        self.stack.push(Scope::new(ScopeKind::Function, qualname));
+        let result = self.resolve_function_body(f, generic);
+        let scope = self.stack.pop().expect("function scope");
+        self.loop_depth = outer_loop;
+        result?;
+        self.scopes.insert(f.name.id, Rc::new(scope));
+        Ok(())
+    }
+
+    fn resolve_function_body(&mut self, f: &ast::FuncDef, generic: bool) -> Result<(), SpyError> {
+        let param_origin = if f.color == ast::FuncColor::Blue {
+            (VarKind::Const, Origin::BlueParam)
+        } else {
+            (VarKind::Var, Origin::RedParam)
+        };
+        // PEP 695 type parameters are blue parameters of the implicit
+        // generic wrapper; they live in the function's own scope here, and
+        // the annotations that use them are resolved inside it.
+        if let Some(tps) = &f.type_params {
+            for tp in tps {
+                self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
+                self.bind(tp);
+            }
+        }
+        for p in &f.params {
+            self.declare_new(&p.name, param_origin.0, param_origin.1)?;
+            self.bind(&p.name);
+        }
+        if generic {
+            for p in &f.params {
+                if let Some(t) = &p.annotation {
+                    self.resolve_expr(t);
+                }
+            }
+            if let Some(t) = &f.return_type {
+                self.resolve_expr(t);
+            }
+        }
+        self.declare_block(&f.body)?;
+        self.resolve_block(&f.body)
+    }
+
+    fn resolve_classdef(&mut self, c: &ast::ClassDef) -> Result<(), SpyError> {
+        for d in &c.decorators {
+            self.resolve_expr(d);
+        }
+        self.bind(&c.name);
+        let qualname = format!("{}::{}", self.current().qualname, c.name.name);
+        let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
+        self.stack.push(Scope::new(ScopeKind::Class, qualname));
+        let result = (|| {
+            if let Some(tps) = &c.type_params {
+                for tp in tps {
+                    self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
+                    self.bind(tp);
+                }
+            }
+            self.declare_block(&c.body)?;
+            self.resolve_block(&c.body)
+        })();
+        let scope = self.stack.pop().expect("class scope");
+        self.loop_depth = outer_loop;
+        result?;
+        self.scopes.insert(c.name.id, Rc::new(scope));
+        Ok(())
+    }
+}
+
+/// Pre-order walk over an expression and its sub-expressions (not into
+/// nested statements: expressions contain none).
+pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+    f(e);
+    for_each_child(e, &mut |c| walk_expr(c, f));
+}
+
+/// Call `f` on each direct sub-expression of `e`, in evaluation order.
+pub fn for_each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+    match &e.kind {
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bytes(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Name(_) => {}
+        ExprKind::Attribute { value, .. } => f(value),
+        ExprKind::Call { func, args } => {
+            f(func);
+            args.iter().for_each(|a| f(a));
+        }
+        ExprKind::Subscript { value, indices } => {
+            f(value);
+            indices.iter().for_each(|a| f(a));
+        }
+        ExprKind::Slice { lower, upper, step } => {
+            for part in [lower, upper, step].into_iter().flatten() {
+                f(part);
+            }
+        }
+        ExprKind::UnaryOp { operand, .. } => f(operand),
+        ExprKind::BinOp { left, right, .. }
+        | ExprKind::Compare { left, right, .. }
+        | ExprKind::BoolOp { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            f(test);
+            f(body);
+            f(orelse);
+        }
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| f(a)),
+        ExprKind::Dict(pairs) => pairs.iter().for_each(|(k, v)| {
+            f(k);
+            f(v);
+        }),
+        ExprKind::GeneratorExp { elt, iter, .. } => {
+            f(iter);
+            f(elt);
+        }
+        ExprKind::Starred(v) => f(v),
+        ExprKind::Walrus { value, .. } => f(value),
+    }
+}
+
+/// The literal of a prefixed-literal call such as `u8(255)` or `i64(-5)`:
+/// (type name, value, range of the literal).
+pub fn prefixed_int_literal(e: &Expr) -> Option<(&str, i128, crate::source::TextRange)> {
+    let ExprKind::Call { func, args } = &e.kind else { return None };
+    let ExprKind::Name(id) = &func.kind else { return None };
+    if !matches!(id.name.as_str(), "i8" | "u8" | "i32" | "u32" | "i64" | "u64") {
+        return None;
+    }
+    let [arg] = args.as_slice() else { return None };
+    let value = match &arg.kind {
+        ExprKind::Int(v) => *v as i128,
+        ExprKind::UnaryOp { op: ast::UnaryOp::Neg, operand } => match operand.kind {
+            ExprKind::Int(v) => -(v as i128),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((id.name.as_str(), value, arg.range))
+}
+
+/// Upstream turns `u8(256)`-style calls into typed literals at parse time, so
+/// an out-of-range one is a ParseError before anything runs.
+fn check_prefixed_literal(e: &Expr) -> Result<(), (String, crate::source::TextRange)> {
+    let Some((ty, value, range)) = prefixed_int_literal(e) else { return Ok(()) };
+    let (min, max): (i128, i128) = match ty {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "u8" => (0, u8::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "i64" => (i64::MIN.into(), i64::MAX.into()),
+        _ => (0, u64::MAX.into()),
+    };
+    if value < min || value > max {
+        return Err((format!("{ty} literal {value} is out of range [{min}, {max}]"), range));
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! Scopes and symbols: what the resolver decides about every declared name
+//! (its slot, whether it is `var` or `const`, where it was declared).
+
+use crate::source::TextRange;
+
+/// `var` (reassignable, red) or `const` (assigned once; blue when its first
+/// value is blue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Var,
+    Const,
+}
+
+/// Why a symbol has its kind; printed in "const declared here (<origin>)".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Auto,
+    GlobalConst,
+    Explicit,
+    FuncDef,
+    ClassDef,
+    ClassField,
+    RedParam,
+    BlueParam,
+    Import,
+    ForTarget,
+}
+
+impl Origin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Auto => "auto",
+            Origin::GlobalConst => "global-const",
+            Origin::Explicit => "explicit",
+            Origin::FuncDef => "funcdef",
+            Origin::ClassDef => "classdef",
+            Origin::ClassField => "class-field",
+            Origin::RedParam => "red-param",
+            Origin::BlueParam => "blue-param",
+            Origin::Import => "import",
+            Origin::ForTarget => "for-target",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: VarKind,
+    pub origin: Origin,
+    /// The declaring occurrence (for "previous declaration" / "defined here").
+    pub decl_range: TextRange,
+    /// How many plain assignments target it (auto consts assigned twice are
+    /// promoted to var).
+    pub assignments: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    Function,
+    Class,
+}
+
+/// The symbols of one module, function or class body. A symbol's index is
+/// its slot in the frame that executes that body.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    /// `mod`, `mod::f`, `mod::C`: used for FQNs and tracebacks.
+    pub qualname: String,
+    pub symbols: Vec<Symbol>,
+}
+
+impl Scope {
+    pub fn new(kind: ScopeKind, qualname: String) -> Scope {
+        Scope {
+            kind,
+            qualname,
+            symbols: Vec::new(),
+        }
+    }
+
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.symbols.iter().position(|s| s.name == name)
+    }
+
+    pub fn slot_count(&self) -> usize {
+        self.symbols.len()
+    }
+}
+
+/// Where a name occurrence points, decided before execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameRef {
+    /// A slot of the current frame.
+    Local(u32),
+    /// A slot of an enclosing function frame; `depth` 1 is the innermost
+    /// enclosing function.
+    Outer { depth: u32, slot: u32 },
+    /// A module global slot.
+    Global(u32),
+    /// A builtin (index into `vm::builtins::BUILTIN_NAMES`).
+    Builtin(u32),
+    /// Not declared anywhere: evaluating it raises NameError (lazily).
+    Undefined,
+}

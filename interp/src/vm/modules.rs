@@ -1,0 +1,65 @@
+//! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
+//! `simd` and `time`. Their members are blue values (builtins or types).
+
+use crate::vm::builtins::Builtin;
+use crate::vm::types::TypeId;
+use crate::vm::value::{Typed, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinModule {
+    Spy,
+    Operator,
+    Unsafe,
+    Simd,
+    Time,
+}
+
+impl BuiltinModule {
+    pub const ALL: [BuiltinModule; 5] = [
+        BuiltinModule::Spy,
+        BuiltinModule::Operator,
+        BuiltinModule::Unsafe,
+        BuiltinModule::Simd,
+        BuiltinModule::Time,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltinModule::Spy => "__spy__",
+            BuiltinModule::Operator => "operator",
+            BuiltinModule::Unsafe => "unsafe",
+            BuiltinModule::Simd => "simd",
+            BuiltinModule::Time => "time",
+        }
+    }
+
+    pub fn find(name: &str) -> Option<BuiltinModule> {
+        BuiltinModule::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The module's attribute `attr`, if it exists.
+    pub fn member(self, attr: &str) -> Option<Typed> {
+        let func = |b: Builtin| Some(Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(b)));
+        let ty = |t: TypeId| Some(Typed::blue(TypeId::TYPE, Value::Type(t)));
+        match (self, attr) {
+            (BuiltinModule::Spy, "UNROLL_RANGE") => func(Builtin::UnrollRange),
+            (BuiltinModule::Spy, "force_inline") => func(Builtin::ForceInline),
+            (BuiltinModule::Spy, "COLOR") => func(Builtin::ColorOf),
+            (BuiltinModule::Spy, "STATIC_TYPE") => func(Builtin::StaticType),
+            (BuiltinModule::Spy, "interp_tuple") => ty(TypeId::INTERP_TUPLE),
+            (BuiltinModule::Operator, "OpSpec") => func(Builtin::OpSpec),
+            (BuiltinModule::Operator, "MetaArg") => ty(TypeId::METAARG),
+            (BuiltinModule::Unsafe, "gc_alloc") => func(Builtin::Alloc { gc: true }),
+            (BuiltinModule::Unsafe, "raw_alloc") => func(Builtin::Alloc { gc: false }),
+            (BuiltinModule::Unsafe, "gc_ptr" | "ptr") => func(Builtin::PtrType { gc: true }),
+            (BuiltinModule::Unsafe, "raw_ptr") => func(Builtin::PtrType { gc: false }),
+            (BuiltinModule::Simd, "SIMD") => func(Builtin::SimdType),
+            (BuiltinModule::Simd, "ptr_simd_load") => func(Builtin::PtrSimdLoad),
+            (BuiltinModule::Simd, "ptr_simd_store") => func(Builtin::PtrSimdStore),
+            (BuiltinModule::Simd, "simd_width_of") => func(Builtin::SimdWidthOf),
+            (BuiltinModule::Time, "time") => func(Builtin::Time),
+            (BuiltinModule::Time, "sleep") => func(Builtin::Sleep),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! SPy types as interned ids. Every value carries a static type (`TypeId`);
+//! types themselves are first-class blue values (`Value::Type`).
+//!
+//! Builtin types have fixed ids (the constants below). Structural types
+//! (static tuples) are interned so that `tuple[i32, f64]` is one type however
+//! it was spelled; nominal types (structs) get a fresh id per definition.
+
+use std::collections::HashMap;
+
+use crate::vm::ops::PrimTy;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+impl TypeId {
+    pub const I8: TypeId = TypeId(0);
+    pub const U8: TypeId = TypeId(1);
+    pub const I32: TypeId = TypeId(2);
+    pub const U32: TypeId = TypeId(3);
+    pub const I64: TypeId = TypeId(4);
+    pub const U64: TypeId = TypeId(5);
+    pub const F32: TypeId = TypeId(6);
+    pub const F64: TypeId = TypeId(7);
+    pub const BOOL: TypeId = TypeId(8);
+    pub const STR: TypeId = TypeId(9);
+    pub const NONE: TypeId = TypeId(10);
+    pub const TYPE: TypeId = TypeId(11);
+    pub const OBJECT: TypeId = TypeId(12);
+    pub const DYNAMIC: TypeId = TypeId(13);
+    pub const RANGE: TypeId = TypeId(14);
+    pub const MODULE: TypeId = TypeId(15);
+    /// Builtin functions (`print`, `len`...) and bound methods.
+    pub const BUILTIN_FUNC: TypeId = TypeId(16);
+    /// Instances of exception classes (`ValueError("x")`).
+    pub const EXCEPTION: TypeId = TypeId(17);
+    /// Blue tuples of arbitrary items (types, functions, MetaArgs...).
+    pub const INTERP_TUPLE: TypeId = TypeId(18);
+    pub const METAARG: TypeId = TypeId(19);
+    pub const OPSPEC: TypeId = TypeId(20);
+    /// Ids from here on are made while a program runs (tuples, structs,
+    /// function types, pointers, SIMD vectors).
+    pub const FIRST_DYNAMIC_ID: u32 = 21;
+
+    pub fn prim(p: PrimTy) -> TypeId {
+        match p {
+            PrimTy::I8 => TypeId::I8,
+            PrimTy::U8 => TypeId::U8,
+            PrimTy::I32 => TypeId::I32,
+            PrimTy::U32 => TypeId::U32,
+            PrimTy::I64 => TypeId::I64,
+            PrimTy::U64 => TypeId::U64,
+            PrimTy::F32 => TypeId::F32,
+            PrimTy::F64 => TypeId::F64,
+            PrimTy::Bool => TypeId::BOOL,
+        }
+    }
+
+    pub fn as_prim(self) -> Option<PrimTy> {
+        Some(match self {
+            TypeId::I8 => PrimTy::I8,
+            TypeId::U8 => PrimTy::U8,
+            TypeId::I32 => PrimTy::I32,
+            TypeId::U32 => PrimTy::U32,
+            TypeId::I64 => PrimTy::I64,
+            TypeId::U64 => PrimTy::U64,
+            TypeId::F32 => PrimTy::F32,
+            TypeId::F64 => PrimTy::F64,
+            TypeId::BOOL => PrimTy::Bool,
+            _ => return None,
+        })
+    }
+}
+
+/// A field of a struct type.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub ty: TypeId,
+}
+
+/// What a type is.
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    Prim(PrimTy),
+    Str,
+    NoneType,
+    Type,
+    Object,
+    Dynamic,
+    Range,
+    Module,
+    BuiltinFunc,
+    Exception,
+    InterpTuple,
+    MetaArg,
+    OpSpec,
+    /// `gc_ptr[T]` (`gc: true`, also spelled `ptr[T]`) or `raw_ptr[T]`.
+    Ptr { item: TypeId, gc: bool },
+    /// `SIMD[T, N]`.
+    Simd { lane: PrimTy, lanes: u32 },
+    /// A static tuple `tuple[T0, ...]`: a red, by-value product.
+    Tuple(Vec<TypeId>),
+    /// A `@struct` class. `fields` is filled when the class body runs
+    /// (the type exists earlier, for forward references).
+    Struct {
+        fields: Vec<Field>,
+        complete: bool,
+    },
+    /// A user function type `def(i32, f64) -> str` (red) or
+    /// `@blue def(...) -> ...`.
+    Func {
+        params: Vec<TypeId>,
+        ret: TypeId,
+        blue: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    /// Fully qualified name, as printed in messages (`i32`, `test::Point`,
+    /// `tuple[i32, f64]`, `types::NoneType`).
+    pub fqn: String,
+    pub kind: TypeKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum TypeKey {
+    Tuple(Vec<TypeId>),
+    Ptr(TypeId, bool),
+    Simd(PrimTy, u32),
+    Func(Vec<TypeId>, TypeId, bool),
+}
+
+/// The type table of one VM.
+#[derive(Debug)]
+pub struct TypeTable {
+    types: Vec<TypeInfo>,
+    interned: HashMap<TypeKey, TypeId>,
+}
+
+impl Default for TypeTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TypeTable {
+    pub fn new() -> TypeTable {
+        let mut t = TypeTable {
+            types: Vec::new(),
+            interned: HashMap::new(),
+        };
+        let builtins: [(&str, TypeKind); 21] = [
+            ("i8", TypeKind::Prim(PrimTy::I8)),
+            ("u8", TypeKind::Prim(PrimTy::U8)),
+            ("i32", TypeKind::Prim(PrimTy::I32)),
+            ("u32", TypeKind::Prim(PrimTy::U32)),
+            ("i64", TypeKind::Prim(PrimTy::I64)),
+            ("u64", TypeKind::Prim(PrimTy::U64)),
+            ("f32", TypeKind::Prim(PrimTy::F32)),
+            ("f64", TypeKind::Prim(PrimTy::F64)),
+            ("bool", TypeKind::Prim(PrimTy::Bool)),
+            ("str", TypeKind::Str),
+            ("types::NoneType", TypeKind::NoneType),
+            ("type", TypeKind::Type),
+            ("object", TypeKind::Object),
+            ("dynamic", TypeKind::Dynamic),
+            ("range", TypeKind::Range),
+            ("types::module", TypeKind::Module),
+            ("builtin_function", TypeKind::BuiltinFunc),
+            ("Exception", TypeKind::Exception),
+            ("__spy__::interp_tuple", TypeKind::InterpTuple),
+            ("operator::MetaArg", TypeKind::MetaArg),
+            ("operator::OpSpec", TypeKind::OpSpec),
+        ];
+        for (name, kind) in builtins {
+            t.types.push(TypeInfo {
+                fqn: name.to_string(),
+                kind,
+            });
+        }
+        debug_assert_eq!(t.types.len() as u32, TypeId::FIRST_DYNAMIC_ID);
+        t
+    }
+
+    pub fn info(&self, id: TypeId) -> &TypeInfo {
+        &self.types[id.0 as usize]
+    }
+
+    pub fn kind(&self, id: TypeId) -> &TypeKind {
+        &self.info(id).kind
+    }
+
+    /// The name used in error messages: `i32`, `test::Point`.
+    pub fn name(&self, id: TypeId) -> &str {
+        &self.info(id).fqn
+    }
+
+    pub fn tuple(&mut self, items: Vec<TypeId>) -> TypeId {
+        let key = TypeKey::Tuple(items.clone());
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!(
+            "tuple[{}]",
+            items
+                .iter()
+                .map(|&t| self.name(t).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let id = self.push(fqn, TypeKind::Tuple(items));
+        self.interned.insert(key, id);
+        id
+    }
+
+    pub fn ptr(&mut self, item: TypeId, gc: bool) -> TypeId {
+        let key = TypeKey::Ptr(item, gc);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("{}[{}]", if gc { "gc_ptr" } else { "raw_ptr" }, self.name(item));
+        let id = self.push(fqn, TypeKind::Ptr { item, gc });
+        self.interned.insert(key, id);
+        id
+    }
+
+    pub fn simd(&mut self, lane: PrimTy, lanes: u32) -> TypeId {
+        let key = TypeKey::Simd(lane, lanes);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("SIMD[{}, {lanes}]", lane.name());
+        let id = self.push(fqn, TypeKind::Simd { lane, lanes });
+        self.interned.insert(key, id);
+        id
+    }
+
+    pub fn func(&mut self, params: Vec<TypeId>, ret: TypeId, blue: bool) -> TypeId {
+        let key = TypeKey::Func(params.clone(), ret, blue);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!(
+            "{}def({}) -> {}",
+            if blue { "@blue " } else { "" },
+            params
+                .iter()
+                .map(|&t| self.name(t).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.name(ret)
+        );
+        let id = self.push(fqn, TypeKind::Func { params, ret, blue });
+        self.interned.insert(key, id);
+        id
+    }
+
+    /// A new, still incomplete struct type named `fqn`.
+    pub fn new_struct(&mut self, fqn: String) -> TypeId {
+        self.push(
+            fqn,
+            TypeKind::Struct {
+                fields: Vec::new(),
+                complete: false,
+            },
+        )
+    }
+
+    pub fn complete_struct(&mut self, id: TypeId, new_fields: Vec<Field>) {
+        if let TypeKind::Struct { fields, complete } = &mut self.types[id.0 as usize].kind {
+            *fields = new_fields;
+            *complete = true;
+        }
+    }
+
+    fn push(&mut self, fqn: String, kind: TypeKind) -> TypeId {
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(TypeInfo { fqn, kind });
+        id
+    }
+
+    pub fn tuple_items(&self, id: TypeId) -> Option<&[TypeId]> {
+        match self.kind(id) {
+            TypeKind::Tuple(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn struct_fields(&self, id: TypeId) -> Option<&[Field]> {
+        match self.kind(id) {
+            TypeKind::Struct { fields, .. } => Some(fields),
+            _ => None,
+        }
+    }
+
+    pub fn is_struct(&self, id: TypeId) -> bool {
+        matches!(self.kind(id), TypeKind::Struct { .. })
+    }
+
+    /// Value types have no identity: `is` between two of them is an error.
+    pub fn is_value_type(&self, id: TypeId) -> bool {
+        matches!(
+            self.kind(id),
+            TypeKind::Prim(_) | TypeKind::Str | TypeKind::Tuple(_) | TypeKind::Struct { .. } | TypeKind::Simd { .. }
+        )
+    }
+
+    /// `<spy type 'i32'>`, `<spy type 'test::P' (struct)>`.
+    pub fn repr_type(&self, id: TypeId) -> String {
+        match self.kind(id) {
+            TypeKind::Struct { .. } => format!("<spy type '{}' (struct)>", self.name(id)),
+            _ => format!("<spy type '{}'>", self.name(id)),
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Runtime values, colors, and `Typed` (upstream's MetaArg): the result of
+//! evaluating any expression is a value together with its color and its
+//! static type.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+use crate::error::ExcKind;
+use crate::frames::code::FuncCode;
+use crate::syntax::ast::{FuncColor, FuncKind};
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::Scalar;
+use crate::vm::types::TypeId;
+
+/// Blue = known at compile (redshift) time; red = known only at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Blue,
+    Red,
+}
+
+impl Color {
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Blue => "blue",
+            Color::Red => "red",
+        }
+    }
+
+    /// Blue iff both are blue.
+    pub fn join(self, other: Color) -> Color {
+        if self == Color::Blue && other == Color::Blue {
+            Color::Blue
+        } else {
+            Color::Red
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModuleId(pub u32);
+
+/// A SPy value.
+#[derive(Clone)]
+pub enum Value {
+    Scalar(Scalar),
+    Str(Rc<str>),
+    None,
+    Type(TypeId),
+    Func(Rc<Function>),
+    Builtin(Builtin),
+    /// A tuple: a static tuple (`tuple[T0, ...]`) or an interp tuple.
+    Tuple(Rc<TupleValue>),
+    Struct(Rc<StructValue>),
+    Range(RangeValue),
+    Exception(Rc<ExceptionValue>),
+    Module(ModuleId),
+    /// What a metafunc sees of a call-site argument (`operator::MetaArg`).
+    Meta(Rc<MetaArgValue>),
+    /// What a metafunc returns (`operator::OpSpec`).
+    OpSpec(Rc<OpSpecValue>),
+    /// `gc_ptr[T]` / `raw_ptr[T]` (from the `unsafe` module).
+    Ptr(PtrValue),
+    /// `SIMD[T, N]` (from the `simd` module).
+    Simd(Rc<SimdValue>),
+}
+
+/// A MetaArg. In the interp engine a red MetaArg still holds the argument's
+/// value (for the call it describes) but does not expose it: `.blueval` of a
+/// red MetaArg is an error.
+#[derive(Debug)]
+pub struct MetaArgValue {
+    pub color: Color,
+    pub ty: TypeId,
+    pub value: Value,
+}
+
+impl MetaArgValue {
+    pub fn key(&self) -> crate::vm::memo::ValueKey {
+        let blue = match self.color {
+            Color::Blue => Some(Box::new(crate::vm::memo::value_key(&self.value))),
+            Color::Red => None,
+        };
+        crate::vm::memo::ValueKey::MetaArg(self.color, self.ty, blue)
+    }
+}
+
+/// The forms of `OpSpec`.
+#[derive(Debug)]
+pub enum OpSpecValue {
+    /// `OpSpec.NULL`: the operation is not supported.
+    Null,
+    /// `OpSpec.const(v)`: the result is `v`.
+    Const(Typed),
+    /// `OpSpec(f)`: call `f` with the operation's arguments.
+    Simple(Typed),
+    /// `OpSpec(f, [m_a, ...])`: call `f` with these MetaArgs.
+    Complex(Typed, Vec<Rc<MetaArgValue>>),
+}
+
+/// A pointer into a gc-managed array of `len` items, or NULL.
+#[derive(Clone, Debug)]
+pub struct PtrValue {
+    pub ty: TypeId,
+    pub mem: Option<Rc<RefCell<Vec<Value>>>>,
+}
+
+impl PtrValue {
+    /// Address-like identity (0 for NULL).
+    pub fn identity(&self) -> usize {
+        self.mem.as_ref().map(|m| Rc::as_ptr(m) as *const () as usize).unwrap_or(0)
+    }
+}
+
+/// A SIMD vector value.
+#[derive(Debug)]
+pub struct SimdValue {
+    pub ty: TypeId,
+    pub lanes: Box<[Scalar]>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeValue {
+    pub start: i32,
+    pub stop: i32,
+    pub step: i32,
+}
+
+/// A tuple value and its type (`tuple[i32, f64]`, or the interp tuple type
+/// for tuples of types, functions, MetaArgs...).
+#[derive(Debug)]
+pub struct TupleValue {
+    pub ty: TypeId,
+    pub items: Box<[Value]>,
+}
+
+/// An immutable struct value (structs are passed by value).
+#[derive(Debug)]
+pub struct StructValue {
+    pub ty: TypeId,
+    pub fields: Box<[Value]>,
+}
+
+/// An exception instance, e.g. `ValueError("bad")`, ready to be raised.
+#[derive(Debug)]
+pub struct ExceptionValue {
+    pub kind: ExcKind,
+    pub message: String,
+}
+
+/// A local variable slot of a frame.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub ty: TypeId,
+    pub color: Color,
+    /// `None` while declared but not yet assigned (`x: i32`).
+    pub value: Option<Value>,
+}
+
+/// The locals of one function activation, shared with closures created in it
+/// (inner functions read outer locals late-bound, as upstream).
+pub type Env = Rc<RefCell<Vec<Option<Local>>>>;
+
+/// A parameter of a function after its `def` executed.
+#[derive(Clone, Debug)]
+pub struct ParamSpec {
+    pub name: String,
+    pub ty: TypeId,
+    pub default: Option<Typed>,
+}
+
+/// A user function (red or blue), created when its `def` executes.
+pub struct Function {
+    pub fqn: String,
+    pub code: Rc<FuncCode>,
+    pub module: ModuleId,
+    pub color: FuncColor,
+    pub kind: FuncKind,
+    /// The function's own type (`def(i32) -> i32`).
+    pub ty: TypeId,
+    pub params: Vec<ParamSpec>,
+    pub ret: TypeId,
+    /// Enclosing function activations, outermost first.
+    pub closure: Rc<[Env]>,
+    /// Slots bound before the body runs: the type parameters of a PEP 695
+    /// specialization (`def add[T]` called as `add[i32]` binds `T`).
+    pub presets: Rc<[(u32, Local)]>,
+    /// How `*args` is declared, if the function has it.
+    pub star: Option<StarParam>,
+    /// `Some` for a red function defined in blue code without `-> T`: its
+    /// return type is fixed by the first `return` executed.
+    pub inferred_ret: Option<std::cell::Cell<Option<TypeId>>>,
+    /// Marked `@force_inline` (inlined by redshift; a call in ASTFrame).
+    pub force_inline: bool,
+    /// A PEP 695 generic: calling it (via `[...]`) builds the specialized
+    /// red function instead of running the body.
+    pub pep695: bool,
+}
+
+/// The `*args` parameter of a function (at index `index` of the
+/// positional parameters).
+#[derive(Clone, Debug)]
+pub struct StarParam {
+    pub index: usize,
+    pub name: String,
+    pub kind: StarKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum StarKind {
+    /// `*args` / `*args: T`: any number of extra arguments, converted to
+    /// `T` (dynamic when unannotated), collected into an interp tuple.
+    Variadic(TypeId),
+    /// `*args: types` with a blue tuple of types: exactly `len(types)`
+    /// positional parameters packed into a static `tuple[*types]`.
+    Pack(TypeId, Vec<TypeId>),
+}
+
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<function {}>", self.fqn)
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Scalar(s) => write!(f, "{s:?}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::None => write!(f, "None"),
+            Value::Type(t) => write!(f, "type#{}", t.0),
+            Value::Func(func) => write!(f, "{func:?}"),
+            Value::Builtin(b) => write!(f, "<builtin {}>", b.name()),
+            Value::Tuple(t) => f.debug_list().entries(t.items.iter()).finish(),
+            Value::Struct(s) => write!(f, "struct#{}{:?}", s.ty.0, s.fields),
+            Value::Range(r) => write!(f, "{r:?}"),
+            Value::Exception(e) => write!(f, "{}({:?})", e.kind, e.message),
+            Value::Module(m) => write!(f, "module#{}", m.0),
+            Value::Meta(m) => write!(f, "MetaArg({:?}, type#{}, {:?})", m.color, m.ty.0, m.value),
+            Value::OpSpec(o) => write!(f, "{o:?}"),
+            Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
+            Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
+        }
+    }
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn i32(v: i32) -> Value {
+        Value::Scalar(Scalar::I32(v))
+    }
+
+    pub fn bool(v: bool) -> Value {
+        Value::Scalar(Scalar::Bool(v))
+    }
+
+    pub fn as_scalar(&self) -> Option<Scalar> {
+        match self {
+            Value::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Scalar(Scalar::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_i32(&self) -> Option<i32> {
+        match self {
+            Value::Scalar(Scalar::I32(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn as_type(&self) -> Option<TypeId> {
+        match self {
+            Value::Type(t) => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+/// An evaluated expression: value, color and static type (upstream's
+/// `W_MetaArg`). In the interp engine red values still carry their value.
+#[derive(Clone, Debug)]
+pub struct Typed {
+    pub color: Color,
+    pub ty: TypeId,
+    pub value: Value,
+}
+
+impl Typed {
+    pub fn blue(ty: TypeId, value: Value) -> Typed {
+        Typed {
+            color: Color::Blue,
+            ty,
+            value,
+        }
+    }
+
+    pub fn red(ty: TypeId, value: Value) -> Typed {
+        Typed {
+            color: Color::Red,
+            ty,
+            value,
+        }
+    }
+
+    pub fn none() -> Typed {
+        Typed::blue(TypeId::NONE, Value::None)
+    }
+
+    pub fn is_blue(&self) -> bool {
+        self.color == Color::Blue
+    }
+}

@@ -1,0 +1,148 @@
+//! End-to-end tests of the `spy-interp` binary: exit codes, the separation of
+//! program output (stdout) from diagnostics (stderr), and diagnostics'
+//! content. The binary is the one `cargo test --workspace` builds.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+    let bin = dir.join(format!("spy-interp{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} not built: run `cargo test --workspace`", bin.display());
+    bin
+}
+
+/// Write `source` to a fresh file named `<name>.spy` and return its path.
+fn program(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spy-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.spy"));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(binary()).args(args).output().expect("spawn spy-interp")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn execute_prints_program_output_and_exits_zero() {
+    let p = program("hello", "def main() -> None:\n    print(\"hello\", 1 + 2)\n");
+    let out = run(&["execute", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "hello 3\n");
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn file_alone_is_shorthand_for_execute() {
+    let p = program("short", "def main() -> None:\n    print(7 // 2)\n");
+    let out = run(&[p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "3\n");
+}
+
+#[test]
+fn exit_code_is_mains_result() {
+    let p = program("code", "def main() -> i32:\n    return 40 + 2\n");
+    let out = run(&["execute", "--engine", "interp", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(42));
+}
+
+#[test]
+fn runtime_error_goes_to_stderr_with_traceback_and_location() {
+    let p = program("boom", "def main() -> None:\n    print(\"before\")\n    x = 1\n    print(x // 0)\n");
+    let out = run(&["execute", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "before\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("Traceback (most recent call last):"), "{err}");
+    assert!(err.lines().any(|l| l == "ZeroDivisionError: integer division or modulo by zero"), "{err}");
+    assert!(err.contains("boom.spy:4:"), "{err}");
+    assert!(err.contains("print(x // 0)"), "{err}");
+}
+
+#[test]
+fn parse_error_has_location_excerpt_and_no_stdout() {
+    let p = program("bad", "def main() -> None:\n    x = (1 +\n");
+    let out = run(&["execute", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    let err = text(&out.stderr);
+    assert!(err.lines().any(|l| l.starts_with("ParseError: ")), "{err}");
+    assert!(err.contains("bad.spy:"), "{err}");
+}
+
+#[test]
+fn type_error_is_lazy_and_annotated() {
+    let p = program(
+        "lazy",
+        "def main() -> None:\n    print(\"ok\")\n    if False:\n        x = 1 + \"a\"\n    y = 2 + \"b\"\n",
+    );
+    let out = run(&["execute", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "ok\n");
+    let err = text(&out.stderr);
+    assert!(err.lines().any(|l| l == "TypeError: cannot do `i32` + `str`"), "{err}");
+    assert!(err.contains("this is `str`"), "{err}");
+    assert!(err.contains("lazy.spy:5:"), "{err}");
+}
+
+#[test]
+fn deep_recursion_is_a_recursion_error_not_a_crash() {
+    let p = program("rec", "def f(n: i32) -> i32:\n    return f(n + 1)\n\ndef main() -> None:\n    f(0)\n");
+    let out = run(&["execute", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.lines().any(|l| l == "RecursionError: maximum recursion depth exceeded"), "{err}");
+}
+
+#[test]
+fn max_steps_bounds_a_runaway_loop() {
+    let p = program("spin", "def main() -> None:\n    while True:\n        pass\n");
+    let out = run(&["execute", "--max-steps", "1000", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.lines().any(|l| l == "StepLimitError: execution exceeded the step limit (1000 steps)"), "{err}");
+}
+
+#[test]
+fn parse_subcommand_dumps_the_ast() {
+    let p = program("dump", "def main() -> None:\n    pass\n");
+    let out = run(&["parse", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("main"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn missing_file_and_bad_engine_are_usage_errors() {
+    let out = run(&["execute", "/nonexistent/x.spy"]);
+    assert_eq!(out.status.code(), Some(2));
+    let p = program("eng", "def main() -> None:\n    pass\n");
+    let out = run(&["execute", "--engine", "nope", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown engine"));
+}
+
+#[test]
+fn conformance_command_reports_failures_with_exit_code() {
+    let dir = std::env::temp_dir().join(format!("spy-conf-{}", std::process::id()));
+    let area = dir.join("a");
+    std::fs::create_dir_all(&area).unwrap();
+    std::fs::write(area.join("ok.spy"), "def main() -> None:\n    print(1)\n").unwrap();
+    std::fs::write(area.join("ok.snap"), "---\nsource: x\n---\nexit: 0\nstdout:\n1\n").unwrap();
+    let out = run(&["conformance", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    std::fs::write(area.join("bad.spy"), "def main() -> None:\n    print(2)\n").unwrap();
+    std::fs::write(area.join("bad.snap"), "---\nsource: x\n---\nexit: 0\nstdout:\n3\n").unwrap();
+    let out = run(&["conformance", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("FAIL [interp] a/bad"), "{}", text(&out.stdout));
+    let out = run(&["conformance", "--shard", "1/2", dir.to_str().unwrap()]);
+    assert!(text(&out.stdout).contains("1 cases"), "{}", text(&out.stdout));
+}

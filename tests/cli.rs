@@ -9,7 +9,11 @@ fn binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
     let bin = dir.join(format!("spy-interp{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} not built: run `cargo test --workspace`", bin.display());
+    assert!(
+        bin.exists(),
+        "{} not built: run `cargo test --workspace`",
+        bin.display()
+    );
     bin
 }
 
@@ -23,7 +27,10 @@ fn program(name: &str, source: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(binary()).args(args).output().expect("spawn spy-interp")
+    Command::new(binary())
+        .args(args)
+        .output()
+        .expect("spawn spy-interp")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -56,13 +63,20 @@ fn exit_code_is_mains_result() {
 
 #[test]
 fn runtime_error_goes_to_stderr_with_traceback_and_location() {
-    let p = program("boom", "def main() -> None:\n    print(\"before\")\n    x = 1\n    print(x // 0)\n");
+    let p = program(
+        "boom",
+        "def main() -> None:\n    print(\"before\")\n    x = 1\n    print(x // 0)\n",
+    );
     let out = run(&["execute", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "before\n");
     let err = text(&out.stderr);
     assert!(err.contains("Traceback (most recent call last):"), "{err}");
-    assert!(err.lines().any(|l| l == "ZeroDivisionError: integer division or modulo by zero"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l == "ZeroDivisionError: integer division or modulo by zero"),
+        "{err}"
+    );
     assert!(err.contains("boom.spy:4:"), "{err}");
     assert!(err.contains("print(x // 0)"), "{err}");
 }
@@ -88,18 +102,28 @@ fn type_error_is_lazy_and_annotated() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "ok\n");
     let err = text(&out.stderr);
-    assert!(err.lines().any(|l| l == "TypeError: cannot do `i32` + `str`"), "{err}");
+    assert!(
+        err.lines().any(|l| l == "TypeError: cannot do `i32` + `str`"),
+        "{err}"
+    );
     assert!(err.contains("this is `str`"), "{err}");
     assert!(err.contains("lazy.spy:5:"), "{err}");
 }
 
 #[test]
 fn deep_recursion_is_a_recursion_error_not_a_crash() {
-    let p = program("rec", "def f(n: i32) -> i32:\n    return f(n + 1)\n\ndef main() -> None:\n    f(0)\n");
+    let p = program(
+        "rec",
+        "def f(n: i32) -> i32:\n    return f(n + 1)\n\ndef main() -> None:\n    f(0)\n",
+    );
     let out = run(&["execute", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.lines().any(|l| l == "RecursionError: maximum recursion depth exceeded"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l == "RecursionError: maximum recursion depth exceeded"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -108,7 +132,11 @@ fn max_steps_bounds_a_runaway_loop() {
     let out = run(&["execute", "--max-steps", "1000", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.lines().any(|l| l == "StepLimitError: execution exceeded the step limit (1000 steps)"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l == "StepLimitError: execution exceeded the step limit (1000 steps)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -139,10 +167,18 @@ fn conformance_command_reports_failures_with_exit_code() {
     let out = run(&["conformance", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     std::fs::write(area.join("bad.spy"), "def main() -> None:\n    print(2)\n").unwrap();
-    std::fs::write(area.join("bad.snap"), "---\nsource: x\n---\nexit: 0\nstdout:\n3\n").unwrap();
+    std::fs::write(
+        area.join("bad.snap"),
+        "---\nsource: x\n---\nexit: 0\nstdout:\n3\n",
+    )
+    .unwrap();
     let out = run(&["conformance", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("FAIL [interp] a/bad"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("FAIL [interp] a/bad"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = run(&["conformance", "--shard", "1/2", dir.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("1 cases"), "{}", text(&out.stdout));
 }

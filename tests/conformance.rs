@@ -12,7 +12,11 @@ fn main() {
     let args = Arguments::from_args();
     let dir = conformance::bundled_suite_dir();
     let cases = conformance::discover(&dir).expect("conformance suite directory");
-    assert!(!cases.is_empty(), "no conformance cases found in {}", dir.display());
+    assert!(
+        !cases.is_empty(),
+        "no conformance cases found in {}",
+        dir.display()
+    );
     let mut trials = Vec::new();
     for case in cases {
         for &engine in Engine::ALL {
@@ -33,8 +37,17 @@ fn run(case: &conformance::Case, engine: Engine) -> Result<(), Failed> {
     if let Some(bug) = &outcome.bug {
         return Err(format!("internal error: {bug}").into());
     }
-    let dir = case.snapshot_path.parent().expect("case has a directory").to_path_buf();
-    let name = case.snapshot_path.file_stem().expect("case has a name").to_string_lossy().into_owned();
+    let dir = case
+        .snapshot_path
+        .parent()
+        .expect("case has a directory")
+        .to_path_buf();
+    let name = case
+        .snapshot_path
+        .file_stem()
+        .expect("case has a name")
+        .to_string_lossy()
+        .into_owned();
     let snapshot = outcome.snapshot();
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(dir);
@@ -45,6 +58,9 @@ fn run(case: &conformance::Case, engine: Engine) -> Result<(), Failed> {
     }));
     result.map_err(|_| {
         let report = outcome.report.clone().unwrap_or_default();
-        Failed::from(format!("outcome differs from {}\n{report}", case.snapshot_path.display()))
+        Failed::from(format!(
+            "outcome differs from {}\n{report}",
+            case.snapshot_path.display()
+        ))
     })
 }

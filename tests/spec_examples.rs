@@ -56,7 +56,13 @@ fn examples(path: &Path) -> Vec<Example> {
         if lang != "spy" {
             continue;
         }
-        let mut ex = Example { chapter: chapter.clone(), line: *line, source: body.clone(), output: None, error: None };
+        let mut ex = Example {
+            chapter: chapter.clone(),
+            line: *line,
+            source: body.clone(),
+            output: None,
+            error: None,
+        };
         let mut prev_end = *end;
         for (lang2, line2, body2, end2) in &blocks[k + 1..] {
             let gap_is_blank = lines[prev_end..line2 - 1].iter().all(|l| l.trim().is_empty());
@@ -79,13 +85,22 @@ fn check(ex: &Example) -> Result<(), Failed> {
     if ex.output.is_none() && ex.error.is_none() {
         return Err("a ```spy example needs an ```output or ```error block right after it".into());
     }
-    let outcome = run_program(Engine::Interp, "example.spy", ex.source.as_bytes(), Limits::default());
+    let outcome = run_program(
+        Engine::Interp,
+        "example.spy",
+        ex.source.as_bytes(),
+        Limits::default(),
+    );
     if let Some(bug) = outcome.bug {
         return Err(format!("internal error: {bug}").into());
     }
     let expected_out = ex.output.clone().unwrap_or_default();
     if outcome.stdout.trim_end() != expected_out.trim_end() {
-        return Err(format!("stdout differs\n--- expected\n{expected_out}--- actual\n{}", outcome.stdout).into());
+        return Err(format!(
+            "stdout differs\n--- expected\n{expected_out}--- actual\n{}",
+            outcome.stdout
+        )
+        .into());
     }
     if outcome.error != ex.error {
         return Err(format!("error differs: expected {:?}, got {:?}", ex.error, outcome.error).into());

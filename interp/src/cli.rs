@@ -12,7 +12,11 @@ use crate::conformance::{self, Engine};
 use crate::frames::Limits;
 
 #[derive(Parser)]
-#[command(name = "spy-interp", version, about = "Reference interpreter and differential harness for SPy")]
+#[command(
+    name = "spy-interp",
+    version,
+    about = "Reference interpreter and differential harness for SPy"
+)]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -84,7 +88,12 @@ pub fn main() -> i32 {
     match cli.command {
         Some(Command::Execute { engine, limits, file }) => execute(&engine, &file, limits.limits()),
         Some(Command::Parse { file }) => parse(&file),
-        Some(Command::Conformance { dir, shard, engine, verbose }) => run_conformance(dir, shard, engine, verbose),
+        Some(Command::Conformance {
+            dir,
+            shard,
+            engine,
+            verbose,
+        }) => run_conformance(dir, shard, engine, verbose),
         None => match cli.file {
             Some(file) => execute("interp", &file, cli.limits.limits()),
             None => {
@@ -105,7 +114,10 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, i32> {
 fn execute(engine: &str, file: &PathBuf, limits: Limits) -> i32 {
     let Some(engine) = Engine::from_name(engine) else {
         let names: Vec<_> = Engine::ALL.iter().map(|e| e.name()).collect();
-        eprintln!("error: unknown engine `{engine}` (available: {})", names.join(", "));
+        eprintln!(
+            "error: unknown engine `{engine}` (available: {})",
+            names.join(", ")
+        );
         return 2;
     };
     let source = match read(file) {
@@ -142,7 +154,12 @@ fn parse(file: &PathBuf) -> i32 {
     }
 }
 
-fn run_conformance(dir: Option<PathBuf>, shard: Option<String>, engine: Option<String>, verbose: bool) -> i32 {
+fn run_conformance(
+    dir: Option<PathBuf>,
+    shard: Option<String>,
+    engine: Option<String>,
+    verbose: bool,
+) -> i32 {
     let dir = dir.unwrap_or_else(conformance::bundled_suite_dir);
     let mut cases = match conformance::discover(&dir) {
         Ok(c) => c,
@@ -172,7 +189,10 @@ fn run_conformance(dir: Option<PathBuf>, shard: Option<String>, engine: Option<S
         },
         None => Engine::ALL.to_vec(),
     };
-    let jobs: Vec<_> = cases.iter().flat_map(|c| engines.iter().map(move |e| (c, *e))).collect();
+    let jobs: Vec<_> = cases
+        .iter()
+        .flat_map(|c| engines.iter().map(move |e| (c, *e)))
+        .collect();
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} cases·engines {elapsed} {msg}")
@@ -202,6 +222,11 @@ fn run_conformance(dir: Option<PathBuf>, shard: Option<String>, engine: Option<S
         let passed = mine.iter().filter(|v| v.passed).count();
         println!("{:<10} {:>7} {:>7}", engine.name(), passed, mine.len() - passed);
     }
-    println!("{} cases, {} engines: {}", cases.len(), engines.len(), if failed == 0 { "all passed" } else { "FAILURES" });
+    println!(
+        "{} cases, {} engines: {}",
+        cases.len(),
+        engines.len(),
+        if failed == 0 { "all passed" } else { "FAILURES" }
+    );
     i32::from(failed != 0)
 }

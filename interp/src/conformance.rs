@@ -101,7 +101,13 @@ fn outcome_of(result: RunResult, out: Vec<u8>) -> Outcome {
     let stdout = String::from_utf8_lossy(&out).into_owned();
     let exit = result.exit_code();
     match result {
-        RunResult::Exit(_) => Outcome { exit, error: None, report: None, bug: None, stdout },
+        RunResult::Exit(_) => Outcome {
+            exit,
+            error: None,
+            report: None,
+            bug: None,
+            stdout,
+        },
         RunResult::Error(e) => Outcome {
             exit,
             error: Some(e.headline()),
@@ -109,7 +115,13 @@ fn outcome_of(result: RunResult, out: Vec<u8>) -> Outcome {
             bug: None,
             stdout,
         },
-        RunResult::Bug(b) => Outcome { exit, error: None, report: None, bug: Some(b.message), stdout },
+        RunResult::Bug(b) => Outcome {
+            exit,
+            error: None,
+            report: None,
+            bug: Some(b.message),
+            stdout,
+        },
     }
 }
 
@@ -131,7 +143,12 @@ impl Case {
 
     pub fn run(&self, engine: Engine) -> Result<Outcome, String> {
         let source = std::fs::read(&self.path).map_err(|e| format!("{}: {e}", self.path.display()))?;
-        Ok(run_program(engine, &self.path.to_string_lossy(), &source, Limits::default()))
+        Ok(run_program(
+            engine,
+            &self.path.to_string_lossy(),
+            &source,
+            Limits::default(),
+        ))
     }
 }
 
@@ -219,7 +236,10 @@ pub fn check(case: &Case, engine: Engine) -> Verdict {
         detail,
     };
     let Some(expected) = case.expected() else {
-        return verdict(false, format!("missing snapshot {}", case.snapshot_path.display()));
+        return verdict(
+            false,
+            format!("missing snapshot {}", case.snapshot_path.display()),
+        );
     };
     match case.run(engine) {
         Err(e) => verdict(false, e),

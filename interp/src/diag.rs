@@ -114,8 +114,7 @@ mod tests {
             .with_error(&f, TextRange::new(32, 35), "this is `str`");
         let text = render(&err);
         assert!(
-            text.lines()
-                .any(|l| l == "TypeError: cannot do `i32` + `str`"),
+            text.lines().any(|l| l == "TypeError: cannot do `i32` + `str`"),
             "{text}"
         );
         assert!(text.contains("t.spy:2:9"), "{text}");

@@ -253,37 +253,24 @@ fn must_fail(src: String) {
 #[test]
 fn deep_parentheses() {
     must_fail("(".repeat(100_000));
-    must_fail(format!(
-        "x = {}1{}\n",
-        "(".repeat(100_000),
-        ")".repeat(100_000)
-    ));
+    must_fail(format!("x = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000)));
 }
 
 #[test]
 fn deep_unary_minus() {
     must_fail(format!("{}1", "-".repeat(100_000)));
-    must_fail(format!(
-        "def f() -> None:\n    x = {}1\n",
-        "-".repeat(100_000)
-    ));
+    must_fail(format!("def f() -> None:\n    x = {}1\n", "-".repeat(100_000)));
 }
 
 #[test]
 fn long_left_associative_chain() {
     must_fail(format!("{}1", "1+".repeat(200_000)));
-    must_fail(format!(
-        "def f() -> None:\n    x = {}1\n",
-        "1+".repeat(200_000)
-    ));
+    must_fail(format!("def f() -> None:\n    x = {}1\n", "1+".repeat(200_000)));
 }
 
 #[test]
 fn deep_right_associative_chains() {
-    must_fail(format!(
-        "def f() -> None:\n    x = {}2\n",
-        "2**".repeat(100_000)
-    ));
+    must_fail(format!("def f() -> None:\n    x = {}2\n", "2**".repeat(100_000)));
     must_fail(format!(
         "def f() -> None:\n    x = {}c\n",
         "a if b else ".repeat(100_000)
@@ -292,14 +279,8 @@ fn deep_right_associative_chains() {
 
 #[test]
 fn deep_postfix_chains() {
-    must_fail(format!(
-        "def f() -> None:\n    x = f{}\n",
-        "()".repeat(100_000)
-    ));
-    must_fail(format!(
-        "def f() -> None:\n    x = a{}\n",
-        ".b".repeat(100_000)
-    ));
+    must_fail(format!("def f() -> None:\n    x = f{}\n", "()".repeat(100_000)));
+    must_fail(format!("def f() -> None:\n    x = a{}\n", ".b".repeat(100_000)));
 }
 
 #[test]

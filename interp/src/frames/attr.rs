@@ -13,14 +13,29 @@ use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Typed, Value};
 
 impl Interp<'_> {
-    fn no_attribute(&self, f: &Frame, ty: TypeId, attr: &ast::Identifier, obj: &Expr) -> crate::error::Failure {
+    fn no_attribute(
+        &self,
+        f: &Frame,
+        ty: TypeId,
+        attr: &ast::Identifier,
+        obj: &Expr,
+    ) -> crate::error::Failure {
         let name = self.vm.types.name(ty).to_string();
-        SpyError::new(ExcKind::TypeError, format!("type `{name}` has no attribute '{}'", attr.name))
-            .with_error(&f.file, obj.range, format!("this is `{name}`"))
-            .into()
+        SpyError::new(
+            ExcKind::TypeError,
+            format!("type `{name}` has no attribute '{}'", attr.name),
+        )
+        .with_error(&f.file, obj.range, format!("this is `{name}`"))
+        .into()
     }
 
-    pub(crate) fn get_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &ast::Identifier) -> Eval<Typed> {
+    pub(crate) fn get_attr(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+    ) -> Eval<Typed> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
             return result;
         }
@@ -40,25 +55,39 @@ impl Interp<'_> {
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
                 }
             }
-            Value::Type(t) if attr.name == "NULL" && matches!(self.vm.types.kind(*t), TypeKind::Ptr { .. }) => {
-                Ok(Typed::blue(*t, Value::Ptr(crate::vm::value::PtrValue { ty: *t, mem: None })))
+            Value::Type(t)
+                if attr.name == "NULL" && matches!(self.vm.types.kind(*t), TypeKind::Ptr { .. }) =>
+            {
+                Ok(Typed::blue(
+                    *t,
+                    Value::Ptr(crate::vm::value::PtrValue { ty: *t, mem: None }),
+                ))
             }
             Value::Module(m) => {
                 let module = self.vm.module(*m);
                 let slot = module.resolution.module_scope.find(&attr.name);
                 match slot.and_then(|i| module.globals[i].clone()) {
                     Some(g) => match g.value {
-                        Some(value) => Ok(Typed { color: g.color, ty: g.ty, value }),
+                        Some(value) => Ok(Typed {
+                            color: g.color,
+                            ty: g.ty,
+                            value,
+                        }),
                         None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
                     },
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
                 }
             }
-            Value::Type(t) if attr.name == "__make__" && self.vm.types.is_struct(*t) => {
-                Ok(Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::StructMake(*t))))
-            }
+            Value::Type(t) if attr.name == "__make__" && self.vm.types.is_struct(*t) => Ok(Typed::blue(
+                TypeId::BUILTIN_FUNC,
+                Value::Builtin(Builtin::StructMake(*t)),
+            )),
             Value::Type(t) => {
-                let member = self.vm.structs.get(t).and_then(|s| s.members.get(&attr.name).cloned());
+                let member = self
+                    .vm
+                    .structs
+                    .get(t)
+                    .and_then(|s| s.members.get(&attr.name).cloned());
                 match member {
                     Some(Value::Func(func)) => Ok(Typed::blue(func.ty, Value::Func(func))),
                     Some(other) => {
@@ -98,7 +127,10 @@ impl Interp<'_> {
         let name = self.vm.types.name(obj.ty).to_string();
         Err(SpyError::new(
             ExcKind::TypeError,
-            format!("type `{name}` does not support assignment to attribute '{}'", attr.name),
+            format!(
+                "type `{name}` does not support assignment to attribute '{}'",
+                attr.name
+            ),
         )
         .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
         .into())
@@ -116,8 +148,15 @@ impl Interp<'_> {
         if obj.ty == TypeId::STR {
             return self.call_str_method(f, obj, attr, args);
         }
+        if let Value::List(_) = obj.value {
+            return self.call_list_method(f, obj, obj_expr.range, attr, args);
+        }
         if let Some(m) = self.vm.struct_method(obj.ty, &attr.name) {
-            let is_static = self.vm.structs.get(&obj.ty).is_some_and(|s| s.static_methods.contains(&attr.name));
+            let is_static = self
+                .vm
+                .structs
+                .get(&obj.ty)
+                .is_some_and(|s| s.static_methods.contains(&attr.name));
             let mut full = Vec::with_capacity(args.len() + 1);
             if !is_static {
                 full.push((obj, obj_expr.range));
@@ -126,32 +165,68 @@ impl Interp<'_> {
             return self.call_dunder(f, &m, full, call_range);
         }
         if let Value::Struct(_) = obj.value {
-            if self.vm.types.struct_fields(obj.ty).is_some_and(|fs| fs.iter().any(|fd| fd.name == attr.name)) {
+            if self
+                .vm
+                .types
+                .struct_fields(obj.ty)
+                .is_some_and(|fs| fs.iter().any(|fd| fd.name == attr.name))
+            {
                 let callee = self.get_attr(f, obj, obj_expr, attr)?;
                 return self.call_value(f, callee, attr.range, args, call_range);
             }
         }
         let name = self.vm.types.name(obj.ty).to_string();
-        Err(SpyError::new(ExcKind::TypeError, format!("method `{name}::{}` does not exist", attr.name))
-            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
-            .into())
+        Err(SpyError::new(
+            ExcKind::TypeError,
+            format!("method `{name}::{}` does not exist", attr.name),
+        )
+        .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+        .into())
     }
 
-    fn call_str_method(&mut self, f: &mut Frame, obj: Typed, attr: &ast::Identifier, args: Args) -> Eval<Typed> {
+    fn call_str_method(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        attr: &ast::Identifier,
+        args: Args,
+    ) -> Eval<Typed> {
         let s = obj.value.as_str().unwrap_or("").to_string();
         // (name, string arguments, optional i32 arguments)
         let (n_str, n_int): (usize, usize) = match attr.name.as_str() {
             "upper" | "isascii" | "isspace" => (0, 0),
             "startswith" | "endswith" => (1, 0),
+            "split" => (0, 0),
             "find" | "count" => (1, 2),
             "replace" => (2, 0),
             _ => {
-                return Err(SpyError::new(ExcKind::TypeError, format!("method `str::{}` does not exist", attr.name))
-                    .with_error(&f.file, attr.range, "")
-                    .into())
+                return Err(SpyError::new(
+                    ExcKind::TypeError,
+                    format!("method `str::{}` does not exist", attr.name),
+                )
+                .with_error(&f.file, attr.range, "")
+                .into())
             }
         };
-        self.check_arity(f, n_str, n_str + n_int, &args, attr.range, None)?;
+        let max = if attr.name == "split" { 1 } else { n_str + n_int };
+        self.check_arity(f, n_str, max, &args, attr.range, None)?;
+        if attr.name == "split" {
+            let sep = match args.first() {
+                None => None,
+                Some((a, r)) => match &a.value {
+                    Value::Str(v) if a.ty == TypeId::STR => Some(v.to_string()),
+                    _ => return Err(self.mismatched(f, a.ty, TypeId::STR, *r, None)),
+                },
+            };
+            let parts = ops::str::split(&s, sep.as_deref()).map_err(|e| -> crate::error::Failure {
+                SpyError::new(e.kind, e.message)
+                    .with_error(&f.file, attr.range, "")
+                    .into()
+            })?;
+            let ty = self.vm.types.list(TypeId::STR);
+            let items = parts.iter().map(|p| Value::str(p)).collect();
+            return Ok(Typed::red(ty, self.new_list(ty, items)));
+        }
         let mut color = obj.color;
         let mut strs = Vec::with_capacity(n_str);
         let mut ints = Vec::with_capacity(n_int);
@@ -175,17 +250,32 @@ impl Interp<'_> {
             "upper" => (TypeId::STR, Value::str(&ops::str::upper(&s))),
             "isascii" => (TypeId::BOOL, Value::bool(ops::str::isascii(&s))),
             "isspace" => (TypeId::BOOL, Value::bool(ops::str::isspace(&s))),
-            "find" => (TypeId::I32, Value::i32(ops::str::find_range(&s, &strs[0], start, end))),
-            "count" => (TypeId::I32, Value::i32(ops::str::count_range(&s, &strs[0], start, end))),
+            "find" => (
+                TypeId::I32,
+                Value::i32(ops::str::find_range(&s, &strs[0], start, end)),
+            ),
+            "count" => (
+                TypeId::I32,
+                Value::i32(ops::str::count_range(&s, &strs[0], start, end)),
+            ),
             "startswith" => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, &strs[0]))),
             "endswith" => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, &strs[0]))),
-            "replace" => (TypeId::STR, Value::str(&ops::str::replace(&s, &strs[0], &strs[1]))),
+            "replace" => (
+                TypeId::STR,
+                Value::str(&ops::str::replace(&s, &strs[0], &strs[1])),
+            ),
             _ => return Err(crate::bug!("str method table out of sync")),
         };
         Ok(Typed { color, ty, value })
     }
 
-    pub(crate) fn eval_subscript(&mut self, f: &mut Frame, e: &Expr, value: &Expr, indices: &[Expr]) -> Eval<Typed> {
+    pub(crate) fn eval_subscript(
+        &mut self,
+        f: &mut Frame,
+        e: &Expr,
+        value: &Expr,
+        indices: &[Expr],
+    ) -> Eval<Typed> {
         let obj = self.eval_expr(f, value)?;
         if let [index] = indices {
             if let ExprKind::Slice { lower, upper, step } = &index.kind {
@@ -196,13 +286,20 @@ impl Interp<'_> {
         self.get_item(f, obj, value, idx, e.range)
     }
 
-    fn get_item(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, idx: Args, whole: TextRange) -> Eval<Typed> {
+    fn get_item(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        idx: Args,
+        whole: TextRange,
+    ) -> Eval<Typed> {
         match &obj.value {
             Value::Func(func) if func.kind == crate::syntax::ast::FuncKind::Generic => {
                 let func = func.clone();
                 return self.call_generic(f, &func, obj_expr.range, idx, whole);
             }
-            Value::Builtin(b) if *b != Builtin::Tuple => {
+            Value::Builtin(b) if !matches!(b, Builtin::Tuple | Builtin::List) => {
                 if let Some(r) = self.subscript_builtin(f, *b, obj_expr.range, &idx) {
                     return r;
                 }
@@ -211,13 +308,35 @@ impl Interp<'_> {
                 let p = p.clone();
                 return self.ptr_getitem(f, &p, &idx, whole);
             }
+            Value::List(l) => {
+                let l = l.clone();
+                return self.list_getitem(f, &obj, &l, &idx);
+            }
+            Value::Builtin(Builtin::List) => {
+                let [(
+                    Typed {
+                        value: Value::Type(item),
+                        ..
+                    },
+                    _,
+                )] = idx.as_slice()
+                else {
+                    return Err(SpyError::new(ExcKind::TypeError, "`list[...]` takes one type")
+                        .with_error(&f.file, whole, "")
+                        .into());
+                };
+                let ty = self.vm.types.list(*item);
+                return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
+            }
             Value::Simd(s) => {
                 let s = s.clone();
                 return self.simd_getitem(f, &obj, &s, &idx);
             }
             Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => {
                 let [(i, r)] = idx.as_slice() else {
-                    return Err(SpyError::new(ExcKind::TypeError, "tuples take one index").with_error(&f.file, whole, "").into());
+                    return Err(SpyError::new(ExcKind::TypeError, "tuples take one index")
+                        .with_error(&f.file, whole, "")
+                        .into());
                 };
                 if !i.is_blue() {
                     return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
@@ -230,7 +349,11 @@ impl Interp<'_> {
                     // typed by that item.
                     Some(item) => {
                         let ty = self.dynamic_type(item).unwrap_or(TypeId::DYNAMIC);
-                        Ok(Typed { color: obj.color, ty, value: item.clone() })
+                        Ok(Typed {
+                            color: obj.color,
+                            ty,
+                            value: item.clone(),
+                        })
                     }
                     None => Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
                         .with_error(&f.file, *r, format!("this is {k}"))
@@ -246,9 +369,12 @@ impl Interp<'_> {
                     Value::Type(ty) => items.push(ty),
                     Value::None => items.push(TypeId::NONE),
                     _ => {
-                        return Err(SpyError::new(ExcKind::TypeError, format!("expected `type`, got `{}`", self.vm.types.name(t.ty)))
-                            .with_error(&f.file, *r, "expected `type`")
-                            .into())
+                        return Err(SpyError::new(
+                            ExcKind::TypeError,
+                            format!("expected `type`, got `{}`", self.vm.types.name(t.ty)),
+                        )
+                        .with_error(&f.file, *r, "expected `type`")
+                        .into())
                     }
                 }
             }
@@ -272,18 +398,32 @@ impl Interp<'_> {
                     .with_error(&f.file, *r, format!("this is {k}"))
                     .into());
             }
-            return Ok(Typed { color: obj.color, ty: items[k as usize], value: tuple.items[k as usize].clone() });
+            return Ok(Typed {
+                color: obj.color,
+                ty: items[k as usize],
+                value: tuple.items[k as usize].clone(),
+            });
         }
         let int_index = idx.len() == 1
-            && idx[0].0.ty.as_prim().is_some_and(|p| ops::convert::implicit_convertible(p, ops::PrimTy::I32));
+            && idx[0]
+                .0
+                .ty
+                .as_prim()
+                .is_some_and(|p| ops::convert::implicit_convertible(p, ops::PrimTy::I32));
         if obj.ty == TypeId::STR && int_index {
             let (i, r) = idx.into_iter().next().expect("one index");
             let i = self.convert_to(f, i, TypeId::I32, r, None)?;
             let s = obj.value.as_str().unwrap_or("");
             let k = i.value.as_i32().unwrap_or(0);
             return match ops::str::index(s, k as i64) {
-                Ok(c) => Ok(Typed { color: obj.color.join(i.color), ty: TypeId::STR, value: Value::str(&c) }),
-                Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, whole, "").into()),
+                Ok(c) => Ok(Typed {
+                    color: obj.color.join(i.color),
+                    ty: TypeId::STR,
+                    value: Value::str(&c),
+                }),
+                Err(e) => Err(SpyError::new(e.kind, e.message)
+                    .with_error(&f.file, whole, "")
+                    .into()),
             };
         }
         if let Some(m) = self.vm.struct_method(obj.ty, "__getitem__") {
@@ -292,12 +432,20 @@ impl Interp<'_> {
             return self.call_dunder(f, &m, full, whole);
         }
         let name = self.vm.types.name(obj.ty).to_string();
-        Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
-            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
-            .into())
+        Err(
+            SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
+                .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+                .into(),
+        )
     }
 
-    fn eval_slice(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, parts: [&Option<Box<Expr>>; 3]) -> Eval<Typed> {
+    fn eval_slice(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        parts: [&Option<Box<Expr>>; 3],
+    ) -> Eval<Typed> {
         let mut bounds: [Option<i64>; 3] = [None; 3];
         let mut color = obj.color;
         for (slot, part) in bounds.iter_mut().zip(parts) {
@@ -313,21 +461,41 @@ impl Interp<'_> {
         }
         if obj.ty != TypeId::STR {
             let name = self.vm.types.name(obj.ty).to_string();
-            return Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
-                .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
-                .into());
+            return Err(
+                SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
+                    .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+                    .into(),
+            );
         }
         let s = obj.value.as_str().unwrap_or("");
         match ops::str::slice(s, bounds[0], bounds[1], bounds[2]) {
-            Ok(out) => Ok(Typed { color, ty: TypeId::STR, value: Value::str(&out) }),
-            Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, obj_expr.range, "").into()),
+            Ok(out) => Ok(Typed {
+                color,
+                ty: TypeId::STR,
+                value: Value::str(&out),
+            }),
+            Err(e) => Err(SpyError::new(e.kind, e.message)
+                .with_error(&f.file, obj_expr.range, "")
+                .into()),
         }
     }
 
-    pub(crate) fn set_item(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, idx: Args, v: Typed, whole: TextRange) -> Eval<()> {
+    pub(crate) fn set_item(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        idx: Args,
+        v: Typed,
+        whole: TextRange,
+    ) -> Eval<()> {
         if let Value::Ptr(p) = &obj.value {
             let p = p.clone();
             return self.ptr_setitem(f, &p, &idx, v, whole);
+        }
+        if let Value::List(l) = &obj.value {
+            let l = l.clone();
+            return self.list_setitem(f, &obj, &l, &idx, v, whole);
         }
         if let Some(m) = self.vm.struct_method(obj.ty, "__setitem__") {
             let mut full = vec![(obj, obj_expr.range)];
@@ -337,10 +505,15 @@ impl Interp<'_> {
             return Ok(());
         }
         let name = self.vm.types.name(obj.ty).to_string();
-        let index = idx.first().map(|(i, _)| self.vm.types.name(i.ty).to_string()).unwrap_or_default();
+        let index = idx
+            .first()
+            .map(|(i, _)| self.vm.types.name(i.ty).to_string())
+            .unwrap_or_default();
         // (sic) upstream's message has unbalanced backticks (itemop.py:48).
-        Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{name}[`{index}`] = ..."))
-            .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
-            .into())
+        Err(
+            SpyError::new(ExcKind::TypeError, format!("cannot do `{name}[`{index}`] = ..."))
+                .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
+                .into(),
+        )
     }
 }

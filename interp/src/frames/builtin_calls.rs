@@ -41,9 +41,16 @@ impl Interp<'_> {
                     // only on the type).
                     return Ok(Typed::blue(TypeId::I32, Value::i32(items.len() as i32)));
                 }
+                if let Value::List(l) = &a.value {
+                    return Ok(Typed::red(TypeId::I32, Value::i32(l.items.borrow().len() as i32)));
+                }
                 if let Value::Tuple(t) = &a.value {
                     // interp tuples: blue when the tuple is
-                    return Ok(Typed { color: a.color, ty: TypeId::I32, value: Value::i32(t.items.len() as i32) });
+                    return Ok(Typed {
+                        color: a.color,
+                        ty: TypeId::I32,
+                        value: Value::i32(t.items.len() as i32),
+                    });
                 }
                 if let Value::Str(s) = &a.value {
                     return Ok(Typed {
@@ -56,9 +63,11 @@ impl Interp<'_> {
                     return self.call_function(f, &m, vec![(a.clone(), *r)], call_range);
                 }
                 let ty = self.vm.types.name(a.ty).to_string();
-                Err(SpyError::new(ExcKind::TypeError, format!("cannot call len(`{ty}`)"))
-                    .with_error(&f.file, *r, format!("this is `{ty}`"))
-                    .into())
+                Err(
+                    SpyError::new(ExcKind::TypeError, format!("cannot call len(`{ty}`)"))
+                        .with_error(&f.file, *r, format!("this is `{ty}`"))
+                        .into(),
+                )
             }
             Builtin::Abs => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
@@ -66,13 +75,19 @@ impl Interp<'_> {
                 match (&a.value, a.ty.as_prim()) {
                     (Value::Scalar(s), Some(p)) if p != ops::PrimTy::Bool => {
                         let v = abs_scalar(*s);
-                        Ok(Typed { color: a.color, ty: a.ty, value: Value::Scalar(v) })
+                        Ok(Typed {
+                            color: a.color,
+                            ty: a.ty,
+                            value: Value::Scalar(v),
+                        })
                     }
                     _ => {
                         let ty = self.vm.types.name(a.ty).to_string();
-                        Err(SpyError::new(ExcKind::TypeError, format!("cannot call abs(`{ty}`)"))
-                            .with_error(&f.file, *r, format!("this is `{ty}`"))
-                            .into())
+                        Err(
+                            SpyError::new(ExcKind::TypeError, format!("cannot call abs(`{ty}`)"))
+                                .with_error(&f.file, *r, format!("this is `{ty}`"))
+                                .into(),
+                        )
                     }
                 }
             }
@@ -91,51 +106,91 @@ impl Interp<'_> {
                     _ => return Err(crate::bug!("range arity")),
                 };
                 if step == 0 {
-                    return Err(SpyError::new(ExcKind::ValueError, "range() arg 3 must not be zero")
-                        .with_error(&f.file, args[2].1, "this is zero")
-                        .into());
+                    return Err(
+                        SpyError::new(ExcKind::ValueError, "range() arg 3 must not be zero")
+                            .with_error(&f.file, args[2].1, "this is zero")
+                            .into(),
+                    );
                 }
-                Ok(Typed::red(TypeId::RANGE, Value::Range(RangeValue { start, stop, step })))
+                Ok(Typed::red(
+                    TypeId::RANGE,
+                    Value::Range(RangeValue { start, stop, step }),
+                ))
             }
             Builtin::Repr => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
                 let (a, r) = &args[0];
                 let text = self.repr_of(f, a, *r)?;
-                Ok(Typed { color: a.color, ty: TypeId::STR, value: Value::str(&text) })
+                Ok(Typed {
+                    color: a.color,
+                    ty: TypeId::STR,
+                    value: Value::str(&text),
+                })
             }
             Builtin::Ord => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
                 let (a, r) = &args[0];
                 match &a.value {
                     Value::Str(s) if a.ty == TypeId::STR => match s.as_bytes().first() {
-                        Some(&byte) => Ok(Typed { color: a.color, ty: TypeId::I32, value: Value::i32(byte as i32) }),
-                        None => Err(SpyError::new(ExcKind::TypeError, "ord() expected a character, but string of length 0 found")
-                            .with_error(&f.file, *r, "")
-                            .into()),
+                        Some(&byte) => Ok(Typed {
+                            color: a.color,
+                            ty: TypeId::I32,
+                            value: Value::i32(byte as i32),
+                        }),
+                        None => Err(SpyError::new(
+                            ExcKind::TypeError,
+                            "ord() expected a character, but string of length 0 found",
+                        )
+                        .with_error(&f.file, *r, "")
+                        .into()),
                     },
                     _ => {
                         let ty = self.vm.types.name(a.ty).to_string();
-                        Err(SpyError::new(ExcKind::TypeError, format!("ord: expected `str` or `bytes`, found `{ty}`"))
-                            .with_error(&f.file, *r, format!("this is `{ty}`"))
-                            .into())
+                        Err(SpyError::new(
+                            ExcKind::TypeError,
+                            format!("ord: expected `str` or `bytes`, found `{ty}`"),
+                        )
+                        .with_error(&f.file, *r, format!("this is `{ty}`"))
+                        .into())
                     }
                 }
             }
-            Builtin::Tuple => Err(SpyError::new(ExcKind::TypeError, "cannot call objects of type `type`")
-                .with_error(&f.file, callee_range, "use `tuple[T0, ...]` or a tuple display `(a, b)`")
-                .into()),
+            Builtin::List => Err(
+                SpyError::new(ExcKind::TypeError, "cannot call objects of type `type`")
+                    .with_error(
+                        &f.file,
+                        callee_range,
+                        "use `list[T]()` or a list display `[a, b]`",
+                    )
+                    .into(),
+            ),
+            Builtin::Tuple => Err(
+                SpyError::new(ExcKind::TypeError, "cannot call objects of type `type`")
+                    .with_error(
+                        &f.file,
+                        callee_range,
+                        "use `tuple[T0, ...]` or a tuple display `(a, b)`",
+                    )
+                    .into(),
+            ),
             Builtin::StructMake(t) => self.make_struct(f, t, callee_range, args),
-            Builtin::Module(m) => Err(SpyError::new(ExcKind::TypeError, "cannot call objects of type `types::module`")
-                .with_error(&f.file, callee_range, format!("this is module `{}`", m.name()))
-                .into()),
+            Builtin::Module(m) => Err(SpyError::new(
+                ExcKind::TypeError,
+                "cannot call objects of type `types::module`",
+            )
+            .with_error(&f.file, callee_range, format!("this is module `{}`", m.name()))
+            .into()),
             Builtin::ExcClass(kind) => {
                 self.check_arity(f, 0, 1, &args, callee_range, None)?;
                 // Exception constructors are blue functions.
                 if let Some((_, r)) = args.iter().find(|(a, _)| !a.is_blue()) {
-                    return Err(SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
-                        .with_error(&f.file, callee_range, "this is blue")
-                        .with_error(&f.file, *r, "this is red")
-                        .into());
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        "cannot call blue function with red arguments",
+                    )
+                    .with_error(&f.file, callee_range, "this is blue")
+                    .with_error(&f.file, *r, "this is red")
+                    .into());
                 }
                 let message = match args.first() {
                     None => String::new(),
@@ -144,16 +199,28 @@ impl Interp<'_> {
                         _ => return Err(self.mismatched(f, a.ty, TypeId::STR, *r, None)),
                     },
                 };
-                Ok(Typed::blue(TypeId::EXCEPTION, Value::Exception(Rc::new(ExceptionValue { kind, message }))))
+                Ok(Typed::blue(
+                    TypeId::EXCEPTION,
+                    Value::Exception(Rc::new(ExceptionValue { kind, message })),
+                ))
             }
             other => match self.call_module_builtin(f, other, callee_range, args, call_range) {
                 Some(result) => result,
-                None => Err(crate::bug!("builtin `{}` has no call implementation", other.name())),
+                None => Err(crate::bug!(
+                    "builtin `{}` has no call implementation",
+                    other.name()
+                )),
             },
         }
     }
 
-    fn call_min_max(&mut self, f: &mut Frame, b: Builtin, callee_range: TextRange, args: Args) -> Eval<Typed> {
+    fn call_min_max(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        callee_range: TextRange,
+        args: Args,
+    ) -> Eval<Typed> {
         self.check_arity(f, 2, usize::MAX, &args, callee_range, None)?;
         let mut best = args[0].clone();
         for (a, r) in args.into_iter().skip(1) {
@@ -162,11 +229,17 @@ impl Interp<'_> {
                 _ => None,
             };
             let Some(operand) = sig else {
-                let (ln, rn) = (self.vm.types.name(best.0.ty).to_string(), self.vm.types.name(a.ty).to_string());
-                return Err(SpyError::new(ExcKind::TypeError, format!("cannot do {}(`{ln}`, `{rn}`)", b.name()))
-                    .with_error(&f.file, best.1, format!("this is `{ln}`"))
-                    .with_error(&f.file, r, format!("this is `{rn}`"))
-                    .into());
+                let (ln, rn) = (
+                    self.vm.types.name(best.0.ty).to_string(),
+                    self.vm.types.name(a.ty).to_string(),
+                );
+                return Err(SpyError::new(
+                    ExcKind::TypeError,
+                    format!("cannot do {}(`{ln}`, `{rn}`)", b.name()),
+                )
+                .with_error(&f.file, best.1, format!("this is `{ln}`"))
+                .with_error(&f.file, r, format!("this is `{rn}`"))
+                .into());
             };
             let ty = TypeId::prim(operand.operand);
             let x = self.convert_to(f, best.0.clone(), ty, best.1, None)?;
@@ -175,9 +248,17 @@ impl Interp<'_> {
                 return Err(crate::bug!("min/max on non-scalars"));
             };
             let less = |a: Scalar, b: Scalar| ops::cmpop(CmpOp::Lt, a, b) == Ok(Scalar::Bool(true));
-            let take_y = if b == Builtin::Min { less(*sy, *sx) } else { less(*sx, *sy) };
+            let take_y = if b == Builtin::Min {
+                less(*sy, *sx)
+            } else {
+                less(*sx, *sy)
+            };
             let color = x.color.join(y.color);
-            best = if take_y { (Typed { color, ..y }, r) } else { (Typed { color, ..x }, best.1) };
+            best = if take_y {
+                (Typed { color, ..y }, r)
+            } else {
+                (Typed { color, ..x }, best.1)
+            };
         }
         Ok(best.0)
     }
@@ -209,9 +290,20 @@ impl Interp<'_> {
                 for ((a, r), ty) in args.into_iter().zip(items.iter()) {
                     values.push(self.convert_to(f, a, *ty, r, None)?.value);
                 }
-                Ok(Typed { color: Color::Red, ty: t, value: Value::Tuple(Rc::new(TupleValue { ty: t, items: values.into() })) })
+                Ok(Typed {
+                    color: Color::Red,
+                    ty: t,
+                    value: Value::Tuple(Rc::new(TupleValue {
+                        ty: t,
+                        items: values.into(),
+                    })),
+                })
             }
             TypeKind::Simd { .. } => self.make_simd(f, t, callee_range, args),
+            TypeKind::List(_) => {
+                self.check_arity(f, 0, 0, &args, callee_range, None)?;
+                Ok(Typed::red(t, self.new_list(t, Vec::new())))
+            }
             TypeKind::Type if args.len() == 1 => {
                 let (a, _) = &args[0];
                 let dynamic = self.dynamic_type(&a.value).unwrap_or(a.ty);
@@ -219,16 +311,29 @@ impl Interp<'_> {
             }
             _ => {
                 let name = self.vm.types.name(t).to_string();
-                Err(SpyError::new(ExcKind::TypeError, format!("cannot instantiate `{name}`"))
-                    .with_error(&f.file, callee_range, format!("this is `{name}`"))
-                    .into())
+                Err(
+                    SpyError::new(ExcKind::TypeError, format!("cannot instantiate `{name}`"))
+                        .with_error(&f.file, callee_range, format!("this is `{name}`"))
+                        .into(),
+                )
             }
         }
     }
 
     /// `S.__make__(...)`: one argument per field, converted to its type.
-    pub(crate) fn make_struct(&mut self, f: &mut Frame, t: TypeId, callee_range: TextRange, args: Args) -> Eval<Typed> {
-        let fields = self.vm.types.struct_fields(t).map(|s| s.to_vec()).unwrap_or_default();
+    pub(crate) fn make_struct(
+        &mut self,
+        f: &mut Frame,
+        t: TypeId,
+        callee_range: TextRange,
+        args: Args,
+    ) -> Eval<Typed> {
+        let fields = self
+            .vm
+            .types
+            .struct_fields(t)
+            .map(|s| s.to_vec())
+            .unwrap_or_default();
         let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
         let def_ref = def.as_ref().map(|(file, range)| (file, *range));
         self.check_arity(f, fields.len(), fields.len(), &args, callee_range, def_ref)?;
@@ -236,11 +341,20 @@ impl Interp<'_> {
         for ((a, r), field) in args.into_iter().zip(fields.iter()) {
             values.push(self.convert_to(f, a, field.ty, r, None)?.value);
         }
-        Ok(Typed::red(t, Value::Struct(Rc::new(StructValue { ty: t, fields: values.into() }))))
+        Ok(Typed::red(
+            t,
+            Value::Struct(Rc::new(StructValue {
+                ty: t,
+                fields: values.into(),
+            })),
+        ))
     }
 
     fn write_stdout(&mut self, line: &str) -> Eval<()> {
-        let result = self.out.write_all(line.as_bytes()).and_then(|_| self.out.write_all(b"\n"));
+        let result = self
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|_| self.out.write_all(b"\n"));
         result.map_err(|e| SpyError::new(ExcKind::Exception, format!("cannot write to stdout: {e}")).into())
     }
 }

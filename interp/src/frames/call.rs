@@ -38,18 +38,24 @@ impl Interp<'_> {
                 } else {
                     let callee = self.get_attr(f, obj, value, attr)?;
                     let argv = self.eval_items(f, args)?;
-                    return self.call_at(f, e.range, |this, f| this.call_value(f, callee, func.range, argv, e.range));
+                    return self.call_at(f, e.range, |this, f| {
+                        this.call_value(f, callee, func.range, argv, e.range)
+                    });
                 }
             }
             _ => None,
         };
         if let Some((obj, value, attr)) = method_call {
             let argv = self.eval_items(f, args)?;
-            return self.call_at(f, e.range, |this, f| this.call_method(f, obj, value, attr, argv, e.range));
+            return self.call_at(f, e.range, |this, f| {
+                this.call_method(f, obj, value, attr, argv, e.range)
+            });
         }
         let callee = self.eval_expr(f, func)?;
         let argv = self.eval_items(f, args)?;
-        self.call_at(f, e.range, |this, f| this.call_value(f, callee, func.range, argv, e.range))
+        self.call_at(f, e.range, |this, f| {
+            this.call_value(f, callee, func.range, argv, e.range)
+        })
     }
 
     /// Run `call` with the frame's current location set to the call (for
@@ -73,7 +79,9 @@ impl Interp<'_> {
     fn is_method_receiver(&self, obj: &Typed) -> bool {
         !matches!(
             obj.value,
-            Value::Module(_) | Value::Type(_) | Value::Builtin(crate::vm::builtins::Builtin::Module(_))
+            Value::Module(_)
+                | Value::Type(_)
+                | Value::Builtin(crate::vm::builtins::Builtin::Module(_))
                 | Value::Builtin(crate::vm::builtins::Builtin::OpSpec)
         )
     }
@@ -81,17 +89,28 @@ impl Interp<'_> {
     /// `i8(3)`, `u64(18446744073709551615)`, `f64(1)`, `f32(0.5)`: typed
     /// literals, as upstream's parser makes them (range checked statically).
     fn prefixed_literal(&self, f: &Frame, e: &Expr) -> Option<Typed> {
-        let ExprKind::Call { func, args } = &e.kind else { return None };
-        let ExprKind::Name(id) = &func.kind else { return None };
-        let NameRef::Builtin(b) = f.res.name(id.id) else { return None };
-        let Value::Type(ty) = crate::vm::builtins::value(b).value else { return None };
+        let ExprKind::Call { func, args } = &e.kind else {
+            return None;
+        };
+        let ExprKind::Name(id) = &func.kind else {
+            return None;
+        };
+        let NameRef::Builtin(b) = f.res.name(id.id) else {
+            return None;
+        };
+        let Value::Type(ty) = crate::vm::builtins::value(b).value else {
+            return None;
+        };
         if let Some((_, v, _)) = crate::resolve::prefixed_int_literal(e) {
             let s = crate::vm::ops::Scalar::wrap_int(v, ty.as_prim()?)?;
             return Some(Typed::blue(ty, Value::Scalar(s)));
         }
         let [arg] = args.as_slice() else { return None };
         let (neg, lit) = match &arg.kind {
-            ExprKind::UnaryOp { op: ast::UnaryOp::Neg, operand } => (true, &operand.kind),
+            ExprKind::UnaryOp {
+                op: ast::UnaryOp::Neg,
+                operand,
+            } => (true, &operand.kind),
             other => (false, other),
         };
         let x = match lit {
@@ -122,14 +141,16 @@ impl Interp<'_> {
                 match func.kind {
                     FuncKind::Generic => {
                         let ty = self.vm.types.name(callee.ty).to_string();
-                        Err(SpyError::new(ExcKind::TypeError, "generic functions must be called via `[...]`")
-                            .with_error(&f.file, callee_range, format!("this is `{ty}`"))
-                            .with_note(
-                                &func.code.file,
-                                func.code.def.name.range,
-                                format!("`{}` defined here", func.code.def.name.name),
-                            )
-                            .into())
+                        Err(
+                            SpyError::new(ExcKind::TypeError, "generic functions must be called via `[...]`")
+                                .with_error(&f.file, callee_range, format!("this is `{ty}`"))
+                                .with_note(
+                                    &func.code.file,
+                                    func.code.def.name.range,
+                                    format!("`{}` defined here", func.code.def.name.name),
+                                )
+                                .into(),
+                        )
                     }
                     FuncKind::Metafunc => self.call_metafunc(f, &func, callee_range, args, call_range),
                     FuncKind::Plain if func.color == FuncColor::Blue => {
@@ -149,22 +170,37 @@ impl Interp<'_> {
             }
             _ => {
                 let ty = self.vm.types.name(callee.ty).to_string();
-                Err(SpyError::new(ExcKind::TypeError, format!("cannot call objects of type `{ty}`"))
-                    .with_error(&f.file, callee_range, format!("this is `{ty}`"))
-                    .into())
+                Err(
+                    SpyError::new(ExcKind::TypeError, format!("cannot call objects of type `{ty}`"))
+                        .with_error(&f.file, callee_range, format!("this is `{ty}`"))
+                        .into(),
+                )
             }
         }
     }
 
     /// Blue functions accept only blue arguments.
-    pub(crate) fn check_blue_args(&self, f: &Frame, func: &Function, callee_range: TextRange, args: &Args) -> Eval<()> {
+    pub(crate) fn check_blue_args(
+        &self,
+        f: &Frame,
+        func: &Function,
+        callee_range: TextRange,
+        args: &Args,
+    ) -> Eval<()> {
         match args.iter().find(|(a, _)| !a.is_blue()) {
             None => Ok(()),
-            Some((_, range)) => Err(SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
-                .with_error(&f.file, callee_range, "this is blue")
-                .with_error(&f.file, *range, "this is red")
-                .with_note(&func.code.file, func.code.def.proto_range, "function defined here")
-                .into()),
+            Some((_, range)) => Err(SpyError::new(
+                ExcKind::TypeError,
+                "cannot call blue function with red arguments",
+            )
+            .with_error(&f.file, callee_range, "this is blue")
+            .with_error(&f.file, *range, "this is red")
+            .with_note(
+                &func.code.file,
+                func.code.def.proto_range,
+                "function defined here",
+            )
+            .into()),
         }
     }
 
@@ -195,16 +231,26 @@ impl Interp<'_> {
         } else {
             format!("{n} arguments were supplied")
         };
-        let mut err = SpyError::new(ExcKind::TypeError, format!("this function takes {takes} but {supplied}"));
+        let mut err = SpyError::new(
+            ExcKind::TypeError,
+            format!("this function takes {takes} but {supplied}"),
+        );
         if n < min {
-            err = err.with_error(&f.file, callee_range, format!("{} missing", plural(min - n, "argument")));
+            err = err.with_error(
+                &f.file,
+                callee_range,
+                format!("{} missing", plural(min - n, "argument")),
+            );
         } else {
             let range = args[max].1.cover(args[n - 1].1);
             let extra = n - max;
             err = err.with_error(
                 &f.file,
                 range,
-                format!("{extra} extra {}", if extra == 1 { "argument" } else { "arguments" }),
+                format!(
+                    "{extra} extra {}",
+                    if extra == 1 { "argument" } else { "arguments" }
+                ),
             );
         }
         if let Some((file, range)) = def {
@@ -215,18 +261,36 @@ impl Interp<'_> {
 
     /// Call a user function: arity, argument conversion and packing, then
     /// the activation.
-    pub(crate) fn call_function(&mut self, f: &Frame, func: &Rc<Function>, args: Args, call_range: TextRange) -> Eval<Typed> {
+    pub(crate) fn call_function(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
         let bound = self.bind_args(f, func, args, call_range)?;
         self.invoke(func, bound, None)
     }
 
     /// Match arguments to parameters. Returns one value per parameter of the
     /// `def` (the `*args` parameter gets its tuple).
-    pub(crate) fn bind_args(&mut self, f: &Frame, func: &Rc<Function>, mut args: Args, call_range: TextRange) -> Eval<Vec<Typed>> {
+    pub(crate) fn bind_args(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        mut args: Args,
+        call_range: TextRange,
+    ) -> Eval<Vec<Typed>> {
         let def_loc = Some((&func.code.file, func.code.def.proto_range));
         let convert = |this: &mut Self, v: Typed, ty: TypeId, range: TextRange| {
-            this.convert_to(f, v, ty, range, None)
-                .map_err(|e| add_note(e, &func.code.file, func.code.def.proto_range, "function defined here"))
+            this.convert_to(f, v, ty, range, None).map_err(|e| {
+                add_note(
+                    e,
+                    &func.code.file,
+                    func.code.def.proto_range,
+                    "function defined here",
+                )
+            })
         };
         let Some(star) = func.star.clone() else {
             let required = func.params.iter().filter(|p| p.default.is_none()).count();
@@ -270,7 +334,10 @@ impl Interp<'_> {
                 Typed {
                     color,
                     ty: TypeId::INTERP_TUPLE,
-                    value: Value::Tuple(Rc::new(TupleValue { ty: TypeId::INTERP_TUPLE, items: items.into() })),
+                    value: Value::Tuple(Rc::new(TupleValue {
+                        ty: TypeId::INTERP_TUPLE,
+                        items: items.into(),
+                    })),
                 }
             }
             StarKind::Pack(tuple_ty, types) => {
@@ -278,7 +345,13 @@ impl Interp<'_> {
                 for ((a, r), t) in middle.into_iter().zip(types) {
                     items.push(convert(self, a, *t, r)?.value);
                 }
-                Typed::red(*tuple_ty, Value::Tuple(Rc::new(TupleValue { ty: *tuple_ty, items: items.into() })))
+                Typed::red(
+                    *tuple_ty,
+                    Value::Tuple(Rc::new(TupleValue {
+                        ty: *tuple_ty,
+                        items: items.into(),
+                    })),
+                )
             }
         });
         for ((a, r), p) in tail.into_iter().zip(&func.params[before + 1..]) {
@@ -289,7 +362,12 @@ impl Interp<'_> {
 
     /// Run one activation of `func` with arguments already bound to its
     /// parameters. `ns` overrides the namespace of definitions made inside.
-    pub(crate) fn invoke(&mut self, func: &Rc<Function>, args: Vec<Typed>, ns: Option<String>) -> Eval<Typed> {
+    pub(crate) fn invoke(
+        &mut self,
+        func: &Rc<Function>,
+        args: Vec<Typed>,
+        ns: Option<String>,
+    ) -> Eval<Typed> {
         self.enter_call()?;
         let result = self.invoke_inner(func, args, ns);
         self.leave_call();
@@ -308,8 +386,16 @@ impl Interp<'_> {
             let NameRef::Local(slot) = code.res.name(p.name.id) else {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
-            let (color, ty) = if blue { (arg.color, self.blue_static_type(&arg)) } else { (Color::Red, arg.ty) };
-            locals.borrow_mut()[slot as usize] = Some(Local { ty, color, value: Some(arg.value) });
+            let (color, ty) = if blue {
+                (arg.color, self.blue_static_type(&arg))
+            } else {
+                (Color::Red, arg.ty)
+            };
+            locals.borrow_mut()[slot as usize] = Some(Local {
+                ty,
+                color,
+                value: Some(arg.value),
+            });
         }
         let mut frame = Frame {
             kind: FrameKind::Function,
@@ -326,26 +412,46 @@ impl Interp<'_> {
             current: code.def.proto_range,
         };
         let color = if blue { Color::Blue } else { Color::Red };
-        let flow = self.exec_block(&mut frame, &code.def.body).map_err(|e| add_trace(e, &frame))?;
+        let flow = self
+            .exec_block(&mut frame, &code.def.body)
+            .map_err(|e| add_trace(e, &frame))?;
         let result = match flow {
             Flow::Return(v) => v,
             _ if func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC => Typed::none(),
             _ if self.infer_return_none(func) => Typed::none(),
             _ => {
-                let end = code.def.body.last().map(|s| s.range).unwrap_or(code.def.proto_range);
-                let err = SpyError::new(ExcKind::TypeError, "reached the end of the function without a `return`")
-                    .with_error(&code.file, end, "no return");
+                let end = code
+                    .def
+                    .body
+                    .last()
+                    .map(|s| s.range)
+                    .unwrap_or(code.def.proto_range);
+                let err = SpyError::new(
+                    ExcKind::TypeError,
+                    "reached the end of the function without a `return`",
+                )
+                .with_error(&code.file, end, "no return");
                 return Err(add_trace(err.into(), &frame));
             }
         };
-        let ty = if blue { self.blue_static_type(&result) } else { result.ty };
-        Ok(Typed { color, ty, value: result.value })
+        let ty = if blue {
+            self.blue_static_type(&result)
+        } else {
+            result.ty
+        };
+        Ok(Typed {
+            color,
+            ty,
+            value: result.value,
+        })
     }
 
     /// Falling off the end of a function whose return type is inferred:
     /// it returns None (and its return type is NoneType).
     fn infer_return_none(&self, func: &Function) -> bool {
-        let Some(cell) = &func.inferred_ret else { return false };
+        let Some(cell) = &func.inferred_ret else {
+            return false;
+        };
         match cell.get() {
             None => {
                 cell.set(Some(TypeId::NONE));
@@ -370,7 +476,12 @@ pub(crate) fn is_name(e: &Expr, name: &str) -> bool {
     matches!(&e.kind, ExprKind::Name(id) if id.name == name)
 }
 
-pub(crate) fn add_note(e: Failure, file: &Rc<crate::source::SourceFile>, range: TextRange, msg: &str) -> Failure {
+pub(crate) fn add_note(
+    e: Failure,
+    file: &Rc<crate::source::SourceFile>,
+    range: TextRange,
+    msg: &str,
+) -> Failure {
     match e {
         Failure::Raise(mut err) => {
             err.annotations.push(crate::error::Annotation {

@@ -35,7 +35,9 @@ impl Interp<'_> {
             if dynamic == Some(to) {
                 return Ok(Typed { ty: to, ..v });
             }
-            let got = dynamic.map(|t| self.vm.types.name(t).to_string()).unwrap_or_default();
+            let got = dynamic
+                .map(|t| self.vm.types.name(t).to_string())
+                .unwrap_or_default();
             return Err(SpyError::new(
                 ExcKind::TypeError,
                 format!("Invalid cast. Expected `{}`, got `{got}`", self.vm.types.name(to)),
@@ -43,9 +45,20 @@ impl Interp<'_> {
             .with_error(&f.file, range, "")
             .into());
         }
+        if v.ty == TypeId::EMPTY_LIST && self.vm.types.list_item(to).is_some() {
+            return Ok(Typed {
+                color: v.color,
+                ty: to,
+                value: self.new_list(to, Vec::new()),
+            });
+        }
         if to == TypeId::BOOL {
             if let Value::Ptr(p) = &v.value {
-                return Ok(Typed { color: v.color, ty: TypeId::BOOL, value: Value::bool(p.mem.is_some()) });
+                return Ok(Typed {
+                    color: v.color,
+                    ty: TypeId::BOOL,
+                    value: Value::bool(p.mem.is_some()),
+                });
             }
         }
         if let (Some(from_p), Some(to_p), Value::Scalar(s)) = (v.ty.as_prim(), to.as_prim(), &v.value) {
@@ -106,6 +119,7 @@ impl Interp<'_> {
             Value::OpSpec(_) => Some(TypeId::OPSPEC),
             Value::Ptr(p) => Some(p.ty),
             Value::Simd(v) => Some(v.ty),
+            Value::List(l) => Some(l.ty),
         }
     }
 
@@ -159,7 +173,10 @@ impl Interp<'_> {
                     .into());
             }
         }
-        let (to_name, got) = (self.vm.types.name(to).to_string(), self.vm.types.name(arg.ty).to_string());
+        let (to_name, got) = (
+            self.vm.types.name(to).to_string(),
+            self.vm.types.name(arg.ty).to_string(),
+        );
         Err(SpyError::new(
             ExcKind::TypeError,
             format!("cannot convert `{got}` to `{to_name}`"),

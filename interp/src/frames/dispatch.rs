@@ -17,23 +17,42 @@ use crate::vm::value::{Color, Function, Typed, Value};
 #[derive(Clone, Debug)]
 pub(crate) enum OpImpl {
     /// A primitive operation; both operands are converted to `operand`.
-    PrimBin { op: BinOp, operand: PrimTy, result: PrimTy },
-    PrimCmp { op: CmpOp, operand: PrimTy },
+    PrimBin {
+        op: BinOp,
+        operand: PrimTy,
+        result: PrimTy,
+    },
+    PrimCmp {
+        op: CmpOp,
+        operand: PrimTy,
+    },
     StrConcat,
     StrRepeat,
-    StrEq { negate: bool },
+    StrEq {
+        negate: bool,
+    },
     StrContains,
     /// `==`/`!=` between two types, functions... (identity).
-    IdentityEq { negate: bool },
+    IdentityEq {
+        negate: bool,
+    },
     /// `is` / `is not`.
-    Is { negate: bool },
+    Is {
+        negate: bool,
+    },
     /// Field-wise / item-wise equality of value types (structs, tuples).
-    ValueEq { negate: bool },
+    ValueEq {
+        negate: bool,
+    },
     /// `x in t` for a homogeneous tuple.
     TupleContains,
     RangeContains,
+    ListContains,
     /// A user dunder method (`__add__`, `__eq__`, `__contains__`...).
-    Method { func: Rc<Function>, swap: bool },
+    Method {
+        func: Rc<Function>,
+        swap: bool,
+    },
 }
 
 impl OpImpl {
@@ -49,7 +68,10 @@ fn wip_op(symbol: &str) -> String {
 
 impl Interp<'_> {
     fn cannot_do(&self, f: &Frame, l: TypeId, sym: &str, r: TypeId, le: &Expr, re: &Expr) -> Failure {
-        let (ln, rn) = (self.vm.types.name(l).to_string(), self.vm.types.name(r).to_string());
+        let (ln, rn) = (
+            self.vm.types.name(l).to_string(),
+            self.vm.types.name(r).to_string(),
+        );
         SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {sym} `{rn}`"))
             .with_error(&f.file, le.range, format!("this is `{ln}`"))
             .with_error(&f.file, re.range, format!("this is `{rn}`"))
@@ -64,10 +86,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         op: BinOp,
-        l: Typed,
-        r: Typed,
-        le: &Expr,
-        re: &Expr,
+        (l, le): (Typed, &Expr),
+        (r, re): (Typed, &Expr),
         whole: &Expr,
     ) -> Eval<Typed> {
         if op == BinOp::MatMul {
@@ -75,7 +95,7 @@ impl Interp<'_> {
         }
         let simd = SimdOp::Bin(op);
         if simd.supported() {
-            if let Some(r) = self.simd_binop(f, simd, &l, &r, le.range, re.range, whole.range) {
+            if let Some(r) = self.simd_binop(f, simd, (&l, le.range), (&r, re.range), whole.range) {
                 return r;
             }
         }
@@ -101,10 +121,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         op: CmpOp,
-        l: Typed,
-        r: Typed,
-        le: &Expr,
-        re: &Expr,
+        (l, le): (Typed, &Expr),
+        (r, re): (Typed, &Expr),
         whole: &Expr,
     ) -> Eval<Typed> {
         if op == CmpOp::NotIn {
@@ -112,23 +130,29 @@ impl Interp<'_> {
         }
         let simd = SimdOp::Cmp(op);
         if simd.supported() {
-            if let Some(r) = self.simd_binop(f, simd, &l, &r, le.range, re.range, whole.range) {
+            if let Some(r) = self.simd_binop(f, simd, (&l, le.range), (&r, re.range), whole.range) {
                 return r;
             }
         }
         let imp = self.resolve_cmp(op, l.ty, r.ty);
         let Some(imp) = imp else {
             if matches!(op, CmpOp::Is | CmpOp::IsNot) {
-                let (ln, rn) = (self.vm.types.name(l.ty).to_string(), self.vm.types.name(r.ty).to_string());
-                return Err(SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {} `{rn}`", op.symbol()))
-                    .with_error(&f.file, le.range, format!("this is `{ln}`"))
-                    .with_error(&f.file, re.range, format!("this is `{rn}`"))
-                    .with_note(
-                        &f.file,
-                        whole.range,
-                        "cannot use `is` between value types as they don't have an identity",
-                    )
-                    .into());
+                let (ln, rn) = (
+                    self.vm.types.name(l.ty).to_string(),
+                    self.vm.types.name(r.ty).to_string(),
+                );
+                return Err(SpyError::new(
+                    ExcKind::TypeError,
+                    format!("cannot do `{ln}` {} `{rn}`", op.symbol()),
+                )
+                .with_error(&f.file, le.range, format!("this is `{ln}`"))
+                .with_error(&f.file, re.range, format!("this is `{rn}`"))
+                .with_note(
+                    &f.file,
+                    whole.range,
+                    "cannot use `is` between value types as they don't have an identity",
+                )
+                .into());
             }
             if op == CmpOp::In {
                 return self.bad_contains(f, l.ty, r.ty, le, re);
@@ -156,17 +180,24 @@ impl Interp<'_> {
                 if r == TypeId::RANGE && l == TypeId::I32 {
                     return Some(OpImpl::RangeContains);
                 }
+                if types.list_item(r) == Some(l) {
+                    return Some(OpImpl::ListContains);
+                }
                 if let Some(items) = types.tuple_items(r) {
                     if !items.is_empty() && items.iter().all(|&t| t == l) {
                         return Some(OpImpl::TupleContains);
                     }
                     return None;
                 }
-                self.dunder(r, "__contains__").map(|func| OpImpl::Method { func, swap: true })
+                self.dunder(r, "__contains__")
+                    .map(|func| OpImpl::Method { func, swap: true })
             }
             _ => {
                 if let (Some(a), Some(b)) = (l.as_prim(), r.as_prim()) {
-                    return ops::cmpop_signature(op, a, b).map(|sig| OpImpl::PrimCmp { op, operand: sig.operand });
+                    return ops::cmpop_signature(op, a, b).map(|sig| OpImpl::PrimCmp {
+                        op,
+                        operand: sig.operand,
+                    });
                 }
                 let eq_like = matches!(op, CmpOp::Eq | CmpOp::NotEq);
                 let negate = op == CmpOp::NotEq;
@@ -179,7 +210,9 @@ impl Interp<'_> {
                 if l == TypeId::STR && r == TypeId::STR {
                     return Some(OpImpl::StrEq { negate });
                 }
-                if l == r && (types.is_struct(l) || matches!(types.kind(l), TypeKind::Tuple(_))) {
+                if l == r
+                    && (types.is_struct(l) || matches!(types.kind(l), TypeKind::Tuple(_) | TypeKind::List(_)))
+                {
                     // the auto-generated `__eq__`/`__ne__` of value types
                     if negate && self.dunder(l, "__eq__").is_some() {
                         return None;
@@ -187,7 +220,13 @@ impl Interp<'_> {
                     return Some(OpImpl::ValueEq { negate });
                 }
                 let reference = |t: TypeId| !types.is_value_type(t);
-                if reference(l) && reference(r) && (l == r || l == TypeId::NONE || r == TypeId::NONE || (l == TypeId::TYPE && r == TypeId::TYPE)) {
+                if reference(l)
+                    && reference(r)
+                    && (l == r
+                        || l == TypeId::NONE
+                        || r == TypeId::NONE
+                        || (l == TypeId::TYPE && r == TypeId::TYPE))
+                {
                     return Some(OpImpl::IdentityEq { negate });
                 }
                 None
@@ -210,7 +249,14 @@ impl Interp<'_> {
         Err(self.cannot_do(f, l, "in", r, le, re))
     }
 
-    pub(crate) fn unaryop(&mut self, f: &mut Frame, op: UnaryOp, v: Typed, operand: &Expr, whole: &Expr) -> Eval<Typed> {
+    pub(crate) fn unaryop(
+        &mut self,
+        f: &mut Frame,
+        op: UnaryOp,
+        v: Typed,
+        operand: &Expr,
+        whole: &Expr,
+    ) -> Eval<Typed> {
         if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
             return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole.range, ""));
         }
@@ -222,7 +268,9 @@ impl Interp<'_> {
                         ty: TypeId::prim(result),
                         value: Value::Scalar(x),
                     }),
-                    Err(e) => Err(SpyError::new(e.kind, e.message).with_error(&f.file, whole.range, "").into()),
+                    Err(e) => Err(SpyError::new(e.kind, e.message)
+                        .with_error(&f.file, whole.range, "")
+                        .into()),
                 };
             }
         }
@@ -230,15 +278,23 @@ impl Interp<'_> {
             return self.call_dunder(f, &func, vec![(v, operand.range)], whole.range);
         }
         let name = self.vm.types.name(v.ty).to_string();
-        Err(SpyError::new(ExcKind::TypeError, format!("cannot do {}`{name}`", op.symbol()))
-            .with_error(&f.file, operand.range, format!("this is `{name}`"))
-            .into())
+        Err(
+            SpyError::new(ExcKind::TypeError, format!("cannot do {}`{name}`", op.symbol()))
+                .with_error(&f.file, operand.range, format!("this is `{name}`"))
+                .into(),
+        )
     }
 
     fn exec_binary(&mut self, f: &mut Frame, imp: OpImpl, l: Typed, r: Typed, whole: &Expr) -> Eval<Typed> {
-        let color = if imp.is_pure() { l.color.join(r.color) } else { Color::Red };
+        let color = if imp.is_pure() {
+            l.color.join(r.color)
+        } else {
+            Color::Red
+        };
         let fail = |e: ops::OpError| -> Failure {
-            SpyError::new(e.kind, e.message).with_error(&f.file, whole.range, "").into()
+            SpyError::new(e.kind, e.message)
+                .with_error(&f.file, whole.range, "")
+                .into()
         };
         let (ty, value) = match imp {
             OpImpl::PrimBin { op, operand, result } => {
@@ -252,7 +308,11 @@ impl Interp<'_> {
                 (TypeId::BOOL, Value::Scalar(v))
             }
             OpImpl::StrConcat => {
-                let s = format!("{}{}", l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
+                let s = format!(
+                    "{}{}",
+                    l.value.as_str().unwrap_or(""),
+                    r.value.as_str().unwrap_or("")
+                );
                 (TypeId::STR, Value::str(&s))
             }
             OpImpl::StrRepeat => {
@@ -260,14 +320,22 @@ impl Interp<'_> {
                 let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
                 (TypeId::STR, Value::str(&s))
             }
-            OpImpl::StrEq { negate } => (TypeId::BOOL, Value::bool((l.value.as_str() == r.value.as_str()) != negate)),
+            OpImpl::StrEq { negate } => (
+                TypeId::BOOL,
+                Value::bool((l.value.as_str() == r.value.as_str()) != negate),
+            ),
             OpImpl::StrContains => {
-                let found = r.value.as_str().unwrap_or("").contains(l.value.as_str().unwrap_or(""));
+                let found = r
+                    .value
+                    .as_str()
+                    .unwrap_or("")
+                    .contains(l.value.as_str().unwrap_or(""));
                 (TypeId::BOOL, Value::bool(found))
             }
-            OpImpl::IdentityEq { negate } | OpImpl::Is { negate } => {
-                (TypeId::BOOL, Value::bool(self.identical(&l.value, &r.value) != negate))
-            }
+            OpImpl::IdentityEq { negate } | OpImpl::Is { negate } => (
+                TypeId::BOOL,
+                Value::bool(self.identical(&l.value, &r.value) != negate),
+            ),
             OpImpl::ValueEq { negate } => {
                 let eq = self.values_equal(f, l.ty, &l.value, &r.value, whole)?;
                 (TypeId::BOOL, Value::bool(eq != negate))
@@ -285,12 +353,30 @@ impl Interp<'_> {
                 }
                 (TypeId::BOOL, Value::bool(found))
             }
+            OpImpl::ListContains => {
+                let Value::List(list) = &r.value else {
+                    return Err(crate::bug!("list-typed value is not a list"));
+                };
+                let items = list.items.borrow().clone();
+                let mut found = false;
+                for item in items.iter() {
+                    if self.values_equal(f, l.ty, &l.value, item, whole)? {
+                        found = true;
+                        break;
+                    }
+                }
+                (TypeId::BOOL, Value::bool(found))
+            }
             OpImpl::RangeContains => {
                 let (Value::Range(rg), Some(x)) = (&r.value, l.value.as_i32()) else {
                     return Err(crate::bug!("bad operands for range contains"));
                 };
                 let (x, start, stop, step) = (x as i64, rg.start as i64, rg.stop as i64, rg.step as i64);
-                let inside = if step > 0 { start <= x && x < stop } else { stop < x && x <= start };
+                let inside = if step > 0 {
+                    start <= x && x < stop
+                } else {
+                    stop < x && x <= start
+                };
                 (TypeId::BOOL, Value::bool(inside && (x - start) % step == 0))
             }
             OpImpl::Method { func, swap } => {
@@ -306,22 +392,48 @@ impl Interp<'_> {
     }
 
     /// Equality of two values of the same static type `ty`.
-    pub(crate) fn values_equal(&mut self, f: &mut Frame, ty: TypeId, a: &Value, b: &Value, whole: &Expr) -> Eval<bool> {
+    pub(crate) fn values_equal(
+        &mut self,
+        f: &mut Frame,
+        ty: TypeId,
+        a: &Value,
+        b: &Value,
+        whole: &Expr,
+    ) -> Eval<bool> {
         match (a, b) {
             (Value::Scalar(x), Value::Scalar(y)) => {
-                let eq = ops::cmpop(CmpOp::Eq, *x, *y).map_err(|e| -> Failure { SpyError::new(e.kind, e.message).into() })?;
+                let eq = ops::cmpop(CmpOp::Eq, *x, *y)
+                    .map_err(|e| -> Failure { SpyError::new(e.kind, e.message).into() })?;
                 Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
             (Value::Tuple(x), Value::Tuple(y)) => {
                 let (xs, ys) = (&x.items, &y.items);
-                let item_types = self.vm.types.tuple_items(ty).map(|s| s.to_vec()).unwrap_or_default();
+                let item_types = self
+                    .vm
+                    .types
+                    .tuple_items(ty)
+                    .map(|s| s.to_vec())
+                    .unwrap_or_default();
                 for ((x, y), t) in xs.iter().zip(ys.iter()).zip(item_types) {
                     if !self.values_equal(f, t, x, y, whole)? {
                         return Ok(false);
                     }
                 }
                 Ok(xs.len() == ys.len())
+            }
+            (Value::List(x), Value::List(y)) => {
+                let item_ty = self.vm.types.list_item(ty).unwrap_or(TypeId::DYNAMIC);
+                let (xs, ys) = (x.items.borrow().clone(), y.items.borrow().clone());
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                for (a, b) in xs.iter().zip(ys.iter()) {
+                    if !self.values_equal(f, item_ty, a, b, whole)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
             }
             (Value::Struct(x), Value::Struct(y)) => {
                 if let Some(eq) = self.dunder(ty, "__eq__") {
@@ -332,7 +444,12 @@ impl Interp<'_> {
                     let r = self.call_dunder(f, &eq, args, whole.range)?;
                     return Ok(Self::scalar_bool(&r.value));
                 }
-                let fields = self.vm.types.struct_fields(ty).map(|s| s.to_vec()).unwrap_or_default();
+                let fields = self
+                    .vm
+                    .types
+                    .struct_fields(ty)
+                    .map(|s| s.to_vec())
+                    .unwrap_or_default();
                 for ((fx, fy), field) in x.fields.iter().zip(y.fields.iter()).zip(fields) {
                     if !self.values_equal(f, field.ty, fx, fy, whole)? {
                         return Ok(false);

@@ -5,6 +5,7 @@ use crate::error::{ExcKind, SpyError};
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::vm::ops::format;
+use crate::vm::types::TypeId;
 use crate::vm::value::{Typed, Value};
 
 impl Interp<'_> {
@@ -42,10 +43,19 @@ impl Interp<'_> {
                 // Deliberate difference: upstream prints the generic
                 // `<spy `...::_tup` object at 0x...>`; we print Python's
                 // tuple repr, which is deterministic and readable.
-                let item_types = self.vm.types.tuple_items(v.ty).map(|s| s.to_vec()).unwrap_or_default();
+                let item_types = self
+                    .vm
+                    .types
+                    .tuple_items(v.ty)
+                    .map(|s| s.to_vec())
+                    .unwrap_or_default();
                 let mut parts = Vec::with_capacity(items.len());
                 for (item, ty) in items.iter().zip(item_types) {
-                    let t = Typed { color: v.color, ty, value: item.clone() };
+                    let t = Typed {
+                        color: v.color,
+                        ty,
+                        value: item.clone(),
+                    };
                     parts.push(self.repr_of(f, &t, range)?);
                 }
                 if parts.len() == 1 {
@@ -67,15 +77,34 @@ impl Interp<'_> {
                 let lanes: Vec<String> = v.lanes.iter().map(|l| format::format_scalar(*l)).collect();
                 format!("{}({})", self.vm.types.name(v.ty), lanes.join(", "))
             }
+            Value::List(l) => {
+                // Deliberate difference: upstream prints
+                // `<spy `_list::list[T]::_ListImpl` object at 0x...>`.
+                let item_ty = self.vm.types.list_item(l.ty).unwrap_or(TypeId::DYNAMIC);
+                let items = l.items.borrow().clone();
+                let mut parts = Vec::with_capacity(items.len());
+                for item in items {
+                    let t = Typed {
+                        color: v.color,
+                        ty: item_ty,
+                        value: item,
+                    };
+                    parts.push(self.repr_of(f, &t, range)?);
+                }
+                format!("[{}]", parts.join(", "))
+            }
             Value::Struct(s) => {
                 for dunder in ["__str__", "__repr__"] {
                     if let Some(m) = self.vm.struct_method(s.ty, dunder) {
                         let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;
                         return match r.value {
                             Value::Str(text) => Ok(text.to_string()),
-                            _ => Err(SpyError::new(ExcKind::TypeError, format!("{dunder} returned non-string"))
-                                .with_error(&f.file, range, "")
-                                .into()),
+                            _ => Err(SpyError::new(
+                                ExcKind::TypeError,
+                                format!("{dunder} returned non-string"),
+                            )
+                            .with_error(&f.file, range, "")
+                            .into()),
                         };
                     }
                 }

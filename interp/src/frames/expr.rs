@@ -47,12 +47,12 @@ impl Interp<'_> {
             ExprKind::BinOp { left, op, right } => {
                 let l = self.eval_expr(f, left)?;
                 let r = self.eval_expr(f, right)?;
-                self.binop(f, *op, l, r, left, right, e)
+                self.binop(f, *op, (l, left), (r, right), e)
             }
             ExprKind::Compare { left, op, right } => {
                 let l = self.eval_expr(f, left)?;
                 let r = self.eval_expr(f, right)?;
-                self.cmpop(f, *op, l, r, left, right, e)
+                self.cmpop(f, *op, (l, left), (r, right), e)
             }
             ExprKind::BoolOp { op, left, right } => self.eval_boolop(f, *op, left, right),
             ExprKind::IfExp { test, body, orelse } => {
@@ -71,10 +71,14 @@ impl Interp<'_> {
                 // Lists of blue-time objects (`[m_a, m_b]` for OpSpec) are
                 // interp lists; runtime lists are not supported yet.
                 let items = self.eval_items(f, items)?;
-                if items.iter().all(|(t, _)| t.is_blue() && !self.storable_in_static_tuple(t.ty)) {
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|(t, _)| t.is_blue() && !self.storable_in_static_tuple(t.ty))
+                {
                     return Ok(self.make_interp_tuple(items));
                 }
-                Err(self.error_at(f, ExcKind::Wip, "list displays are not supported yet", e.range, "this is a list"))
+                self.make_list(f, items)
             }
             ExprKind::Dict(_) => Err(self.error_at(
                 f,
@@ -244,7 +248,14 @@ impl Interp<'_> {
                     if tuple.ty == TypeId::INTERP_TUPLE {
                         for v in tuple.items.iter() {
                             let ty = self.dynamic_type(v).unwrap_or(TypeId::DYNAMIC);
-                            out.push((Typed { color: t.color, ty, value: v.clone() }, inner.range));
+                            out.push((
+                                Typed {
+                                    color: t.color,
+                                    ty,
+                                    value: v.clone(),
+                                },
+                                inner.range,
+                            ));
                         }
                         continue;
                     }
@@ -254,7 +265,11 @@ impl Interp<'_> {
                         ExcKind::TypeError,
                         format!("`{}` does not support unpacking", self.vm.types.name(t.ty)),
                     )
-                    .with_error(&f.file, inner.range, format!("this is `{}`", self.vm.types.name(t.ty)))
+                    .with_error(
+                        &f.file,
+                        inner.range,
+                        format!("this is `{}`", self.vm.types.name(t.ty)),
+                    )
                     .into());
                 };
                 let Value::Tuple(tuple) = &t.value else {
@@ -283,7 +298,13 @@ impl Interp<'_> {
         use crate::vm::types::TypeKind as K;
         matches!(
             self.vm.types.kind(ty),
-            K::Prim(_) | K::Str | K::NoneType | K::Tuple(_) | K::Struct { .. } | K::Ptr { .. } | K::Simd { .. }
+            K::Prim(_)
+                | K::Str
+                | K::NoneType
+                | K::Tuple(_)
+                | K::Struct { .. }
+                | K::Ptr { .. }
+                | K::Simd { .. }
         )
     }
 
@@ -291,7 +312,11 @@ impl Interp<'_> {
     pub(crate) fn make_interp_tuple(&mut self, items: Vec<(Typed, TextRange)>) -> Typed {
         let color = items.iter().fold(Color::Blue, |c, (t, _)| c.join(t.color));
         let values: Vec<Value> = items.into_iter().map(|(t, _)| t.value).collect();
-        Typed { color, ty: TypeId::INTERP_TUPLE, value: crate::frames::meta::interp_tuple(values) }
+        Typed {
+            color,
+            ty: TypeId::INTERP_TUPLE,
+            value: crate::frames::meta::interp_tuple(values),
+        }
     }
 
     /// A tuple display: a static tuple (red even when all items are blue:
@@ -307,7 +332,10 @@ impl Interp<'_> {
         Typed {
             color: Color::Red,
             ty,
-            value: Value::Tuple(Rc::new(TupleValue { ty, items: values.into() })),
+            value: Value::Tuple(Rc::new(TupleValue {
+                ty,
+                items: values.into(),
+            })),
         }
     }
 }

@@ -41,14 +41,24 @@ impl Interp<'_> {
     /// over.
     pub(crate) fn closure_of(f: &Frame) -> Rc<[Env]> {
         match f.kind {
-            FrameKind::Function => f.closure.iter().cloned().chain(std::iter::once(f.locals.clone())).collect(),
+            FrameKind::Function => f
+                .closure
+                .iter()
+                .cloned()
+                .chain(std::iter::once(f.locals.clone()))
+                .collect(),
             FrameKind::Class | FrameKind::Module => f.closure.clone(),
         }
     }
 
     /// Execute a `def` in frame `f`. `self_type` is the struct of a method
     /// (its first parameter may omit the annotation).
-    pub(crate) fn make_function_in(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, self_type: Option<TypeId>) -> Eval<Typed> {
+    pub(crate) fn make_function_in(
+        &mut self,
+        f: &mut Frame,
+        def: &Rc<ast::FuncDef>,
+        self_type: Option<TypeId>,
+    ) -> Eval<Typed> {
         let fqn = self.unique_fqn(format!("{}::{}", f.ns, def.name.name));
         let in_blue_code = f.func.as_ref().is_some_and(|func| func.color == FuncColor::Blue);
         let spec = FunctionSpec {
@@ -81,7 +91,12 @@ impl Interp<'_> {
     }
 
     /// Build a function from `def`, evaluating its annotations in `f`.
-    pub(crate) fn build_function(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, spec: FunctionSpec) -> Eval<Rc<Function>> {
+    pub(crate) fn build_function(
+        &mut self,
+        f: &mut Frame,
+        def: &Rc<ast::FuncDef>,
+        spec: FunctionSpec,
+    ) -> Eval<Rc<Function>> {
         let blue = def.color == FuncColor::Blue;
         let mut params = Vec::with_capacity(def.params.len());
         let mut star = None;
@@ -92,8 +107,16 @@ impl Interp<'_> {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
                 };
-                star = Some(StarParam { index: i, name: p.name.name.clone(), kind });
-                params.push(ParamSpec { name: p.name.name.clone(), ty, default: None });
+                star = Some(StarParam {
+                    index: i,
+                    name: p.name.name.clone(),
+                    kind,
+                });
+                params.push(ParamSpec {
+                    name: p.name.name.clone(),
+                    ty,
+                    default: None,
+                });
                 continue;
             }
             let ty = match &p.annotation {
@@ -101,16 +124,23 @@ impl Interp<'_> {
                 None if i == 0 && spec.self_type.is_some() => spec.self_type.unwrap_or(TypeId::DYNAMIC),
                 None if blue => TypeId::DYNAMIC,
                 None => {
-                    return Err(SpyError::new(ExcKind::TypeError, format!("missing type for argument '{}'", p.name.name))
-                        .with_error(&f.file, p.range, "type is missing here")
-                        .into())
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("missing type for argument '{}'", p.name.name),
+                    )
+                    .with_error(&f.file, p.range, "type is missing here")
+                    .into())
                 }
             };
             let default = match &p.default {
                 Some(d) => Some(self.eval_expr(f, d)?),
                 None => None,
             };
-            params.push(ParamSpec { name: p.name.name.clone(), ty, default });
+            params.push(ParamSpec {
+                name: p.name.name.clone(),
+                ty,
+                default,
+            });
         }
         let mut inferred_ret = None;
         let ret = match &def.return_type {
@@ -136,7 +166,10 @@ impl Interp<'_> {
             file: f.file.clone(),
             res: f.res.clone(),
         });
-        let ty = self.vm.types.func(params.iter().map(|p| p.ty).collect(), ret, blue);
+        let ty = self
+            .vm
+            .types
+            .func(params.iter().map(|p| p.ty).collect(), ret, blue);
         Ok(Rc::new(Function {
             fqn: spec.fqn,
             code,
@@ -168,9 +201,12 @@ impl Interp<'_> {
             Value::None => Ok(StarKind::Variadic(TypeId::NONE)),
             Value::Tuple(tuple) if tuple.ty == TypeId::INTERP_TUPLE => {
                 if !v.is_blue() {
-                    return Err(SpyError::new(ExcKind::TypeError, "the types of a parameter pack must be blue")
-                        .with_error(&f.file, annotation.range, "this is red")
-                        .into());
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        "the types of a parameter pack must be blue",
+                    )
+                    .with_error(&f.file, annotation.range, "this is red")
+                    .into());
                 }
                 let mut types = Vec::with_capacity(tuple.items.len());
                 for item in tuple.items.iter() {
@@ -178,35 +214,62 @@ impl Interp<'_> {
                         Value::Type(t) => types.push(*t),
                         Value::None => types.push(TypeId::NONE),
                         other => {
-                            let got = self.dynamic_type(other).map(|t| self.vm.types.name(t).to_string()).unwrap_or_default();
-                            return Err(SpyError::new(ExcKind::TypeError, format!("expected a tuple of types, got an item of type `{got}`"))
-                                .with_error(&f.file, annotation.range, "expected a tuple of types")
-                                .into());
+                            let got = self
+                                .dynamic_type(other)
+                                .map(|t| self.vm.types.name(t).to_string())
+                                .unwrap_or_default();
+                            return Err(SpyError::new(
+                                ExcKind::TypeError,
+                                format!("expected a tuple of types, got an item of type `{got}`"),
+                            )
+                            .with_error(&f.file, annotation.range, "expected a tuple of types")
+                            .into());
                         }
                     }
                 }
                 let tuple_ty = self.vm.types.tuple(types.clone());
                 Ok(StarKind::Pack(tuple_ty, types))
             }
-            _ => Err(SpyError::new(ExcKind::TypeError, format!("expected `type`, got `{}`", self.vm.types.name(v.ty)))
-                .with_error(&f.file, annotation.range, "expected `type` or a tuple of types")
-                .into()),
+            _ => Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("expected `type`, got `{}`", self.vm.types.name(v.ty)),
+            )
+            .with_error(&f.file, annotation.range, "expected `type` or a tuple of types")
+            .into()),
         }
     }
 
     /// `def f[T, n](...)`: a blue generic whose call `f[i32, 3]` builds the
     /// red specialization with `T` and `n` bound.
-    fn make_pep695_generic(&mut self, f: &mut Frame, def: &Rc<ast::FuncDef>, spec: FunctionSpec) -> Eval<Typed> {
+    fn make_pep695_generic(
+        &mut self,
+        f: &mut Frame,
+        def: &Rc<ast::FuncDef>,
+        spec: FunctionSpec,
+    ) -> Eval<Typed> {
         let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let type_params = def.type_params.as_deref().unwrap_or_default();
         let params: Vec<ParamSpec> = type_params
             .iter()
-            .map(|tp| ParamSpec { name: tp.name.clone(), ty: TypeId::DYNAMIC, default: None })
+            .map(|tp| ParamSpec {
+                name: tp.name.clone(),
+                ty: TypeId::DYNAMIC,
+                default: None,
+            })
             .collect();
-        let code = Rc::new(FuncCode { def: def.clone(), scope, module: f.module, file: f.file.clone(), res: f.res.clone() });
-        let ty = self.vm.types.func(params.iter().map(|p| p.ty).collect(), TypeId::DYNAMIC, true);
+        let code = Rc::new(FuncCode {
+            def: def.clone(),
+            scope,
+            module: f.module,
+            file: f.file.clone(),
+            res: f.res.clone(),
+        });
+        let ty = self
+            .vm
+            .types
+            .func(params.iter().map(|p| p.ty).collect(), TypeId::DYNAMIC, true);
         let func = Rc::new(Function {
             fqn: spec.fqn,
             code,
@@ -227,7 +290,12 @@ impl Interp<'_> {
     }
 
     /// Build the specialization `generic[args]` of a PEP 695 generic.
-    pub(crate) fn specialize_pep695(&mut self, generic: &Rc<Function>, args: Vec<Typed>, ns: String) -> Eval<Typed> {
+    pub(crate) fn specialize_pep695(
+        &mut self,
+        generic: &Rc<Function>,
+        args: Vec<Typed>,
+        ns: String,
+    ) -> Eval<Typed> {
         let code = generic.code.clone();
         let def = code.def.clone();
         let mut presets = Vec::new();
@@ -236,7 +304,11 @@ impl Interp<'_> {
             let NameRef::Local(slot) = code.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));
             };
-            let local = Local { ty: self.blue_static_type(&arg), color: Color::Blue, value: Some(arg.value) };
+            let local = Local {
+                ty: self.blue_static_type(&arg),
+                color: Color::Blue,
+                value: Some(arg.value),
+            };
             locals.borrow_mut()[slot as usize] = Some(local.clone());
             presets.push((slot, local));
         }
@@ -262,34 +334,59 @@ impl Interp<'_> {
             presets: presets.into(),
             in_blue_code: false,
         };
-        let func = self.build_function(&mut frame, &def, spec).map_err(|e| crate::frames::add_trace(e, &frame))?;
+        let func = self
+            .build_function(&mut frame, &def, spec)
+            .map_err(|e| crate::frames::add_trace(e, &frame))?;
         // The specialization is an ordinary (red) function.
-        let func = Rc::new(Function { kind: FuncKind::Plain, ..clone_function(&func) });
+        let func = Rc::new(Function {
+            kind: FuncKind::Plain,
+            ..clone_function(&func)
+        });
         Ok(Typed::blue(func.ty, Value::Func(func)))
     }
 
     /// `@force_inline`: only on red `def`d functions whose body ends with
     /// its single `return`.
-    pub(crate) fn force_inline(&mut self, f: &Frame, arg: &Typed, range: crate::source::TextRange) -> Eval<Typed> {
+    pub(crate) fn force_inline(
+        &mut self,
+        f: &Frame,
+        arg: &Typed,
+        range: crate::source::TextRange,
+    ) -> Eval<Typed> {
         let Value::Func(func) = &arg.value else {
-            return Err(SpyError::new(ExcKind::TypeError, "@force_inline can only be applied to def'd functions")
-                .with_error(&f.file, range, "")
-                .into());
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                "@force_inline can only be applied to def'd functions",
+            )
+            .with_error(&f.file, range, "")
+            .into());
         };
         if func.color == FuncColor::Blue || func.kind != FuncKind::Plain {
-            return Err(SpyError::new(ExcKind::TypeError, "@force_inline cannot be applied to @blue functions")
-                .with_error(&f.file, range, "")
-                .into());
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                "@force_inline cannot be applied to @blue functions",
+            )
+            .with_error(&f.file, range, "")
+            .into());
         }
         let body = &func.code.def.body;
         let returns = count_returns(body);
         let tail_return = matches!(body.last().map(|s| &s.kind), Some(ast::StmtKind::Return(_)));
         if returns != 1 || !tail_return {
-            return Err(SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
-                .with_error(&func.code.file, func.code.def.proto_range, "`return` must be the last statement of the body")
-                .into());
+            return Err(
+                SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
+                    .with_error(
+                        &func.code.file,
+                        func.code.def.proto_range,
+                        "`return` must be the last statement of the body",
+                    )
+                    .into(),
+            );
         }
-        let inlined = Rc::new(Function { force_inline: true, ..clone_function(func) });
+        let inlined = Rc::new(Function {
+            force_inline: true,
+            ..clone_function(func)
+        });
         Ok(Typed::blue(inlined.ty, Value::Func(inlined)))
     }
 }

@@ -44,11 +44,7 @@ impl Interp<'_> {
     /// Enter a function activation; fails past the depth limit.
     pub(crate) fn enter_call(&mut self) -> Result<(), Failure> {
         if self.depth >= self.limits.max_depth {
-            return Err(SpyError::new(
-                ExcKind::RecursionError,
-                "maximum recursion depth exceeded",
-            )
-            .into());
+            return Err(SpyError::new(ExcKind::RecursionError, "maximum recursion depth exceeded").into());
         }
         self.depth += 1;
         Ok(())

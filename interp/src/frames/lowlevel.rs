@@ -30,7 +30,9 @@ pub fn host_vector_bytes() -> u32 {
 }
 
 fn panic_error(f: &Frame, msg: &str, range: TextRange) -> Failure {
-    SpyError::new(ExcKind::PanicError, msg).with_error(&f.file, range, "").into()
+    SpyError::new(ExcKind::PanicError, msg)
+        .with_error(&f.file, range, "")
+        .into()
 }
 
 impl Interp<'_> {
@@ -67,33 +69,56 @@ impl Interp<'_> {
         _call_range: TextRange,
     ) -> Option<Eval<Typed>> {
         Some(match b {
-            Builtin::UnrollRange => self.check_arity(f, 1, 1, &args, callee_range, None).and_then(|_| {
-                let (a, r) = &args[0];
-                let n = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                let stop = n.value.as_i32().unwrap_or(0);
-                Ok(Typed { color: n.color, ty: TypeId::RANGE, value: Value::Range(RangeValue { start: 0, stop, step: 1 }) })
-            }),
+            Builtin::UnrollRange => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .and_then(|_| {
+                    let (a, r) = &args[0];
+                    let n = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
+                    let stop = n.value.as_i32().unwrap_or(0);
+                    Ok(Typed {
+                        color: n.color,
+                        ty: TypeId::RANGE,
+                        value: Value::Range(RangeValue {
+                            start: 0,
+                            stop,
+                            step: 1,
+                        }),
+                    })
+                }),
             Builtin::ForceInline => self
                 .check_arity(f, 1, 1, &args, callee_range, None)
                 .and_then(|_| self.force_inline(f, &args[0].0, args[0].1)),
             Builtin::ColorOf => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
                 let a = &args[0].0;
-                Typed { color: a.color, ty: TypeId::STR, value: Value::str(a.color.name()) }
+                Typed {
+                    color: a.color,
+                    ty: TypeId::STR,
+                    value: Value::str(a.color.name()),
+                }
             }),
             Builtin::StaticType => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
                 let a = &args[0].0;
-                Typed { color: a.color, ty: TypeId::TYPE, value: Value::Type(a.ty) }
+                Typed {
+                    color: a.color,
+                    ty: TypeId::TYPE,
+                    value: Value::Type(a.ty),
+                }
             }),
             Builtin::OpSpec => self.make_opspec(f, args, callee_range),
             Builtin::OpSpecConst => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
                 let v = args[0].0.clone();
                 Typed::blue(TypeId::OPSPEC, Value::OpSpec(Rc::new(OpSpecValue::Const(v))))
             }),
-            Builtin::Alloc { .. } | Builtin::PtrType { .. } | Builtin::SimdType | Builtin::PtrSimdLoad | Builtin::SimdWidthOf => {
-                Err(SpyError::new(ExcKind::TypeError, "generic functions must be called via `[...]`")
-                    .with_error(&f.file, callee_range, format!("this is `{}`", b.name()))
-                    .into())
-            }
+            Builtin::Alloc { .. }
+            | Builtin::PtrType { .. }
+            | Builtin::SimdType
+            | Builtin::PtrSimdLoad
+            | Builtin::SimdWidthOf => Err(SpyError::new(
+                ExcKind::TypeError,
+                "generic functions must be called via `[...]`",
+            )
+            .with_error(&f.file, callee_range, format!("this is `{}`", b.name()))
+            .into()),
             Builtin::AllocOf { item, gc } => self.alloc(f, item, gc, callee_range, &args),
             Builtin::PtrSimdLoadOf(simd) => self.simd_load(f, simd, callee_range, &args),
             Builtin::PtrSimdStore => self.simd_store(f, callee_range, &args),
@@ -104,29 +129,40 @@ impl Interp<'_> {
                     .unwrap_or(0.0);
                 Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
             }),
-            Builtin::Sleep => self.check_arity(f, 1, 1, &args, callee_range, None).and_then(|_| {
-                let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
-                if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
-                    if s > 0.0 && s.is_finite() {
-                        std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
+            Builtin::Sleep => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .and_then(|_| {
+                    let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
+                    if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
+                        if s > 0.0 && s.is_finite() {
+                            std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
+                        }
                     }
-                }
-                Ok(Typed::red(TypeId::NONE, Value::None))
-            }),
+                    Ok(Typed::red(TypeId::NONE, Value::None))
+                }),
             _ => return None,
         })
     }
 
     /// `b[...]` on a generic builtin: `gc_alloc[T]`, `ptr[T]`, `SIMD[T, N]`,
     /// `ptr_simd_load[T, N]`, `simd_width_of[T]`.
-    pub(crate) fn subscript_builtin(&mut self, f: &Frame, b: Builtin, obj_range: TextRange, idx: &Args) -> Option<Eval<Typed>> {
+    pub(crate) fn subscript_builtin(
+        &mut self,
+        f: &Frame,
+        b: Builtin,
+        obj_range: TextRange,
+        idx: &Args,
+    ) -> Option<Eval<Typed>> {
         let types_of = |this: &Self| -> Eval<Vec<Value>> {
             for (a, r) in idx {
                 if !a.is_blue() {
-                    return Err(SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
-                        .with_error(&f.file, obj_range, "this is blue")
-                        .with_error(&f.file, *r, "this is red")
-                        .into());
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        "cannot call blue function with red arguments",
+                    )
+                    .with_error(&f.file, obj_range, "this is blue")
+                    .with_error(&f.file, *r, "this is red")
+                    .into());
                 }
             }
             let _ = this;
@@ -136,31 +172,43 @@ impl Interp<'_> {
             let vals = types_of(this)?;
             match vals.as_slice() {
                 [Value::Type(t)] => Ok(*t),
-                _ => Err(SpyError::new(ExcKind::TypeError, format!("`{}[...]` takes one type", b.name()))
-                    .with_error(&f.file, obj_range, "")
-                    .into()),
+                _ => Err(
+                    SpyError::new(ExcKind::TypeError, format!("`{}[...]` takes one type", b.name()))
+                        .with_error(&f.file, obj_range, "")
+                        .into(),
+                ),
             }
         };
         Some(match b {
             Builtin::Alloc { gc } => one_type(self).map(|item| {
-                Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::AllocOf { item, gc }))
+                Typed::blue(
+                    TypeId::BUILTIN_FUNC,
+                    Value::Builtin(Builtin::AllocOf { item, gc }),
+                )
             }),
             Builtin::PtrType { gc } => one_type(self).map(|item| {
                 let t = self.vm.types.ptr(item, gc);
                 Typed::blue(TypeId::TYPE, Value::Type(t))
             }),
-            Builtin::SimdType => self.simd_type(f, obj_range, types_of(self)).map(|t| Typed::blue(TypeId::TYPE, Value::Type(t))),
+            Builtin::SimdType => self
+                .simd_type(f, obj_range, types_of(self))
+                .map(|t| Typed::blue(TypeId::TYPE, Value::Type(t))),
             Builtin::PtrSimdLoad => self
                 .simd_type(f, obj_range, types_of(self))
                 .map(|t| Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(Builtin::PtrSimdLoadOf(t)))),
             Builtin::SimdWidthOf => one_type(self).and_then(|t| match t.as_prim() {
                 Some(p) if !matches!(p, PrimTy::Bool) => {
                     let bytes = (p.bits() / 8).max(1);
-                    Ok(Typed::blue(TypeId::I32, Value::i32((host_vector_bytes() / bytes) as i32)))
+                    Ok(Typed::blue(
+                        TypeId::I32,
+                        Value::i32((host_vector_bytes() / bytes) as i32),
+                    ))
                 }
-                _ => Err(SpyError::new(ExcKind::TypeError, "simd_width_of[T] needs a numeric type")
-                    .with_error(&f.file, obj_range, "")
-                    .into()),
+                _ => Err(
+                    SpyError::new(ExcKind::TypeError, "simd_width_of[T] needs a numeric type")
+                        .with_error(&f.file, obj_range, "")
+                        .into(),
+                ),
             }),
             _ => return None,
         })
@@ -169,7 +217,11 @@ impl Interp<'_> {
     /// Validate `SIMD[T, N]`: T in i32/i64/f32/f64, N a power of two <= 16.
     fn simd_type(&mut self, f: &Frame, range: TextRange, vals: Eval<Vec<Value>>) -> Eval<TypeId> {
         let vals = vals?;
-        let bad = |msg: &str| -> Failure { SpyError::new(ExcKind::TypeError, msg).with_error(&f.file, range, "").into() };
+        let bad = |msg: &str| -> Failure {
+            SpyError::new(ExcKind::TypeError, msg)
+                .with_error(&f.file, range, "")
+                .into()
+        };
         let [Value::Type(t), n] = vals.as_slice() else {
             return Err(bad("SIMD takes a type and a lane count: `SIMD[T, N]`"));
         };
@@ -184,12 +236,23 @@ impl Interp<'_> {
         Ok(self.vm.types.simd(lane, n))
     }
 
-    fn alloc(&mut self, f: &Frame, item: TypeId, gc: bool, callee_range: TextRange, args: &Args) -> Eval<Typed> {
+    fn alloc(
+        &mut self,
+        f: &Frame,
+        item: TypeId,
+        gc: bool,
+        callee_range: TextRange,
+        args: &Args,
+    ) -> Eval<Typed> {
         self.check_arity(f, 1, 1, args, callee_range, None)?;
         let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
         let n = n.value.as_i32().unwrap_or(0);
         if n < 0 {
-            return Err(panic_error(f, "cannot allocate a negative number of items", args[0].1));
+            return Err(panic_error(
+                f,
+                "cannot allocate a negative number of items",
+                args[0].1,
+            ));
         }
         let ty = self.vm.types.ptr(item, gc);
         let zero = self.zero_value(item);
@@ -198,7 +261,13 @@ impl Interp<'_> {
     }
 
     /// `p[i]` on a pointer.
-    pub(crate) fn ptr_getitem(&mut self, f: &Frame, p: &PtrValue, idx: &Args, whole: TextRange) -> Eval<Typed> {
+    pub(crate) fn ptr_getitem(
+        &mut self,
+        f: &Frame,
+        p: &PtrValue,
+        idx: &Args,
+        whole: TextRange,
+    ) -> Eval<Typed> {
         let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
             return Err(crate::bug!("pointer value of non-pointer type"));
         };
@@ -214,7 +283,14 @@ impl Interp<'_> {
     }
 
     /// `p[i] = v` on a pointer.
-    pub(crate) fn ptr_setitem(&mut self, f: &Frame, p: &PtrValue, idx: &Args, v: Typed, whole: TextRange) -> Eval<()> {
+    pub(crate) fn ptr_setitem(
+        &mut self,
+        f: &Frame,
+        p: &PtrValue,
+        idx: &Args,
+        v: Typed,
+        whole: TextRange,
+    ) -> Eval<()> {
         let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
             return Err(crate::bug!("pointer value of non-pointer type"));
         };
@@ -244,8 +320,16 @@ impl Interp<'_> {
     }
 
     /// `p.field` of the struct a pointer points to (its first item).
-    pub(crate) fn ptr_field(&self, f: &Frame, p: &PtrValue, attr: &str, range: TextRange) -> Option<Eval<Typed>> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else { return None };
+    pub(crate) fn ptr_field(
+        &self,
+        f: &Frame,
+        p: &PtrValue,
+        attr: &str,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+            return None;
+        };
         let fields = self.vm.types.struct_fields(item)?;
         let i = fields.iter().position(|fd| fd.name == attr)?;
         let ty = fields[i].ty;
@@ -260,8 +344,17 @@ impl Interp<'_> {
     }
 
     /// `p.field = v`: pointers give mutable, shared access to a struct.
-    pub(crate) fn ptr_set_field(&mut self, f: &Frame, p: &PtrValue, attr: &str, v: Typed, range: TextRange) -> Option<Eval<()>> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else { return None };
+    pub(crate) fn ptr_set_field(
+        &mut self,
+        f: &Frame,
+        p: &PtrValue,
+        attr: &str,
+        v: Typed,
+        range: TextRange,
+    ) -> Option<Eval<()>> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+            return None;
+        };
         let fields = self.vm.types.struct_fields(item)?.to_vec();
         let i = fields.iter().position(|fd| fd.name == attr)?;
         let v = match self.convert_to(f, v, fields[i].ty, range, None) {
@@ -276,7 +369,10 @@ impl Interp<'_> {
             Some(Value::Struct(s)) => {
                 let mut new_fields = s.fields.to_vec();
                 new_fields[i] = v.value;
-                *mem.first_mut().expect("non-empty") = Value::Struct(Rc::new(StructValue { ty: item, fields: new_fields.into() }));
+                *mem.first_mut().expect("non-empty") = Value::Struct(Rc::new(StructValue {
+                    ty: item,
+                    fields: new_fields.into(),
+                }));
                 Ok(())
             }
             _ => Err(panic_error(f, "ptr_store out of bounds", range)),
@@ -298,11 +394,20 @@ impl Interp<'_> {
         if i < 0 || i + lanes as i64 > mem.len() as i64 {
             return Err(panic_error(f, "ptr_simd_load out of bounds", callee_range));
         }
-        let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize].iter().map(|v| v.as_scalar()).collect();
+        let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize]
+            .iter()
+            .map(|v| v.as_scalar())
+            .collect();
         let Some(values) = values else {
             return Err(crate::bug!("non-scalar item behind a SIMD-loadable pointer"));
         };
-        Ok(Typed::red(simd, Value::Simd(Rc::new(SimdValue { ty: simd, lanes: values.into() }))))
+        Ok(Typed::red(
+            simd,
+            Value::Simd(Rc::new(SimdValue {
+                ty: simd,
+                lanes: values.into(),
+            })),
+        ))
     }
 
     fn simd_store(&mut self, f: &Frame, callee_range: TextRange, args: &Args) -> Eval<Typed> {
@@ -333,7 +438,11 @@ impl Interp<'_> {
 
     fn mismatched_to_simd(&self, f: &Frame, got: TypeId, range: TextRange) -> Failure {
         SpyError::new(ExcKind::TypeError, "mismatched types")
-            .with_error(&f.file, range, format!("expected a SIMD vector, got `{}`", self.vm.types.name(got)))
+            .with_error(
+                &f.file,
+                range,
+                format!("expected a SIMD vector, got `{}`", self.vm.types.name(got)),
+            )
             .into()
     }
 
@@ -345,14 +454,24 @@ impl Interp<'_> {
                 .with_error(
                     &f.file,
                     *r,
-                    format!("expected `gc_ptr[{}]`, got `{}`", lane.name(), self.vm.types.name(a.ty)),
+                    format!(
+                        "expected `gc_ptr[{}]`, got `{}`",
+                        lane.name(),
+                        self.vm.types.name(a.ty)
+                    ),
                 )
                 .into()),
         }
     }
 
     /// `SIMD[T, N](x)` (splat) or `SIMD[T, N](x0, ..., xN-1)`.
-    pub(crate) fn make_simd(&mut self, f: &Frame, simd: TypeId, callee_range: TextRange, args: Args) -> Eval<Typed> {
+    pub(crate) fn make_simd(
+        &mut self,
+        f: &Frame,
+        simd: TypeId,
+        callee_range: TextRange,
+        args: Args,
+    ) -> Eval<Typed> {
         let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
             return Err(crate::bug!("make_simd of a non-SIMD type"));
         };
@@ -370,13 +489,26 @@ impl Interp<'_> {
             values = vec![values[0]; lanes as usize];
         }
         let _ = color;
-        Ok(Typed::red(simd, Value::Simd(Rc::new(SimdValue { ty: simd, lanes: values.into() }))))
+        Ok(Typed::red(
+            simd,
+            Value::Simd(Rc::new(SimdValue {
+                ty: simd,
+                lanes: values.into(),
+            })),
+        ))
     }
 
     /// Lane-wise binary operators on SIMD vectors; a scalar operand is
     /// converted to the lane type and broadcast. `None` when neither operand
     /// is a SIMD vector.
-    pub(crate) fn simd_binop(&mut self, f: &Frame, op: SimdOp, l: &Typed, r: &Typed, lr: TextRange, rr: TextRange, whole: TextRange) -> Option<Eval<Typed>> {
+    pub(crate) fn simd_binop(
+        &mut self,
+        f: &Frame,
+        op: SimdOp,
+        (l, lr): (&Typed, TextRange),
+        (r, rr): (&Typed, TextRange),
+        whole: TextRange,
+    ) -> Option<Eval<Typed>> {
         let lk = self.vm.types.kind(l.ty).clone();
         let rk = self.vm.types.kind(r.ty).clone();
         let (lane, lanes) = match (&lk, &rk) {
@@ -399,11 +531,17 @@ impl Interp<'_> {
         whole: TextRange,
     ) -> Eval<Typed> {
         let cannot = |this: &Self| -> Failure {
-            let (ln, rn) = (this.vm.types.name(l.ty).to_string(), this.vm.types.name(r.ty).to_string());
-            SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {} `{rn}`", op.symbol()))
-                .with_error(&f.file, ranges.0, format!("this is `{ln}`"))
-                .with_error(&f.file, ranges.1, format!("this is `{rn}`"))
-                .into()
+            let (ln, rn) = (
+                this.vm.types.name(l.ty).to_string(),
+                this.vm.types.name(r.ty).to_string(),
+            );
+            SpyError::new(
+                ExcKind::TypeError,
+                format!("cannot do `{ln}` {} `{rn}`", op.symbol()),
+            )
+            .with_error(&f.file, ranges.0, format!("this is `{ln}`"))
+            .with_error(&f.file, ranges.1, format!("this is `{rn}`"))
+            .into()
         };
         let lane_values = |this: &mut Self, v: &Typed, range: TextRange| -> Eval<Vec<Scalar>> {
             match &v.value {
@@ -415,7 +553,10 @@ impl Interp<'_> {
                         return Err(cannot(this));
                     }
                     let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
-                    Ok(vec![s.value.as_scalar().unwrap_or(Scalar::zero(lane)); lanes as usize])
+                    Ok(vec![
+                        s.value.as_scalar().unwrap_or(Scalar::zero(lane));
+                        lanes as usize
+                    ])
                 }
             }
         };
@@ -427,11 +568,21 @@ impl Interp<'_> {
                 SimdOp::Bin(bop) => ops::binop(bop, x, y),
                 SimdOp::Cmp(cop) => ops::cmpop(cop, x, y),
             };
-            out.push(v.map_err(|e| -> Failure { SpyError::new(e.kind, e.message).with_error(&f.file, whole, "").into() })?);
+            out.push(v.map_err(|e| -> Failure {
+                SpyError::new(e.kind, e.message)
+                    .with_error(&f.file, whole, "")
+                    .into()
+            })?);
         }
         let result_lane = out.first().map(|s| s.ty()).unwrap_or(lane);
         let ty = self.vm.types.simd(result_lane, lanes);
-        Ok(Typed::red(ty, Value::Simd(Rc::new(SimdValue { ty, lanes: out.into() }))))
+        Ok(Typed::red(
+            ty,
+            Value::Simd(Rc::new(SimdValue {
+                ty,
+                lanes: out.into(),
+            })),
+        ))
     }
 
     /// `v[i]` on a SIMD vector: `i` must be blue.
@@ -446,7 +597,11 @@ impl Interp<'_> {
         }
         let k = i.value.as_i32().unwrap_or(-1);
         match usize::try_from(k).ok().and_then(|k| s.lanes.get(k)) {
-            Some(lane) => Ok(Typed { color: v.color, ty: TypeId::prim(lane.ty()), value: Value::Scalar(*lane) }),
+            Some(lane) => Ok(Typed {
+                color: v.color,
+                ty: TypeId::prim(lane.ty()),
+                value: Value::Scalar(*lane),
+            }),
             None => Err(SpyError::new(ExcKind::IndexError, "SIMD index out of range")
                 .with_error(&f.file, *r, format!("this is {k}"))
                 .into()),

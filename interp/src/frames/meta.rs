@@ -68,12 +68,23 @@ impl BlueCache {
 impl Interp<'_> {
     fn memo_key(&self, func: &Rc<Function>, args: &[Typed]) -> MemoKey {
         let ptr = Rc::as_ptr(func) as *const () as usize;
-        (ptr, args.iter().map(|a| arg_key(a.color, self.blue_static_type(a), &a.value)).collect())
+        (
+            ptr,
+            args.iter()
+                .map(|a| arg_key(a.color, self.blue_static_type(a), &a.value))
+                .collect(),
+        )
     }
 
     fn memo_store(&mut self, key: MemoKey, func: &Rc<Function>, args: &[Typed], result: MemoResult) {
         let keep = (func.clone(), args.iter().map(|a| a.value.clone()).collect());
-        self.cache.entries.insert(key, MemoEntry { _keep_alive: keep, result });
+        self.cache.entries.insert(
+            key,
+            MemoEntry {
+                _keep_alive: keep,
+                result,
+            },
+        );
     }
 
     /// A short rendering of a blue argument for namespaces: `f[i32, 4]`.
@@ -84,7 +95,14 @@ impl Interp<'_> {
             Value::Scalar(s) => format::format_scalar(*s),
             Value::Str(s) => format::repr_str(s),
             Value::None => "None".to_string(),
-            Value::Tuple(t) => format!("({})", t.items.iter().map(|i| self.ns_repr(i)).collect::<Vec<_>>().join(", ")),
+            Value::Tuple(t) => format!(
+                "({})",
+                t.items
+                    .iter()
+                    .map(|i| self.ns_repr(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Value::Meta(m) => format!("MetaArg[{}, {}]", m.color.name(), self.vm.types.name(m.ty)),
             Value::Builtin(b) => b.name().to_string(),
             other => format!("{:?}", value_key(other)),
@@ -93,7 +111,13 @@ impl Interp<'_> {
 
     /// Call a blue function (plain `@blue` or a generic through `[...]`):
     /// memoized on the callee and each argument's color, type and value.
-    pub(crate) fn call_blue(&mut self, f: &Frame, func: &Rc<Function>, args: Args, call_range: TextRange) -> Eval<Typed> {
+    pub(crate) fn call_blue(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
         let values: Vec<Typed> = args.iter().map(|(a, _)| a.clone()).collect();
         let key = self.memo_key(func, &values);
         if let Some(entry) = self.cache.entries.get(&key) {
@@ -104,11 +128,22 @@ impl Interp<'_> {
         let ns = format!(
             "{}[{}]",
             func.fqn,
-            values.iter().map(|a| self.ns_repr(&a.value)).collect::<Vec<_>>().join(", ")
+            values
+                .iter()
+                .map(|a| self.ns_repr(&a.value))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         let result = if func.pep695 {
             let n = func.params.len();
-            self.check_arity(f, n, n, &args, call_range, Some((&func.code.file, func.code.def.proto_range)))?;
+            self.check_arity(
+                f,
+                n,
+                n,
+                &args,
+                call_range,
+                Some((&func.code.file, func.code.def.proto_range)),
+            )?;
             self.specialize_pep695(func, values.clone(), ns)?
         } else {
             let bound = self.bind_args(f, func, args, call_range)?;
@@ -119,7 +154,14 @@ impl Interp<'_> {
     }
 
     /// `g[a, b]` on a generic function.
-    pub(crate) fn call_generic(&mut self, f: &Frame, func: &Rc<Function>, obj_range: TextRange, idx: Args, whole: TextRange) -> Eval<Typed> {
+    pub(crate) fn call_generic(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        obj_range: TextRange,
+        idx: Args,
+        whole: TextRange,
+    ) -> Eval<Typed> {
         self.check_blue_args(f, func, obj_range, &idx)?;
         self.call_blue(f, func, idx, whole)
     }
@@ -136,9 +178,18 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let metas: Vec<Rc<MetaArgValue>> = args
             .iter()
-            .map(|(a, _)| Rc::new(MetaArgValue { color: a.color, ty: a.ty, value: a.value.clone() }))
+            .map(|(a, _)| {
+                Rc::new(MetaArgValue {
+                    color: a.color,
+                    ty: a.ty,
+                    value: a.value.clone(),
+                })
+            })
             .collect();
-        let meta_values: Vec<Typed> = metas.iter().map(|m| Typed::blue(TypeId::METAARG, Value::Meta(m.clone()))).collect();
+        let meta_values: Vec<Typed> = metas
+            .iter()
+            .map(|m| Typed::blue(TypeId::METAARG, Value::Meta(m.clone())))
+            .collect();
         let key = self.memo_key(func, &meta_values);
         let cached = self.cache.entries.get(&key).and_then(|e| match &e.result {
             MemoResult::Op(op) => Some(op.clone()),
@@ -147,7 +198,11 @@ impl Interp<'_> {
         let op = match cached {
             Some(op) => op,
             None => {
-                let margs: Args = meta_values.iter().cloned().zip(args.iter().map(|(_, r)| *r)).collect();
+                let margs: Args = meta_values
+                    .iter()
+                    .cloned()
+                    .zip(args.iter().map(|(_, r)| *r))
+                    .collect();
                 let bound = self.bind_args(f, func, margs, call_range)?;
                 let result = self.invoke(func, bound, None)?;
                 let op = self.resolve_opspec(f, func, &result, &metas, callee_range)?;
@@ -173,15 +228,20 @@ impl Interp<'_> {
                 format!("wrong metafunc return type: expected `operator::OpSpec`, got `{got}`"),
             )
             .with_error(&f.file, callee_range, "this is a metafunc")
-            .with_note(&func.code.file, func.code.def.proto_range, "metafunc defined here")
+            .with_note(
+                &func.code.file,
+                func.code.def.proto_range,
+                "metafunc defined here",
+            )
             .into());
         };
         Ok(match &**spec {
             OpSpecValue::Null => ResolvedOp::Null,
             OpSpecValue::Const(v) => ResolvedOp::Const(v.clone()),
-            OpSpecValue::Simple(callee) => {
-                ResolvedOp::Call { callee: callee.clone(), args: (0..metas.len()).map(ArgSpec::Arg).collect() }
-            }
+            OpSpecValue::Simple(callee) => ResolvedOp::Call {
+                callee: callee.clone(),
+                args: (0..metas.len()).map(ArgSpec::Arg).collect(),
+            },
             OpSpecValue::Complex(callee, margs) => {
                 let mut specs = Vec::with_capacity(margs.len());
                 for m in margs {
@@ -195,11 +255,18 @@ impl Interp<'_> {
                             "a red MetaArg in OpSpec must be one of the metafunc's arguments",
                         )
                         .with_error(&f.file, callee_range, "this is a metafunc")
-                        .with_note(&func.code.file, func.code.def.proto_range, "metafunc defined here")
+                        .with_note(
+                            &func.code.file,
+                            func.code.def.proto_range,
+                            "metafunc defined here",
+                        )
                         .into());
                     }
                 }
-                ResolvedOp::Call { callee: callee.clone(), args: specs }
+                ResolvedOp::Call {
+                    callee: callee.clone(),
+                    args: specs,
+                }
             }
         })
     }
@@ -216,9 +283,11 @@ impl Interp<'_> {
         match op {
             ResolvedOp::Null => {
                 let ty = self.vm.types.name(func.ty).to_string();
-                Err(SpyError::new(ExcKind::TypeError, format!("cannot call objects of type `{ty}`"))
-                    .with_error(&f.file, callee_range, format!("this is `{ty}`"))
-                    .into())
+                Err(
+                    SpyError::new(ExcKind::TypeError, format!("cannot call objects of type `{ty}`"))
+                        .with_error(&f.file, callee_range, format!("this is `{ty}`"))
+                        .into(),
+                )
             }
             ResolvedOp::Const(v) => {
                 // `OpSpec.const` is pure: blue iff every input is blue.
@@ -240,7 +309,13 @@ impl Interp<'_> {
 
     /// Call a dunder method: a metafunc dunder goes through the metacall
     /// protocol, a plain one is called with the operands.
-    pub(crate) fn call_dunder(&mut self, f: &mut Frame, method: &Rc<Function>, args: Args, range: TextRange) -> Eval<Typed> {
+    pub(crate) fn call_dunder(
+        &mut self,
+        f: &mut Frame,
+        method: &Rc<Function>,
+        args: Args,
+        range: TextRange,
+    ) -> Eval<Typed> {
         if method.kind == FuncKind::Metafunc {
             return self.call_metafunc(f, method, range, args, range);
         }
@@ -258,9 +333,12 @@ impl Interp<'_> {
                 let items = match &list.value {
                     Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => t.items.to_vec(),
                     _ => {
-                        return Err(SpyError::new(ExcKind::TypeError, "OpSpec arguments must be a list of MetaArgs")
-                            .with_error(&f.file, r, format!("this is `{}`", self.vm.types.name(list.ty)))
-                            .into())
+                        return Err(SpyError::new(
+                            ExcKind::TypeError,
+                            "OpSpec arguments must be a list of MetaArgs",
+                        )
+                        .with_error(&f.file, r, format!("this is `{}`", self.vm.types.name(list.ty)))
+                        .into())
                     }
                 };
                 let mut metas = Vec::with_capacity(items.len());
@@ -268,9 +346,12 @@ impl Interp<'_> {
                     match item {
                         Value::Meta(m) => metas.push(m),
                         _ => {
-                            return Err(SpyError::new(ExcKind::TypeError, "OpSpec arguments must be a list of MetaArgs")
-                                .with_error(&f.file, r, "expected MetaArgs")
-                                .into())
+                            return Err(SpyError::new(
+                                ExcKind::TypeError,
+                                "OpSpec arguments must be a list of MetaArgs",
+                            )
+                            .with_error(&f.file, r, "expected MetaArgs")
+                            .into())
                         }
                     }
                 }
@@ -282,14 +363,32 @@ impl Interp<'_> {
 
     /// Attributes of blue-time values: `m.static_type`, `m.color`,
     /// `m.blueval`, `m_args.types`, `T.types`, `OpSpec.const`/`.NULL`.
-    pub(crate) fn meta_attr(&mut self, f: &Frame, obj: &Typed, obj_range: TextRange, attr: &ast::Identifier) -> Option<Eval<Typed>> {
+    pub(crate) fn meta_attr(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        obj_range: TextRange,
+        attr: &ast::Identifier,
+    ) -> Option<Eval<Typed>> {
         let color = obj.color;
         match (&obj.value, attr.name.as_str()) {
-            (Value::Meta(m), "static_type") => Some(Ok(Typed { color, ty: TypeId::TYPE, value: Value::Type(m.ty) })),
-            (Value::Meta(m), "color") => Some(Ok(Typed { color, ty: TypeId::STR, value: Value::str(m.color.name()) })),
+            (Value::Meta(m), "static_type") => Some(Ok(Typed {
+                color,
+                ty: TypeId::TYPE,
+                value: Value::Type(m.ty),
+            })),
+            (Value::Meta(m), "color") => Some(Ok(Typed {
+                color,
+                ty: TypeId::STR,
+                value: Value::str(m.color.name()),
+            })),
             (Value::Meta(m), "blueval") => Some(if m.color == Color::Blue {
                 let ty = self.dynamic_type(&m.value).unwrap_or(m.ty);
-                Ok(Typed { color, ty, value: m.value.clone() })
+                Ok(Typed {
+                    color,
+                    ty,
+                    value: m.value.clone(),
+                })
             } else {
                 Err(SpyError::new(ExcKind::ValueError, "oparg is not blue")
                     .with_error(&f.file, obj_range, "this MetaArg is red")
@@ -303,10 +402,20 @@ impl Interp<'_> {
                         _ => return None,
                     }
                 }
-                Some(Ok(Typed { color, ty: TypeId::INTERP_TUPLE, value: interp_tuple(types) }))
+                Some(Ok(Typed {
+                    color,
+                    ty: TypeId::INTERP_TUPLE,
+                    value: interp_tuple(types),
+                }))
             }
             (Value::Type(t), "types") => {
-                let items = self.vm.types.tuple_items(*t)?.iter().map(|t| Value::Type(*t)).collect();
+                let items = self
+                    .vm
+                    .types
+                    .tuple_items(*t)?
+                    .iter()
+                    .map(|t| Value::Type(*t))
+                    .collect();
                 Some(Ok(Typed::blue(TypeId::INTERP_TUPLE, interp_tuple(items))))
             }
             (Value::Type(t), "itemtype") => match self.vm.types.kind(*t) {
@@ -318,14 +427,17 @@ impl Interp<'_> {
                 let short = name.rsplit("::").next().unwrap_or(name).to_string();
                 Some(Ok(Typed::blue(TypeId::STR, Value::str(&short))))
             }
-            (Value::Type(t), "__fqn__") => Some(Ok(Typed::blue(TypeId::STR, Value::str(self.vm.types.name(*t))))),
+            (Value::Type(t), "__fqn__") => {
+                Some(Ok(Typed::blue(TypeId::STR, Value::str(self.vm.types.name(*t)))))
+            }
             (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "const") => Some(Ok(Typed::blue(
                 TypeId::BUILTIN_FUNC,
                 Value::Builtin(crate::vm::builtins::Builtin::OpSpecConst),
             ))),
-            (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "NULL") => {
-                Some(Ok(Typed::blue(TypeId::OPSPEC, Value::OpSpec(Rc::new(OpSpecValue::Null)))))
-            }
+            (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "NULL") => Some(Ok(Typed::blue(
+                TypeId::OPSPEC,
+                Value::OpSpec(Rc::new(OpSpecValue::Null)),
+            ))),
             _ => None,
         }
     }
@@ -333,5 +445,8 @@ impl Interp<'_> {
 
 /// An interp tuple of `items`.
 pub(crate) fn interp_tuple(items: Vec<Value>) -> Value {
-    Value::Tuple(Rc::new(TupleValue { ty: TypeId::INTERP_TUPLE, items: items.into() }))
+    Value::Tuple(Rc::new(TupleValue {
+        ty: TypeId::INTERP_TUPLE,
+        items: items.into(),
+    }))
 }

@@ -14,6 +14,7 @@
 //! | `function.rs` | executing `def`: annotations, `*args`, PEP 695 generics  |
 //! | `meta.rs`     | memoized blue calls, metafuncs, OpSpec, MetaArg          |
 //! | `unroll.rs`   | `UNROLL_RANGE` loops and `*(e for i in UNROLL_RANGE(n))` |
+//! | `list.rs`     | `list[T]`: displays, `[]`, indexing, methods             |
 //! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
 //! | `dispatch.rs` | operator dispatch on static types (`OpImpl`) and its execution |
 //! | `convert.rs`  | implicit and explicit conversions                        |
@@ -34,6 +35,7 @@ mod display;
 mod expr;
 mod function;
 pub mod limits;
+mod list;
 mod lowlevel;
 mod meta;
 mod module;

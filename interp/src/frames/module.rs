@@ -102,12 +102,19 @@ impl Interp<'_> {
                 if c.is_struct && c.type_params.is_none() {
                     let fqn = format!("{}::{}", self.vm.module(id).name, c.name.name);
                     let ty = self.vm.types.new_struct(fqn);
-                    self.store_slot(&mut frame, &c.name, TypeId::TYPE, crate::vm::value::Color::Blue, Value::Type(ty))?;
+                    self.store_slot(
+                        &mut frame,
+                        &c.name,
+                        TypeId::TYPE,
+                        crate::vm::value::Color::Blue,
+                        Value::Type(ty),
+                    )?;
                 }
             }
         }
         for stmt in &ast.body {
-            self.exec_stmt(&mut frame, stmt).map_err(|e| add_trace(e, &frame))?;
+            self.exec_stmt(&mut frame, stmt)
+                .map_err(|e| add_trace(e, &frame))?;
         }
         Ok(())
     }
@@ -128,14 +135,26 @@ impl Interp<'_> {
         };
         let def = func.code.def.clone();
         if !func.params.is_empty() {
-            return Err(SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
-                .with_error(&file, def.proto_range, "parameters must be `main(argv: list[str])`")
-                .into());
+            return Err(
+                SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
+                    .with_error(
+                        &file,
+                        def.proto_range,
+                        "parameters must be `main(argv: list[str])`",
+                    )
+                    .into(),
+            );
         }
         if func.ret != TypeId::NONE && func.ret != TypeId::I32 {
-            return Err(SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
-                .with_error(&file, def.proto_range, "the only valid return types are `None`, `int` and `i32`")
-                .into());
+            return Err(
+                SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
+                    .with_error(
+                        &file,
+                        def.proto_range,
+                        "the only valid return types are `None`, `int` and `i32`",
+                    )
+                    .into(),
+            );
         }
         let result = self.invoke(&func, Vec::new(), None)?;
         // The OS keeps the low 8 bits of the exit status.
@@ -144,20 +163,42 @@ impl Interp<'_> {
 
     pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &Rc<ast::ClassDef>) -> Eval<()> {
         if !c.is_struct {
-            return Err(self.error_at(f, ExcKind::Wip, "only @struct classes are supported for now", c.name.range, "class defined here"));
+            return Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "only @struct classes are supported for now",
+                c.name.range,
+                "class defined here",
+            ));
         }
         if let Some(d) = c.decorators.first() {
-            return Err(self.error_at(f, ExcKind::TypeError, "class decorators not supported yet", d.range, "this is not supported"));
+            return Err(self.error_at(
+                f,
+                ExcKind::TypeError,
+                "class decorators not supported yet",
+                d.range,
+                "this is not supported",
+            ));
         }
         if c.type_params.is_some() {
-            return Err(self.error_at(f, ExcKind::Wip, "generic structs are not supported yet", c.name.range, "class defined here"));
+            return Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "generic structs are not supported yet",
+                c.name.range,
+                "class defined here",
+            ));
         }
         for stmt in &c.body {
             check_class_stmt(self, f, stmt)?;
         }
         // Module-level structs were forward-declared by module init.
         let ty = match (f.kind, f.res.name(c.name.id)) {
-            (FrameKind::Module, NameRef::Global(slot)) => match self.vm.module(f.module).globals[slot as usize].as_ref().and_then(|g| g.value.clone()) {
+            (FrameKind::Module, NameRef::Global(slot)) => match self.vm.module(f.module).globals
+                [slot as usize]
+                .as_ref()
+                .and_then(|g| g.value.clone())
+            {
                 Some(Value::Type(t)) => t,
                 _ => return Err(crate::bug!("struct `{}` was not forward-declared", c.name.name)),
             },
@@ -186,14 +227,20 @@ impl Interp<'_> {
         };
         // Bind the name first so methods can mention the struct type.
         self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
-        self.exec_block(&mut frame, &c.body).map_err(|e| add_trace(e, &frame))?;
+        self.exec_block(&mut frame, &c.body)
+            .map_err(|e| add_trace(e, &frame))?;
         let mut fields = Vec::new();
         let mut members = std::collections::HashMap::new();
         let locals = frame.locals.borrow();
         for (sym, slot) in scope.symbols.iter().zip(locals.iter()) {
-            let Some(Local { ty: fty, value, .. }) = slot else { continue };
+            let Some(Local { ty: fty, value, .. }) = slot else {
+                continue;
+            };
             if sym.origin == Origin::ClassField {
-                fields.push(Field { name: sym.name.clone(), ty: *fty });
+                fields.push(Field {
+                    name: sym.name.clone(),
+                    ty: *fty,
+                });
             } else if let Some(v) = value {
                 members.insert(sym.name.clone(), v.clone());
             }
@@ -202,7 +249,13 @@ impl Interp<'_> {
             .body
             .iter()
             .filter_map(|s| match &s.kind {
-                ast::StmtKind::FuncDef(d) if d.decorators.iter().any(|e| crate::frames::call::is_name(e, "staticmethod")) => Some(d.name.name.clone()),
+                ast::StmtKind::FuncDef(d)
+                    if d.decorators
+                        .iter()
+                        .any(|e| crate::frames::call::is_name(e, "staticmethod")) =>
+                {
+                    Some(d.name.name.clone())
+                }
                 _ => None,
             })
             .collect();
@@ -220,25 +273,51 @@ impl Interp<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_import(&mut self, f: &mut Frame, module: &ast::Identifier, alias: Option<&ast::Identifier>) -> Eval<()> {
+    pub(crate) fn exec_import(
+        &mut self,
+        f: &mut Frame,
+        module: &ast::Identifier,
+        alias: Option<&ast::Identifier>,
+    ) -> Eval<()> {
         match crate::vm::modules::BuiltinModule::find(&module.name) {
             Some(m) => {
-                let v = Typed::blue(TypeId::MODULE, Value::Builtin(crate::vm::builtins::Builtin::Module(m)));
+                let v = Typed::blue(
+                    TypeId::MODULE,
+                    Value::Builtin(crate::vm::builtins::Builtin::Module(m)),
+                );
                 self.declare_slot(f, alias.unwrap_or(module), v)
             }
-            None => Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", module.name))
-                .with_error(&f.file, module.range, format!("module `{}` does not exist", module.name))
-                .into()),
+            None => Err(
+                SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", module.name))
+                    .with_error(
+                        &f.file,
+                        module.range,
+                        format!("module `{}` does not exist", module.name),
+                    )
+                    .into(),
+            ),
         }
     }
 
-    pub(crate) fn exec_import_from(&mut self, f: &mut Frame, module: &ast::Identifier, names: &[ast::ImportName]) -> Eval<()> {
+    pub(crate) fn exec_import_from(
+        &mut self,
+        f: &mut Frame,
+        module: &ast::Identifier,
+        names: &[ast::ImportName],
+    ) -> Eval<()> {
         let builtin_module = crate::vm::modules::BuiltinModule::find(&module.name);
         if builtin_module.is_none() && module.name != "builtins" {
             let first = names.first().map(|n| n.name.name.as_str()).unwrap_or("");
-            return Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}.{first}`", module.name))
-                .with_error(&f.file, module.range, format!("module `{}` does not exist", module.name))
-                .into());
+            return Err(SpyError::new(
+                ExcKind::ImportError,
+                format!("cannot import `{}.{first}`", module.name),
+            )
+            .with_error(
+                &f.file,
+                module.range,
+                format!("module `{}` does not exist", module.name),
+            )
+            .into());
         }
         for n in names {
             let member = match builtin_module {
@@ -246,13 +325,19 @@ impl Interp<'_> {
                 None => crate::vm::builtins::lookup(&n.name.name).map(crate::vm::builtins::value),
             };
             let Some(v) = member else {
-                return Err(SpyError::new(ExcKind::ImportError, format!("cannot import `{}.{}`", module.name, n.name.name))
-                    .with_error(
-                        &f.file,
-                        n.name.range,
-                        format!("attribute `{}` does not exist in module `{}`", n.name.name, module.name),
-                    )
-                    .into());
+                return Err(SpyError::new(
+                    ExcKind::ImportError,
+                    format!("cannot import `{}.{}`", module.name, n.name.name),
+                )
+                .with_error(
+                    &f.file,
+                    n.name.range,
+                    format!(
+                        "attribute `{}` does not exist in module `{}`",
+                        n.name.name, module.name
+                    ),
+                )
+                .into());
             };
             self.declare_slot(f, n.alias.as_ref().unwrap_or(&n.name), v)?;
         }
@@ -265,13 +350,14 @@ impl Interp<'_> {
 fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
     use ast::StmtKind as S;
     match &stmt.kind {
-        S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp.error_at(
-            f,
-            ExcKind::TypeError,
-            "default values in fields not supported yet",
-            stmt.range,
-            "this is not supported",
-        )),
+        S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp
+            .error_at(
+                f,
+                ExcKind::TypeError,
+                "default values in fields not supported yet",
+                stmt.range,
+                "this is not supported",
+            )),
         S::VarDef(_) | S::Assign { .. } | S::FuncDef(_) | S::Pass | S::Expr(_) => Ok(()),
         S::If { body, orelse, .. } => {
             for s in body.iter().chain(orelse) {
@@ -292,7 +378,13 @@ fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
                 S::Continue => "Continue",
                 _ => "statement",
             };
-            Err(interp.error_at(f, ExcKind::TypeError, format!("`{what}` not supported inside a classdef"), stmt.range, "this is not supported"))
+            Err(interp.error_at(
+                f,
+                ExcKind::TypeError,
+                format!("`{what}` not supported inside a classdef"),
+                stmt.range,
+                "this is not supported",
+            ))
         }
     }
 }

@@ -34,7 +34,10 @@ impl Interp<'_> {
         f.current = s.range;
         match &s.kind {
             StmtKind::FuncDef(def) => {
-                let is_static = def.decorators.iter().any(|d| crate::frames::call::is_name(d, "staticmethod"));
+                let is_static = def
+                    .decorators
+                    .iter()
+                    .any(|d| crate::frames::call::is_name(d, "staticmethod"));
                 let self_type = f.class_type.filter(|_| !is_static);
                 let func = self.make_function_in(f, def, self_type)?;
                 self.declare_slot(f, &def.name, func)?;
@@ -47,13 +50,17 @@ impl Interp<'_> {
                 let l = self.eval_name(f, target)?;
                 let r = self.eval_expr(f, value)?;
                 let target_expr = Expr::new(ast::ExprKind::Name(target.clone()), target.range);
-                let result = self.binop(f, *op, l, r, &target_expr, value, &target_expr)?;
+                let result = self.binop(f, *op, (l, &target_expr), (r, value), &target_expr)?;
                 self.assign_name(f, target, result, s.range)?;
             }
             StmtKind::VarDef(v) => self.exec_vardef(f, v)?,
             StmtKind::If { test, body, orelse } => {
                 let cond = self.eval_condition(f, test)?;
-                let branch = if cond.value.as_bool() == Some(true) { body } else { orelse };
+                let branch = if cond.value.as_bool() == Some(true) {
+                    body
+                } else {
+                    orelse
+                };
                 return self.exec_block(f, branch);
             }
             StmtKind::While { test, body } => loop {
@@ -93,6 +100,22 @@ impl Interp<'_> {
             return self.exec_unrolled_for(f, target, n_expr, body);
         }
         let it = self.eval_expr(f, iter)?;
+        if let Value::List(l) = &it.value {
+            let item_ty = self.vm.types.list_item(it.ty).unwrap_or(TypeId::DYNAMIC);
+            let mut k = 0;
+            loop {
+                let item = l.items.borrow().get(k).cloned();
+                let Some(item) = item else { break };
+                self.store_slot(f, target, item_ty, Color::Red, item)?;
+                match self.exec_block(f, body)? {
+                    Flow::Break => break,
+                    Flow::Normal | Flow::Continue => {}
+                    ret @ Flow::Return(_) => return Ok(ret),
+                }
+                k += 1;
+            }
+            return Ok(Flow::Normal);
+        }
         let Value::Range(r) = it.value else {
             let ty = self.vm.types.name(it.ty).to_string();
             return Err(SpyError::new(
@@ -238,7 +261,11 @@ impl Interp<'_> {
                 let v = self.eval_expr(f, value)?;
                 self.set_attr(f, o, obj, attr, v, value.range)
             }
-            AssignTarget::Subscript { value: obj, indices, range } => {
+            AssignTarget::Subscript {
+                value: obj,
+                indices,
+                range,
+            } => {
                 let o = self.eval_expr(f, obj)?;
                 let idx = self.eval_items(f, indices)?;
                 let v = self.eval_expr(f, value)?;
@@ -258,10 +285,12 @@ impl Interp<'_> {
                     .into());
                 };
                 if item_types.len() != names.len() {
-                    return Err(SpyError::new(ExcKind::TypeError, "Wrong number of values to unpack")
-                        .with_error(&f.file, *range, format!("expected {} values", names.len()))
-                        .with_note(&f.file, value.range, format!("got {} values", item_types.len()))
-                        .into());
+                    return Err(
+                        SpyError::new(ExcKind::TypeError, "Wrong number of values to unpack")
+                            .with_error(&f.file, *range, format!("expected {} values", names.len()))
+                            .with_note(&f.file, value.range, format!("got {} values", item_types.len()))
+                            .into(),
+                    );
                 }
                 let Value::Tuple(tuple) = &v.value else {
                     return Err(crate::bug!("tuple-typed value is not a tuple"));
@@ -295,7 +324,11 @@ impl Interp<'_> {
                 let sym = &f.scope.symbols[slot as usize];
                 match existing {
                     None => {
-                        let color = if sym.kind == VarKind::Const { v.color } else { Color::Red };
+                        let color = if sym.kind == VarKind::Const {
+                            v.color
+                        } else {
+                            Color::Red
+                        };
                         self.write_slot(f, slot, v.ty, color, v.value);
                         Ok(())
                     }
@@ -412,7 +445,9 @@ impl Interp<'_> {
     fn symbol_kind(&self, f: &Frame, id: &ast::Identifier) -> Eval<VarKind> {
         match f.res.name(id.id) {
             NameRef::Local(slot) => Ok(f.scope.symbols[slot as usize].kind),
-            NameRef::Global(slot) => Ok(self.vm.module(f.module).resolution.module_scope.symbols[slot as usize].kind),
+            NameRef::Global(slot) => {
+                Ok(self.vm.module(f.module).resolution.module_scope.symbols[slot as usize].kind)
+            }
             other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),
         }
     }

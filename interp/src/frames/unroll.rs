@@ -20,7 +20,9 @@ use crate::vm::value::{Color, Typed, Value};
 impl Interp<'_> {
     /// If `iter` is `UNROLL_RANGE(n)`, its argument expression.
     pub(crate) fn unroll_range_arg<'e>(&mut self, f: &mut Frame, iter: &'e Expr) -> Eval<Option<&'e Expr>> {
-        let ExprKind::Call { func, args } = &iter.kind else { return Ok(None) };
+        let ExprKind::Call { func, args } = &iter.kind else {
+            return Ok(None);
+        };
         if !matches!(func.kind, ExprKind::Name(_) | ExprKind::Attribute { .. }) {
             return Ok(None);
         }
@@ -36,9 +38,11 @@ impl Interp<'_> {
     fn unroll_count(&mut self, f: &mut Frame, n_expr: &Expr) -> Eval<i32> {
         let n = self.eval_expr(f, n_expr)?;
         if !n.is_blue() {
-            return Err(SpyError::new(ExcKind::TypeError, "the argument of UNROLL_RANGE must be blue")
-                .with_error(&f.file, n_expr.range, "this is red")
-                .into());
+            return Err(
+                SpyError::new(ExcKind::TypeError, "the argument of UNROLL_RANGE must be blue")
+                    .with_error(&f.file, n_expr.range, "this is red")
+                    .into(),
+            );
         }
         let n = self.convert_to(f, n, TypeId::I32, n_expr.range, None)?;
         Ok(n.value.as_i32().unwrap_or(0).max(0))
@@ -98,7 +102,9 @@ impl Interp<'_> {
     fn unbind(&mut self, f: &mut Frame, target: &ast::Identifier) {
         match f.res.name(target.id) {
             crate::resolve::NameRef::Local(slot) => f.locals.borrow_mut()[slot as usize] = None,
-            crate::resolve::NameRef::Global(slot) => self.vm.module_mut(f.module).globals[slot as usize] = None,
+            crate::resolve::NameRef::Global(slot) => {
+                self.vm.module_mut(f.module).globals[slot as usize] = None
+            }
             _ => {}
         }
     }

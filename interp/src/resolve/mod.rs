@@ -102,12 +102,8 @@ impl Resolver {
     fn declare_module(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
         for stmt in body {
             match &stmt.kind {
-                StmtKind::FuncDef(f) => {
-                    self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?
-                }
-                StmtKind::ClassDef(c) => {
-                    self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?
-                }
+                StmtKind::FuncDef(f) => self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?,
+                StmtKind::ClassDef(c) => self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?,
                 StmtKind::Import { module, alias } => {
                     let id = alias.as_ref().unwrap_or(module);
                     self.declare_new(id, VarKind::Const, Origin::Import)?;
@@ -119,9 +115,7 @@ impl Resolver {
                     }
                 }
                 StmtKind::Assign { target, .. } => match target.as_ref() {
-                    AssignTarget::Name(id) => {
-                        self.declare_new(id, VarKind::Const, Origin::GlobalConst)?
-                    }
+                    AssignTarget::Name(id) => self.declare_new(id, VarKind::Const, Origin::GlobalConst)?,
                     AssignTarget::Unpack { names, .. } => {
                         for id in names {
                             self.declare_new(id, VarKind::Const, Origin::GlobalConst)?;
@@ -145,12 +139,7 @@ impl Resolver {
 
     /// Declare a brand-new symbol in the current scope: redeclaration and
     /// shadowing are ScopeErrors.
-    fn declare_new(
-        &mut self,
-        id: &ast::Identifier,
-        kind: VarKind,
-        origin: Origin,
-    ) -> Result<(), SpyError> {
+    fn declare_new(&mut self, id: &ast::Identifier, kind: VarKind, origin: Origin) -> Result<(), SpyError> {
         if let Some(prev) = self.current().find(&id.name) {
             let prev_range = self.current().symbols[prev].decl_range;
             return Err(SpyError::new(
@@ -163,10 +152,7 @@ impl Resolver {
         if let Some(prev_range) = self.find_in_outer_scopes(&id.name) {
             return Err(SpyError::new(
                 ExcKind::ScopeError,
-                format!(
-                    "variable `{}` shadows a name declared in an outer scope",
-                    id.name
-                ),
+                format!("variable `{}` shadows a name declared in an outer scope", id.name),
             )
             .with_error(&self.file, id.range, "this is the new declaration")
             .with_note(&self.file, prev_range, "this is the previous declaration"));
@@ -301,19 +287,14 @@ impl Resolver {
                 self.loop_depth -= 1;
                 r?;
             }
-            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => {
-                self.declare_expr(e)
-            }
+            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => self.declare_expr(e),
             StmtKind::Assert { test, msg } => {
                 self.declare_expr(test);
                 if let Some(m) = msg {
                     self.declare_expr(m);
                 }
             }
-            StmtKind::Return(None)
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Pass => {}
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
         }
         Ok(())
     }
@@ -433,19 +414,14 @@ impl Resolver {
                 self.bind(target);
                 self.resolve_block(body)?;
             }
-            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => {
-                self.resolve_expr(e)
-            }
+            StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => self.resolve_expr(e),
             StmtKind::Assert { test, msg } => {
                 self.resolve_expr(test);
                 if let Some(m) = msg {
                     self.resolve_expr(m);
                 }
             }
-            StmtKind::Return(None)
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Pass => {}
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
         }
         Ok(())
     }
@@ -461,9 +437,11 @@ impl Resolver {
             _ => {
                 if let (ExprKind::Call { .. }, None) = (&e.kind, &self.error) {
                     if let Err((msg, range)) = check_prefixed_literal(e) {
-                        self.error = Some(
-                            SpyError::new(ExcKind::ParseError, msg).with_error(&self.file, range, "integer literal out of range"),
-                        );
+                        self.error = Some(SpyError::new(ExcKind::ParseError, msg).with_error(
+                            &self.file,
+                            range,
+                            "integer literal out of range",
+                        ));
                     }
                 }
                 for_each_child(e, &mut |c| self.resolve_expr(c));
@@ -486,7 +464,11 @@ impl Resolver {
             assignments: 1,
         });
         let slot = (scope.symbols.len() - 1) as u32;
-        let r = if scope.kind == ScopeKind::Module { NameRef::Global(slot) } else { NameRef::Local(slot) };
+        let r = if scope.kind == ScopeKind::Module {
+            NameRef::Global(slot)
+        } else {
+            NameRef::Local(slot)
+        };
         self.set(target, r);
         self.generator_targets.push((target.name.clone(), r));
         self.resolve_expr(elt);
@@ -606,11 +588,15 @@ pub fn for_each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
         ExprKind::Attribute { value, .. } => f(value),
         ExprKind::Call { func, args } => {
             f(func);
-            args.iter().for_each(|a| f(a));
+            for a in args {
+                f(a);
+            }
         }
         ExprKind::Subscript { value, indices } => {
             f(value);
-            indices.iter().for_each(|a| f(a));
+            for a in indices {
+                f(a);
+            }
         }
         ExprKind::Slice { lower, upper, step } => {
             for part in [lower, upper, step].into_iter().flatten() {
@@ -629,7 +615,11 @@ pub fn for_each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
             f(body);
             f(orelse);
         }
-        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| f(a)),
+        ExprKind::Tuple(items) | ExprKind::List(items) => {
+            for a in items {
+                f(a);
+            }
+        }
         ExprKind::Dict(pairs) => pairs.iter().for_each(|(k, v)| {
             f(k);
             f(v);
@@ -646,15 +636,22 @@ pub fn for_each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
 /// The literal of a prefixed-literal call such as `u8(255)` or `i64(-5)`:
 /// (type name, value, range of the literal).
 pub fn prefixed_int_literal(e: &Expr) -> Option<(&str, i128, crate::source::TextRange)> {
-    let ExprKind::Call { func, args } = &e.kind else { return None };
-    let ExprKind::Name(id) = &func.kind else { return None };
+    let ExprKind::Call { func, args } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Name(id) = &func.kind else {
+        return None;
+    };
     if !matches!(id.name.as_str(), "i8" | "u8" | "i32" | "u32" | "i64" | "u64") {
         return None;
     }
     let [arg] = args.as_slice() else { return None };
     let value = match &arg.kind {
         ExprKind::Int(v) => *v as i128,
-        ExprKind::UnaryOp { op: ast::UnaryOp::Neg, operand } => match operand.kind {
+        ExprKind::UnaryOp {
+            op: ast::UnaryOp::Neg,
+            operand,
+        } => match operand.kind {
             ExprKind::Int(v) => -(v as i128),
             _ => return None,
         },
@@ -666,7 +663,9 @@ pub fn prefixed_int_literal(e: &Expr) -> Option<(&str, i128, crate::source::Text
 /// Upstream turns `u8(256)`-style calls into typed literals at parse time, so
 /// an out-of-range one is a ParseError before anything runs.
 fn check_prefixed_literal(e: &Expr) -> Result<(), (String, crate::source::TextRange)> {
-    let Some((ty, value, range)) = prefixed_int_literal(e) else { return Ok(()) };
+    let Some((ty, value, range)) = prefixed_int_literal(e) else {
+        return Ok(());
+    };
     let (min, max): (i128, i128) = match ty {
         "i8" => (i8::MIN.into(), i8::MAX.into()),
         "u8" => (0, u8::MAX.into()),
@@ -676,7 +675,10 @@ fn check_prefixed_literal(e: &Expr) -> Result<(), (String, crate::source::TextRa
         _ => (0, u64::MAX.into()),
     };
     if value < min || value > max {
-        return Err((format!("{ty} literal {value} is out of range [{min}, {max}]"), range));
+        return Err((
+            format!("{ty} literal {value} is out of range [{min}, {max}]"),
+            range,
+        ));
     }
     Ok(())
 }

@@ -10,8 +10,7 @@ use std::fmt::Write as _;
 
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    AssignTarget, Expr, ExprKind, FuncColor, FuncKind, Identifier, Module, ParamKind, Stmt,
-    StmtKind, VarKind,
+    AssignTarget, Expr, ExprKind, FuncColor, FuncKind, Identifier, Module, ParamKind, Stmt, StmtKind, VarKind,
 };
 
 pub fn dump_module(m: &Module) -> String {

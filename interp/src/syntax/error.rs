@@ -148,10 +148,9 @@ impl ParseErrorKind {
     pub fn exc_kind(&self) -> ExcKind {
         use ParseErrorKind as K;
         match self {
-            K::UnexpectedIndent
-            | K::ExpectedIndentedBlock
-            | K::UnindentMismatch
-            | K::TooManyIndentLevels => ExcKind::IndentationError,
+            K::UnexpectedIndent | K::ExpectedIndentedBlock | K::UnindentMismatch | K::TooManyIndentLevels => {
+                ExcKind::IndentationError
+            }
             K::InconsistentTabs => ExcKind::TabError,
             _ => ExcKind::ParseError,
         }
@@ -192,9 +191,7 @@ impl ParseErrorKind {
             K::MixedBytesAndStr => "these literals",
             K::UnexpectedIndent => "this line is indented too much",
             K::ExpectedIndentedBlock => "this should be indented",
-            K::UnindentMismatch | K::InconsistentTabs | K::TooManyIndentLevels => {
-                "this indentation"
-            }
+            K::UnindentMismatch | K::InconsistentTabs | K::TooManyIndentLevels => "this indentation",
             K::InvalidSyntax { .. } => "unexpected token",
             K::UnexpectedEof => "the file ends here",
             K::Syntax(_) => "here",
@@ -227,9 +224,7 @@ impl fmt::Display for ParseErrorKind {
                 "closing parenthesis '{close}' does not match opening parenthesis '{open}'"
             ),
             K::TooManyNestedParens => f.write_str("too many nested parentheses"),
-            K::LineContinuation => {
-                f.write_str("unexpected character after line continuation character")
-            }
+            K::LineContinuation => f.write_str("unexpected character after line continuation character"),
             K::InvalidNumber(what) => f.write_str(what),
             K::LeadingZeros => f.write_str(
                 "leading zeros in decimal integer literals are not permitted; \
@@ -241,17 +236,11 @@ impl fmt::Display for ParseErrorKind {
             K::MixedBytesAndStr => f.write_str("cannot mix bytes and nonbytes literals"),
             K::UnexpectedIndent => f.write_str("unexpected indent"),
             K::ExpectedIndentedBlock => f.write_str("expected an indented block"),
-            K::UnindentMismatch => {
-                f.write_str("unindent does not match any outer indentation level")
-            }
+            K::UnindentMismatch => f.write_str("unindent does not match any outer indentation level"),
             K::TooManyIndentLevels => f.write_str("too many levels of indentation"),
-            K::InconsistentTabs => {
-                f.write_str("inconsistent use of tabs and spaces in indentation")
-            }
+            K::InconsistentTabs => f.write_str("inconsistent use of tabs and spaces in indentation"),
             K::InvalidSyntax { expected: None } => f.write_str("invalid syntax"),
-            K::InvalidSyntax {
-                expected: Some(tok),
-            } => write!(f, "invalid syntax: expected {tok}"),
+            K::InvalidSyntax { expected: Some(tok) } => write!(f, "invalid syntax: expected {tok}"),
             K::UnexpectedEof => f.write_str("unexpected EOF while parsing"),
             K::Syntax(msg) => f.write_str(msg),
             K::BreakOutsideLoop => f.write_str("'break' outside loop"),
@@ -260,20 +249,14 @@ impl fmt::Display for ParseErrorKind {
             K::NotImplemented(what) => write!(f, "not implemented yet: {what}"),
             K::EllipsisLiteral => f.write_str("unsupported literal: Ellipsis"),
             K::KwargsParam => f.write_str("**kwargs is not supported yet"),
-            K::PositionalOnlyParams => {
-                f.write_str("positional-only arguments are not supported yet")
-            }
+            K::PositionalOnlyParams => f.write_str("positional-only arguments are not supported yet"),
             K::KeywordOnlyParams => f.write_str("keyword-only arguments are not supported yet"),
             K::BaseClasses => f.write_str("base classes not supported yet"),
             K::ClassKeywords => f.write_str("keywords in classes not supported yet"),
-            K::TypeParamsWithDecorators => {
-                f.write_str("cannot use type parameters with decorators")
-            }
+            K::TypeParamsWithDecorators => f.write_str("cannot use type parameters with decorators"),
             K::BoundedTypeVar => f.write_str("bounded TypeVars are not supported yet"),
             K::NonPlainTypeParam => f.write_str("only plain TypeVar type parameters are supported"),
-            K::ParenthesizedAnnTarget => {
-                f.write_str("not supported: assignments targets with parentheses")
-            }
+            K::ParenthesizedAnnTarget => f.write_str("not supported: assignments targets with parentheses"),
             K::NotAllowedAtGlobalScope => {
                 f.write_str("only function and variable definitions are allowed at global scope")
             }
@@ -294,10 +277,7 @@ mod tests {
             ParseErrorKind::NotImplemented("Try".into()).to_string(),
             "not implemented yet: Try"
         );
-        assert_eq!(
-            ParseErrorKind::InconsistentTabs.exc_kind(),
-            ExcKind::TabError
-        );
+        assert_eq!(ParseErrorKind::InconsistentTabs.exc_kind(), ExcKind::TabError);
         assert_eq!(
             ParseErrorKind::UnexpectedIndent.exc_kind(),
             ExcKind::IndentationError

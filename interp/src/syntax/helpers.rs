@@ -379,10 +379,7 @@ pub fn dict(ctx: &ParseCtx, items: Vec<DictItem>, l: usize, r: usize) -> Res<Nod
                 pairs.push((k.expr, v.expr));
             }
             DictItem::Unpack(e) => {
-                ctx.defer_at(
-                    not_implemented("dict unpacking is unsupported."),
-                    e.expr.range,
-                );
+                ctx.defer_at(not_implemented("dict unpacking is unsupported."), e.expr.range);
             }
         }
     }
@@ -400,13 +397,7 @@ pub enum CompClause {
 }
 
 /// `(elt for x in it)`: one `for`, a plain name target, no `if`.
-pub fn genexp(
-    ctx: &ParseCtx,
-    elt: Node,
-    mut clauses: Vec<CompClause>,
-    l: usize,
-    r: usize,
-) -> Res<Node> {
+pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize, r: usize) -> Res<Node> {
     let simple = clauses.len() == 1
         && matches!(
             &clauses[0],
@@ -447,14 +438,7 @@ pub enum Arg {
     Keyword(usize, usize),
 }
 
-pub fn call(
-    ctx: &ParseCtx,
-    func: Node,
-    args: Vec<Arg>,
-    l: usize,
-    lpar: usize,
-    r: usize,
-) -> Res<Node> {
+pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r: usize) -> Res<Node> {
     let sole = args.len() == 1;
     let mut out = Vec::with_capacity(args.len());
     let mut depth = func.depth;
@@ -528,11 +512,10 @@ pub fn subscript(value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res
     let single_tuple = indices.len() == 1 && matches!(indices[0].expr.kind, ExprKind::Tuple(_));
     let indices = match indices.pop() {
         Some(Node {
-            expr:
-                Expr {
-                    kind: ExprKind::Tuple(items),
-                    ..
-                },
+            expr: Expr {
+                kind: ExprKind::Tuple(items),
+                ..
+            },
             depth: d,
             ..
         }) if single_tuple => {
@@ -556,13 +539,7 @@ pub fn subscript(value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res
     )
 }
 
-pub fn slice(
-    lo: Option<Node>,
-    hi: Option<Node>,
-    step: Option<Node>,
-    l: usize,
-    r: usize,
-) -> Res<Node> {
+pub fn slice(lo: Option<Node>, hi: Option<Node>, step: Option<Node>, l: usize, r: usize) -> Res<Node> {
     let depth = deepest(lo.iter().chain(hi.iter()).chain(step.iter())) + 1;
     let boxed = |n: Option<Node>| n.map(|n| Box::new(n.expr));
     node(

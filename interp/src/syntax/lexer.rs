@@ -292,8 +292,8 @@ impl<'src> Lexer<'src> {
             return false;
         }
         let word = &self.src[p..end];
-        let is_string = matches!(self.bytes.get(end), Some(b'"' | b'\''))
-            && string::Prefix::parse(word).is_some();
+        let is_string =
+            matches!(self.bytes.get(end), Some(b'"' | b'\'')) && string::Prefix::parse(word).is_some();
         !is_string && keyword(word).is_none()
     }
 
@@ -323,11 +323,7 @@ impl<'src> Lexer<'src> {
 
     fn close_bracket(&mut self, start: usize, c: u8, tok: Tok) -> Result<Spanned, LexError> {
         let Some((open, _)) = self.brackets.pop() else {
-            return Err(self.error(
-                ParseErrorKind::UnmatchedBracket(c as char),
-                start,
-                start + 1,
-            ));
+            return Err(self.error(ParseErrorKind::UnmatchedBracket(c as char), start, start + 1));
         };
         let expected = match open {
             b'(' => b')',

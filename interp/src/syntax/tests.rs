@@ -75,10 +75,7 @@ fn last_special_decorator_wins() {
 #[test]
 fn syntax_errors_beat_unsupported_constructs() {
     let src = "def f() -> None:\n    g = lambda: 1\n    x = = 2\n";
-    assert_eq!(
-        kind_of(src),
-        ParseErrorKind::InvalidSyntax { expected: None }
-    );
+    assert_eq!(kind_of(src), ParseErrorKind::InvalidSyntax { expected: None });
 }
 
 #[test]
@@ -129,10 +126,7 @@ fn error_classes() {
     let file = SourceFile::new("t.spy", "def f():\n\tif x:\n        pass\n");
     assert_eq!(parse_module(&file).unwrap_err().kind, ExcKind::TabError);
     let file = SourceFile::new("t.spy", "def f():\nreturn\n");
-    assert_eq!(
-        parse_module(&file).unwrap_err().kind,
-        ExcKind::IndentationError
-    );
+    assert_eq!(parse_module(&file).unwrap_err().kind, ExcKind::IndentationError);
     let file = SourceFile::new("t.spy", "x = = 1\n");
     let err = parse_module(&file).unwrap_err();
     assert_eq!(err.headline(), "ParseError: invalid syntax");
@@ -151,10 +145,7 @@ fn parse_bytes_rejects_invalid_utf8_at_the_first_bad_byte() {
 #[test]
 fn parse_command_output_is_the_dump() {
     let out = parse_command_output("t.spy", b"x = 1\n").unwrap();
-    assert!(
-        out.starts_with("Module name_count=1\n  Assign @0..5\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("Module name_count=1\n  Assign @0..5\n"), "{out}");
 }
 
 // ----------------------------------------------------------- deep inputs
@@ -219,10 +210,7 @@ fn deep_inputs_are_rejected_without_overflow() {
 #[test]
 fn lambda_chains_do_not_build_deep_trees() {
     let src = func(&format!("g = {}1", "lambda: ".repeat(100_000)));
-    assert_eq!(
-        kind_of(&src),
-        ParseErrorKind::NotImplemented("Lambda".into())
-    );
+    assert_eq!(kind_of(&src), ParseErrorKind::NotImplemented("Lambda".into()));
 }
 
 #[test]

@@ -274,10 +274,10 @@ mod tests {
     #[test]
     fn keyword_table_round_trips_through_text() {
         for word in [
-            "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-            "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-            "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-            "return", "try", "while", "with", "yield",
+            "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+            "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+            "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
+            "yield",
         ] {
             assert_eq!(keyword(word).map(|t| t.text()), Some(word));
         }

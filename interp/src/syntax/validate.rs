@@ -28,9 +28,7 @@ fn check_top(s: &Stmt) -> Option<ParseError> {
         StmtKind::ClassDef(c) => check_body(&c.body, false),
         StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => None,
         StmtKind::Assign { target, .. } if matches!(**target, AssignTarget::Name(_)) => None,
-        StmtKind::VarDef(v) if v.value.is_none() => {
-            err(ParseErrorKind::GlobalWithoutValue, s.range)
-        }
+        StmtKind::VarDef(v) if v.value.is_none() => err(ParseErrorKind::GlobalWithoutValue, s.range),
         StmtKind::VarDef(_) => None,
         StmtKind::Expr(e) if matches!(e.kind, ExprKind::Str(_)) => None,
         _ => err(ParseErrorKind::NotAllowedAtGlobalScope, s.range),
@@ -46,9 +44,7 @@ fn check_stmt(s: &Stmt, in_loop: bool) -> Option<ParseError> {
         StmtKind::Break if !in_loop => err(ParseErrorKind::BreakOutsideLoop, s.range),
         StmtKind::Continue if !in_loop => err(ParseErrorKind::ContinueOutsideLoop, s.range),
         StmtKind::Import { .. } => err(ParseErrorKind::NotImplemented("Import".into()), s.range),
-        StmtKind::ImportFrom { .. } => {
-            err(ParseErrorKind::NotImplemented("ImportFrom".into()), s.range)
-        }
+        StmtKind::ImportFrom { .. } => err(ParseErrorKind::NotImplemented("ImportFrom".into()), s.range),
         StmtKind::FuncDef(f) => check_body(&f.body, false),
         StmtKind::ClassDef(c) => check_body(&c.body, false),
         StmtKind::If { body, orelse, .. } => {

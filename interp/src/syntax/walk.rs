@@ -82,10 +82,7 @@ fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(NodeRef<'a>)) {
         StmtKind::FuncDef(d) => {
             d.decorators.iter().for_each(|e| f(NodeRef::Expr(e)));
             f(NodeRef::Ident(&d.name));
-            d.type_params
-                .iter()
-                .flatten()
-                .for_each(|t| f(NodeRef::Ident(t)));
+            d.type_params.iter().flatten().for_each(|t| f(NodeRef::Ident(t)));
             d.params.iter().for_each(|p| f(NodeRef::Param(p)));
             if let Some(r) = &d.return_type {
                 f(NodeRef::Expr(r));
@@ -95,10 +92,7 @@ fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(NodeRef<'a>)) {
         StmtKind::ClassDef(c) => {
             c.decorators.iter().for_each(|e| f(NodeRef::Expr(e)));
             f(NodeRef::Ident(&c.name));
-            c.type_params
-                .iter()
-                .flatten()
-                .for_each(|t| f(NodeRef::Ident(t)));
+            c.type_params.iter().flatten().for_each(|t| f(NodeRef::Ident(t)));
             body(&c.body, f);
         }
         StmtKind::Import { module, alias } => {

@@ -18,6 +18,8 @@ pub enum Builtin {
     Ord,
     /// `tuple`, subscripted as `tuple[T0, ...]` to build a tuple type.
     Tuple,
+    /// `list`, subscripted as `list[T]` to build a list type.
+    List,
     /// An exception class such as `ValueError`: calling it builds an
     /// exception instance.
     ExcClass(ExcKind),
@@ -42,11 +44,18 @@ pub enum Builtin {
     OpSpecConst,
     // ---- unsafe
     /// `gc_alloc` / `raw_alloc`, to be subscripted with the item type.
-    Alloc { gc: bool },
+    Alloc {
+        gc: bool,
+    },
     /// `gc_alloc[T]` / `raw_alloc[T]`.
-    AllocOf { item: TypeId, gc: bool },
+    AllocOf {
+        item: TypeId,
+        gc: bool,
+    },
     /// `gc_ptr` (also `ptr`) / `raw_ptr`, subscripted to make a type.
-    PtrType { gc: bool },
+    PtrType {
+        gc: bool,
+    },
     // ---- simd
     /// `SIMD`, subscripted `SIMD[T, N]` to make a type.
     SimdType,
@@ -74,6 +83,7 @@ impl Builtin {
             Builtin::Repr => "repr",
             Builtin::Ord => "ord",
             Builtin::Tuple => "tuple",
+            Builtin::List => "list",
             Builtin::ExcClass(k) => k.name(),
             Builtin::StructMake(_) => "__make__",
             Builtin::Module(m) => m.name(),
@@ -128,22 +138,44 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("repr", Entry::Func(Builtin::Repr)),
     ("ord", Entry::Func(Builtin::Ord)),
     ("tuple", Entry::Func(Builtin::Tuple)),
+    ("list", Entry::Func(Builtin::List)),
     ("Exception", Entry::Func(Builtin::ExcClass(ExcKind::Exception))),
-    ("StaticError", Entry::Func(Builtin::ExcClass(ExcKind::StaticError))),
+    (
+        "StaticError",
+        Entry::Func(Builtin::ExcClass(ExcKind::StaticError)),
+    ),
     ("TypeError", Entry::Func(Builtin::ExcClass(ExcKind::TypeError))),
     ("ValueError", Entry::Func(Builtin::ExcClass(ExcKind::ValueError))),
-    ("OverflowError", Entry::Func(Builtin::ExcClass(ExcKind::OverflowError))),
+    (
+        "OverflowError",
+        Entry::Func(Builtin::ExcClass(ExcKind::OverflowError)),
+    ),
     ("IndexError", Entry::Func(Builtin::ExcClass(ExcKind::IndexError))),
     ("KeyError", Entry::Func(Builtin::ExcClass(ExcKind::KeyError))),
-    ("ZeroDivisionError", Entry::Func(Builtin::ExcClass(ExcKind::ZeroDivisionError))),
-    ("AssertionError", Entry::Func(Builtin::ExcClass(ExcKind::AssertionError))),
+    (
+        "ZeroDivisionError",
+        Entry::Func(Builtin::ExcClass(ExcKind::ZeroDivisionError)),
+    ),
+    (
+        "AssertionError",
+        Entry::Func(Builtin::ExcClass(ExcKind::AssertionError)),
+    ),
     ("NameError", Entry::Func(Builtin::ExcClass(ExcKind::NameError))),
     ("ScopeError", Entry::Func(Builtin::ExcClass(ExcKind::ScopeError))),
     ("ParseError", Entry::Func(Builtin::ExcClass(ExcKind::ParseError))),
-    ("ImportError", Entry::Func(Builtin::ExcClass(ExcKind::ImportError))),
+    (
+        "ImportError",
+        Entry::Func(Builtin::ExcClass(ExcKind::ImportError)),
+    ),
     ("PanicError", Entry::Func(Builtin::ExcClass(ExcKind::PanicError))),
-    ("RecursionError", Entry::Func(Builtin::ExcClass(ExcKind::RecursionError))),
-    ("NotImplementedError", Entry::Func(Builtin::ExcClass(ExcKind::NotImplementedError))),
+    (
+        "RecursionError",
+        Entry::Func(Builtin::ExcClass(ExcKind::RecursionError)),
+    ),
+    (
+        "NotImplementedError",
+        Entry::Func(Builtin::ExcClass(ExcKind::NotImplementedError)),
+    ),
     ("WIP", Entry::Func(Builtin::ExcClass(ExcKind::Wip))),
 ];
 
@@ -160,9 +192,7 @@ pub fn name(index: u32) -> &'static str {
 pub fn value(index: u32) -> Typed {
     match &ENTRIES[index as usize].1 {
         Entry::Type(t) => Typed::blue(TypeId::TYPE, Value::Type(*t)),
-        Entry::Func(Builtin::ExcClass(k)) => {
-            Typed::blue(TypeId::TYPE, Value::Builtin(Builtin::ExcClass(*k)))
-        }
+        Entry::Func(Builtin::ExcClass(k)) => Typed::blue(TypeId::TYPE, Value::Builtin(Builtin::ExcClass(*k))),
         Entry::Func(b) => Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(*b)),
     }
 }

@@ -63,7 +63,11 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::Meta(m) => m.key(),
         Value::OpSpec(o) => ValueKey::Identity(Rc::as_ptr(o) as *const () as usize),
         Value::Ptr(p) => ValueKey::Identity(p.identity()),
-        Value::Simd(s) => ValueKey::Tuple(s.ty, s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect()),
+        Value::List(l) => ValueKey::Identity(Rc::as_ptr(l) as *const () as usize),
+        Value::Simd(s) => ValueKey::Tuple(
+            s.ty,
+            s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect(),
+        ),
     }
 }
 

@@ -14,8 +14,8 @@ use std::rc::Rc;
 use crate::resolve::Resolution;
 use crate::source::SourceFile;
 use crate::syntax::ast;
-use types::TypeTable;
 use types::TypeId;
+use types::TypeTable;
 use value::{Function, Local, ModuleId, Value};
 
 /// A loaded SPy module.

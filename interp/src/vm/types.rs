@@ -37,9 +37,11 @@ impl TypeId {
     pub const INTERP_TUPLE: TypeId = TypeId(18);
     pub const METAARG: TypeId = TypeId(19);
     pub const OPSPEC: TypeId = TypeId(20);
+    /// The type of `[]`: converts to any `list[T]`.
+    pub const EMPTY_LIST: TypeId = TypeId(21);
     /// Ids from here on are made while a program runs (tuples, structs,
     /// function types, pointers, SIMD vectors).
-    pub const FIRST_DYNAMIC_ID: u32 = 21;
+    pub const FIRST_DYNAMIC_ID: u32 = 22;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -95,9 +97,19 @@ pub enum TypeKind {
     MetaArg,
     OpSpec,
     /// `gc_ptr[T]` (`gc: true`, also spelled `ptr[T]`) or `raw_ptr[T]`.
-    Ptr { item: TypeId, gc: bool },
+    Ptr {
+        item: TypeId,
+        gc: bool,
+    },
     /// `SIMD[T, N]`.
-    Simd { lane: PrimTy, lanes: u32 },
+    Simd {
+        lane: PrimTy,
+        lanes: u32,
+    },
+    /// `list[T]`: a mutable sequence with reference semantics.
+    List(TypeId),
+    /// The type of `[]` before it meets an expected `list[T]`.
+    EmptyList,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -126,6 +138,7 @@ pub struct TypeInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum TypeKey {
     Tuple(Vec<TypeId>),
+    List(TypeId),
     Ptr(TypeId, bool),
     Simd(PrimTy, u32),
     Func(Vec<TypeId>, TypeId, bool),
@@ -150,7 +163,7 @@ impl TypeTable {
             types: Vec::new(),
             interned: HashMap::new(),
         };
-        let builtins: [(&str, TypeKind); 21] = [
+        let builtins: [(&str, TypeKind); 22] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -172,6 +185,7 @@ impl TypeTable {
             ("__spy__::interp_tuple", TypeKind::InterpTuple),
             ("operator::MetaArg", TypeKind::MetaArg),
             ("operator::OpSpec", TypeKind::OpSpec),
+            ("list[<empty>]", TypeKind::EmptyList),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {
@@ -212,6 +226,24 @@ impl TypeTable {
         let id = self.push(fqn, TypeKind::Tuple(items));
         self.interned.insert(key, id);
         id
+    }
+
+    pub fn list(&mut self, item: TypeId) -> TypeId {
+        let key = TypeKey::List(item);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("list[{}]", self.name(item));
+        let id = self.push(fqn, TypeKind::List(item));
+        self.interned.insert(key, id);
+        id
+    }
+
+    pub fn list_item(&self, id: TypeId) -> Option<TypeId> {
+        match self.kind(id) {
+            TypeKind::List(item) => Some(*item),
+            _ => None,
+        }
     }
 
     pub fn ptr(&mut self, item: TypeId, gc: bool) -> TypeId {
@@ -302,7 +334,11 @@ impl TypeTable {
     pub fn is_value_type(&self, id: TypeId) -> bool {
         matches!(
             self.kind(id),
-            TypeKind::Prim(_) | TypeKind::Str | TypeKind::Tuple(_) | TypeKind::Struct { .. } | TypeKind::Simd { .. }
+            TypeKind::Prim(_)
+                | TypeKind::Str
+                | TypeKind::Tuple(_)
+                | TypeKind::Struct { .. }
+                | TypeKind::Simd { .. }
         )
     }
 

@@ -64,6 +64,14 @@ pub enum Value {
     Ptr(PtrValue),
     /// `SIMD[T, N]` (from the `simd` module).
     Simd(Rc<SimdValue>),
+    /// `list[T]`: shared and mutable (copies alias the same items).
+    List(Rc<ListValue>),
+}
+
+#[derive(Debug)]
+pub struct ListValue {
+    pub ty: TypeId,
+    pub items: RefCell<Vec<Value>>,
 }
 
 /// A MetaArg. In the interp engine a red MetaArg still holds the argument's
@@ -109,7 +117,10 @@ pub struct PtrValue {
 impl PtrValue {
     /// Address-like identity (0 for NULL).
     pub fn identity(&self) -> usize {
-        self.mem.as_ref().map(|m| Rc::as_ptr(m) as *const () as usize).unwrap_or(0)
+        self.mem
+            .as_ref()
+            .map(|m| Rc::as_ptr(m) as *const () as usize)
+            .unwrap_or(0)
     }
 }
 
@@ -241,6 +252,7 @@ impl fmt::Debug for Value {
             Value::OpSpec(o) => write!(f, "{o:?}"),
             Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
+            Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
         }
     }
 }

@@ -3,12 +3,10 @@
 //! imports, function and class definitions (decorators, parameters, PEP 695
 //! type parameters).
 
-use super::{
-    fail, not_implemented, range, syntax, Arg, LpError, Node, ParseCtx, Res, MAX_EXPR_DEPTH,
-};
+use super::{fail, not_implemented, range, syntax, Arg, LpError, Node, ParseCtx, Res, MAX_EXPR_DEPTH};
 use crate::syntax::ast::{
-    AssignTarget, BinOp, ClassDef, Expr, ExprKind, FuncColor, FuncDef, FuncKind, Identifier,
-    ImportName, Module, Param, ParamKind, Stmt, StmtKind, VarDef, VarKind,
+    AssignTarget, BinOp, ClassDef, Expr, ExprKind, FuncColor, FuncDef, FuncKind, Identifier, ImportName,
+    Module, Param, ParamKind, Stmt, StmtKind, VarDef, VarKind,
 };
 use crate::syntax::error::ParseErrorKind;
 
@@ -34,10 +32,7 @@ pub fn end_of(stmts: &[Stmt], fallback: usize) -> usize {
 }
 
 pub fn module(_ctx: &ParseCtx, body: Vec<Stmt>) -> Module {
-    Module {
-        body,
-        name_count: 0,
-    }
+    Module { body, name_count: 0 }
 }
 
 // ---------------------------------------------------------- simple ones
@@ -90,10 +85,7 @@ pub fn return_stmt(value: Option<Node>, l: usize, r: usize) -> Res<Stmt> {
     if let Some(v) = &value {
         no_lone_star(v)?;
     }
-    Ok(Stmt::new(
-        StmtKind::Return(value.map(|v| v.expr)),
-        range(l, r),
-    ))
+    Ok(Stmt::new(StmtKind::Return(value.map(|v| v.expr)), range(l, r)))
 }
 
 pub fn raise_stmt(ctx: &ParseCtx, exc: Option<(Node, Option<Node>)>, l: usize, r: usize) -> Stmt {
@@ -156,10 +148,7 @@ fn assign_target(ctx: &ParseCtx, t: Node) -> Res<AssignTarget> {
             }
             Ok(AssignTarget::Unpack { names, range: r })
         }
-        ExprKind::Starred(_) => Err(syntax(
-            "starred assignment target must be in a list or tuple",
-            r,
-        )),
+        ExprKind::Starred(_) => Err(syntax("starred assignment target must be in a list or tuple", r)),
         _ => {
             ctx.defer_at(not_implemented(COMPLEX_TARGET), r);
             Ok(AssignTarget::Unpack {
@@ -192,14 +181,7 @@ pub fn assign(ctx: &ParseCtx, first: Node, mut rest: Vec<Node>, l: usize, r: usi
     ))
 }
 
-pub fn aug_assign(
-    ctx: &ParseCtx,
-    t: Node,
-    op: BinOp,
-    value: Node,
-    l: usize,
-    r: usize,
-) -> Res<Stmt> {
+pub fn aug_assign(ctx: &ParseCtx, t: Node, op: BinOp, value: Node, l: usize, r: usize) -> Res<Stmt> {
     no_lone_star(&value)?;
     let tr = t.expr.range;
     let target = match t.expr.kind {
@@ -251,15 +233,8 @@ pub fn ann_assign(
             ctx.defer_at(not_implemented(COMPLEX_TARGET), tr);
             return Ok(Stmt::new(StmtKind::Pass, range(l, r)));
         }
-        ExprKind::Tuple(_) => {
-            return Err(syntax(
-                "only single target (not tuple) can be annotated",
-                tr,
-            ))
-        }
-        ExprKind::List(_) => {
-            return Err(syntax("only single target (not list) can be annotated", tr))
-        }
+        ExprKind::Tuple(_) => return Err(syntax("only single target (not tuple) can be annotated", tr)),
+        ExprKind::List(_) => return Err(syntax("only single target (not list) can be annotated", tr)),
         _ => return Err(syntax("illegal target for annotation", tr)),
     };
     Ok(Stmt::new(
@@ -297,13 +272,7 @@ pub fn var_decl(
 
 // ---------------------------------------------------------------- imports
 
-pub fn dotted_name(
-    ctx: &ParseCtx,
-    first: String,
-    rest: Vec<String>,
-    l: usize,
-    r: usize,
-) -> Identifier {
+pub fn dotted_name(ctx: &ParseCtx, first: String, rest: Vec<String>, l: usize, r: usize) -> Identifier {
     let mut name = first;
     for part in rest {
         name.push('.');
@@ -420,22 +389,13 @@ pub fn if_stmt(
     ))
 }
 
-pub fn while_stmt(
-    ctx: &ParseCtx,
-    l: usize,
-    test: Node,
-    body: Vec<Stmt>,
-    orelse: Option<Vec<Stmt>>,
-) -> Stmt {
+pub fn while_stmt(ctx: &ParseCtx, l: usize, test: Node, body: Vec<Stmt>, orelse: Option<Vec<Stmt>>) -> Stmt {
     let end = match &orelse {
         Some(e) => end_of(e, l),
         None => end_of(&body, l),
     };
     if orelse.is_some() {
-        ctx.defer_at(
-            not_implemented("`else` clause in `while` loops"),
-            range(l, end),
-        );
+        ctx.defer_at(not_implemented("`else` clause in `while` loops"), range(l, end));
     }
     Stmt::new(
         StmtKind::While {
@@ -462,10 +422,7 @@ pub fn for_stmt(
     };
     if orelse.is_some() {
         // Upstream points at the `for` keyword.
-        ctx.defer_at(
-            not_implemented("`else` clause in `for` loops"),
-            range(l, l + 3),
-        );
+        ctx.defer_at(not_implemented("`else` clause in `for` loops"), range(l, l + 3));
     }
     let tr = target.expr.range;
     let target = match target.expr.kind {
@@ -698,12 +655,7 @@ fn params(ctx: &ParseCtx, raw: Vec<RawParam>) -> Res<Vec<Param>> {
                 }
                 slash_seen = true;
                 match out.first() {
-                    None => {
-                        return Err(syntax(
-                            "at least one argument must precede /",
-                            range(start, end),
-                        ))
-                    }
+                    None => return Err(syntax("at least one argument must precede /", range(start, end))),
                     Some(first) => ctx.defer_at(ParseErrorKind::PositionalOnlyParams, first.range),
                 }
             }

@@ -129,10 +129,7 @@ mod tests {
     fn tabs_must_agree_with_spaces() {
         let mut s = IndentStack::default();
         assert_eq!(s.change(col("\t")), Ok(Change::Indent));
-        assert_eq!(
-            s.change(col("        ")),
-            Err(ParseErrorKind::InconsistentTabs)
-        );
+        assert_eq!(s.change(col("        ")), Err(ParseErrorKind::InconsistentTabs));
     }
 
     #[test]

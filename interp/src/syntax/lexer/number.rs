@@ -55,12 +55,7 @@ impl Lexer<'_> {
         self.error(ParseErrorKind::InvalidNumber(what), start, end)
     }
 
-    fn radix_int(
-        &mut self,
-        start: usize,
-        radix: u32,
-        name: &'static str,
-    ) -> Result<Spanned, LexError> {
+    fn radix_int(&mut self, start: usize, radix: u32, name: &'static str) -> Result<Spanned, LexError> {
         let b = self.bytes;
         let invalid = match radix {
             16 => "invalid hexadecimal literal",

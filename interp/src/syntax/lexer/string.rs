@@ -79,12 +79,7 @@ impl Buf {
 impl Lexer<'_> {
     /// Lex a string whose prefix spans `start..quote` and whose opening
     /// quote is at `quote`.
-    pub(super) fn string(
-        &mut self,
-        start: usize,
-        quote: usize,
-        prefix: Prefix,
-    ) -> Result<Spanned, LexError> {
+    pub(super) fn string(&mut self, start: usize, quote: usize, prefix: Prefix) -> Result<Spanned, LexError> {
         let b = self.bytes;
         let q = b[quote];
         let triple = b.get(quote + 1) == Some(&q) && b.get(quote + 2) == Some(&q);
@@ -200,13 +195,7 @@ impl Lexer<'_> {
 
     /// Decode the escape whose backslash is at `p`; return the offset after
     /// it. `body` is where the literal's text starts (for error positions).
-    fn escape(
-        &self,
-        p: usize,
-        body: usize,
-        prefix: Prefix,
-        buf: &mut Buf,
-    ) -> Result<usize, LexError> {
+    fn escape(&self, p: usize, body: usize, prefix: Prefix, buf: &mut Buf) -> Result<usize, LexError> {
         let b = self.bytes;
         let Some(&e) = b.get(p + 1) else {
             // The caller reports the unterminated literal.
@@ -293,9 +282,7 @@ impl Lexer<'_> {
                     Some(c) => buf.push_char(c),
                     None => {
                         return Err(self.error(
-                            ParseErrorKind::NotImplemented(
-                                "surrogate code points in string literals".into(),
-                            ),
+                            ParseErrorKind::NotImplemented("surrogate code points in string literals".into()),
                             p,
                             q,
                         ))
@@ -332,13 +319,7 @@ impl Lexer<'_> {
 
     /// Find the end of an f-string. Replacement fields may hold strings in
     /// other quotes (PEP 701 nesting is not followed further).
-    fn scan_fstring(
-        &self,
-        start: usize,
-        body: usize,
-        q: u8,
-        triple: bool,
-    ) -> Result<usize, LexError> {
+    fn scan_fstring(&self, start: usize, body: usize, q: u8, triple: bool) -> Result<usize, LexError> {
         let b = self.bytes;
         let mut p = body;
         let mut depth = 0usize;

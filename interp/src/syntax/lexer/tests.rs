@@ -76,10 +76,7 @@ fn blank_and_comment_lines_do_not_change_indentation() {
 #[test]
 fn indentation_errors() {
     assert_eq!(err("if a:\n    b\n  c\n"), ParseErrorKind::UnindentMismatch);
-    assert_eq!(
-        err("if a:\n\tb\n        c\n"),
-        ParseErrorKind::InconsistentTabs
-    );
+    assert_eq!(err("if a:\n\tb\n        c\n"), ParseErrorKind::InconsistentTabs);
 }
 
 #[test]
@@ -119,20 +116,14 @@ fn bracket_errors() {
         }
     );
     let deep = "(".repeat(MAX_BRACKET_DEPTH);
-    assert_eq!(
-        err(&format!("{deep})")),
-        ParseErrorKind::UnclosedBracket('(')
-    );
+    assert_eq!(err(&format!("{deep})")), ParseErrorKind::UnclosedBracket('('));
     let too_deep = "(".repeat(MAX_BRACKET_DEPTH + 1);
     assert_eq!(err(&too_deep), ParseErrorKind::TooManyNestedParens);
 }
 
 #[test]
 fn numbers() {
-    assert_eq!(
-        toks("0 7 1_000")[..3],
-        [Tok::Int(0), Tok::Int(7), Tok::Int(1000)]
-    );
+    assert_eq!(toks("0 7 1_000")[..3], [Tok::Int(0), Tok::Int(7), Tok::Int(1000)]);
     assert_eq!(
         toks("0xFF 0o17 0b101 0x_1f")[..4],
         [Tok::Int(255), Tok::Int(15), Tok::Int(5), Tok::Int(31)]
@@ -227,10 +218,7 @@ fn strings_and_escapes() {
 
 #[test]
 fn string_errors() {
-    assert_eq!(
-        err("x = 'abc\n"),
-        ParseErrorKind::UnterminatedString { line: 1 }
-    );
+    assert_eq!(err("x = 'abc\n"), ParseErrorKind::UnterminatedString { line: 1 });
     assert_eq!(
         err("x = '''abc\n"),
         ParseErrorKind::UnterminatedTripleQuotedString { line: 1 }
@@ -242,16 +230,11 @@ fn string_errors() {
     assert!(
         matches!(err(r#""\x4""#), ParseErrorKind::InvalidEscape(m) if m.contains("truncated \\xXX escape"))
     );
-    assert!(
-        matches!(err(r#"b"\x4""#), ParseErrorKind::InvalidEscape(m) if m.contains("invalid \\x escape"))
-    );
+    assert!(matches!(err(r#"b"\x4""#), ParseErrorKind::InvalidEscape(m) if m.contains("invalid \\x escape")));
     assert!(
         matches!(err(r#""\U00110000""#), ParseErrorKind::InvalidEscape(m) if m.contains("illegal Unicode character"))
     );
-    assert!(matches!(
-        err(r#""\ud800""#),
-        ParseErrorKind::NotImplemented(_)
-    ));
+    assert!(matches!(err(r#""\ud800""#), ParseErrorKind::NotImplemented(_)));
     assert_eq!(err("b'é'"), ParseErrorKind::BytesNonAscii);
 }
 
@@ -306,23 +289,11 @@ fn identifiers_are_unicode() {
 #[test]
 fn invalid_characters() {
     assert_eq!(err("x = €"), ParseErrorKind::InvalidCharacter('€'));
-    assert_eq!(
-        err("x = \u{a0}"),
-        ParseErrorKind::NonPrintableCharacter('\u{a0}')
-    );
-    assert_eq!(
-        err("x = \u{1}"),
-        ParseErrorKind::NonPrintableCharacter('\u{1}')
-    );
+    assert_eq!(err("x = \u{a0}"), ParseErrorKind::NonPrintableCharacter('\u{a0}'));
+    assert_eq!(err("x = \u{1}"), ParseErrorKind::NonPrintableCharacter('\u{1}'));
     assert_eq!(err("x = \0"), ParseErrorKind::NullByte);
-    assert_eq!(
-        err("x = $"),
-        ParseErrorKind::InvalidSyntax { expected: None }
-    );
-    assert_eq!(
-        err("x = !"),
-        ParseErrorKind::InvalidSyntax { expected: None }
-    );
+    assert_eq!(err("x = $"), ParseErrorKind::InvalidSyntax { expected: None });
+    assert_eq!(err("x = !"), ParseErrorKind::InvalidSyntax { expected: None });
 }
 
 #[test]

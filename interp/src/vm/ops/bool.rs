@@ -2,9 +2,7 @@
 //! comparisons between two bools (with `False < True`), plus `not`. There is
 //! no arithmetic on bools and no bool→int conversion.
 
-use super::{
-    cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar,
-};
+use super::{cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 
 /// `a & b`, `a | b`, `a ^ b` for two bools.
@@ -91,9 +89,7 @@ mod tests {
             "TypeError: cannot do `bool` + `bool`"
         );
         assert_eq!(
-            binop(BinOp::BitAnd, T, Scalar::I32(1))
-                .unwrap_err()
-                .headline(),
+            binop(BinOp::BitAnd, T, Scalar::I32(1)).unwrap_err().headline(),
             "TypeError: cannot do `bool` & `i32`"
         );
         assert_eq!(
@@ -101,9 +97,7 @@ mod tests {
             "TypeError: cannot do -`bool`"
         );
         assert_eq!(
-            unaryop(UnaryOp::Not, Scalar::F64(1.0))
-                .unwrap_err()
-                .headline(),
+            unaryop(UnaryOp::Not, Scalar::F64(1.0)).unwrap_err().headline(),
             "TypeError: cannot do not `f64`"
         );
     }

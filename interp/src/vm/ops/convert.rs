@@ -129,10 +129,7 @@ pub fn explicit_convert(value: Scalar, to: PrimTy) -> Result<Scalar, OpError> {
     if explicit_convertible(to, value.ty()) {
         Ok(convert(value, to))
     } else if to == PrimTy::Bool {
-        Err(OpError::new(
-            ExcKind::TypeError,
-            "cannot instantiate `bool`",
-        ))
+        Err(OpError::new(ExcKind::TypeError, "cannot instantiate `bool`"))
     } else {
         Err(OpError::new(
             ExcKind::TypeError,
@@ -168,10 +165,7 @@ pub fn parse_int_str(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
     let value = if digits.is_empty() {
         Some(0)
     } else if digits.len() <= 38 {
-        digits
-            .parse::<i128>()
-            .ok()
-            .map(|m| if negative { -m } else { m })
+        digits.parse::<i128>().ok().map(|m| if negative { -m } else { m })
     } else {
         None
     };
@@ -196,10 +190,7 @@ fn parse_python_int(s: &str) -> Result<(bool, String), OpError> {
     let invalid = || {
         OpError::new(
             ExcKind::ValueError,
-            format!(
-                "invalid literal for int() with base 10: {}",
-                python_repr_str(s)
-            ),
+            format!("invalid literal for int() with base 10: {}", python_repr_str(s)),
         )
     };
     // CPython first maps Unicode spaces to ' ' and Unicode decimal digits to
@@ -328,10 +319,7 @@ mod tests {
         assert_eq!(convert(Scalar::I32(-3), F64), Scalar::F64(-3.0));
         assert_eq!(convert(Scalar::F64(0.1), F32), Scalar::F32(0.1));
         assert_eq!(convert(Scalar::F64(1e300), F32), Scalar::F32(f32::INFINITY));
-        assert_eq!(
-            convert(Scalar::F32(0.1), F64),
-            Scalar::F64(f64::from(0.1f32))
-        );
+        assert_eq!(convert(Scalar::F32(0.1), F64), Scalar::F64(f64::from(0.1f32)));
         assert_eq!(convert(Scalar::I32(16777217), F32), Scalar::F32(16777216.0));
         // Python float(2**63 - 1) and float(2**64 - 1): round to 2^63, 2^64.
         assert_eq!(
@@ -395,10 +383,7 @@ mod tests {
             explicit_convert(Scalar::F32(-1e10), I32),
             Ok(Scalar::I32(i32::MIN))
         );
-        assert_eq!(
-            explicit_convert(Scalar::F32(f32::NAN), I32),
-            Ok(Scalar::I32(0))
-        );
+        assert_eq!(explicit_convert(Scalar::F32(f32::NAN), I32), Ok(Scalar::I32(0)));
         let i64_of = |x: f64| explicit_convert(Scalar::F64(x), I64).unwrap();
         assert_eq!(i64_of(9.3e18), Scalar::I64(i64::MAX));
         assert_eq!(i64_of(9223372036854775808.0), Scalar::I64(i64::MAX));
@@ -421,19 +406,13 @@ mod tests {
             explicit_convert(Scalar::U32(4294967295), I32),
             Ok(Scalar::I32(-1))
         );
-        assert_eq!(
-            explicit_convert(Scalar::U64(u64::MAX), I64),
-            Ok(Scalar::I64(-1))
-        );
+        assert_eq!(explicit_convert(Scalar::U64(u64::MAX), I64), Ok(Scalar::I64(-1)));
         assert_eq!(
             explicit_convert(Scalar::I64(-2), U64),
             Ok(Scalar::U64(u64::MAX - 1))
         );
         assert_eq!(explicit_convert(Scalar::I32(5), F32), Ok(Scalar::F32(5.0)));
-        assert_eq!(
-            explicit_convert(Scalar::F32(0.5), F64),
-            Ok(Scalar::F64(0.5))
-        );
+        assert_eq!(explicit_convert(Scalar::F32(0.5), F64), Ok(Scalar::F64(0.5)));
     }
 
     #[test]
@@ -442,32 +421,21 @@ mod tests {
             let v = Scalar::zero(t);
             assert_eq!(explicit_convert(v, t), Ok(v));
         }
+        assert_eq!(explicit_convert(Scalar::F64(1.5), F64), Ok(Scalar::F64(1.5)));
         assert_eq!(
-            explicit_convert(Scalar::F64(1.5), F64),
-            Ok(Scalar::F64(1.5))
-        );
-        assert_eq!(
-            explicit_convert(Scalar::I32(1), Bool)
-                .unwrap_err()
-                .headline(),
+            explicit_convert(Scalar::I32(1), Bool).unwrap_err().headline(),
             "TypeError: cannot instantiate `bool`"
         );
         assert_eq!(
-            explicit_convert(Scalar::I32(1), U32)
-                .unwrap_err()
-                .headline(),
+            explicit_convert(Scalar::I32(1), U32).unwrap_err().headline(),
             "TypeError: cannot call objects of type `type`"
         );
         assert_eq!(
-            explicit_convert(Scalar::I32(1), U64)
-                .unwrap_err()
-                .headline(),
+            explicit_convert(Scalar::I32(1), U64).unwrap_err().headline(),
             "TypeError: cannot call objects of type `type`"
         );
         assert_eq!(
-            explicit_convert(Scalar::Bool(true), I32)
-                .unwrap_err()
-                .headline(),
+            explicit_convert(Scalar::Bool(true), I32).unwrap_err().headline(),
             "TypeError: cannot call objects of type `type`"
         );
     }
@@ -493,14 +461,8 @@ mod tests {
         assert_eq!(parse("-128", I8), Ok(Scalar::I8(-128)));
         assert_eq!(parse("255", U8), Ok(Scalar::U8(255)));
         assert_eq!(parse("4294967295", U32), Ok(Scalar::U32(u32::MAX)));
-        assert_eq!(
-            parse("-9223372036854775808", I64),
-            Ok(Scalar::I64(i64::MIN))
-        );
-        assert_eq!(
-            parse("18446744073709551615", U64),
-            Ok(Scalar::U64(u64::MAX))
-        );
+        assert_eq!(parse("-9223372036854775808", I64), Ok(Scalar::I64(i64::MIN)));
+        assert_eq!(parse("18446744073709551615", U64), Ok(Scalar::U64(u64::MAX)));
         assert_eq!(
             parse("-00000000000000000000000000000000000000000000001", I32),
             Ok(Scalar::I32(-1))
@@ -543,16 +505,11 @@ mod tests {
     fn int_of_str_range_errors() {
         assert_eq!(
             parse("2147483648", I32),
-            Err(
-                "OverflowError: i32 value 2147483648 out of range [-2147483648, 2147483647]".into()
-            )
+            Err("OverflowError: i32 value 2147483648 out of range [-2147483648, 2147483647]".into())
         );
         assert_eq!(
             parse("-2147483649", I32),
-            Err(
-                "OverflowError: i32 value -2147483649 out of range [-2147483648, 2147483647]"
-                    .into()
-            )
+            Err("OverflowError: i32 value -2147483649 out of range [-2147483648, 2147483647]".into())
         );
         assert_eq!(
             parse("-1", U8),
@@ -568,7 +525,9 @@ mod tests {
         );
         assert_eq!(
             parse("18446744073709551616", U64),
-            Err("OverflowError: u64 value 18446744073709551616 out of range [0, 18446744073709551615]".into())
+            Err(
+                "OverflowError: u64 value 18446744073709551616 out of range [0, 18446744073709551615]".into()
+            )
         );
         assert_eq!(
             parse("9223372036854775808", I64),

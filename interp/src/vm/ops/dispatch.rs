@@ -123,8 +123,7 @@ pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
     if op == BinOp::MatMul {
         return Err(operator_not_implemented(op.symbol()));
     }
-    let sig =
-        binop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_binop(op, a.ty(), b.ty()))?;
+    let sig = binop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_binop(op, a.ty(), b.ty()))?;
     let (a, b) = (convert(a, sig.operand), convert(b, sig.operand));
     run_binop(op, sig.operand, a, b)
 }
@@ -134,8 +133,7 @@ pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
     if op == CmpOp::NotIn {
         return Err(operator_not_implemented(op.symbol()));
     }
-    let sig =
-        cmpop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_cmpop(op, a.ty(), b.ty()))?;
+    let sig = cmpop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_cmpop(op, a.ty(), b.ty()))?;
     let (a, b) = (convert(a, sig.operand), convert(b, sig.operand));
     if sig.operand.is_int() {
         int::cmpop(op, a, b)
@@ -265,21 +263,18 @@ mod tests {
                     continue;
                 }
                 let expected_float = match (a, b) {
-                    (F64, I8 | U8 | U32 | I32 | F32) | (I8 | U8 | U32 | I32 | F32, F64) => {
-                        Some(F64)
-                    }
+                    (F64, I8 | U8 | U32 | I32 | F32) | (I8 | U8 | U32 | I32 | F32, F64) => Some(F64),
                     (F32, I32) | (I32, F32) => Some(F32),
                     _ => None,
                 };
                 for op in ALL_BINOPS {
                     let got = binop_signature(op, a, b);
-                    let expected =
-                        expected_float
-                            .filter(|_| mixed_ops.contains(&op))
-                            .map(|f| BinSig {
-                                operand: f,
-                                result: f,
-                            });
+                    let expected = expected_float
+                        .filter(|_| mixed_ops.contains(&op))
+                        .map(|f| BinSig {
+                            operand: f,
+                            result: f,
+                        });
                     assert_eq!(got, expected, "{a} {op:?} {b}");
                     count += usize::from(got.is_some());
                 }
@@ -411,14 +406,8 @@ mod tests {
             e(unaryop(UnaryOp::Invert, Scalar::U8(1))),
             "WIP: Operator not implemented yet: ~"
         );
-        assert_eq!(
-            unaryop(UnaryOp::Not, Scalar::I32(5)),
-            Ok(Scalar::Bool(false))
-        );
-        assert_eq!(
-            unaryop(UnaryOp::Not, Scalar::I32(0)),
-            Ok(Scalar::Bool(true))
-        );
+        assert_eq!(unaryop(UnaryOp::Not, Scalar::I32(5)), Ok(Scalar::Bool(false)));
+        assert_eq!(unaryop(UnaryOp::Not, Scalar::I32(0)), Ok(Scalar::Bool(true)));
         assert_eq!(
             e(unaryop(UnaryOp::Not, Scalar::F64(1.5))),
             "TypeError: mismatched types"
@@ -427,13 +416,7 @@ mod tests {
             e(unaryop(UnaryOp::Not, Scalar::I8(1))),
             "TypeError: mismatched types"
         );
-        assert_eq!(
-            unaryop(UnaryOp::Not, Scalar::Bool(true)),
-            Ok(Scalar::Bool(false))
-        );
-        assert_eq!(
-            unaryop(UnaryOp::Neg, Scalar::F64(2.0)),
-            Ok(Scalar::F64(-2.0))
-        );
+        assert_eq!(unaryop(UnaryOp::Not, Scalar::Bool(true)), Ok(Scalar::Bool(false)));
+        assert_eq!(unaryop(UnaryOp::Neg, Scalar::F64(2.0)), Ok(Scalar::F64(-2.0)));
     }
 }

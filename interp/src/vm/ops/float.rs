@@ -12,9 +12,7 @@
 //!   divisor's sign, so `-0.0` results differ from f64 in corner cases.
 //!   Division by zero raises with the f64 messages; `**` overflows to `inf`.
 
-use super::{
-    cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar,
-};
+use super::{cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar};
 use crate::error::ExcKind;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 
@@ -419,10 +417,7 @@ mod tests {
             err64(BinOp::Pow, -8.0, 1.0 / 3.0),
             "ValueError: math domain error"
         );
-        assert_eq!(
-            err64(BinOp::Pow, -INF, 0.5),
-            "ValueError: math domain error"
-        );
+        assert_eq!(err64(BinOp::Pow, -INF, 0.5), "ValueError: math domain error");
         assert_eq!(
             err64(BinOp::Pow, 10.0, 400.0),
             "OverflowError: (34, 'Numerical result out of range')"
@@ -483,14 +478,9 @@ mod tests {
             panic!()
         };
         assert!(z.is_sign_negative());
+        assert_eq!(unaryop(UnaryOp::Neg, Scalar::F32(1.5)), Ok(Scalar::F32(-1.5)));
         assert_eq!(
-            unaryop(UnaryOp::Neg, Scalar::F32(1.5)),
-            Ok(Scalar::F32(-1.5))
-        );
-        assert_eq!(
-            unaryop(UnaryOp::Pos, Scalar::F64(1.5))
-                .unwrap_err()
-                .headline(),
+            unaryop(UnaryOp::Pos, Scalar::F64(1.5)).unwrap_err().headline(),
             "WIP: Operator not implemented yet: +"
         );
     }

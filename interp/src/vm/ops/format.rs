@@ -79,11 +79,7 @@ pub fn format_f64(x: f64) -> String {
     let sign = if negative { "-" } else { "" };
     if (-4..16).contains(&exp) {
         let (int_part, frac) = positional(&digits, exp);
-        let frac = if frac.is_empty() {
-            "0".to_string()
-        } else {
-            frac
-        };
+        let frac = if frac.is_empty() { "0".to_string() } else { frac };
         format!("{sign}{int_part}.{frac}")
     } else {
         let mantissa = if digits.len() == 1 {

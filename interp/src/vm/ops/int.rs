@@ -16,8 +16,7 @@
 //! Values travel as `i128`, which holds every operand of every width exactly.
 
 use super::{
-    cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, PrimTy,
-    Scalar,
+    cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, PrimTy, Scalar,
 };
 use crate::error::ExcKind;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
@@ -55,10 +54,7 @@ pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
                 if x == 0 {
                     return Err(zero_div("0 cannot be raised to a negative power"));
                 }
-                return Err(OpError::new(
-                    ExcKind::ValueError,
-                    "integer ** negative exponent",
-                ));
+                return Err(OpError::new(ExcKind::ValueError, "integer ** negative exponent"));
             }
             pow_wrapping(x, y.unsigned_abs())
         }
@@ -319,10 +315,7 @@ mod tests {
 
     #[test]
     fn int_min_floordiv_minus_one_wraps() {
-        assert_eq!(
-            i32s(BinOp::FloorDiv, i32::MIN, -1),
-            Ok(Scalar::I32(i32::MIN))
-        );
+        assert_eq!(i32s(BinOp::FloorDiv, i32::MIN, -1), Ok(Scalar::I32(i32::MIN)));
         assert_eq!(i32s(BinOp::Mod, i32::MIN, -1), Ok(Scalar::I32(0)));
         assert_eq!(
             binop(BinOp::FloorDiv, Scalar::I8(-128), Scalar::I8(-1)),
@@ -340,10 +333,7 @@ mod tests {
             err(i32s(BinOp::Mod, 1, 0)),
             "ZeroDivisionError: integer modulo by zero"
         );
-        assert_eq!(
-            err(i32s(BinOp::Div, 1, 0)),
-            "ZeroDivisionError: division by zero"
-        );
+        assert_eq!(err(i32s(BinOp::Div, 1, 0)), "ZeroDivisionError: division by zero");
         assert_eq!(
             err(i32s(BinOp::FloorDiv, 1, 0)),
             "ZeroDivisionError: integer division or modulo by zero"
@@ -469,10 +459,7 @@ mod tests {
             cmpop(CmpOp::Lt, Scalar::U64(u64::MAX), Scalar::U64(0)),
             Ok(Scalar::Bool(false))
         );
-        assert_eq!(
-            err(c(CmpOp::Is, 1, 1)),
-            "TypeError: cannot do `i32` is `i32`"
-        );
+        assert_eq!(err(c(CmpOp::Is, 1, 1)), "TypeError: cannot do `i32` is `i32`");
         assert_eq!(
             err(c(CmpOp::NotIn, 1, 1)),
             "WIP: Operator not implemented yet: not in"
@@ -486,10 +473,7 @@ mod tests {
             unaryop(UnaryOp::Neg, Scalar::I32(i32::MIN)),
             Ok(Scalar::I32(i32::MIN))
         );
-        assert_eq!(
-            unaryop(UnaryOp::Neg, Scalar::I8(-128)),
-            Ok(Scalar::I8(-128))
-        );
+        assert_eq!(unaryop(UnaryOp::Neg, Scalar::I8(-128)), Ok(Scalar::I8(-128)));
         assert_eq!(
             unaryop(UnaryOp::Neg, Scalar::I64(i64::MIN)),
             Ok(Scalar::I64(i64::MIN))

@@ -40,9 +40,7 @@ mod unicode;
 #[cfg(test)]
 mod proptests;
 
-pub use dispatch::{
-    binop, binop_signature, cmpop, cmpop_signature, unaryop, unaryop_signature, BinSig,
-};
+pub use dispatch::{binop, binop_signature, cmpop, cmpop_signature, unaryop, unaryop_signature, BinSig};
 
 /// A primitive type (the static type of a Scalar).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -293,19 +291,13 @@ pub fn cannot_do_cmpop(op: CmpOp, a: PrimTy, b: PrimTy) -> OpError {
 /// `` cannot do not `f64` `` for `not` (a word operator takes a space).
 pub fn cannot_do_unaryop(op: UnaryOp, t: PrimTy) -> OpError {
     let sep = if op == UnaryOp::Not { " " } else { "" };
-    OpError::new(
-        ExcKind::TypeError,
-        format!("cannot do {}{sep}`{t}`", op.symbol()),
-    )
+    OpError::new(ExcKind::TypeError, format!("cannot do {}{sep}`{t}`", op.symbol()))
 }
 
 /// `WIP: Operator not implemented yet: @` for operators that parse but
 /// have no implementation upstream (`@`, unary `+`, `~`, `not in`).
 pub fn operator_not_implemented(symbol: &str) -> OpError {
-    OpError::new(
-        ExcKind::Wip,
-        format!("Operator not implemented yet: {symbol}"),
-    )
+    OpError::new(ExcKind::Wip, format!("Operator not implemented yet: {symbol}"))
 }
 
 #[cfg(test)]
@@ -342,10 +334,7 @@ mod tests {
     fn wrap_int_reduces_modulo_width() {
         assert_eq!(Scalar::wrap_int(128, PrimTy::I8), Some(Scalar::I8(-128)));
         assert_eq!(Scalar::wrap_int(266, PrimTy::U8), Some(Scalar::U8(10)));
-        assert_eq!(
-            Scalar::wrap_int(-1, PrimTy::U64),
-            Some(Scalar::U64(u64::MAX))
-        );
+        assert_eq!(Scalar::wrap_int(-1, PrimTy::U64), Some(Scalar::U64(u64::MAX)));
         assert_eq!(
             Scalar::wrap_int(1 << 31, PrimTy::I32),
             Some(Scalar::I32(i32::MIN))

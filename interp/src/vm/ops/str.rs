@@ -44,10 +44,7 @@ pub fn index(s: &str, i: i64) -> Result<String, OpError> {
     let n = i64::try_from(s.len()).unwrap_or(i64::MAX);
     let j = if i < 0 { i.saturating_add(n) } else { i };
     if j < 0 || j >= n {
-        return Err(OpError::new(
-            ExcKind::IndexError,
-            "string index out of bound",
-        ));
+        return Err(OpError::new(ExcKind::IndexError, "string index out of bound"));
     }
     let j = usize::try_from(j).unwrap_or(0);
     Ok(from_bytes(&s.as_bytes()[j..=j]))
@@ -63,16 +60,9 @@ pub fn slice_indices(
 ) -> Result<(i64, i64, i64), OpError> {
     let step = step.unwrap_or(1);
     if step == 0 {
-        return Err(OpError::new(
-            ExcKind::ValueError,
-            "slice step cannot be zero",
-        ));
+        return Err(OpError::new(ExcKind::ValueError, "slice step cannot be zero"));
     }
-    let (lower, upper) = if step < 0 {
-        (-1, length - 1)
-    } else {
-        (0, length)
-    };
+    let (lower, upper) = if step < 0 { (-1, length - 1) } else { (0, length) };
     let clamp = |v: Option<i64>, default: i64| match v {
         None => default,
         Some(v) if v < 0 => v.saturating_add(length).max(lower),
@@ -84,12 +74,7 @@ pub fn slice_indices(
 }
 
 /// `s[start:stop:step]` with Python slice semantics over the bytes of `s`.
-pub fn slice(
-    s: &str,
-    start: Option<i64>,
-    stop: Option<i64>,
-    step: Option<i64>,
-) -> Result<String, OpError> {
+pub fn slice(s: &str, start: Option<i64>, stop: Option<i64>, step: Option<i64>) -> Result<String, OpError> {
     let bytes = s.as_bytes();
     let n = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
     let (start, stop, step) = slice_indices(n, start, stop, step)?;
@@ -184,9 +169,7 @@ fn find_bytes(hay: &[u8], needle: &[u8], start: usize, end: usize) -> Option<usi
 /// normalized `start` if `start <= end`.
 pub fn find_range(s: &str, sub: &str, start: i32, end: i32) -> i32 {
     match adjust(s.len(), start, end) {
-        Some((start, end)) => {
-            find_bytes(s.as_bytes(), sub.as_bytes(), start, end).map_or(-1, to_i32)
-        }
+        Some((start, end)) => find_bytes(s.as_bytes(), sub.as_bytes(), start, end).map_or(-1, to_i32),
         None => -1,
     }
 }

@@ -62,11 +62,7 @@ fn slice_drops_last_byte_with_stop_minus_one() {
 #[test]
 fn slice_matches_python_on_a_grid() {
     for &(a, b, c, expected) in SLICES {
-        assert_eq!(
-            slice("abcdef", a, b, c).unwrap(),
-            expected,
-            "[{a:?}:{b:?}:{c:?}]"
-        );
+        assert_eq!(slice("abcdef", a, b, c).unwrap(), expected, "[{a:?}:{b:?}:{c:?}]");
     }
 }
 
@@ -191,11 +187,7 @@ fn upstream_replace_cases() {
         ("é", "", "-", "-é-"),
     ];
     for &(s, old, new, expected) in cases {
-        assert_eq!(
-            replace(s, old, new),
-            expected,
-            "{s:?}.replace({old:?}, {new:?})"
-        );
+        assert_eq!(replace(s, old, new), expected, "{s:?}.replace({old:?}, {new:?})");
     }
 }
 

@@ -312,6 +312,10 @@ impl Interp<'_> {
                 let l = l.clone();
                 return self.list_getitem(f, &obj, &l, &idx);
             }
+            Value::GenericStruct(g) => {
+                let g = g.clone();
+                return self.specialize_struct(f, &g, idx, whole);
+            }
             Value::Builtin(Builtin::List) => {
                 let [(
                     Typed {

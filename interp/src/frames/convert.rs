@@ -4,6 +4,7 @@
 //! expressions in annotations.
 
 use crate::error::{ExcKind, SpyError};
+use crate::frames::meta::{ArgSpec, ResolvedOp};
 use crate::frames::stmt::Because;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
@@ -70,7 +71,65 @@ impl Interp<'_> {
                 });
             }
         }
+        // Conversion hooks can convert again: count them as calls so that a
+        // conversion loop ends in RecursionError.
+        self.enter_call()?;
+        let hooked = self.convert_via_hooks(f, &v, to, range);
+        self.leave_call();
+        if let Some(converted) = hooked? {
+            return Ok(converted);
+        }
         Err(self.mismatched(f, v.ty, to, range, because))
+    }
+
+    /// `__convert_to__` on the value's type, then `__convert_from__` on the
+    /// expected type. Both receive (expected type, got type, value) as
+    /// MetaArgs when they are metafuncs (a simple `OpSpec(g)` calls `g(x)`),
+    /// or just the value when they are plain functions. `OpSpec.NULL` means
+    /// "not handled".
+    fn convert_via_hooks(
+        &mut self,
+        f: &Frame,
+        v: &Typed,
+        to: TypeId,
+        range: TextRange,
+    ) -> Eval<Option<Typed>> {
+        for (owner, name) in [(v.ty, "__convert_to__"), (to, "__convert_from__")] {
+            let Some(hook) = self.vm.struct_method(owner, name) else {
+                continue;
+            };
+            let result = if hook.kind == crate::syntax::ast::FuncKind::Metafunc {
+                let args = vec![
+                    (Typed::blue(TypeId::TYPE, Value::Type(to)), range),
+                    (Typed::blue(TypeId::TYPE, Value::Type(v.ty)), range),
+                    (v.clone(), range),
+                ];
+                match self.metafunc_op(f, &hook, &args, range, range, &[2])? {
+                    ResolvedOp::Null => continue,
+                    ResolvedOp::Const(c) => Typed { color: v.color, ..c },
+                    ResolvedOp::Call { callee, args: specs } => {
+                        let Value::Func(g) = &callee.value else {
+                            return Err(crate::bug!("conversion OpSpec must call a function"));
+                        };
+                        let actual = specs
+                            .into_iter()
+                            .map(|s| match s {
+                                ArgSpec::Arg(i) => args[i].clone(),
+                                ArgSpec::Const(c) => (c, range),
+                            })
+                            .collect();
+                        self.call_function(f, g, actual, range)?
+                    }
+                }
+            } else {
+                self.call_function(f, &hook, vec![(v.clone(), range)], range)?
+            };
+            if result.ty != to {
+                return Err(self.mismatched(f, result.ty, to, range, None));
+            }
+            return Ok(Some(result));
+        }
+        Ok(None)
     }
 
     pub(crate) fn mismatched(
@@ -120,6 +179,7 @@ impl Interp<'_> {
             Value::Ptr(p) => Some(p.ty),
             Value::Simd(v) => Some(v.ty),
             Value::List(l) => Some(l.ty),
+            Value::GenericStruct(_) => Some(TypeId::TYPE),
         }
     }
 

@@ -77,6 +77,7 @@ impl Interp<'_> {
                 let lanes: Vec<String> = v.lanes.iter().map(|l| format::format_scalar(*l)).collect();
                 format!("{}({})", self.vm.types.name(v.ty), lanes.join(", "))
             }
+            Value::GenericStruct(g) => format!("<spy generic struct '{}'>", g.fqn),
             Value::List(l) => {
                 // Deliberate difference: upstream prints
                 // `<spy `_list::list[T]::_ListImpl` object at 0x...>`.

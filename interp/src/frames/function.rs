@@ -121,7 +121,11 @@ impl Interp<'_> {
             }
             let ty = match &p.annotation {
                 Some(t) => self.eval_type_expr(f, t)?,
-                None if i == 0 && spec.self_type.is_some() => spec.self_type.unwrap_or(TypeId::DYNAMIC),
+                // A red method's `self` may omit its type (metafunc methods
+                // receive MetaArgs instead).
+                None if i == 0 && spec.self_type.is_some() && !blue => {
+                    spec.self_type.unwrap_or(TypeId::DYNAMIC)
+                }
                 None if blue => TypeId::DYNAMIC,
                 None => {
                     return Err(SpyError::new(

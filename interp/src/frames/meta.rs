@@ -88,7 +88,7 @@ impl Interp<'_> {
     }
 
     /// A short rendering of a blue argument for namespaces: `f[i32, 4]`.
-    fn ns_repr(&self, v: &Value) -> String {
+    pub(crate) fn ns_repr(&self, v: &Value) -> String {
         match v {
             Value::Type(t) => self.vm.types.name(*t).to_string(),
             Value::Func(func) => func.fqn.clone(),
@@ -176,6 +176,23 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        let all: Vec<usize> = (0..args.len()).collect();
+        let op = self.metafunc_op(f, func, &args, callee_range, call_range, &all)?;
+        self.apply_op(f, op, func, args, callee_range, call_range)
+    }
+
+    /// Run (or find in the memo) metafunc `func` on MetaArgs describing
+    /// `args`, and resolve the OpSpec it returns. A simple `OpSpec(g)` calls
+    /// `g` with the arguments numbered `simple`.
+    pub(crate) fn metafunc_op(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        args: &Args,
+        callee_range: TextRange,
+        call_range: TextRange,
+        simple: &[usize],
+    ) -> Eval<ResolvedOp> {
         let metas: Vec<Rc<MetaArgValue>> = args
             .iter()
             .map(|(a, _)| {
@@ -195,22 +212,19 @@ impl Interp<'_> {
             MemoResult::Op(op) => Some(op.clone()),
             MemoResult::Value(_) => None,
         });
-        let op = match cached {
-            Some(op) => op,
-            None => {
-                let margs: Args = meta_values
-                    .iter()
-                    .cloned()
-                    .zip(args.iter().map(|(_, r)| *r))
-                    .collect();
-                let bound = self.bind_args(f, func, margs, call_range)?;
-                let result = self.invoke(func, bound, None)?;
-                let op = self.resolve_opspec(f, func, &result, &metas, callee_range)?;
-                self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
-                op
-            }
-        };
-        self.apply_op(f, op, func, args, callee_range, call_range)
+        if let Some(op) = cached {
+            return Ok(op);
+        }
+        let margs: Args = meta_values
+            .iter()
+            .cloned()
+            .zip(args.iter().map(|(_, r)| *r))
+            .collect();
+        let bound = self.bind_args(f, func, margs, call_range)?;
+        let result = self.invoke(func, bound, None)?;
+        let op = self.resolve_opspec(f, func, &result, &metas, callee_range, simple)?;
+        self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
+        Ok(op)
     }
 
     fn resolve_opspec(
@@ -220,6 +234,7 @@ impl Interp<'_> {
         result: &Typed,
         metas: &[Rc<MetaArgValue>],
         callee_range: TextRange,
+        simple: &[usize],
     ) -> Eval<ResolvedOp> {
         let Value::OpSpec(spec) = &result.value else {
             let got = self.vm.types.name(result.ty).to_string();
@@ -240,7 +255,7 @@ impl Interp<'_> {
             OpSpecValue::Const(v) => ResolvedOp::Const(v.clone()),
             OpSpecValue::Simple(callee) => ResolvedOp::Call {
                 callee: callee.clone(),
-                args: (0..metas.len()).map(ArgSpec::Arg).collect(),
+                args: simple.iter().copied().map(ArgSpec::Arg).collect(),
             },
             OpSpecValue::Complex(callee, margs) => {
                 let mut specs = Vec::with_capacity(margs.len());

@@ -10,6 +10,7 @@
 //! | `module.rs`   | loading a module, module init, `main()` and exit codes   |
 //! | `stmt.rs`     | statements, declarations and assignments                 |
 //! | `expr.rs`     | expressions, names, colors                               |
+//! | `class.rs`    | `@struct` bodies, generic structs `C[T]`                 |
 //! | `call.rs`     | calls: arity, argument binding, function activation      |
 //! | `function.rs` | executing `def`: annotations, `*args`, PEP 695 generics  |
 //! | `meta.rs`     | memoized blue calls, metafuncs, OpSpec, MetaArg          |
@@ -28,6 +29,7 @@
 mod attr;
 mod builtin_calls;
 mod call;
+mod class;
 pub mod code;
 mod convert;
 mod dispatch;
@@ -112,6 +114,11 @@ pub struct Interp<'out> {
     pub cache: meta::BlueCache,
     /// FQNs handed out so far (each one is unique).
     pub fqns: HashSet<String>,
+    /// Specializations of generic structs, by (generic, argument keys).
+    pub(crate) generic_structs: std::collections::HashMap<
+        (usize, Vec<crate::vm::memo::ValueKey>),
+        (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
+    >,
 }
 
 impl<'out> Interp<'out> {
@@ -124,6 +131,7 @@ impl<'out> Interp<'out> {
             steps: 0,
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
+            generic_structs: Default::default(),
         }
     }
 

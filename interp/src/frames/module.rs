@@ -8,11 +8,11 @@ use std::rc::Rc;
 
 use crate::error::{Bug, ExcKind, Failure, SpyError};
 use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp, Limits};
-use crate::resolve::{self, NameRef, Origin};
+use crate::resolve;
 use crate::syntax::{self, ast};
-use crate::vm::types::{Field, TypeId};
-use crate::vm::value::{Local, ModuleId, Typed, Value};
-use crate::vm::{ModuleData, StructInfo};
+use crate::vm::types::TypeId;
+use crate::vm::value::{ModuleId, Typed, Value};
+use crate::vm::ModuleData;
 
 /// How a program run ended.
 #[derive(Debug)]
@@ -161,118 +161,6 @@ impl Interp<'_> {
         Ok(result.value.as_i32().map(|v| v & 0xff).unwrap_or(0))
     }
 
-    pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &Rc<ast::ClassDef>) -> Eval<()> {
-        if !c.is_struct {
-            return Err(self.error_at(
-                f,
-                ExcKind::Wip,
-                "only @struct classes are supported for now",
-                c.name.range,
-                "class defined here",
-            ));
-        }
-        if let Some(d) = c.decorators.first() {
-            return Err(self.error_at(
-                f,
-                ExcKind::TypeError,
-                "class decorators not supported yet",
-                d.range,
-                "this is not supported",
-            ));
-        }
-        if c.type_params.is_some() {
-            return Err(self.error_at(
-                f,
-                ExcKind::Wip,
-                "generic structs are not supported yet",
-                c.name.range,
-                "class defined here",
-            ));
-        }
-        for stmt in &c.body {
-            check_class_stmt(self, f, stmt)?;
-        }
-        // Module-level structs were forward-declared by module init.
-        let ty = match (f.kind, f.res.name(c.name.id)) {
-            (FrameKind::Module, NameRef::Global(slot)) => match self.vm.module(f.module).globals
-                [slot as usize]
-                .as_ref()
-                .and_then(|g| g.value.clone())
-            {
-                Some(Value::Type(t)) => t,
-                _ => return Err(crate::bug!("struct `{}` was not forward-declared", c.name.name)),
-            },
-            _ => {
-                let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
-                self.vm.types.new_struct(fqn)
-            }
-        };
-        let Some(scope) = f.res.scope_of(c.name.id).cloned() else {
-            return Err(crate::bug!("no scope for class `{}`", c.name.name));
-        };
-        let closure = Self::closure_of(f);
-        let mut frame = Frame {
-            kind: FrameKind::Class,
-            module: f.module,
-            file: f.file.clone(),
-            res: f.res.clone(),
-            scope: scope.clone(),
-            locals: Rc::new(RefCell::new(vec![None; scope.slot_count()])),
-            closure,
-            func: None,
-            class_type: Some(ty),
-            name: format!("[classdef] {}", scope.qualname),
-            ns: self.vm.types.name(ty).to_string(),
-            current: c.name.range,
-        };
-        // Bind the name first so methods can mention the struct type.
-        self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
-        self.exec_block(&mut frame, &c.body)
-            .map_err(|e| add_trace(e, &frame))?;
-        let mut fields = Vec::new();
-        let mut members = std::collections::HashMap::new();
-        let locals = frame.locals.borrow();
-        for (sym, slot) in scope.symbols.iter().zip(locals.iter()) {
-            let Some(Local { ty: fty, value, .. }) = slot else {
-                continue;
-            };
-            if sym.origin == Origin::ClassField {
-                fields.push(Field {
-                    name: sym.name.clone(),
-                    ty: *fty,
-                });
-            } else if let Some(v) = value {
-                members.insert(sym.name.clone(), v.clone());
-            }
-        }
-        let static_methods = c
-            .body
-            .iter()
-            .filter_map(|s| match &s.kind {
-                ast::StmtKind::FuncDef(d)
-                    if d.decorators
-                        .iter()
-                        .any(|e| crate::frames::call::is_name(e, "staticmethod")) =>
-                {
-                    Some(d.name.name.clone())
-                }
-                _ => None,
-            })
-            .collect();
-        drop(locals);
-        self.vm.types.complete_struct(ty, fields);
-        self.vm.structs.insert(
-            ty,
-            StructInfo {
-                members,
-                static_methods,
-                file: f.file.clone(),
-                def_range: c.name.range,
-            },
-        );
-        Ok(())
-    }
-
     pub(crate) fn exec_import(
         &mut self,
         f: &mut Frame,
@@ -342,49 +230,5 @@ impl Interp<'_> {
             self.declare_slot(f, n.alias.as_ref().unwrap_or(&n.name), v)?;
         }
         Ok(())
-    }
-}
-
-/// Statements allowed in a class body: fields, assignments, `def`, `if`,
-/// `pass` (and docstrings).
-fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
-    use ast::StmtKind as S;
-    match &stmt.kind {
-        S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp
-            .error_at(
-                f,
-                ExcKind::TypeError,
-                "default values in fields not supported yet",
-                stmt.range,
-                "this is not supported",
-            )),
-        S::VarDef(_) | S::Assign { .. } | S::FuncDef(_) | S::Pass | S::Expr(_) => Ok(()),
-        S::If { body, orelse, .. } => {
-            for s in body.iter().chain(orelse) {
-                check_class_stmt(interp, f, s)?;
-            }
-            Ok(())
-        }
-        other => {
-            let what = match other {
-                S::For { .. } => "For",
-                S::While { .. } => "While",
-                S::Return(_) => "Return",
-                S::ClassDef(_) => "ClassDef",
-                S::AugAssign { .. } => "AugAssign",
-                S::Raise(_) => "Raise",
-                S::Assert { .. } => "Assert",
-                S::Break => "Break",
-                S::Continue => "Continue",
-                _ => "statement",
-            };
-            Err(interp.error_at(
-                f,
-                ExcKind::TypeError,
-                format!("`{what}` not supported inside a classdef"),
-                stmt.range,
-                "this is not supported",
-            ))
-        }
     }
 }

@@ -549,18 +549,27 @@ impl Resolver {
         self.bind(&c.name);
         let qualname = format!("{}::{}", self.current().qualname, c.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
-        self.stack.push(Scope::new(ScopeKind::Class, qualname));
-        let result = (|| {
-            if let Some(tps) = &c.type_params {
-                for tp in tps {
-                    self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
-                    self.bind(tp);
-                }
+        // The type parameters of a generic struct live in a scope of their
+        // own around the class body, so that methods see them too (class
+        // scopes are invisible to nested functions). At run time it is the
+        // innermost environment of the class body's closure.
+        let generic = c.type_params.is_some();
+        if let Some(tps) = &c.type_params {
+            self.stack
+                .push(Scope::new(ScopeKind::Function, format!("{qualname}[]")));
+            for tp in tps {
+                self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
+                self.bind(tp);
             }
-            self.declare_block(&c.body)?;
-            self.resolve_block(&c.body)
-        })();
+        }
+        self.stack.push(Scope::new(ScopeKind::Class, qualname));
+        let result = self
+            .declare_block(&c.body)
+            .and_then(|_| self.resolve_block(&c.body));
         let scope = self.stack.pop().expect("class scope");
+        if generic {
+            self.stack.pop();
+        }
         self.loop_depth = outer_loop;
         result?;
         self.scopes.insert(c.name.id, Rc::new(scope));

@@ -64,6 +64,7 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::OpSpec(o) => ValueKey::Identity(Rc::as_ptr(o) as *const () as usize),
         Value::Ptr(p) => ValueKey::Identity(p.identity()),
         Value::List(l) => ValueKey::Identity(Rc::as_ptr(l) as *const () as usize),
+        Value::GenericStruct(g) => ValueKey::Identity(Rc::as_ptr(g) as *const () as usize),
         Value::Simd(s) => ValueKey::Tuple(
             s.ty,
             s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect(),

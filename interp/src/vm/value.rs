@@ -66,6 +66,24 @@ pub enum Value {
     Simd(Rc<SimdValue>),
     /// `list[T]`: shared and mutable (copies alias the same items).
     List(Rc<ListValue>),
+    /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
+    GenericStruct(Rc<GenericStructValue>),
+}
+
+/// A generic struct definition, specialized by `C[args]`.
+pub struct GenericStructValue {
+    pub fqn: String,
+    pub def: Rc<crate::syntax::ast::ClassDef>,
+    pub module: ModuleId,
+    pub file: Rc<crate::source::SourceFile>,
+    pub res: Rc<crate::resolve::Resolution>,
+    pub closure: Rc<[Env]>,
+}
+
+impl fmt::Debug for GenericStructValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<generic struct {}>", self.fqn)
+    }
 }
 
 #[derive(Debug)]
@@ -253,6 +271,7 @@ impl fmt::Debug for Value {
             Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
             Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
+            Value::GenericStruct(g) => write!(f, "{g:?}"),
         }
     }
 }

@@ -1,0 +1,254 @@
+//! Class bodies: `@struct` definitions (fields, methods, other members,
+//! static methods), forward-declared struct types, and generic structs
+//! `@struct class C[T]` whose `C[args]` builds (once per key) the struct
+//! `C[args]` with `T` bound in its body.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::ExcKind;
+use crate::frames::call::Args;
+use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp};
+use crate::resolve::{NameRef, Origin};
+use crate::source::TextRange;
+use crate::syntax::ast;
+use crate::vm::memo::value_key;
+use crate::vm::types::{Field, TypeId};
+use crate::vm::value::{Color, Env, GenericStructValue, Local, Typed, Value};
+use crate::vm::StructInfo;
+
+impl Interp<'_> {
+    pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &Rc<ast::ClassDef>) -> Eval<()> {
+        if !c.is_struct {
+            return Err(self.error_at(
+                f,
+                ExcKind::Wip,
+                "only @struct classes are supported for now",
+                c.name.range,
+                "class defined here",
+            ));
+        }
+        if let Some(d) = c.decorators.first() {
+            return Err(self.error_at(
+                f,
+                ExcKind::TypeError,
+                "class decorators not supported yet",
+                d.range,
+                "this is not supported",
+            ));
+        }
+        for stmt in &c.body {
+            check_class_stmt(self, f, stmt)?;
+        }
+        if c.type_params.is_some() {
+            let generic = GenericStructValue {
+                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)),
+                def: c.clone(),
+                module: f.module,
+                file: f.file.clone(),
+                res: f.res.clone(),
+                closure: Self::closure_of(f),
+            };
+            let v = Typed::blue(TypeId::TYPE, Value::GenericStruct(Rc::new(generic)));
+            return self.declare_slot(f, &c.name, v);
+        }
+        // Module-level structs were forward-declared by module init.
+        let ty = match (f.kind, f.res.name(c.name.id)) {
+            (FrameKind::Module, NameRef::Global(slot)) => {
+                match self.vm.module(f.module).globals[slot as usize]
+                    .as_ref()
+                    .and_then(|g| g.value.clone())
+                {
+                    Some(Value::Type(t)) => t,
+                    _ => return Err(crate::bug!("struct `{}` was not forward-declared", c.name.name)),
+                }
+            }
+            _ => {
+                let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
+                self.vm.types.new_struct(fqn)
+            }
+        };
+        // Bind the name first so methods can mention the struct type.
+        self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+        let site = StructSite {
+            module: f.module,
+            file: f.file.clone(),
+            res: f.res.clone(),
+            closure: Self::closure_of(f),
+        };
+        self.run_struct_body(&site, c, ty)
+    }
+
+    /// Execute the body of struct `c` as type `ty` and complete the type.
+    fn run_struct_body(&mut self, site: &StructSite, c: &ast::ClassDef, ty: TypeId) -> Eval<()> {
+        let Some(scope) = site.res.scope_of(c.name.id).cloned() else {
+            return Err(crate::bug!("no scope for class `{}`", c.name.name));
+        };
+        let locals = Rc::new(RefCell::new(vec![None; scope.slot_count()]));
+        let mut frame = Frame {
+            kind: FrameKind::Class,
+            module: site.module,
+            file: site.file.clone(),
+            res: site.res.clone(),
+            scope: scope.clone(),
+            locals,
+            closure: site.closure.clone(),
+            func: None,
+            class_type: Some(ty),
+            name: format!("[classdef] {}", self.vm.types.name(ty)),
+            ns: self.vm.types.name(ty).to_string(),
+            current: c.name.range,
+        };
+        self.exec_block(&mut frame, &c.body)
+            .map_err(|e| add_trace(e, &frame))?;
+        let mut fields = Vec::new();
+        let mut members = HashMap::new();
+        for (sym, slot) in scope.symbols.iter().zip(frame.locals.borrow().iter()) {
+            let Some(Local { ty: fty, value, .. }) = slot else {
+                continue;
+            };
+            if sym.origin == Origin::ClassField {
+                fields.push(Field {
+                    name: sym.name.clone(),
+                    ty: *fty,
+                });
+            } else if let Some(v) = value {
+                members.insert(sym.name.clone(), v.clone());
+            }
+        }
+        let static_methods = c
+            .body
+            .iter()
+            .filter_map(|s| match &s.kind {
+                ast::StmtKind::FuncDef(d)
+                    if d.decorators
+                        .iter()
+                        .any(|e| crate::frames::call::is_name(e, "staticmethod")) =>
+                {
+                    Some(d.name.name.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        self.vm.types.complete_struct(ty, fields);
+        self.vm.structs.insert(
+            ty,
+            StructInfo {
+                members,
+                static_methods,
+                file: site.file.clone(),
+                def_range: c.name.range,
+            },
+        );
+        Ok(())
+    }
+
+    /// `C[args]` on a generic struct: the struct type `C[args]`, built once
+    /// per distinct (blue) arguments.
+    pub(crate) fn specialize_struct(
+        &mut self,
+        f: &Frame,
+        g: &Rc<GenericStructValue>,
+        idx: Args,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let params = g.def.type_params.as_deref().unwrap_or_default();
+        self.check_arity(f, params.len(), params.len(), &idx, range, None)?;
+        if let Some((_, r)) = idx.iter().find(|(a, _)| !a.is_blue()) {
+            return Err(crate::error::SpyError::new(
+                ExcKind::TypeError,
+                "cannot call blue function with red arguments",
+            )
+            .with_error(&f.file, range, "this is blue")
+            .with_error(&f.file, *r, "this is red")
+            .into());
+        }
+        let key = (
+            Rc::as_ptr(g) as *const () as usize,
+            idx.iter().map(|(a, _)| value_key(&a.value)).collect::<Vec<_>>(),
+        );
+        if let Some((_, ty)) = self.generic_structs.get(&key) {
+            return Ok(Typed::blue(TypeId::TYPE, Value::Type(*ty)));
+        }
+        let args: Vec<String> = idx.iter().map(|(a, _)| self.ns_repr(&a.value)).collect();
+        let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
+        let ty = self.vm.types.new_struct(fqn);
+        self.generic_structs.insert(key, (g.clone(), ty));
+        // The type parameters' environment (see the resolver).
+        let mut type_params = vec![None; params.len()];
+        for (tp, (a, _)) in params.iter().zip(idx) {
+            let NameRef::Local(slot) = g.res.name(tp.id) else {
+                return Err(crate::bug!("type parameter `{}` is not a local", tp.name));
+            };
+            let ty = self.blue_static_type(&a);
+            type_params[slot as usize] = Some(Local {
+                ty,
+                color: Color::Blue,
+                value: Some(a.value),
+            });
+        }
+        let env: Env = Rc::new(RefCell::new(type_params));
+        let closure = g.closure.iter().cloned().chain(std::iter::once(env)).collect();
+        let site = StructSite {
+            module: g.module,
+            file: g.file.clone(),
+            res: g.res.clone(),
+            closure,
+        };
+        self.run_struct_body(&site, &g.def, ty)?;
+        Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)))
+    }
+}
+
+/// Where a struct body runs: its module and the environments it closes over.
+struct StructSite {
+    module: crate::vm::value::ModuleId,
+    file: Rc<crate::source::SourceFile>,
+    res: Rc<crate::resolve::Resolution>,
+    closure: Rc<[Env]>,
+}
+
+/// Statements allowed in a class body: fields, assignments, `def`, `if`,
+/// `pass` (and docstrings).
+fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
+    use ast::StmtKind as S;
+    match &stmt.kind {
+        S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp
+            .error_at(
+                f,
+                ExcKind::TypeError,
+                "default values in fields not supported yet",
+                stmt.range,
+                "this is not supported",
+            )),
+        S::VarDef(_) | S::Assign { .. } | S::FuncDef(_) | S::Pass | S::Expr(_) => Ok(()),
+        S::If { body, orelse, .. } => {
+            for s in body.iter().chain(orelse) {
+                check_class_stmt(interp, f, s)?;
+            }
+            Ok(())
+        }
+        other => {
+            let what = match other {
+                S::For { .. } => "For",
+                S::While { .. } => "While",
+                S::Return(_) => "Return",
+                S::ClassDef(_) => "ClassDef",
+                S::AugAssign { .. } => "AugAssign",
+                S::Raise(_) => "Raise",
+                S::Assert { .. } => "Assert",
+                S::Break => "Break",
+                S::Continue => "Continue",
+                _ => "statement",
+            };
+            Err(interp.error_at(
+                f,
+                ExcKind::TypeError,
+                format!("`{what}` not supported inside a classdef"),
+                stmt.range,
+                "this is not supported",
+            ))
+        }
+    }
+}

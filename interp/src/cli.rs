@@ -60,6 +60,20 @@ enum Command {
     },
     /// Print the AST of FILE.
     Parse { file: PathBuf },
+    /// Redshift FILE: run its blue code and print the typed residual module
+    /// (output printed by blue code goes to stderr).
+    Redshift {
+        /// `eager`: the first static error aborts; `lazy`: it becomes a
+        /// `raise` at that point of the residual code.
+        #[arg(short = 'E', long = "error-mode", default_value = "eager")]
+        error_mode: String,
+        /// `spy` (source) or `ast` (the residual AST dump).
+        #[arg(short = 'f', long = "format", default_value = "spy")]
+        format: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
     /// Run the conformance suite through every engine, in parallel.
     Conformance {
         /// Directory of cases (default: the bundled suite).
@@ -88,6 +102,12 @@ pub fn main() -> i32 {
     match cli.command {
         Some(Command::Execute { engine, limits, file }) => execute(&engine, &file, limits.limits()),
         Some(Command::Parse { file }) => parse(&file),
+        Some(Command::Redshift {
+            error_mode,
+            format,
+            limits,
+            file,
+        }) => redshift(&error_mode, &format, limits.limits(), &file),
         Some(Command::Conformance {
             dir,
             shard,
@@ -150,6 +170,62 @@ fn parse(file: &PathBuf) -> i32 {
         Err(e) => {
             eprint!("{}", crate::diag::render(&e));
             1
+        }
+    }
+}
+
+fn redshift(error_mode: &str, format: &str, limits: Limits, file: &PathBuf) -> i32 {
+    let mode = match error_mode {
+        "eager" => crate::frames::doppler::ErrorMode::Eager,
+        "lazy" => crate::frames::doppler::ErrorMode::Lazy,
+        other => {
+            eprintln!("error: unknown error mode `{other}` (eager, lazy)");
+            return 2;
+        }
+    };
+    if !matches!(format, "spy" | "ast") {
+        eprintln!("error: unknown format `{format}` (spy, ast)");
+        return 2;
+    }
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let path = file.to_string_lossy().into_owned();
+    let format = format.to_string();
+    let run = move || {
+        let mut blue_output = Vec::new();
+        let mut interp = crate::frames::Interp::new(&mut blue_output, limits);
+        let result = interp.redshift_file(&path, &source, mode);
+        drop(interp);
+        let text = match result {
+            Ok(residual) if format == "ast" => Ok(crate::syntax::dump::dump_module(&residual.module)),
+            Ok(residual) => Ok(crate::backend::spy_printer::print_module(&residual.module)),
+            Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
+            Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
+        };
+        (String::from_utf8_lossy(&blue_output).into_owned(), text)
+    };
+    let handle = std::thread::Builder::new()
+        .stack_size(crate::frames::limits::INTERP_STACK_BYTES)
+        .spawn(run);
+    match handle.map(|h| h.join()) {
+        Ok(Ok((blue_output, text))) => {
+            eprint!("{blue_output}");
+            match text {
+                Ok(source) => {
+                    print!("{source}");
+                    0
+                }
+                Err(report) => {
+                    eprint!("{report}");
+                    1
+                }
+            }
+        }
+        _ => {
+            eprintln!("internal error (a bug in spy-interp, please report it): redshift panicked");
+            101
         }
     }
 }

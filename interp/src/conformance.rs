@@ -21,15 +21,18 @@ use crate::frames::{limits, run_file, Limits, RunResult};
 pub enum Engine {
     /// ASTFrame on the source: the reference.
     Interp,
+    /// Redshift (lazy errors), print the residual module, run it in ASTFrame.
+    Doppler,
 }
 
 impl Engine {
     /// Every engine that exists, reference first.
-    pub const ALL: &'static [Engine] = &[Engine::Interp];
+    pub const ALL: &'static [Engine] = &[Engine::Interp, Engine::Doppler];
 
     pub fn name(self) -> &'static str {
         match self {
             Engine::Interp => "interp",
+            Engine::Doppler => "doppler",
         }
     }
 
@@ -77,6 +80,7 @@ pub fn run_program(engine: Engine, path: &str, source: &[u8], limits: Limits) ->
             let mut out = Vec::new();
             let result = match engine {
                 Engine::Interp => run_file(&path, &source, &mut out, limits),
+                Engine::Doppler => crate::frames::run_redshifted(&path, &source, &mut out, limits),
             };
             outcome_of(result, out)
         });
@@ -139,6 +143,34 @@ impl Case {
     pub fn expected(&self) -> Option<String> {
         let text = std::fs::read_to_string(&self.snapshot_path).ok()?;
         Some(snapshot_body(&text))
+    }
+
+    /// The expectation for `engine`: the case's snapshot, unless the case
+    /// declares an allowed divergence for that engine
+    /// (`#! allow-divergence(doppler): reason`, one of the categories listed
+    /// in spec/differences-between-engines.md) and has its own snapshot
+    /// `<name>.<engine>.snap`.
+    pub fn expected_for(&self, engine: Engine) -> Result<Option<String>, String> {
+        let engine_snap = self
+            .snapshot_path
+            .with_extension(format!("{}.snap", engine.name()));
+        let directive = format!("#! allow-divergence({}):", engine.name());
+        let source = std::fs::read_to_string(&self.path).map_err(|e| e.to_string())?;
+        let declared = source.lines().any(|l| l.starts_with(&directive));
+        match (engine_snap.exists(), declared) {
+            (true, true) => Ok(std::fs::read_to_string(&engine_snap)
+                .ok()
+                .map(|t| snapshot_body(&t))),
+            (false, false) => Ok(self.expected()),
+            (true, false) => Err(format!(
+                "{} exists but the case has no `{directive} reason` line",
+                engine_snap.display()
+            )),
+            (false, true) => Err(format!(
+                "the case declares `{directive}` but {} is missing",
+                engine_snap.display()
+            )),
+        }
     }
 
     pub fn run(&self, engine: Engine) -> Result<Outcome, String> {
@@ -235,11 +267,15 @@ pub fn check(case: &Case, engine: Engine) -> Verdict {
         passed,
         detail,
     };
-    let Some(expected) = case.expected() else {
-        return verdict(
-            false,
-            format!("missing snapshot {}", case.snapshot_path.display()),
-        );
+    let expected = match case.expected_for(engine) {
+        Ok(Some(e)) => e,
+        Ok(None) => {
+            return verdict(
+                false,
+                format!("missing snapshot {}", case.snapshot_path.display()),
+            )
+        }
+        Err(e) => return verdict(false, e),
     };
     match case.run(engine) {
         Err(e) => verdict(false, e),

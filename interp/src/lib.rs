@@ -9,17 +9,21 @@
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution             | names and scopes |
 //! | `vm`        | values, types, pure operator semantics, builtin modules     | types, conversions |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
+//! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |
+//! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
 //! | `cli`       | the `spy-interp` command line                               | — |
 //!
 //! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
 //! outcome, a [`error::Bug`] is a broken invariant of this implementation.
 
+pub mod backend;
 pub mod cli;
 pub mod conformance;
 pub mod diag;
 pub mod error;
 pub mod frames;
+pub mod redshift;
 pub mod resolve;
 pub mod source;
 pub mod syntax;

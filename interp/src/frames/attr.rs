@@ -4,6 +4,7 @@
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind};
@@ -37,6 +38,9 @@ impl Interp<'_> {
         attr: &ast::Identifier,
     ) -> Eval<Typed> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
+            return result;
+        }
+        if let Some(result) = self.shift_get_attr(f, &obj, attr, obj_expr.range.cover(attr.range)) {
             return result;
         }
         match &obj.value {
@@ -117,6 +121,11 @@ impl Interp<'_> {
         value: Typed,
         value_range: TextRange,
     ) -> Eval<()> {
+        if f.shifting && (is_runtime(&obj) || is_runtime(&value)) {
+            if let Some(r) = self.shift_set_attr(f, &obj, attr, value.clone(), value_range) {
+                return r;
+            }
+        }
         if let Value::Ptr(p) = &obj.value {
             if let Some(r) = self.ptr_set_field(f, p, &attr.name, value, value_range) {
                 return r;
@@ -145,6 +154,11 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if f.shifting {
+            if let Some(r) = self.shift_builtin_method(f, &obj, attr, &args, call_range) {
+                return r;
+            }
+        }
         if obj.ty == TypeId::STR {
             return self.call_str_method(f, obj, attr, args);
         }
@@ -294,6 +308,11 @@ impl Interp<'_> {
         idx: Args,
         whole: TextRange,
     ) -> Eval<Typed> {
+        if f.shifting {
+            if let Some(r) = self.shift_get_item(f, &obj, &idx, whole) {
+                return r;
+            }
+        }
         match &obj.value {
             Value::Func(func) if func.kind == crate::syntax::ast::FuncKind::Generic => {
                 let func = func.clone();
@@ -451,17 +470,22 @@ impl Interp<'_> {
         parts: [&Option<Box<Expr>>; 3],
     ) -> Eval<Typed> {
         let mut bounds: [Option<i64>; 3] = [None; 3];
+        let mut typed: [Option<Typed>; 3] = [None, None, None];
         let mut color = obj.color;
-        for (slot, part) in bounds.iter_mut().zip(parts) {
+        for ((slot, t), part) in bounds.iter_mut().zip(typed.iter_mut()).zip(parts) {
             if let Some(p) = part {
                 let v = self.eval_expr(f, p)?;
-                if v.value.as_scalar().is_none() && matches!(v.value, Value::None) {
+                if matches!(v.value, Value::None) {
                     continue;
                 }
                 let v = self.convert_to(f, v, TypeId::I32, p.range, None)?;
                 color = color.join(v.color);
                 *slot = v.value.as_i32().map(i64::from);
+                *t = Some(v);
             }
+        }
+        if obj.ty == TypeId::STR && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime)) {
+            return self.shift_slice(f, &obj, &typed, obj_expr.range);
         }
         if obj.ty != TypeId::STR {
             let name = self.vm.types.name(obj.ty).to_string();
@@ -493,6 +517,11 @@ impl Interp<'_> {
         v: Typed,
         whole: TextRange,
     ) -> Eval<()> {
+        if f.shifting {
+            if let Some(r) = self.shift_set_item(f, &obj, &idx, v.clone(), whole) {
+                return r;
+            }
+        }
         if let Value::Ptr(p) = &obj.value {
             let p = p.clone();
             return self.ptr_setitem(f, &p, &idx, v, whole);
@@ -505,7 +534,10 @@ impl Interp<'_> {
             let mut full = vec![(obj, obj_expr.range)];
             full.extend(idx);
             full.push((v, whole));
-            self.call_dunder(f, &m, full, whole)?;
+            let r = self.call_dunder(f, &m, full, whole)?;
+            if f.shifting {
+                self.emit_effect(f, &r, whole)?;
+            }
             return Ok(());
         }
         let name = self.vm.types.name(obj.ty).to_string();

@@ -23,6 +23,11 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if f.shifting {
+            if let Some(result) = self.shift_builtin(f, b, callee_range, &args, call_range) {
+                return result;
+            }
+        }
         match b {
             Builtin::Print => {
                 let mut parts = Vec::with_capacity(args.len());
@@ -272,6 +277,11 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if f.shifting {
+            if let Some(result) = self.shift_type_call(f, t, callee_range, &args, call_range) {
+                return result;
+            }
+        }
         match self.vm.types.kind(t).clone() {
             TypeKind::Prim(_) | TypeKind::Str => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
@@ -300,6 +310,28 @@ impl Interp<'_> {
                 })
             }
             TypeKind::Simd { .. } => self.make_simd(f, t, callee_range, args),
+            TypeKind::MetaArg => {
+                // `MetaArg('blue' | 'red', T, value)`
+                self.check_arity(f, 3, 3, &args, callee_range, None)?;
+                let color = match args[0].0.value.as_str() {
+                    Some("blue") => Color::Blue,
+                    Some("red") => Color::Red,
+                    _ => {
+                        return Err(SpyError::new(
+                            ExcKind::TypeError,
+                            "MetaArg color must be 'blue' or 'red'",
+                        )
+                        .with_error(&f.file, args[0].1, "")
+                        .into())
+                    }
+                };
+                let Value::Type(ty) = args[1].0.value else {
+                    return Err(self.mismatched(f, args[1].0.ty, TypeId::TYPE, args[1].1, None));
+                };
+                let value = args[2].0.value.clone();
+                let meta = crate::vm::value::MetaArgValue { color, ty, value };
+                Ok(Typed::blue(TypeId::METAARG, Value::Meta(Rc::new(meta))))
+            }
             TypeKind::List(_) => {
                 self.check_arity(f, 0, 0, &args, callee_range, None)?;
                 Ok(Typed::red(t, self.new_list(t, Vec::new())))

@@ -162,7 +162,9 @@ impl Interp<'_> {
             }
             Value::Builtin(b) => self.call_builtin(f, *b, callee_range, args, call_range),
             Value::Type(t) => self.call_type(f, *t, callee_range, args, call_range),
-            Value::Struct(_) if self.vm.struct_method(callee.ty, "__call__").is_some() => {
+            Value::Struct(_) | Value::Residual(_)
+                if self.vm.struct_method(callee.ty, "__call__").is_some() =>
+            {
                 let method = self.vm.struct_method(callee.ty, "__call__").expect("checked");
                 let mut full = vec![(callee, callee_range)];
                 full.extend(args);
@@ -269,6 +271,14 @@ impl Interp<'_> {
         call_range: TextRange,
     ) -> Eval<Typed> {
         let bound = self.bind_args(f, func, args, call_range)?;
+        if f.shifting && func.color == FuncColor::Red {
+            // Red functions do not run while shifting: a residual call, or
+            // the inlined body of a `@force_inline` function.
+            if func.force_inline {
+                return self.shift_inline_call(f, func, bound, call_range);
+            }
+            return self.shift_function_call(f, func, bound, call_range);
+        }
         self.invoke(func, bound, None)
     }
 
@@ -408,8 +418,9 @@ impl Interp<'_> {
             func: Some(func.clone()),
             class_type: None,
             name: func.fqn.clone(),
-            ns: ns.unwrap_or_else(|| func.fqn.clone()),
+            ns: ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone()),
             current: code.def.proto_range,
+            shifting: false,
         };
         let color = if blue { Color::Blue } else { Color::Red };
         let flow = self
@@ -417,8 +428,12 @@ impl Interp<'_> {
             .map_err(|e| add_trace(e, &frame))?;
         let result = match flow {
             Flow::Return(v) => v,
-            _ if func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC => Typed::none(),
-            _ if self.infer_return_none(func) => Typed::none(),
+            // Falling off the end of a function whose return type is
+            // inferred is `return None`.
+            _ if func.inferred_ret.is_some() && self.infer_return_none(func) => Typed::none(),
+            _ if func.inferred_ret.is_none() && (func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC) => {
+                Typed::none()
+            }
             _ => {
                 let end = code
                     .def
@@ -434,7 +449,11 @@ impl Interp<'_> {
                 return Err(add_trace(err.into(), &frame));
             }
         };
-        let ty = if blue {
+        // A blue function's result is blue, typed by its value when its
+        // declared type is `dynamic` (there is no "dynamic blue").
+        let ty = if blue && result.ty == TypeId::DYNAMIC {
+            self.dynamic_type(&result.value).unwrap_or(TypeId::DYNAMIC)
+        } else if blue {
             self.blue_static_type(&result)
         } else {
             result.ty

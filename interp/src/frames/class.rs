@@ -43,7 +43,7 @@ impl Interp<'_> {
         }
         if c.type_params.is_some() {
             let generic = GenericStructValue {
-                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)),
+                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)).into(),
                 def: c.clone(),
                 module: f.module,
                 file: f.file.clone(),
@@ -96,9 +96,10 @@ impl Interp<'_> {
             closure: site.closure.clone(),
             func: None,
             class_type: Some(ty),
-            name: format!("[classdef] {}", self.vm.types.name(ty)),
-            ns: self.vm.types.name(ty).to_string(),
+            name: format!("[classdef] {}", self.vm.types.name(ty)).into(),
+            ns: self.vm.types.name(ty).into(),
             current: c.name.range,
+            shifting: false,
         };
         self.exec_block(&mut frame, &c.body)
             .map_err(|e| add_trace(e, &frame))?;
@@ -131,6 +132,13 @@ impl Interp<'_> {
                 _ => None,
             })
             .collect();
+        for (member, v) in &members {
+            if let Value::Func(func) = v {
+                self.vm
+                    .method_owner
+                    .insert(Rc::as_ptr(func) as *const () as usize, (ty, member.clone()));
+            }
+        }
         self.vm.types.complete_struct(ty, fields);
         self.vm.structs.insert(
             ty,
@@ -175,8 +183,14 @@ impl Interp<'_> {
         let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
         let ty = self.vm.types.new_struct(fqn);
         self.generic_structs.insert(key, (g.clone(), ty));
-        // The type parameters' environment (see the resolver).
-        let mut type_params = vec![None; params.len()];
+        // The type parameters' environment (see the resolver): the type
+        // parameters, then `Self`.
+        let mut type_params = vec![None; params.len() + 1];
+        type_params[params.len()] = Some(Local {
+            ty: TypeId::TYPE,
+            color: Color::Blue,
+            value: Some(Value::Type(ty)),
+        });
         for (tp, (a, _)) in params.iter().zip(idx) {
             let NameRef::Local(slot) = g.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));

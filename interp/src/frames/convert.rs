@@ -46,6 +46,21 @@ impl Interp<'_> {
             .with_error(&f.file, range, "")
             .into());
         }
+        if crate::frames::doppler::is_runtime(&v) {
+            // A run-time value: check the conversion, keep its residual
+            // expression (the residual code converts it again).
+            let convertible = match (v.ty.as_prim(), to.as_prim()) {
+                (Some(a), Some(b)) => opconv::implicit_convertible(a, b),
+                _ => {
+                    (v.ty == TypeId::EMPTY_LIST && self.vm.types.list_item(to).is_some())
+                        || (to == TypeId::BOOL
+                            && matches!(self.vm.types.kind(v.ty), crate::vm::types::TypeKind::Ptr { .. }))
+                }
+            };
+            if convertible {
+                return Ok(Typed { ty: to, ..v });
+            }
+        }
         if v.ty == TypeId::EMPTY_LIST && self.vm.types.list_item(to).is_some() {
             return Ok(Typed {
                 color: v.color,
@@ -159,6 +174,19 @@ impl Interp<'_> {
         err.into()
     }
 
+    /// The item types of a tuple value: from its static tuple type, or each
+    /// item's own type for an interp tuple.
+    pub(crate) fn tuple_item_types(&self, t: &crate::vm::value::TupleValue) -> Vec<TypeId> {
+        match self.vm.types.tuple_items(t.ty) {
+            Some(types) => types.to_vec(),
+            None => t
+                .items
+                .iter()
+                .map(|i| self.dynamic_type(i).unwrap_or(TypeId::DYNAMIC))
+                .collect(),
+        }
+    }
+
     /// The dynamic type of a value, where it is determined by the value.
     pub(crate) fn dynamic_type(&self, v: &Value) -> Option<TypeId> {
         match v {
@@ -180,6 +208,7 @@ impl Interp<'_> {
             Value::Simd(v) => Some(v.ty),
             Value::List(l) => Some(l.ty),
             Value::GenericStruct(_) => Some(TypeId::TYPE),
+            Value::Residual(_) => None,
         }
     }
 

@@ -6,7 +6,9 @@
 use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::doppler::is_runtime;
 use crate::frames::lowlevel::SimdOp;
+use crate::frames::shift_expr::BinSym;
 use crate::frames::{Eval, Frame, Interp};
 use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
@@ -114,7 +116,7 @@ impl Interp<'_> {
         let Some(imp) = imp else {
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
-        self.exec_binary(f, imp, l, r, whole)
+        self.exec_binary(f, imp, BinSym::Bin(op), l, r, whole)
     }
 
     pub(crate) fn cmpop(
@@ -159,7 +161,7 @@ impl Interp<'_> {
             }
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
-        self.exec_binary(f, imp, l, r, whole)
+        self.exec_binary(f, imp, BinSym::Cmp(op), l, r, whole)
     }
 
     fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
@@ -211,7 +213,11 @@ impl Interp<'_> {
                     return Some(OpImpl::StrEq { negate });
                 }
                 if l == r
-                    && (types.is_struct(l) || matches!(types.kind(l), TypeKind::Tuple(_) | TypeKind::List(_)))
+                    && (types.is_struct(l)
+                        || matches!(
+                            types.kind(l),
+                            TypeKind::Tuple(_) | TypeKind::List(_) | TypeKind::InterpTuple
+                        ))
                 {
                     // the auto-generated `__eq__`/`__ne__` of value types
                     if negate && self.dunder(l, "__eq__").is_some() {
@@ -260,6 +266,11 @@ impl Interp<'_> {
         if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
             return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole.range, ""));
         }
+        if let (Some(p), true) = (v.ty.as_prim(), is_runtime(&v)) {
+            if let Some(result) = ops::unaryop_signature(op, p) {
+                return self.shift_unary(f, op, &v, TypeId::prim(result), whole.range);
+            }
+        }
         if let (Some(p), Value::Scalar(s)) = (v.ty.as_prim(), &v.value) {
             if let Some(result) = ops::unaryop_signature(op, p) {
                 return match ops::unaryop(op, *s) {
@@ -285,7 +296,31 @@ impl Interp<'_> {
         )
     }
 
-    fn exec_binary(&mut self, f: &mut Frame, imp: OpImpl, l: Typed, r: Typed, whole: &Expr) -> Eval<Typed> {
+    fn exec_binary(
+        &mut self,
+        f: &mut Frame,
+        imp: OpImpl,
+        sym: BinSym,
+        l: Typed,
+        r: Typed,
+        whole: &Expr,
+    ) -> Eval<Typed> {
+        if f.shifting && !matches!(imp, OpImpl::Method { .. }) {
+            // Equality of value types may call user `__eq__`s: decide it at
+            // run time whenever an operand is red.
+            let deep = matches!(
+                imp,
+                OpImpl::ValueEq { .. } | OpImpl::TupleContains | OpImpl::ListContains
+            );
+            if is_runtime(&l) || is_runtime(&r) || (deep && !(l.is_blue() && r.is_blue())) {
+                let ty = match imp {
+                    OpImpl::PrimBin { result, .. } => TypeId::prim(result),
+                    OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
+                    _ => TypeId::BOOL,
+                };
+                return self.shift_binary(f, sym, &l, &r, ty, whole.range);
+            }
+        }
         let color = if imp.is_pure() {
             l.color.join(r.color)
         } else {
@@ -299,12 +334,12 @@ impl Interp<'_> {
         let (ty, value) = match imp {
             OpImpl::PrimBin { op, operand, result } => {
                 let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
-                let v = ops::binop(op, a, b).map_err(fail)?;
+                let v = ops::dispatch::run_binop(op, operand, a, b).map_err(fail)?;
                 (TypeId::prim(result), Value::Scalar(v))
             }
             OpImpl::PrimCmp { op, operand } => {
                 let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
-                let v = ops::cmpop(op, a, b).map_err(fail)?;
+                let v = ops::dispatch::run_cmpop(op, operand, a, b).map_err(fail)?;
                 (TypeId::BOOL, Value::Scalar(v))
             }
             OpImpl::StrConcat => {
@@ -409,12 +444,11 @@ impl Interp<'_> {
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
             (Value::Tuple(x), Value::Tuple(y)) => {
                 let (xs, ys) = (&x.items, &y.items);
-                let item_types = self
-                    .vm
-                    .types
-                    .tuple_items(ty)
-                    .map(|s| s.to_vec())
-                    .unwrap_or_default();
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                let item_types = self.tuple_item_types(x);
+                let _ = ty;
                 for ((x, y), t) in xs.iter().zip(ys.iter()).zip(item_types) {
                     if !self.values_equal(f, t, x, y, whole)? {
                         return Ok(false);

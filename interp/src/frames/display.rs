@@ -43,12 +43,7 @@ impl Interp<'_> {
                 // Deliberate difference: upstream prints the generic
                 // `<spy `...::_tup` object at 0x...>`; we print Python's
                 // tuple repr, which is deterministic and readable.
-                let item_types = self
-                    .vm
-                    .types
-                    .tuple_items(v.ty)
-                    .map(|s| s.to_vec())
-                    .unwrap_or_default();
+                let item_types = self.tuple_item_types(tuple);
                 let mut parts = Vec::with_capacity(items.len());
                 for (item, ty) in items.iter().zip(item_types) {
                     let t = Typed {
@@ -77,6 +72,7 @@ impl Interp<'_> {
                 let lanes: Vec<String> = v.lanes.iter().map(|l| format::format_scalar(*l)).collect();
                 format!("{}({})", self.vm.types.name(v.ty), lanes.join(", "))
             }
+            Value::Residual(_) => return Err(crate::bug!("str() of a residual value")),
             Value::GenericStruct(g) => format!("<spy generic struct '{}'>", g.fqn),
             Value::List(l) => {
                 // Deliberate difference: upstream prints

@@ -3,6 +3,7 @@
 //! expression yields a `Typed`: value, color and static type.
 
 use crate::error::{ExcKind, SpyError};
+use crate::frames::doppler::{is_runtime, name_expr};
 use crate::frames::{Eval, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
@@ -57,6 +58,10 @@ impl Interp<'_> {
             ExprKind::BoolOp { op, left, right } => self.eval_boolop(f, *op, left, right),
             ExprKind::IfExp { test, body, orelse } => {
                 let cond = self.eval_condition(f, test)?;
+                if is_runtime(&cond) {
+                    return self.shift_ifexp(f, cond, body, orelse, e.range);
+                }
+                // A blue condition evaluates only the taken branch.
                 if cond.value.as_bool() == Some(true) {
                     self.eval_expr(f, body)
                 } else {
@@ -65,6 +70,21 @@ impl Interp<'_> {
             }
             ExprKind::Tuple(items) => {
                 let items = self.eval_items(f, items)?;
+                if items.iter().any(|(t, _)| is_runtime(t)) {
+                    // (an interp tuple with red items is a display again in the
+                    // residual code)
+                    let types: Vec<TypeId> = items.iter().map(|(t, _)| t.ty).collect();
+                    let ty = self.vm.types.tuple(types);
+                    let t = Typed {
+                        ty,
+                        ..self.make_tuple(items.clone())
+                    };
+                    let elts = self.residuals(f, &items)?;
+                    return Ok(Self::residual_value(
+                        t.ty,
+                        Expr::new(ExprKind::Tuple(elts), e.range),
+                    ));
+                }
                 Ok(self.make_tuple(items))
             }
             ExprKind::List(items) => {
@@ -78,7 +98,21 @@ impl Interp<'_> {
                 {
                     return Ok(self.make_interp_tuple(items));
                 }
-                self.make_list(f, items)
+                let list = self.make_list(f, items.clone())?;
+                if f.shifting {
+                    // A list is a run-time object: allocate it at run time.
+                    let mut elts = Vec::with_capacity(items.len());
+                    for (t, r) in &items {
+                        let item_ty = self.vm.types.list_item(list.ty).unwrap_or(t.ty);
+                        let t = self.convert_to(f, t.clone(), item_ty, *r, None)?;
+                        elts.push(self.residual(f, &t, *r)?);
+                    }
+                    return Ok(Self::residual_value(
+                        list.ty,
+                        Expr::new(ExprKind::List(elts), e.range),
+                    ));
+                }
+                Ok(list)
             }
             ExprKind::Dict(_) => Err(self.error_at(
                 f,
@@ -103,6 +137,11 @@ impl Interp<'_> {
             )),
             ExprKind::Walrus { target, value } => {
                 let v = self.eval_expr(f, value)?;
+                if f.shifting {
+                    if let Some(r) = self.shift_walrus(f, target, v.clone(), value.range) {
+                        return r;
+                    }
+                }
                 self.assign_name(f, target, v.clone(), value.range)?;
                 // the value of `x := e` is x after the assignment (converted)
                 self.eval_name(f, target)
@@ -165,6 +204,11 @@ impl Interp<'_> {
                 let module = self.vm.module(f.module);
                 let global = module.globals.get(slot as usize).cloned().flatten();
                 match global.and_then(|g| g.value.map(|v| (g.color, g.ty, v))) {
+                    // A module `var` changes at run time: while shifting it
+                    // is read by name.
+                    Some((Color::Red, ty, _)) if f.shifting => {
+                        Ok(Self::residual_value(ty, name_expr(&id.name, id.range)))
+                    }
                     Some((color, ty, value)) => Ok(Typed { color, ty, value }),
                     None => Err(self.unassigned(f, id, "global")),
                 }
@@ -199,6 +243,9 @@ impl Interp<'_> {
         }
         if op == UnaryOp::Not {
             let b = self.eval_condition(f, operand)?;
+            if is_runtime(&b) {
+                return self.shift_unary(f, op, &b, TypeId::BOOL, e.range);
+            }
             let v = !b.value.as_bool().unwrap_or(false);
             return Ok(Typed {
                 color: b.color,
@@ -214,6 +261,10 @@ impl Interp<'_> {
     /// is a bool with the color of the operand that decided it.
     fn eval_boolop(&mut self, f: &mut Frame, op: BoolOp, left: &Expr, right: &Expr) -> Eval<Typed> {
         let l = self.eval_condition(f, left)?;
+        if is_runtime(&l) {
+            let r = self.eval_condition(f, right)?;
+            return self.shift_boolop(f, op, &l, &r, left.range.cover(right.range));
+        }
         let lv = l.value.as_bool().unwrap_or(false);
         let decided = match op {
             BoolOp::And => !lv,
@@ -272,6 +323,10 @@ impl Interp<'_> {
                     )
                     .into());
                 };
+                if is_runtime(&t) {
+                    self.shift_splat(f, &t, &item_types, inner.range, &mut out)?;
+                    continue;
+                }
                 let Value::Tuple(tuple) = &t.value else {
                     return Err(crate::bug!("tuple-typed value is not a tuple"));
                 };

@@ -170,12 +170,13 @@ impl Interp<'_> {
             file: f.file.clone(),
             res: f.res.clone(),
         });
-        let ty = self
-            .vm
-            .types
-            .func(params.iter().map(|p| p.ty).collect(), ret, blue);
-        Ok(Rc::new(Function {
-            fqn: spec.fqn,
+        let ty = self.vm.types.func(
+            params.iter().map(|p| p.ty).collect(),
+            ret,
+            kind_prefix(def.color, def.kind),
+        );
+        let func = Rc::new(Function {
+            fqn: spec.fqn.into(),
             code,
             module: f.module,
             color: def.color,
@@ -189,7 +190,11 @@ impl Interp<'_> {
             inferred_ret,
             force_inline: false,
             pep695: false,
-        }))
+        });
+        if func.color == FuncColor::Red && func.kind == FuncKind::Plain {
+            self.red_functions.push(func.clone());
+        }
+        Ok(func)
     }
 
     /// `*args`, `*args: T`, or `*args: types` (a blue tuple of types: a
@@ -203,8 +208,8 @@ impl Interp<'_> {
         match &v.value {
             Value::Type(t) => Ok(StarKind::Variadic(*t)),
             Value::None => Ok(StarKind::Variadic(TypeId::NONE)),
-            Value::Tuple(tuple) if tuple.ty == TypeId::INTERP_TUPLE => {
-                if !v.is_blue() {
+            Value::Tuple(tuple) if tuple.ty == TypeId::INTERP_TUPLE || tuple.items.is_empty() => {
+                if !v.is_blue() && !tuple.items.is_empty() {
                     return Err(SpyError::new(
                         ExcKind::TypeError,
                         "the types of a parameter pack must be blue",
@@ -270,12 +275,13 @@ impl Interp<'_> {
             file: f.file.clone(),
             res: f.res.clone(),
         });
-        let ty = self
-            .vm
-            .types
-            .func(params.iter().map(|p| p.ty).collect(), TypeId::DYNAMIC, true);
+        let ty = self.vm.types.func(
+            params.iter().map(|p| p.ty).collect(),
+            TypeId::DYNAMIC,
+            "@blue.generic ",
+        );
         let func = Rc::new(Function {
-            fqn: spec.fqn,
+            fqn: spec.fqn.into(),
             code,
             module: f.module,
             color: FuncColor::Blue,
@@ -327,8 +333,9 @@ impl Interp<'_> {
             func: Some(generic.clone()),
             class_type: None,
             name: generic.fqn.clone(),
-            ns: ns.clone(),
+            ns: ns.as_str().into(),
             current: def.proto_range,
+            shifting: false,
         };
         let fqn = self.unique_fqn(ns);
         let spec = FunctionSpec {
@@ -376,7 +383,8 @@ impl Interp<'_> {
         let body = &func.code.def.body;
         let returns = count_returns(body);
         let tail_return = matches!(body.last().map(|s| &s.kind), Some(ast::StmtKind::Return(_)));
-        if returns != 1 || !tail_return {
+        let returns_none = func.ret == TypeId::NONE && returns == 0;
+        if !returns_none && (returns != 1 || !tail_return) {
             return Err(
                 SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
                     .with_error(
@@ -423,4 +431,14 @@ fn count_returns(body: &[ast::Stmt]) -> usize {
             _ => 0,
         })
         .sum()
+}
+
+/// How a function type names its kind: `def`, `@blue def`...
+fn kind_prefix(color: FuncColor, kind: FuncKind) -> &'static str {
+    match (color, kind) {
+        (_, FuncKind::Generic) => "@blue.generic ",
+        (_, FuncKind::Metafunc) => "@blue.metafunc ",
+        (FuncColor::Blue, FuncKind::Plain) => "@blue ",
+        (FuncColor::Red, FuncKind::Plain) => "",
+    }
 }

@@ -226,8 +226,13 @@ impl Interp<'_> {
             return Err(bad("SIMD takes a type and a lane count: `SIMD[T, N]`"));
         };
         let lane = match t.as_prim() {
-            Some(p @ (PrimTy::I32 | PrimTy::I64 | PrimTy::F32 | PrimTy::F64)) => p,
-            _ => return Err(bad("SIMD lanes must be i32, i64, f32 or f64")),
+            // bool lanes are the masks comparisons produce
+            Some(p @ (PrimTy::I32 | PrimTy::I64 | PrimTy::F32 | PrimTy::F64 | PrimTy::Bool)) => p,
+            _ => {
+                return Err(bad(
+                    "SIMD lanes must be i32, i64, f32 or f64 (or bool for comparison masks)",
+                ))
+            }
         };
         let n = match n.as_i32() {
             Some(n) if n > 0 && n <= 16 && (n & (n - 1)) == 0 => n as u32,
@@ -509,12 +514,25 @@ impl Interp<'_> {
         (r, rr): (&Typed, TextRange),
         whole: TextRange,
     ) -> Option<Eval<Typed>> {
-        let lk = self.vm.types.kind(l.ty).clone();
-        let rk = self.vm.types.kind(r.ty).clone();
-        let (lane, lanes) = match (&lk, &rk) {
+        if l.ty.as_prim().is_some() && r.ty.as_prim().is_some() {
+            return None;
+        }
+        let (lane, lanes) = match (self.vm.types.kind(l.ty), self.vm.types.kind(r.ty)) {
             (TypeKind::Simd { lane, lanes }, _) | (_, TypeKind::Simd { lane, lanes }) => (*lane, *lanes),
             _ => return None,
         };
+        if f.shifting && (crate::frames::doppler::is_runtime(l) || crate::frames::doppler::is_runtime(r)) {
+            let result_lane = match op {
+                SimdOp::Cmp(_) => PrimTy::Bool,
+                SimdOp::Bin(b) => ops::binop_signature(b, lane, lane).map_or(lane, |s| s.result),
+            };
+            let ty = self.vm.types.simd(result_lane, lanes);
+            let sym = match op {
+                SimdOp::Bin(b) => crate::frames::shift_expr::BinSym::Bin(b),
+                SimdOp::Cmp(c) => crate::frames::shift_expr::BinSym::Cmp(c),
+            };
+            return Some(self.shift_binary(f, sym, l, r, ty, whole));
+        }
         Some(self.simd_binop_inner(f, op, l, r, lane, lanes, (lr, rr), whole))
     }
 

@@ -91,7 +91,7 @@ impl Interp<'_> {
     pub(crate) fn ns_repr(&self, v: &Value) -> String {
         match v {
             Value::Type(t) => self.vm.types.name(*t).to_string(),
-            Value::Func(func) => func.fqn.clone(),
+            Value::Func(func) => func.fqn.to_string(),
             Value::Scalar(s) => format::format_scalar(*s),
             Value::Str(s) => format::repr_str(s),
             Value::None => "None".to_string(),
@@ -295,6 +295,9 @@ impl Interp<'_> {
         callee_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if f.shifting && self.reorders_effects(f, &op, &args)? {
+            return self.apply_op_in_order(f, op, func, args, callee_range, call_range);
+        }
         match op {
             ResolvedOp::Null => {
                 let ty = self.vm.types.name(func.ty).to_string();
@@ -320,6 +323,92 @@ impl Interp<'_> {
                 self.call_value(f, callee, callee_range, actual, call_range)
             }
         }
+    }
+
+    /// While shifting: whether applying `op` would evaluate the call's
+    /// effectful arguments in another order or number than the call does
+    /// (`OpSpec(f, [m_b, m_a])`, a duplicated or dropped argument,
+    /// `OpSpec.const`).
+    fn reorders_effects(&mut self, f: &Frame, op: &ResolvedOp, args: &Args) -> Eval<bool> {
+        let identity = match op {
+            ResolvedOp::Call { args: specs, .. } => {
+                specs.len() == args.len()
+                    && specs
+                        .iter()
+                        .enumerate()
+                        .all(|(k, s)| matches!(s, ArgSpec::Arg(i) if *i == k))
+            }
+            ResolvedOp::Const(_) => false,
+            ResolvedOp::Null => true,
+        };
+        if identity {
+            return Ok(false);
+        }
+        for (a, r) in args {
+            if crate::frames::doppler::is_runtime(a)
+                && crate::frames::doppler::has_effects(&self.residual(f, a, *r)?)
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Apply `op` with every effectful run-time argument first bound to a
+    /// temporary, in the call's order: `(t1 := a, t2 := b, g(t2, t1))[2]`.
+    fn apply_op_in_order(
+        &mut self,
+        f: &mut Frame,
+        op: ResolvedOp,
+        func: &Rc<Function>,
+        mut args: Args,
+        callee_range: TextRange,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        use crate::frames::doppler::{has_effects, ident, is_runtime, name_expr};
+        use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind, VarDef};
+        let mut elems = Vec::new();
+        for (a, r) in args.iter_mut() {
+            if !is_runtime(a) {
+                continue;
+            }
+            let res = self.residual(f, a, *r)?;
+            if !has_effects(&res) {
+                continue;
+            }
+            let tmp = self.temp_name("arg");
+            let annotation = self.type_expr(f, a.ty, *r)?;
+            let decl = VarDef {
+                kind: None,
+                name: ident(&tmp, *r),
+                annotation: Some(annotation),
+                value: None,
+            };
+            self.emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), *r));
+            elems.push(Expr::new(
+                ExprKind::Walrus {
+                    target: ident(&tmp, *r),
+                    value: Box::new(res),
+                },
+                *r,
+            ));
+            *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
+        }
+        let result = match op {
+            ResolvedOp::Const(v) => {
+                let color = args.iter().fold(Color::Blue, |c, (a, _)| c.join(a.color));
+                Typed { color, ..v }
+            }
+            other => self.apply_op(f, other, func, args, callee_range, call_range)?,
+        };
+        let n = elems.len() as i64;
+        elems.push(self.residual(f, &result, call_range)?);
+        let tuple = Expr::new(ExprKind::Tuple(elems), call_range);
+        let index = crate::frames::doppler::build::int(n, call_range);
+        Ok(Self::residual_value(
+            result.ty,
+            crate::frames::doppler::build::subscript(tuple, vec![index], call_range),
+        ))
     }
 
     /// Call a dunder method: a metafunc dunder goes through the metacall

@@ -22,6 +22,9 @@
 //! | `attr.rs`     | attributes, subscripts, methods of builtin types         |
 //! | `builtin_calls.rs` | builtin functions (`print`, `len`, `range`...)     |
 //! | `display.rs`  | `str()` / `repr()` of every value                        |
+//! | `doppler.rs`  | DopplerFrame hooks: residual values, blocks, names       |
+//! | `shift_expr.rs` | expressions while redshifting: residual nodes          |
+//! | `shift_stmt.rs` | statements while redshifting: abstract control flow    |
 //! | `limits.rs`   | call depth and step fuel                                 |
 //!
 //! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
@@ -34,6 +37,7 @@ pub mod code;
 mod convert;
 mod dispatch;
 mod display;
+pub(crate) mod doppler;
 mod expr;
 mod function;
 pub mod limits;
@@ -41,6 +45,8 @@ mod list;
 mod lowlevel;
 mod meta;
 mod module;
+mod shift_expr;
+mod shift_stmt;
 mod stmt;
 mod unroll;
 
@@ -55,7 +61,7 @@ use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
 
 pub use limits::Limits;
-pub use module::{run_file, RunResult};
+pub use module::{run_file, run_redshifted, RunResult};
 
 /// The result type of evaluation steps.
 pub type Eval<T> = Result<T, Failure>;
@@ -84,12 +90,15 @@ pub struct Frame {
     /// The struct whose body a class frame executes (methods' `self` type).
     pub class_type: Option<crate::vm::types::TypeId>,
     /// Traceback name: `mod::f`, `[module] mod`, `[classdef] mod::C`.
-    pub name: String,
+    pub name: Rc<str>,
     /// Namespace of definitions made in this frame (`mod`, `mod::f`,
     /// `mod::g[i32]` for a blue call).
-    pub ns: String,
+    pub ns: Rc<str>,
     /// The innermost node being evaluated (for tracebacks).
     pub current: TextRange,
+    /// A frame of a red function being redshifted (DopplerFrame): its red
+    /// values are residual code. Blue code always runs concretely.
+    pub shifting: bool,
 }
 
 /// Control flow out of a statement.
@@ -114,6 +123,10 @@ pub struct Interp<'out> {
     pub cache: meta::BlueCache,
     /// FQNs handed out so far (each one is unique).
     pub fqns: HashSet<String>,
+    /// The redshift in progress, if any.
+    pub(crate) doppler: Option<Box<doppler::DopplerState>>,
+    /// Every red function created so far (the redshift worklist).
+    pub(crate) red_functions: Vec<Rc<crate::vm::value::Function>>,
     /// Specializations of generic structs, by (generic, argument keys).
     pub(crate) generic_structs: std::collections::HashMap<
         (usize, Vec<crate::vm::memo::ValueKey>),
@@ -132,6 +145,8 @@ impl<'out> Interp<'out> {
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
             generic_structs: Default::default(),
+            doppler: None,
+            red_functions: Vec::new(),
         }
     }
 
@@ -157,7 +172,7 @@ pub(crate) fn add_trace(err: Failure, frame: &Frame) -> Failure {
             e.traceback.insert(
                 0,
                 TraceEntry {
-                    name: frame.name.clone(),
+                    name: frame.name.to_string(),
                     file: frame.file.clone(),
                     range: frame.current,
                 },

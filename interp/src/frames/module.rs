@@ -57,8 +57,35 @@ pub fn run_file(path: &str, source: &[u8], out: &mut dyn Write, limits: Limits) 
     }
 }
 
+/// The doppler engine: redshift `source` (lazy errors), print the residual
+/// module, and run that source in ASTFrame under the same module name.
+/// Output printed by blue code at redshift time comes first.
+pub fn run_redshifted(path: &str, source: &[u8], out: &mut dyn Write, limits: Limits) -> RunResult {
+    let residual = {
+        let mut interp = Interp::new(out, limits);
+        let r = interp.redshift_file(path, source, crate::frames::doppler::ErrorMode::Lazy);
+        let _ = interp.out.flush();
+        r
+    };
+    match residual {
+        Err(Failure::Raise(e)) => RunResult::Error(e),
+        Err(Failure::Bug(b)) => RunResult::Bug(b),
+        Ok(residual) => {
+            let text = crate::backend::spy_printer::print_module(&residual.module);
+            let residual_path = format!("{path}.redshift/{}.spy", residual.modname);
+            run_file(&residual_path, text.as_bytes(), out, limits)
+        }
+    }
+}
+
 impl Interp<'_> {
     fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
+        let id = self.load_main_module(path, source)?;
+        self.call_main(id)
+    }
+
+    /// Parse, resolve and initialize the program's module.
+    pub(crate) fn load_main_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
         let (file, module) = syntax::parse_bytes(path, source)?;
         let modname = module_name(path);
         let resolution = resolve::resolve_module(&module, &modname, &file)?;
@@ -71,7 +98,7 @@ impl Interp<'_> {
             globals: vec![None; n],
         });
         self.init_module(id)?;
-        self.call_main(id)
+        Ok(id)
     }
 
     fn module_frame(&self, id: ModuleId) -> Frame {
@@ -86,9 +113,10 @@ impl Interp<'_> {
             closure: Rc::from(Vec::new()),
             func: None,
             class_type: None,
-            name: format!("[module] {}", m.name),
-            ns: m.name.clone(),
+            name: format!("[module] {}", m.name).into(),
+            ns: m.name.as_str().into(),
             current: Default::default(),
+            shifting: false,
         }
     }
 

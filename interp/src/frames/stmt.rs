@@ -2,6 +2,7 @@
 //! (names, attributes, subscripts, unpacking), `raise` and `assert`.
 
 use crate::error::{ExcKind, SpyError};
+use crate::frames::doppler::{ident, name_expr, ErrorMode};
 use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
@@ -20,8 +21,18 @@ pub(crate) struct Because<'a> {
 
 impl Interp<'_> {
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Flow> {
+        let lazy = f.shifting
+            && self
+                .doppler
+                .as_ref()
+                .is_some_and(|d| d.error_mode == ErrorMode::Lazy);
         for stmt in body {
-            match self.exec_stmt(f, stmt)? {
+            let flow = if lazy {
+                self.shift_stmt_lazily(f, stmt)?
+            } else {
+                self.exec_stmt(f, stmt)?
+            };
+            match flow {
                 Flow::Normal => {}
                 other => return Ok(other),
             }
@@ -32,6 +43,11 @@ impl Interp<'_> {
     pub(crate) fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
         self.tick()?;
         f.current = s.range;
+        if f.shifting {
+            if let Some(flow) = self.shift_stmt(f, s) {
+                return flow;
+            }
+        }
         match &s.kind {
             StmtKind::FuncDef(def) => {
                 let is_static = def
@@ -78,7 +94,7 @@ impl Interp<'_> {
             StmtKind::For { target, iter, body } => return self.exec_for(f, target, iter, body),
             StmtKind::Break => return Ok(Flow::Break),
             StmtKind::Continue => return Ok(Flow::Continue),
-            StmtKind::Pass => {}
+            StmtKind::Pass | StmtKind::Comment(_) => {}
             StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
             StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
             StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_ref())?,
@@ -100,6 +116,20 @@ impl Interp<'_> {
             return self.exec_unrolled_for(f, target, n_expr, body);
         }
         let it = self.eval_expr(f, iter)?;
+        if let Value::Tuple(t) = &it.value {
+            if t.ty == TypeId::INTERP_TUPLE {
+                let types = self.tuple_item_types(t);
+                for (item, ty) in t.items.iter().zip(types) {
+                    self.store_slot(f, target, ty, Color::Red, item.clone())?;
+                    match self.exec_block(f, body)? {
+                        Flow::Break => break,
+                        Flow::Normal | Flow::Continue => {}
+                        ret @ Flow::Return(_) => return Ok(ret),
+                    }
+                }
+                return Ok(Flow::Normal);
+            }
+        }
         if let Value::List(l) = &it.value {
             let item_ty = self.vm.types.list_item(it.ty).unwrap_or(TypeId::DYNAMIC);
             let mut k = 0;
@@ -139,7 +169,7 @@ impl Interp<'_> {
         Ok(Flow::Normal)
     }
 
-    fn exec_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
+    pub(crate) fn exec_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
         let (v, range) = match value {
             Some(e) => (self.eval_expr(f, e)?, e.range),
             None => (Typed::none(), s.range),
@@ -173,31 +203,45 @@ impl Interp<'_> {
     }
 
     fn exec_raise(&mut self, f: &mut Frame, s: &Stmt, e: &Expr) -> crate::error::Failure {
-        let v = match self.eval_expr(f, e) {
-            Ok(v) => v,
-            Err(err) => return err,
-        };
-        if !v.is_blue() {
-            return SpyError::new(ExcKind::TypeError, "`raise` only accepts blue values for now")
-                .with_error(&f.file, e.range, "this is red")
-                .into();
+        let raised = self.eval_expr(f, e).and_then(|v| self.raised_exception(f, &v, e));
+        match raised {
+            Ok((kind, message)) => SpyError::new(kind, message)
+                .with_error(&f.file, s.range, "raised here")
+                .into(),
+            Err(err) => err,
         }
-        let (kind, message) = match &v.value {
-            Value::Exception(exc) => (exc.kind, exc.message.clone()),
-            Value::Builtin(Builtin::ExcClass(k)) => (*k, String::new()),
-            _ => {
-                let ty = self.vm.types.name(v.ty).to_string();
-                return SpyError::new(ExcKind::TypeError, "exceptions must derive from `Exception`")
-                    .with_error(&f.file, e.range, format!("this is `{ty}`"))
-                    .into();
-            }
-        };
-        SpyError::new(kind, message)
-            .with_error(&f.file, s.range, "raised here")
-            .into()
     }
 
-    fn exec_assert(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Eval<()> {
+    /// What `raise e` raises: `e` must be a blue exception or class.
+    pub(crate) fn raised_exception(&self, f: &Frame, v: &Typed, e: &Expr) -> Eval<(ExcKind, String)> {
+        if !v.is_blue() {
+            return Err(
+                SpyError::new(ExcKind::TypeError, "`raise` only accepts blue values for now")
+                    .with_error(&f.file, e.range, "this is red")
+                    .into(),
+            );
+        }
+        match &v.value {
+            Value::Exception(exc) => Ok((exc.kind, exc.message.clone())),
+            Value::Builtin(Builtin::ExcClass(k)) => Ok((*k, String::new())),
+            _ => {
+                let ty = self.vm.types.name(v.ty).to_string();
+                Err(
+                    SpyError::new(ExcKind::TypeError, "exceptions must derive from `Exception`")
+                        .with_error(&f.file, e.range, format!("this is `{ty}`"))
+                        .into(),
+                )
+            }
+        }
+    }
+
+    pub(crate) fn exec_assert(
+        &mut self,
+        f: &mut Frame,
+        s: &Stmt,
+        test: &Expr,
+        msg: Option<&Expr>,
+    ) -> Eval<()> {
         let cond = self.eval_condition(f, test)?;
         if cond.value.as_bool() == Some(true) {
             return Ok(());
@@ -275,7 +319,13 @@ impl Interp<'_> {
                 // Deliberate fix of upstream: the right-hand side is
                 // evaluated exactly once.
                 let v = self.eval_expr(f, value)?;
-                let Some(item_types) = self.vm.types.tuple_items(v.ty).map(|s| s.to_vec()) else {
+                let interp_items = match &v.value {
+                    Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => Some(self.tuple_item_types(t)),
+                    _ => None,
+                };
+                let Some(item_types) =
+                    interp_items.or_else(|| self.vm.types.tuple_items(v.ty).map(|s| s.to_vec()))
+                else {
                     let ty = self.vm.types.name(v.ty).to_string();
                     return Err(SpyError::new(
                         ExcKind::TypeError,
@@ -291,6 +341,16 @@ impl Interp<'_> {
                             .with_note(&f.file, value.range, format!("got {} values", item_types.len()))
                             .into(),
                     );
+                }
+                if crate::frames::doppler::is_runtime(&v) {
+                    // Shifting: evaluate the tuple once (into a temporary
+                    // unless it is a name), then assign its items.
+                    let mut items = Vec::with_capacity(item_types.len());
+                    self.shift_splat(f, &v, &item_types, value.range, &mut items)?;
+                    for (id, (t, _)) in names.iter().zip(items) {
+                        self.assign_name(f, id, t, value.range)?;
+                    }
+                    return Ok(());
                 }
                 let Value::Tuple(tuple) = &v.value else {
                     return Err(crate::bug!("tuple-typed value is not a tuple"));
@@ -329,15 +389,37 @@ impl Interp<'_> {
                         } else {
                             Color::Red
                         };
+                        if f.shifting && color == Color::Red {
+                            return self.shift_declare(f, slot, id, v, value_range);
+                        }
                         self.write_slot(f, slot, v.ty, color, v.value);
                         Ok(())
                     }
                     Some(local) => {
-                        if sym.kind == VarKind::Const && local.value.is_some() {
+                        let first_assignment = f.shifting && self.take_unassigned(slot);
+                        if sym.kind == VarKind::Const && local.value.is_some() && !first_assignment {
                             let (origin, decl) = (sym.origin, sym.decl_range);
                             return Err(self.invalid_target(f, id, origin, Some(decl)));
                         }
                         let v = self.convert_to(f, v, local.ty, value_range, None)?;
+                        if f.shifting && local.color == Color::Red {
+                            let target = match &local.value {
+                                Some(Value::Residual(e)) => (**e).clone(),
+                                _ => {
+                                    return Err(crate::bug!(
+                                        "red local `{}` without a residual name",
+                                        id.name
+                                    ))
+                                }
+                            };
+                            let value = self.residual(f, &v, value_range)?;
+                            let target = Box::new(AssignTarget::Name(name_of(&target, id)));
+                            self.emit(Stmt::new(
+                                StmtKind::Assign { target, value },
+                                id.range.cover(value_range),
+                            ));
+                            return Ok(());
+                        }
                         self.write_slot(f, slot, local.ty, local.color, v.value);
                         Ok(())
                     }
@@ -354,6 +436,15 @@ impl Interp<'_> {
                     }
                     Some(g) if sym.kind == VarKind::Var => {
                         let v = self.convert_to(f, v, g.ty, value_range, None)?;
+                        if f.shifting {
+                            let value = self.residual(f, &v, value_range)?;
+                            let target = Box::new(AssignTarget::Name(ident(&id.name, id.range)));
+                            self.emit(Stmt::new(
+                                StmtKind::Assign { target, value },
+                                id.range.cover(value_range),
+                            ));
+                            return Ok(());
+                        }
                         self.vm.module_mut(module).globals[slot as usize] = Some(Local {
                             ty: g.ty,
                             color: Color::Red,
@@ -409,6 +500,11 @@ impl Interp<'_> {
     /// redeclaration on the next iteration (a deliberate fix of upstream).
     pub(crate) fn declare_slot(&mut self, f: &mut Frame, id: &ast::Identifier, v: Typed) -> Eval<()> {
         let kind = self.symbol_kind(f, id)?;
+        if f.shifting && (kind == VarKind::Var || v.color == Color::Red) {
+            if let NameRef::Local(slot) = f.res.name(id.id) {
+                return self.shift_declare(f, slot, id, v, id.range);
+            }
+        }
         // Module-level consts are blue: module init ran them eagerly, so
         // their value is known before any red code runs.
         let global = matches!(f.res.name(id.id), NameRef::Global(_));
@@ -422,6 +518,25 @@ impl Interp<'_> {
 
     fn declare_unassigned(&mut self, f: &mut Frame, id: &ast::Identifier, ty: TypeId) -> Eval<()> {
         match f.res.name(id.id) {
+            NameRef::Local(slot) if f.shifting => {
+                let name = self.declare_residual_name(slot, &id.name);
+                let annotation = self.type_expr(f, ty, id.range)?;
+                let def = ast::VarDef {
+                    kind: None,
+                    name: ident(&name, id.range),
+                    annotation: Some(annotation),
+                    value: None,
+                };
+                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), id.range));
+                let value = Value::Residual(std::rc::Rc::new(name_expr(&name, id.range)));
+                f.locals.borrow_mut()[slot as usize] = Some(Local {
+                    ty,
+                    color: Color::Red,
+                    value: Some(value),
+                });
+                self.mark_unassigned(slot);
+                Ok(())
+            }
             NameRef::Local(slot) => {
                 f.locals.borrow_mut()[slot as usize] = Some(Local {
                     ty,
@@ -478,11 +593,48 @@ impl Interp<'_> {
         }
     }
 
+    /// Shifting: the declaration of a red local becomes a typed residual
+    /// declaration under a fresh residual name.
+    fn shift_declare(
+        &mut self,
+        f: &mut Frame,
+        slot: u32,
+        id: &ast::Identifier,
+        v: Typed,
+        range: TextRange,
+    ) -> Eval<()> {
+        let name = self.declare_residual_name(slot, &id.name);
+        let annotation = self.type_expr(f, v.ty, id.range)?;
+        let value = self.residual(f, &v, range)?;
+        let def = ast::VarDef {
+            kind: None,
+            name: ident(&name, id.range),
+            annotation: Some(annotation),
+            value: Some(value),
+        };
+        self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), id.range.cover(range)));
+        let residual = Value::Residual(std::rc::Rc::new(name_expr(&name, id.range)));
+        f.locals.borrow_mut()[slot as usize] = Some(Local {
+            ty: v.ty,
+            color: Color::Red,
+            value: Some(residual),
+        });
+        Ok(())
+    }
+
     fn write_slot(&mut self, f: &mut Frame, slot: u32, ty: TypeId, color: Color, value: Value) {
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty,
             color,
             value: Some(value),
         });
+    }
+}
+
+/// The identifier of a residual name expression (`x` or `x$1`).
+fn name_of(e: &Expr, original: &ast::Identifier) -> ast::Identifier {
+    match &e.kind {
+        ast::ExprKind::Name(id) => id.clone(),
+        _ => original.clone(),
     }
 }

@@ -294,7 +294,11 @@ impl Resolver {
                     self.declare_expr(m);
                 }
             }
-            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass
+            | StmtKind::Comment(_) => {}
         }
         Ok(())
     }
@@ -421,7 +425,11 @@ impl Resolver {
                     self.resolve_expr(m);
                 }
             }
-            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass
+            | StmtKind::Comment(_) => {}
         }
         Ok(())
     }
@@ -561,6 +569,14 @@ impl Resolver {
                 self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
                 self.bind(tp);
             }
+            // `Self`: the specialized struct type (the last slot).
+            self.current().symbols.push(Symbol {
+                name: "Self".to_string(),
+                kind: VarKind::Const,
+                origin: Origin::ClassDef,
+                decl_range: c.name.range,
+                assignments: 1,
+            });
         }
         self.stack.push(Scope::new(ScopeKind::Class, qualname));
         let result = self

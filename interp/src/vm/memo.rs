@@ -65,6 +65,8 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::Ptr(p) => ValueKey::Identity(p.identity()),
         Value::List(l) => ValueKey::Identity(Rc::as_ptr(l) as *const () as usize),
         Value::GenericStruct(g) => ValueKey::Identity(Rc::as_ptr(g) as *const () as usize),
+        // Residual values are red: blue-call keys never hold them.
+        Value::Residual(e) => ValueKey::Identity(Rc::as_ptr(e) as *const () as usize),
         Value::Simd(s) => ValueKey::Tuple(
             s.ty,
             s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect(),

@@ -44,6 +44,8 @@ pub struct Vm {
     pub types: TypeTable,
     pub modules: Vec<ModuleData>,
     pub structs: HashMap<TypeId, StructInfo>,
+    /// Methods, by function identity: (struct, member name).
+    pub method_owner: HashMap<usize, (TypeId, String)>,
 }
 
 impl Default for Vm {
@@ -58,6 +60,7 @@ impl Vm {
             types: TypeTable::new(),
             modules: Vec::new(),
             structs: HashMap::new(),
+            method_owner: HashMap::new(),
         }
     }
 

@@ -141,7 +141,7 @@ enum TypeKey {
     List(TypeId),
     Ptr(TypeId, bool),
     Simd(PrimTy, u32),
-    Func(Vec<TypeId>, TypeId, bool),
+    Func(Vec<TypeId>, TypeId, &'static str),
 }
 
 /// The type table of one VM.
@@ -268,14 +268,17 @@ impl TypeTable {
         id
     }
 
-    pub fn func(&mut self, params: Vec<TypeId>, ret: TypeId, blue: bool) -> TypeId {
-        let key = TypeKey::Func(params.clone(), ret, blue);
+    /// A function type; `prefix` is `""`, `"@blue "`, `"@blue.generic "` or
+    /// `"@blue.metafunc "`.
+    pub fn func(&mut self, params: Vec<TypeId>, ret: TypeId, prefix: &'static str) -> TypeId {
+        let blue = !prefix.is_empty();
+        let key = TypeKey::Func(params.clone(), ret, prefix);
         if let Some(&id) = self.interned.get(&key) {
             return id;
         }
         let fqn = format!(
             "{}def({}) -> {}",
-            if blue { "@blue " } else { "" },
+            prefix,
             params
                 .iter()
                 .map(|&t| self.name(t).to_string())

@@ -68,11 +68,14 @@ pub enum Value {
     List(Rc<ListValue>),
     /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
     GenericStruct(Rc<GenericStructValue>),
+    /// Only while redshifting: a red value, known by the residual expression
+    /// that computes it at run time.
+    Residual(Rc<crate::syntax::ast::Expr>),
 }
 
 /// A generic struct definition, specialized by `C[args]`.
 pub struct GenericStructValue {
-    pub fqn: String,
+    pub fqn: Rc<str>,
     pub def: Rc<crate::syntax::ast::ClassDef>,
     pub module: ModuleId,
     pub file: Rc<crate::source::SourceFile>,
@@ -201,7 +204,7 @@ pub struct ParamSpec {
 
 /// A user function (red or blue), created when its `def` executes.
 pub struct Function {
-    pub fqn: String,
+    pub fqn: Rc<str>,
     pub code: Rc<FuncCode>,
     pub module: ModuleId,
     pub color: FuncColor,
@@ -272,6 +275,7 @@ impl fmt::Debug for Value {
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
             Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
+            Value::Residual(e) => write!(f, "residual({:?})", e.kind),
         }
     }
 }

@@ -106,7 +106,8 @@ pub fn unaryop_signature(op: UnaryOp, t: PrimTy) -> Option<PrimTy> {
 }
 
 /// Run one same-typed binary op on the family of `operand`.
-fn run_binop(op: BinOp, operand: PrimTy, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
+/// `a op b` for operands already converted to `operand` (the signature's).
+pub fn run_binop(op: BinOp, operand: PrimTy, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
     if operand.is_int() {
         int::binop(op, a, b)
     } else if operand.is_float() {
@@ -135,13 +136,7 @@ pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
     }
     let sig = cmpop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_cmpop(op, a.ty(), b.ty()))?;
     let (a, b) = (convert(a, sig.operand), convert(b, sig.operand));
-    if sig.operand.is_int() {
-        int::cmpop(op, a, b)
-    } else if sig.operand.is_float() {
-        float::cmpop(op, a, b)
-    } else {
-        bool_ops::cmpop(op, a, b)
-    }
+    run_cmpop(op, sig.operand, a, b)
 }
 
 /// `OP a` on a primitive value. `not` converts its operand to `bool` first
@@ -164,6 +159,17 @@ pub fn unaryop(op: UnaryOp, a: Scalar) -> Result<Scalar, OpError> {
         float::unaryop(op, a)
     } else {
         bool_ops::unaryop(op, a)
+    }
+}
+
+/// `a op b` for operands already converted to `operand` (the signature's).
+pub fn run_cmpop(op: CmpOp, operand: PrimTy, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
+    if operand.is_int() {
+        int::cmpop(op, a, b)
+    } else if operand.is_float() {
+        float::cmpop(op, a, b)
+    } else {
+        bool_ops::cmpop(op, a, b)
     }
 }
 

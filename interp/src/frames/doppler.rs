@@ -1,0 +1,312 @@
+//! DopplerFrame's hooks into the evaluator. Redshift runs the same
+//! evaluation rules as ASTFrame (this is not a second interpreter): while
+//! shifting, a red value is `Value::Residual(expr)` — the expression that
+//! computes it at run time — and every operation with a red input (or with
+//! a run-time effect) builds residual code instead of executing. Blue
+//! values are computed as usual and become constants in the residual code.
+//!
+//! This file owns the shifting state: the residual blocks under
+//! construction, the residual names of locals (a declaration executed again,
+//! e.g. in an unrolled body, gets a fresh name), and the imports the
+//! residual module needs.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::{self, Expr, ExprKind, Identifier, NameId, Stmt, StmtKind};
+use crate::vm::types::TypeId;
+use crate::vm::value::{Color, Typed, Value};
+
+/// How static errors found while redshifting are reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorMode {
+    /// The first error aborts redshift (`spy-interp redshift`, default).
+    Eager,
+    /// A statement whose redshift fails becomes a `raise` of that error at
+    /// that point (`execute --engine doppler`, `redshift -E lazy`).
+    Lazy,
+}
+
+/// Residual names of the locals of one function being shifted.
+#[derive(Default)]
+struct Names {
+    by_slot: HashMap<u32, String>,
+    used: HashSet<String>,
+    /// Slots declared without a value and not assigned since (`x: T`).
+    unassigned: HashSet<u32>,
+}
+
+/// The state of a redshift in progress.
+pub struct DopplerState {
+    pub error_mode: ErrorMode,
+    blocks: Vec<Vec<Stmt>>,
+    names: Vec<Names>,
+    /// `(module, name)` pairs the residual module must import.
+    pub imports: BTreeSet<(&'static str, &'static str)>,
+    next_temp: u32,
+    /// Residual `def`s of the functions shifted so far, by FQN.
+    pub shifted: HashMap<String, ast::FuncDef>,
+    /// The shifted functions, in the order they were shifted.
+    pub order: Vec<Rc<crate::vm::value::Function>>,
+    /// FQNs of the functions being shifted (on-demand shifting nests).
+    pub in_progress: HashSet<String>,
+}
+
+impl DopplerState {
+    pub fn new(error_mode: ErrorMode) -> DopplerState {
+        DopplerState {
+            error_mode,
+            blocks: Vec::new(),
+            names: Vec::new(),
+            imports: BTreeSet::new(),
+            next_temp: 0,
+            shifted: HashMap::new(),
+            order: Vec::new(),
+            in_progress: HashSet::new(),
+        }
+    }
+}
+
+pub(crate) fn ident(name: &str, range: TextRange) -> Identifier {
+    Identifier {
+        name: name.to_string(),
+        range,
+        id: NameId(0),
+    }
+}
+
+pub(crate) fn name_expr(name: &str, range: TextRange) -> Expr {
+    Expr::new(ExprKind::Name(ident(name, range)), range)
+}
+
+impl Interp<'_> {
+    /// A red value computed at run time by `e`.
+    pub(crate) fn residual_value(ty: TypeId, e: Expr) -> Typed {
+        Typed {
+            color: Color::Red,
+            ty,
+            value: Value::Residual(Rc::new(e)),
+        }
+    }
+
+    /// The residual expression of `t`: its run-time expression, or the
+    /// constant that spells its (blue) value.
+    pub(crate) fn residual(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<Expr> {
+        match &t.value {
+            Value::Residual(e) => Ok((**e).clone()),
+            v => self.const_expr(f, v, t.ty, range),
+        }
+    }
+
+    pub(crate) fn residuals(&mut self, f: &Frame, ts: &[(Typed, TextRange)]) -> Eval<Vec<Expr>> {
+        ts.iter().map(|(t, r)| self.residual(f, t, *r)).collect()
+    }
+
+    /// Append a residual statement to the block under construction.
+    pub(crate) fn emit(&mut self, s: Stmt) {
+        if let Some(block) = self.doppler.as_mut().and_then(|d| d.blocks.last_mut()) {
+            block.push(s);
+        }
+    }
+
+    pub(crate) fn push_block(&mut self) {
+        if let Some(d) = self.doppler.as_mut() {
+            d.blocks.push(Vec::new());
+        }
+    }
+
+    pub(crate) fn pop_block(&mut self) -> Vec<Stmt> {
+        self.doppler
+            .as_mut()
+            .and_then(|d| d.blocks.pop())
+            .unwrap_or_default()
+    }
+
+    /// Number of statements in the current block (to undo a statement's
+    /// partial output in lazy mode).
+    pub(crate) fn block_len(&self) -> usize {
+        self.doppler
+            .as_ref()
+            .and_then(|d| d.blocks.last())
+            .map_or(0, |b| b.len())
+    }
+
+    pub(crate) fn truncate_block(&mut self, len: usize) {
+        if let Some(block) = self.doppler.as_mut().and_then(|d| d.blocks.last_mut()) {
+            block.truncate(len);
+        }
+    }
+
+    pub(crate) fn push_names(&mut self, reserved: impl IntoIterator<Item = String>) {
+        if let Some(d) = self.doppler.as_mut() {
+            let mut names = Names::default();
+            names.used.extend(reserved);
+            d.names.push(names);
+        }
+    }
+
+    /// Names for an inlined body: its own slots, but fresh against (and
+    /// reserved in) the residual function it is inlined into.
+    pub(crate) fn push_inline_names(&mut self) {
+        if let Some(d) = self.doppler.as_mut() {
+            let used = d.names.last().map(|n| n.used.clone()).unwrap_or_default();
+            d.names.push(Names {
+                by_slot: HashMap::new(),
+                used,
+                unassigned: HashSet::new(),
+            });
+        }
+    }
+
+    pub(crate) fn pop_inline_names(&mut self) {
+        if let Some(d) = self.doppler.as_mut() {
+            if let Some(inner) = d.names.pop() {
+                if let Some(outer) = d.names.last_mut() {
+                    outer.used.extend(inner.used);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn pop_names(&mut self) {
+        if let Some(d) = self.doppler.as_mut() {
+            d.names.pop();
+        }
+    }
+
+    /// The residual name for a declaration of local `slot` (named `base`):
+    /// `base` the first time, `base$1`, `base$2`... when the same slot is
+    /// declared again (each repetition of an unrolled body has its own).
+    pub(crate) fn declare_residual_name(&mut self, slot: u32, base: &str) -> String {
+        let Some(names) = self.doppler.as_mut().and_then(|d| d.names.last_mut()) else {
+            return base.to_string();
+        };
+        let name = if names.by_slot.contains_key(&slot) || names.used.contains(base) {
+            (1..)
+                .map(|k| format!("{base}${k}"))
+                .find(|n| !names.used.contains(n))
+                .expect("a free name")
+        } else {
+            base.to_string()
+        };
+        names.used.insert(name.clone());
+        names.by_slot.insert(slot, name.clone());
+        name
+    }
+
+    /// Record that local `slot` was declared without a value.
+    pub(crate) fn mark_unassigned(&mut self, slot: u32) {
+        if let Some(names) = self.doppler.as_mut().and_then(|d| d.names.last_mut()) {
+            names.unassigned.insert(slot);
+        }
+    }
+
+    /// Whether local `slot` was declared without a value and not assigned
+    /// yet (then its first assignment is not a reassignment).
+    pub(crate) fn take_unassigned(&mut self, slot: u32) -> bool {
+        self.doppler
+            .as_mut()
+            .and_then(|d| d.names.last_mut())
+            .is_some_and(|n| n.unassigned.remove(&slot))
+    }
+
+    /// A fresh temporary name (for splat operands evaluated once).
+    pub(crate) fn temp_name(&mut self, what: &str) -> String {
+        let Some(d) = self.doppler.as_mut() else {
+            return what.to_string();
+        };
+        d.next_temp += 1;
+        let name = format!("{what}${}", d.next_temp);
+        if let Some(names) = d.names.last_mut() {
+            names.used.insert(name.clone());
+        }
+        name
+    }
+
+    pub(crate) fn note_import(&mut self, module: &'static str, name: &'static str) {
+        if let Some(d) = self.doppler.as_mut() {
+            d.imports.insert((module, name));
+        }
+    }
+
+    /// A residual expression statement, e.g. to keep the side effects of an
+    /// operand whose value folded to a constant.
+    pub(crate) fn emit_effect(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<()> {
+        if let Value::Residual(e) = &t.value {
+            if has_effects(e) {
+                let _ = f;
+                self.emit(Stmt::new(StmtKind::Expr((**e).clone()), range));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value only known at run time (a red value of a frame being shifted).
+/// Red values computed from blue inputs without effects (a tuple display,
+/// `str(5)`) stay concrete and are spelled as constants.
+pub(crate) fn is_runtime(t: &Typed) -> bool {
+    matches!(t.value, Value::Residual(_))
+}
+
+/// Whether evaluating `e` may have side effects (calls, assignments).
+pub(crate) fn has_effects(e: &Expr) -> bool {
+    let mut effects = false;
+    crate::resolve::walk_expr(e, &mut |e| {
+        if matches!(e.kind, ExprKind::Call { .. } | ExprKind::Walrus { .. }) {
+            effects = true;
+        }
+    });
+    effects
+}
+
+/// Build `Expr` nodes for residual code.
+pub(crate) mod build {
+    use super::*;
+
+    pub fn call(func: Expr, args: Vec<Expr>, range: TextRange) -> Expr {
+        Expr::new(
+            ExprKind::Call {
+                func: Box::new(func),
+                args,
+            },
+            range,
+        )
+    }
+
+    pub fn subscript(value: Expr, indices: Vec<Expr>, range: TextRange) -> Expr {
+        Expr::new(
+            ExprKind::Subscript {
+                value: Box::new(value),
+                indices,
+            },
+            range,
+        )
+    }
+
+    pub fn attribute(value: Expr, attr: &str, range: TextRange) -> Expr {
+        Expr::new(
+            ExprKind::Attribute {
+                value: Box::new(value),
+                attr: ident(attr, range),
+            },
+            range,
+        )
+    }
+
+    pub fn int(v: i64, range: TextRange) -> Expr {
+        if v < 0 {
+            Expr::new(
+                ExprKind::UnaryOp {
+                    op: ast::UnaryOp::Neg,
+                    operand: Box::new(Expr::new(ExprKind::Int(v.unsigned_abs()), range)),
+                },
+                range,
+            )
+        } else {
+            Expr::new(ExprKind::Int(v as u64), range)
+        }
+    }
+}

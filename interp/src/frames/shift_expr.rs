@@ -1,0 +1,970 @@
+//! Expressions while redshifting: operations that have a run-time input (a
+//! `Value::Residual`) or a run-time effect (printing, allocating, reading
+//! the clock, calling a red function) build residual code. Their static
+//! checks and result types are the same as in ASTFrame: each helper here is
+//! called by the ordinary rule once it has checked its operands.
+
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::call::Args;
+use crate::frames::doppler::{build, ident, is_runtime, name_expr};
+use crate::frames::{Eval, Frame, Interp};
+use crate::resolve::NameRef;
+use crate::source::TextRange;
+use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::{self, PrimTy};
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{Color, Function, Local, Typed, Value};
+
+/// The operator of a residual binary node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BinSym {
+    Bin(BinOp),
+    Cmp(CmpOp),
+}
+
+impl BinSym {
+    pub(crate) fn node(self, l: Expr, r: Expr, range: TextRange) -> Expr {
+        let (left, right) = (Box::new(l), Box::new(r));
+        match self {
+            BinSym::Bin(op) => Expr::new(ExprKind::BinOp { left, op, right }, range),
+            BinSym::Cmp(op) => Expr::new(ExprKind::Compare { left, op, right }, range),
+        }
+    }
+}
+
+impl Interp<'_> {
+    /// The residual binary node `l op r` of type `ty`.
+    pub(crate) fn shift_binary(
+        &mut self,
+        f: &Frame,
+        sym: BinSym,
+        l: &Typed,
+        r: &Typed,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let (le, re) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
+        Ok(Self::residual_value(ty, sym.node(le, re, range)))
+    }
+
+    /// A residual call `callee(args...)` of type `ty`.
+    pub(crate) fn shift_call(
+        &mut self,
+        f: &Frame,
+        callee: Expr,
+        args: &[(Typed, TextRange)],
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let args = self.residuals(f, args)?;
+        Ok(Self::residual_value(ty, build::call(callee, args, range)))
+    }
+
+    /// A call of red function `func` with arguments already bound to its
+    /// parameters: a residual call (red functions never run while shifting).
+    pub(crate) fn shift_function_call(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        bound: Vec<Typed>,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        if let Some(star) = &func.star {
+            if matches!(star.kind, crate::vm::value::StarKind::Variadic(_)) {
+                return Err(SpyError::new(
+                    ExcKind::Wip,
+                    "calls of red `*args` functions cannot be redshifted yet",
+                )
+                .with_error(&f.file, range, "")
+                .into());
+            }
+        }
+        let mut args = Vec::with_capacity(bound.len());
+        for (k, v) in bound.iter().enumerate() {
+            // A parameter pack is passed as separate arguments.
+            let packed = func.star.as_ref().is_some_and(|s| s.index == k);
+            match (&v.value, packed) {
+                (Value::Tuple(t), true) => {
+                    let types = self
+                        .vm
+                        .types
+                        .tuple_items(v.ty)
+                        .map(|s| s.to_vec())
+                        .unwrap_or_default();
+                    for (item, ty) in t.items.iter().zip(types) {
+                        let item = Typed {
+                            color: v.color,
+                            ty,
+                            value: item.clone(),
+                        };
+                        args.push(self.residual(f, &item, range)?);
+                    }
+                }
+                _ => args.push(self.residual(f, v, range)?),
+            }
+        }
+        let ret = self.return_type_for_call(f, func, range)?;
+        let callee = self.const_expr(f, &Value::Func(func.clone()), func.ty, range)?;
+        Ok(Self::residual_value(ret, build::call(callee, args, range)))
+    }
+
+    /// Builtins while shifting: effects become residual calls, and pure
+    /// builtins with a run-time argument too. `None`: evaluate as usual.
+    pub(crate) fn shift_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        callee_range: TextRange,
+        args: &Args,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        let runtime = args.iter().any(|(a, _)| is_runtime(a));
+        let callee =
+            |this: &mut Self| this.const_expr(f, &Value::Builtin(b), TypeId::BUILTIN_FUNC, callee_range);
+        let call = |this: &mut Self, ty: TypeId| -> Eval<Typed> {
+            let c = callee(this)?;
+            this.shift_call(f, c, args, ty, range)
+        };
+        Some(match b {
+            Builtin::Print => {
+                // Blue functions, modules, MetaArgs... have no spelling in
+                // residual code: print their text (computed now).
+                let mut printed = Vec::with_capacity(args.len());
+                for (a, r) in args {
+                    let spelled = matches!(
+                        a.value,
+                        Value::Func(_)
+                            | Value::Builtin(_)
+                            | Value::GenericStruct(_)
+                            | Value::Meta(_)
+                            | Value::OpSpec(_)
+                            | Value::Module(_)
+                            | Value::Exception(_)
+                    );
+                    if spelled && !is_runtime(a) {
+                        let text = match self.repr_of(f, a, *r) {
+                            Ok(t) => t,
+                            Err(e) => return Some(Err(e)),
+                        };
+                        printed.push((Typed::blue(TypeId::STR, Value::str(&text)), *r));
+                    } else {
+                        printed.push((a.clone(), *r));
+                    }
+                }
+                let c = match callee(self) {
+                    Ok(c) => c,
+                    Err(e) => return Some(Err(e)),
+                };
+                self.shift_call(f, c, &printed, TypeId::NONE, range)
+            }
+            Builtin::Time => self
+                .check_arity(f, 0, 0, args, callee_range, None)
+                .and_then(|_| call(self, TypeId::F64)),
+            Builtin::Sleep => self
+                .check_arity(f, 1, 1, args, callee_range, None)
+                .and_then(|_| call(self, TypeId::NONE)),
+            Builtin::AllocOf { item, gc } => {
+                self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                    let ty = self.vm.types.ptr(item, gc);
+                    call(self, ty)
+                })
+            }
+            Builtin::PtrSimdLoadOf(simd) => self
+                .check_arity(f, 2, 2, args, callee_range, None)
+                .and_then(|_| call(self, simd)),
+            Builtin::PtrSimdStore => self
+                .check_arity(f, 3, 3, args, callee_range, None)
+                .and_then(|_| call(self, TypeId::NONE)),
+            Builtin::StructMake(t) if runtime => self.shift_struct_make(f, t, callee_range, args, range),
+            Builtin::Len
+                if runtime
+                    && args
+                        .first()
+                        .is_none_or(|(a, _)| self.vm.struct_method(a.ty, "__len__").is_none()) =>
+            {
+                self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                    let a = &args[0].0;
+                    if let Some(items) = self.vm.types.tuple_items(a.ty) {
+                        // Blue by decision; keep the operand's effects.
+                        let n = items.len() as i32;
+                        self.emit_effect(f, a, args[0].1)?;
+                        return Ok(Typed::blue(TypeId::I32, Value::i32(n)));
+                    }
+                    if a.ty == TypeId::STR || self.vm.types.list_item(a.ty).is_some() {
+                        return call(self, TypeId::I32);
+                    }
+                    Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("cannot call len(`{}`)", self.vm.types.name(a.ty)),
+                    )
+                    .with_error(&f.file, args[0].1, "")
+                    .into())
+                })
+            }
+            Builtin::Abs if runtime => self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                let ty = args[0].0.ty;
+                match ty.as_prim() {
+                    Some(p) if p != PrimTy::Bool => call(self, ty),
+                    _ => Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("cannot call abs(`{}`)", self.vm.types.name(ty)),
+                    )
+                    .with_error(&f.file, args[0].1, "")
+                    .into()),
+                }
+            }),
+            Builtin::Min | Builtin::Max if runtime => self
+                .check_arity(f, 2, usize::MAX, args, callee_range, None)
+                .and_then(|_| {
+                    let mut ty = args[0].0.ty;
+                    for (a, r) in &args[1..] {
+                        let sig = match (ty.as_prim(), a.ty.as_prim()) {
+                            (Some(x), Some(y)) => ops::cmpop_signature(CmpOp::Lt, x, y),
+                            _ => None,
+                        };
+                        let Some(sig) = sig else {
+                            return Err(SpyError::new(
+                                ExcKind::TypeError,
+                                format!(
+                                    "cannot do {}(`{}`, `{}`)",
+                                    b.name(),
+                                    self.vm.types.name(ty),
+                                    self.vm.types.name(a.ty)
+                                ),
+                            )
+                            .with_error(&f.file, *r, "")
+                            .into());
+                        };
+                        ty = TypeId::prim(sig.operand);
+                    }
+                    call(self, ty)
+                }),
+            Builtin::Range if runtime => self.check_arity(f, 1, 3, args, callee_range, None).and_then(|_| {
+                for (a, r) in args {
+                    self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
+                }
+                call(self, TypeId::RANGE)
+            }),
+            Builtin::Repr if runtime => self
+                .check_arity(f, 1, 1, args, callee_range, None)
+                .and_then(|_| call(self, TypeId::STR)),
+            Builtin::Ord if runtime => self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                if args[0].0.ty != TypeId::STR {
+                    let ty = self.vm.types.name(args[0].0.ty).to_string();
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("ord: expected `str` or `bytes`, found `{ty}`"),
+                    )
+                    .with_error(&f.file, args[0].1, format!("this is `{ty}`"))
+                    .into());
+                }
+                call(self, TypeId::I32)
+            }),
+            _ => return None,
+        })
+    }
+
+    fn shift_struct_make(
+        &mut self,
+        f: &Frame,
+        t: TypeId,
+        callee_range: TextRange,
+        args: &Args,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let fields = self
+            .vm
+            .types
+            .struct_fields(t)
+            .map(|s| s.to_vec())
+            .unwrap_or_default();
+        self.check_arity(f, fields.len(), fields.len(), args, callee_range, None)?;
+        let mut converted = Vec::with_capacity(args.len());
+        for ((a, r), fd) in args.iter().zip(&fields) {
+            converted.push((self.convert_to(f, a.clone(), fd.ty, *r, None)?, *r));
+        }
+        let callee = build::attribute(self.type_expr(f, t, callee_range)?, "__make__", callee_range);
+        self.shift_call(f, callee, &converted, t, range)
+    }
+
+    /// Calling a type with a run-time argument: conversions, constructors.
+    pub(crate) fn shift_type_call(
+        &mut self,
+        f: &mut Frame,
+        t: TypeId,
+        callee_range: TextRange,
+        args: &Args,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        let kind = self.vm.types.kind(t).clone();
+        let always = matches!(kind, TypeKind::List(_));
+        if !always && !args.iter().any(|(a, _)| is_runtime(a)) {
+            return None;
+        }
+        Some(match kind {
+            TypeKind::Prim(_) | TypeKind::Str => {
+                self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                    let (a, r) = &args[0];
+                    let ok = a.ty == t
+                        || t == TypeId::STR
+                        || match (t.as_prim(), a.ty.as_prim()) {
+                            (Some(to), Some(from)) => ops::convert::explicit_convertible(to, from),
+                            (Some(to), None) => a.ty == TypeId::STR && to.is_int(),
+                            _ => false,
+                        };
+                    if !ok {
+                        let (to, got) = (
+                            self.vm.types.name(t).to_string(),
+                            self.vm.types.name(a.ty).to_string(),
+                        );
+                        let msg = if t == TypeId::BOOL {
+                            "cannot instantiate `bool`".to_string()
+                        } else {
+                            format!("cannot convert `{got}` to `{to}`")
+                        };
+                        return Err(SpyError::new(ExcKind::TypeError, msg)
+                            .with_error(&f.file, *r, format!("this is `{got}`"))
+                            .into());
+                    }
+                    if a.ty == t {
+                        return Ok(a.clone());
+                    }
+                    let callee = self.type_expr(f, t, callee_range)?;
+                    self.shift_call(f, callee, args, t, range)
+                })
+            }
+            TypeKind::Struct { .. } => {
+                if self.vm.struct_method(t, "__new__").is_some() {
+                    return None;
+                }
+                self.shift_struct_make(f, t, callee_range, args, range)
+            }
+            TypeKind::Tuple(items) => self
+                .check_arity(f, items.len(), items.len(), args, callee_range, None)
+                .and_then(|_| {
+                    for ((a, r), ty) in args.iter().zip(&items) {
+                        self.convert_to(f, a.clone(), *ty, *r, None)?;
+                    }
+                    let callee = self.type_expr(f, t, callee_range)?;
+                    self.shift_call(f, callee, args, t, range)
+                }),
+            TypeKind::Simd { lane, lanes } => {
+                if args.len() != 1 {
+                    if let Err(e) =
+                        self.check_arity(f, lanes as usize, lanes as usize, args, callee_range, None)
+                    {
+                        return Some(Err(e));
+                    }
+                }
+                for (a, r) in args {
+                    if let Err(e) = self.convert_to(f, a.clone(), TypeId::prim(lane), *r, None) {
+                        return Some(Err(e));
+                    }
+                }
+                let callee = match self.type_expr(f, t, callee_range) {
+                    Ok(c) => c,
+                    Err(e) => return Some(Err(e)),
+                };
+                self.shift_call(f, callee, args, t, range)
+            }
+            TypeKind::List(_) => self.check_arity(f, 0, 0, args, callee_range, None).and_then(|_| {
+                let callee = self.type_expr(f, t, callee_range)?;
+                self.shift_call(f, callee, args, t, range)
+            }),
+            _ => return None,
+        })
+    }
+
+    /// `x := v` while shifting: a red target is declared (without a value)
+    /// before the statement, and the walrus stays in the residual code.
+    pub(crate) fn shift_walrus(
+        &mut self,
+        f: &mut Frame,
+        target: &ast::Identifier,
+        v: Typed,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        let NameRef::Local(slot) = f.res.name(target.id) else {
+            return None;
+        };
+        let existing = f.locals.borrow().get(slot as usize).cloned().flatten();
+        let kind = f.scope.symbols[slot as usize].kind;
+        let (name, ty) = match existing {
+            None if kind == crate::resolve::VarKind::Const && !is_runtime(&v) && v.is_blue() => return None,
+            None => {
+                let name = self.declare_residual_name(slot, &target.name);
+                let annotation = match self.type_expr(f, v.ty, target.range) {
+                    Ok(a) => a,
+                    Err(e) => return Some(Err(e)),
+                };
+                let def = ast::VarDef {
+                    kind: None,
+                    name: ident(&name, target.range),
+                    annotation: Some(annotation),
+                    value: None,
+                };
+                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), target.range));
+                let value = Value::Residual(Rc::new(name_expr(&name, target.range)));
+                f.locals.borrow_mut()[slot as usize] = Some(Local {
+                    ty: v.ty,
+                    color: Color::Red,
+                    value: Some(value),
+                });
+                (name, v.ty)
+            }
+            Some(local) => match &local.value {
+                Some(Value::Residual(e)) => match &e.kind {
+                    ExprKind::Name(id) => (id.name.clone(), local.ty),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+        };
+        Some((|| {
+            let v = self.convert_to(f, v, ty, range, None)?;
+            let value = self.residual(f, &v, range)?;
+            let walrus = Expr::new(
+                ExprKind::Walrus {
+                    target: ident(&name, target.range),
+                    value: Box::new(value),
+                },
+                range,
+            );
+            Ok(Self::residual_value(ty, walrus))
+        })())
+    }
+
+    /// `*t` of a run-time static tuple: its items, with `t` evaluated once
+    /// (bound to a temporary unless it is a plain name).
+    pub(crate) fn shift_splat(
+        &mut self,
+        f: &Frame,
+        t: &Typed,
+        item_types: &[TypeId],
+        range: TextRange,
+        out: &mut Vec<(Typed, TextRange)>,
+    ) -> Eval<()> {
+        let res = self.residual(f, t, range)?;
+        if item_types.is_empty() {
+            return self.emit_effect(f, t, range);
+        }
+        let (first_base, base) = match &res.kind {
+            ExprKind::Name(_) => (res.clone(), res),
+            _ => {
+                let tmp = self.temp_name("splat");
+                let annotation = self.type_expr(f, t.ty, range)?;
+                let def = ast::VarDef {
+                    kind: None,
+                    name: ident(&tmp, range),
+                    annotation: Some(annotation),
+                    value: None,
+                };
+                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+                let walrus = Expr::new(
+                    ExprKind::Walrus {
+                        target: ident(&tmp, range),
+                        value: Box::new(res),
+                    },
+                    range,
+                );
+                (walrus, name_expr(&tmp, range))
+            }
+        };
+        for (k, ty) in item_types.iter().enumerate() {
+            let base = if k == 0 { first_base.clone() } else { base.clone() };
+            let item = build::subscript(base, vec![build::int(k as i64, range)], range);
+            out.push((Self::residual_value(*ty, item), range));
+        }
+        Ok(())
+    }
+
+    /// `a if c else b` with a run-time condition: both branches are shifted
+    /// and must have the same type.
+    pub(crate) fn shift_ifexp(
+        &mut self,
+        f: &mut Frame,
+        cond: Typed,
+        body: &Expr,
+        orelse: &Expr,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let b = self.eval_expr(f, body)?;
+        let o = self.eval_expr(f, orelse)?;
+        if b.ty != o.ty {
+            return Err(self.mismatched(f, o.ty, b.ty, orelse.range, None));
+        }
+        let (test, be, oe) = (
+            self.residual(f, &cond, range)?,
+            self.residual(f, &b, body.range)?,
+            self.residual(f, &o, orelse.range)?,
+        );
+        let node = ExprKind::IfExp {
+            test: Box::new(test),
+            body: Box::new(be),
+            orelse: Box::new(oe),
+        };
+        Ok(Self::residual_value(b.ty, Expr::new(node, range)))
+    }
+
+    pub(crate) fn shift_boolop(
+        &mut self,
+        f: &Frame,
+        op: ast::BoolOp,
+        l: &Typed,
+        r: &Typed,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let (le, re) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
+        let node = ExprKind::BoolOp {
+            op,
+            left: Box::new(le),
+            right: Box::new(re),
+        };
+        Ok(Self::residual_value(TypeId::BOOL, Expr::new(node, range)))
+    }
+
+    pub(crate) fn shift_unary(
+        &mut self,
+        f: &Frame,
+        op: ast::UnaryOp,
+        v: &Typed,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let e = self.residual(f, v, range)?;
+        Ok(Self::residual_value(
+            ty,
+            Expr::new(
+                ExprKind::UnaryOp {
+                    op,
+                    operand: Box::new(e),
+                },
+                range,
+            ),
+        ))
+    }
+
+    /// `obj.attr` / `obj[idx]` / `obj.m(args)` residual nodes.
+    pub(crate) fn shift_attribute(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        attr: &str,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let o = self.residual(f, obj, range)?;
+        Ok(Self::residual_value(ty, build::attribute(o, attr, range)))
+    }
+
+    pub(crate) fn shift_subscript(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        idx: &Args,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let o = self.residual(f, obj, range)?;
+        let i = self.residuals(f, idx)?;
+        Ok(Self::residual_value(ty, build::subscript(o, i, range)))
+    }
+
+    pub(crate) fn shift_method_call(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        method: &str,
+        args: &Args,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let o = self.residual(f, obj, range)?;
+        self.shift_call(f, build::attribute(o, method, range), args, ty, range)
+    }
+
+    /// Emit `target = value` for an attribute or item assignment.
+    pub(crate) fn shift_store(&mut self, f: &Frame, target: Expr, v: &Typed, range: TextRange) -> Eval<()> {
+        let value = self.residual(f, v, range)?;
+        let target = match target.kind {
+            ExprKind::Attribute { value: obj, attr } => ast::AssignTarget::Attribute {
+                value: *obj,
+                attr,
+                range,
+            },
+            ExprKind::Subscript { value: obj, indices } => ast::AssignTarget::Subscript {
+                value: *obj,
+                indices,
+                range,
+            },
+            _ => return Err(crate::bug!("shift_store on a non-target")),
+        };
+        self.emit(Stmt::new(
+            StmtKind::Assign {
+                target: Box::new(target),
+                value,
+            },
+            range,
+        ));
+        Ok(())
+    }
+}
+
+/// Attributes, items and methods of run-time values.
+impl Interp<'_> {
+    /// `obj.attr` where `obj` is a run-time struct (or pointer to one).
+    pub(crate) fn shift_get_attr(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        if !is_runtime(obj) {
+            return None;
+        }
+        let owner = match self.vm.types.kind(obj.ty) {
+            TypeKind::Ptr { item, .. } if attr.name == "itemtype" => {
+                return Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item))));
+            }
+            TypeKind::Ptr { item, .. } => *item,
+            _ => obj.ty,
+        };
+        let field = self
+            .vm
+            .types
+            .struct_fields(owner)?
+            .iter()
+            .find(|fd| fd.name == attr.name)
+            .map(|fd| fd.ty)?;
+        Some(self.shift_attribute(f, obj, &attr.name, field, range))
+    }
+
+    /// `s.m(...)` on a run-time str, or any method of a list.
+    pub(crate) fn shift_builtin_method(
+        &mut self,
+        f: &mut Frame,
+        obj: &Typed,
+        attr: &ast::Identifier,
+        args: &Args,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        if let Some(item) = self.vm.types.list_item(obj.ty) {
+            let ty = match attr.name.as_str() {
+                "pop" => item,
+                "count" | "index" => TypeId::I32,
+                "copy" => obj.ty,
+                "append" | "insert" | "clear" => TypeId::NONE,
+                _ => return None,
+            };
+            return Some(self.shift_method_call(f, obj, &attr.name, args, ty, range));
+        }
+        if obj.ty != TypeId::STR || !(is_runtime(obj) || args.iter().any(|(a, _)| is_runtime(a))) {
+            return None;
+        }
+        let ty = match attr.name.as_str() {
+            "upper" | "replace" => TypeId::STR,
+            "find" | "count" => TypeId::I32,
+            "isascii" | "isspace" | "startswith" | "endswith" => TypeId::BOOL,
+            "split" => self.vm.types.list(TypeId::STR),
+            _ => return None,
+        };
+        Some(self.shift_method_call(f, obj, &attr.name, args, ty, range))
+    }
+
+    /// `obj[idx]` with a run-time object or index.
+    pub(crate) fn shift_get_item(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        idx: &Args,
+        range: TextRange,
+    ) -> Option<Eval<Typed>> {
+        if !is_runtime(obj) && !idx.iter().any(|(a, _)| is_runtime(a)) {
+            return None;
+        }
+        let kind = self.vm.types.kind(obj.ty).clone();
+        let ty = match kind {
+            TypeKind::Tuple(items) => {
+                let [(i, r)] = idx.as_slice() else { return None };
+                if !i.is_blue() {
+                    return Some(Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
+                        .with_error(&f.file, *r, "this is red")
+                        .into()));
+                }
+                let k = i.value.as_i32().unwrap_or(-1);
+                match usize::try_from(k).ok().and_then(|k| items.get(k)) {
+                    Some(t) => *t,
+                    None => {
+                        return Some(Err(SpyError::new(
+                            ExcKind::IndexError,
+                            "tuple index out of range",
+                        )
+                        .with_error(&f.file, *r, format!("this is {k}"))
+                        .into()))
+                    }
+                }
+            }
+            TypeKind::Str => TypeId::STR,
+            TypeKind::List(item) => item,
+            TypeKind::Ptr { item, .. } => item,
+            TypeKind::Simd { lane, .. } => {
+                let [(i, r)] = idx.as_slice() else { return None };
+                if !i.is_blue() {
+                    return Some(Err(SpyError::new(ExcKind::TypeError, "SIMD index must be blue")
+                        .with_error(&f.file, *r, "this is red")
+                        .into()));
+                }
+                TypeId::prim(lane)
+            }
+            _ => return None,
+        };
+        if matches!(
+            self.vm.types.kind(obj.ty),
+            TypeKind::Str | TypeKind::List(_) | TypeKind::Ptr { .. }
+        ) {
+            let [(i, r)] = idx.as_slice() else { return None };
+            if let Err(e) = self.convert_to(f, i.clone(), TypeId::I32, *r, None) {
+                return Some(Err(e));
+            }
+        }
+        Some(self.shift_subscript(f, obj, idx, ty, range))
+    }
+
+    /// `s[a:b:c]` with a run-time string or bound.
+    pub(crate) fn shift_slice(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        bounds: &[Option<Typed>; 3],
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let o = self.residual(f, obj, range)?;
+        let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
+        for (slot, b) in parts.iter_mut().zip(bounds) {
+            if let Some(b) = b {
+                *slot = Some(Box::new(self.residual(f, b, range)?));
+            }
+        }
+        let [lower, upper, step] = parts;
+        let slice = Expr::new(ExprKind::Slice { lower, upper, step }, range);
+        Ok(Self::residual_value(
+            TypeId::STR,
+            build::subscript(o, vec![slice], range),
+        ))
+    }
+
+    /// `obj.attr = v` while shifting (pointers to structs).
+    pub(crate) fn shift_set_attr(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        attr: &ast::Identifier,
+        v: Typed,
+        range: TextRange,
+    ) -> Option<Eval<()>> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(obj.ty) else {
+            return None;
+        };
+        let field = self
+            .vm
+            .types
+            .struct_fields(item)?
+            .iter()
+            .find(|fd| fd.name == attr.name)
+            .map(|fd| fd.ty)?;
+        Some((|| {
+            let v = self.convert_to(f, v, field, range, None)?;
+            let target = build::attribute(self.residual(f, obj, range)?, &attr.name, range);
+            self.shift_store(f, target, &v, range)
+        })())
+    }
+
+    /// `obj[idx] = v` while shifting (pointers, lists).
+    pub(crate) fn shift_set_item(
+        &mut self,
+        f: &Frame,
+        obj: &Typed,
+        idx: &Args,
+        v: Typed,
+        range: TextRange,
+    ) -> Option<Eval<()>> {
+        let item = match self.vm.types.kind(obj.ty) {
+            TypeKind::Ptr { item, .. } | TypeKind::List(item) => *item,
+            _ => return None,
+        };
+        Some((|| {
+            let [(i, r)] = idx.as_slice() else {
+                return Err(SpyError::new(ExcKind::TypeError, "one index expected")
+                    .with_error(&f.file, range, "")
+                    .into());
+            };
+            self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
+            let v = self.convert_to(f, v, item, range, None)?;
+            let target = build::subscript(self.residual(f, obj, range)?, self.residuals(f, idx)?, range);
+            self.shift_store(f, target, &v, range)
+        })())
+    }
+}
+
+/// `@force_inline` calls while shifting.
+impl Interp<'_> {
+    /// Inline a call of `func` (arguments already bound): its body is
+    /// shifted in place with alpha-renamed locals, and the call becomes the
+    /// single expression `(p := a, ..., x := e, ..., result)[n]`, which
+    /// evaluates each argument once, in order.
+    pub(crate) fn shift_inline_call(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        bound: Vec<Typed>,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let key = format!("inline:{}", func.fqn);
+        let state = self.doppler.as_mut().expect("shifting");
+        if !state.in_progress.insert(key.clone()) {
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                format!(
+                    "cannot inline a recursive call to @force_inline function `{}`",
+                    func.fqn
+                ),
+            )
+            .with_error(&f.file, range, "")
+            .into());
+        }
+        let mark = self.block_len();
+        let result = self.shift_inline_body(f, func, bound.clone(), range);
+        self.doppler.as_mut().expect("shifting").in_progress.remove(&key);
+        match result? {
+            Some(inlined) => Ok(inlined),
+            // A body that is not an expression sequence (loops, `if`...)
+            // stays a call: same behaviour, not inlined.
+            None => {
+                self.truncate_block(mark);
+                self.shift_function_call(f, func, bound, range)
+            }
+        }
+    }
+
+    fn shift_inline_body(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        bound: Vec<Typed>,
+        range: TextRange,
+    ) -> Eval<Option<Typed>> {
+        let code = func.code.clone();
+        let mut locals = vec![None; code.scope.slot_count()];
+        for (slot, local) in func.presets.iter() {
+            locals[*slot as usize] = Some(local.clone());
+        }
+        self.push_inline_names();
+        let mut elems = Vec::new();
+        for ((p, spec), arg) in code.def.params.iter().zip(&func.params).zip(&bound) {
+            let NameRef::Local(slot) = code.res.name(p.name.id) else {
+                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
+            };
+            let name = self.declare_residual_name(slot, &format!("{}$inl", p.name.name));
+            let annotation = self.type_expr(f, spec.ty, range)?;
+            let def = ast::VarDef {
+                kind: None,
+                name: ident(&name, range),
+                annotation: Some(annotation),
+                value: None,
+            };
+            self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+            let value = self.residual(f, arg, range)?;
+            elems.push(Expr::new(
+                ExprKind::Walrus {
+                    target: ident(&name, range),
+                    value: Box::new(value),
+                },
+                range,
+            ));
+            let residual = Value::Residual(Rc::new(name_expr(&name, range)));
+            locals[slot as usize] = Some(Local {
+                ty: spec.ty,
+                color: Color::Red,
+                value: Some(residual),
+            });
+        }
+        let mut frame = Frame {
+            kind: crate::frames::FrameKind::Function,
+            module: code.module,
+            file: code.file.clone(),
+            res: code.res.clone(),
+            scope: code.scope.clone(),
+            locals: Rc::new(std::cell::RefCell::new(locals)),
+            closure: func.closure.clone(),
+            func: Some(func.clone()),
+            class_type: None,
+            name: format!("[inline] {}", func.fqn).into(),
+            ns: func.fqn.clone(),
+            current: code.def.proto_range,
+            shifting: true,
+        };
+        self.push_block();
+        let shifted = self
+            .exec_block(&mut frame, &code.def.body)
+            .map_err(|e| crate::frames::add_trace(e, &frame));
+        let body = self.pop_block();
+        self.pop_inline_names();
+        shifted?;
+        let mut result = None;
+        for s in body {
+            if result.is_some() {
+                return Ok(None);
+            }
+            match s.kind {
+                StmtKind::VarDef(v) => {
+                    let Some(value) = v.value else { return Ok(None) };
+                    let decl = ast::VarDef {
+                        kind: None,
+                        name: v.name.clone(),
+                        annotation: v.annotation,
+                        value: None,
+                    };
+                    self.emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), s.range));
+                    elems.push(Expr::new(
+                        ExprKind::Walrus {
+                            target: v.name,
+                            value: Box::new(value),
+                        },
+                        s.range,
+                    ));
+                }
+                StmtKind::Assign { target, value } => match *target {
+                    ast::AssignTarget::Name(id) => elems.push(Expr::new(
+                        ExprKind::Walrus {
+                            target: id,
+                            value: Box::new(value),
+                        },
+                        s.range,
+                    )),
+                    _ => return Ok(None),
+                },
+                StmtKind::Expr(e) => elems.push(e),
+                StmtKind::Return(Some(e)) => result = Some(e),
+                StmtKind::Return(None) => result = Some(Expr::new(ExprKind::None, s.range)),
+                _ => return Ok(None),
+            }
+        }
+        // A `-> None` body without `return` gives None.
+        let result = result.unwrap_or_else(|| Expr::new(ExprKind::None, range));
+        let ret = self.return_type_for_call(f, func, range)?;
+        if elems.is_empty() {
+            return Ok(Some(Self::residual_value(ret, result)));
+        }
+        let n = elems.len() as i64;
+        elems.push(result);
+        let tuple = Expr::new(ExprKind::Tuple(elems), range);
+        Ok(Some(Self::residual_value(
+            ret,
+            build::subscript(tuple, vec![build::int(n, range)], range),
+        )))
+    }
+}

@@ -1,0 +1,268 @@
+//! Statements in a frame being redshifted (DopplerFrame). Expressions,
+//! declarations and assignments go through the ordinary rules (they build
+//! residual code for red values); what differs is control flow, which is
+//! abstract: a red `if` shifts both branches, a loop body is shifted once,
+//! a blue `if` is pruned to the taken branch, and effects (`return`,
+//! `raise`, expression statements) are emitted instead of performed.
+
+use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::doppler::{build, ident, is_runtime, name_expr};
+use crate::frames::{Eval, Flow, Frame, Interp};
+use crate::resolve::NameRef;
+use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use crate::vm::types::TypeId;
+use crate::vm::value::{Color, Local, Typed, Value};
+
+impl Interp<'_> {
+    /// Shift `body` into a new residual block (its control-flow outcome is
+    /// abstract, hence dropped).
+    pub(crate) fn shift_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Vec<Stmt>> {
+        self.push_block();
+        let result = self.exec_block(f, body);
+        let block = self.pop_block();
+        result?;
+        Ok(block)
+    }
+
+    /// In lazy error mode, a statement whose redshift fails becomes a
+    /// `raise` of that error (its partial residual output is dropped).
+    pub(crate) fn shift_stmt_lazily(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
+        let mark = self.block_len();
+        match self.exec_stmt(f, s) {
+            Err(Failure::Raise(e)) if raisable(e.kind) => {
+                self.truncate_block(mark);
+                let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
+                let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
+                self.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+                Ok(Flow::Return(Typed::none()))
+            }
+            other => other,
+        }
+    }
+
+    /// Statements whose shifting differs from their execution; `None` for
+    /// the others (declarations, assignments, imports), which run the
+    /// ordinary rules.
+    pub(crate) fn shift_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Option<Eval<Flow>> {
+        Some(match &s.kind {
+            StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => Err(SpyError::new(
+                ExcKind::Wip,
+                "a `def` or `class` inside a red function cannot be redshifted yet",
+            )
+            .with_error(&f.file, s.range, "defined here")
+            .into()),
+            StmtKind::If { test, body, orelse } => self.shift_if(f, s, test, body, orelse),
+            StmtKind::While { test, body } => self.shift_while(f, s, test, body),
+            StmtKind::For { target, iter, body } => self.shift_for(f, s, target, iter, body),
+            StmtKind::Return(value) => self.shift_return(f, s, value.as_ref()),
+            StmtKind::Raise(e) => self.shift_raise(f, s, e),
+            StmtKind::Assert { test, msg } => self.shift_assert(f, s, test, msg.as_ref()),
+            StmtKind::Expr(e) => self.eval_expr(f, e).and_then(|v| {
+                if is_runtime(&v) {
+                    let res = self.residual(f, &v, e.range)?;
+                    self.emit(Stmt::new(StmtKind::Expr(res), s.range));
+                }
+                Ok(Flow::Normal)
+            }),
+            StmtKind::Break => {
+                self.emit(s.clone());
+                Ok(Flow::Break)
+            }
+            StmtKind::Continue => {
+                self.emit(s.clone());
+                Ok(Flow::Continue)
+            }
+            _ => return None,
+        })
+    }
+
+    fn shift_if(
+        &mut self,
+        f: &mut Frame,
+        s: &Stmt,
+        test: &Expr,
+        body: &[Stmt],
+        orelse: &[Stmt],
+    ) -> Eval<Flow> {
+        let cond = self.eval_condition(f, test)?;
+        if !is_runtime(&cond) {
+            // A blue condition: only the taken branch exists.
+            let branch = if cond.value.as_bool() == Some(true) {
+                body
+            } else {
+                orelse
+            };
+            return self.exec_block(f, branch);
+        }
+        let test = self.residual(f, &cond, test.range)?;
+        let body = self.shift_block(f, body)?;
+        let orelse = self.shift_block(f, orelse)?;
+        self.emit(Stmt::new(
+            StmtKind::If {
+                test,
+                body: non_empty(body, s),
+                orelse,
+            },
+            s.range,
+        ));
+        Ok(Flow::Normal)
+    }
+
+    fn shift_while(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, body: &[Stmt]) -> Eval<Flow> {
+        let cond = self.eval_condition(f, test)?;
+        if !is_runtime(&cond) && cond.value.as_bool() != Some(true) {
+            return Ok(Flow::Normal);
+        }
+        let test = self.residual(f, &cond, test.range)?;
+        let body = self.shift_block(f, body)?;
+        self.emit(Stmt::new(
+            StmtKind::While {
+                test,
+                body: non_empty(body, s),
+            },
+            s.range,
+        ));
+        Ok(Flow::Normal)
+    }
+
+    fn shift_for(
+        &mut self,
+        f: &mut Frame,
+        s: &Stmt,
+        target: &ast::Identifier,
+        iter: &Expr,
+        body: &[Stmt],
+    ) -> Eval<Flow> {
+        if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
+            return self.exec_unrolled_for(f, target, n_expr, body);
+        }
+        let it = self.eval_expr(f, iter)?;
+        let item_ty = match &it.value {
+            _ if it.ty == TypeId::RANGE => TypeId::I32,
+            _ => match self.vm.types.list_item(it.ty) {
+                Some(t) => t,
+                None => {
+                    let ty = self.vm.types.name(it.ty).to_string();
+                    return Err(SpyError::new(
+                        ExcKind::TypeError,
+                        format!("method `{ty}::__fastiter__` does not exist"),
+                    )
+                    .with_error(&f.file, iter.range, format!("this is `{ty}`"))
+                    .into());
+                }
+            },
+        };
+        let NameRef::Local(slot) = f.res.name(target.id) else {
+            return Err(crate::bug!("for target `{}` is not a local", target.name));
+        };
+        let name = self.declare_residual_name(slot, &target.name);
+        f.locals.borrow_mut()[slot as usize] = Some(Local {
+            ty: item_ty,
+            color: Color::Red,
+            value: Some(Value::Residual(std::rc::Rc::new(name_expr(&name, target.range)))),
+        });
+        let iter_res = self.residual(f, &it, iter.range)?;
+        let body = self.shift_block(f, body)?;
+        self.emit(Stmt::new(
+            StmtKind::For {
+                target: ident(&name, target.range),
+                iter: iter_res,
+                body: non_empty(body, s),
+            },
+            s.range,
+        ));
+        Ok(Flow::Normal)
+    }
+
+    fn shift_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
+        let flow = self.exec_return(f, s, value)?;
+        if let Flow::Return(v) = &flow {
+            let range = value.map_or(s.range, |e| e.range);
+            let res = self.residual(f, v, range)?;
+            self.emit(Stmt::new(StmtKind::Return(Some(res)), s.range));
+        }
+        Ok(flow)
+    }
+
+    fn shift_raise(&mut self, f: &mut Frame, s: &Stmt, e: &Expr) -> Eval<Flow> {
+        let v = self.eval_expr(f, e)?;
+        let (kind, message) = self.raised_exception(f, &v, e)?;
+        let msg = Expr::new(ExprKind::Str(message), s.range);
+        let exc = build::call(name_expr(kind.name(), e.range), vec![msg], e.range);
+        self.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+        Ok(Flow::Return(Typed::none()))
+    }
+
+    fn shift_assert(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Eval<Flow> {
+        let cond = self.eval_condition(f, test)?;
+        if !is_runtime(&cond) {
+            // Blue: nothing to check at run time, or the error now.
+            self.exec_assert(f, s, test, msg)?;
+            return Ok(Flow::Normal);
+        }
+        let test_res = self.residual(f, &cond, test.range)?;
+        // The message is only evaluated when the assertion fails: shift it
+        // in its own block, and keep its error (if any) for that case.
+        let message = match msg {
+            None => Ok(None),
+            Some(m) => {
+                self.push_block();
+                let r = self.eval_expr(f, m).and_then(|mv| {
+                    if mv.ty != TypeId::STR {
+                        return Err(self.mismatched(f, mv.ty, TypeId::STR, m.range, None));
+                    }
+                    self.residual(f, &mv, m.range)
+                });
+                let hoisted = self.pop_block();
+                match (r, hoisted.is_empty()) {
+                    (Ok(e), true) => Ok(Some(e)),
+                    (Ok(_), false) => Err(SpyError::new(
+                        ExcKind::Wip,
+                        "an assert message that needs temporaries cannot be redshifted yet",
+                    )
+                    .with_error(&f.file, m.range, "")
+                    .into()),
+                    (Err(e), _) => Err(e),
+                }
+            }
+        };
+        match message {
+            Ok(msg) => self.emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
+            Err(Failure::Raise(e)) if raisable(e.kind) => {
+                let not = Expr::new(
+                    ExprKind::UnaryOp {
+                        op: ast::UnaryOp::Not,
+                        operand: Box::new(test_res),
+                    },
+                    test.range,
+                );
+                let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
+                let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
+                let raise = Stmt::new(StmtKind::Raise(exc), s.range);
+                self.emit(Stmt::new(
+                    StmtKind::If {
+                        test: not,
+                        body: vec![raise],
+                        orelse: Vec::new(),
+                    },
+                    s.range,
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(Flow::Normal)
+    }
+}
+
+/// Exceptions that residual code can raise by name.
+fn raisable(kind: ExcKind) -> bool {
+    crate::vm::builtins::lookup(kind.name()).is_some()
+}
+
+/// A residual block must have at least one statement.
+fn non_empty(mut body: Vec<Stmt>, s: &Stmt) -> Vec<Stmt> {
+    if body.is_empty() {
+        body.push(Stmt::new(StmtKind::Pass, s.range));
+    }
+    body
+}

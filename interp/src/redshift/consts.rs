@@ -1,0 +1,279 @@
+//! Blue values as residual code: the constant expression that spells a value
+//! (literals, type expressions, names of residual functions and structs).
+//! A value that cannot be spelled is `WIP: This prebuilt constant cannot be
+//! redshifted (yet)`, as upstream.
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::doppler::{build, name_expr};
+use crate::frames::{Eval, Frame, Interp};
+use crate::source::TextRange;
+use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::Scalar;
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::Value;
+
+/// The residual (module-local) name of an FQN: `mod::add[i32]` in module
+/// `mod` is `add[i32]`, so that the residual module, run as `mod`, gives
+/// every function and struct its original FQN.
+pub fn residual_name(modname: &str, fqn: &str) -> String {
+    fqn.strip_prefix(modname)
+        .and_then(|s| s.strip_prefix("::"))
+        .unwrap_or(fqn)
+        .to_string()
+}
+
+impl Interp<'_> {
+    fn cannot_redshift(&self, f: &Frame, what: String, range: TextRange) -> crate::error::Failure {
+        SpyError::new(
+            ExcKind::Wip,
+            format!("This prebuilt constant cannot be redshifted (yet): {what}"),
+        )
+        .with_error(&f.file, range, "")
+        .into()
+    }
+
+    pub(crate) fn modname(&self, f: &Frame) -> String {
+        self.vm.module(f.module).name.clone()
+    }
+
+    /// The constant expression of blue value `v` of static type `ty`.
+    pub(crate) fn const_expr(&mut self, f: &Frame, v: &Value, ty: TypeId, range: TextRange) -> Eval<Expr> {
+        let lit = |k: ExprKind| Expr::new(k, range);
+        Ok(match v {
+            Value::Scalar(s) => scalar_expr(*s, range),
+            Value::Str(s) => lit(ExprKind::Str(s.to_string())),
+            Value::None => lit(ExprKind::None),
+            // As a value (not an annotation), NoneType is spelled `NoneType`.
+            Value::Type(t) if *t == TypeId::NONE => name_expr("NoneType", range),
+            Value::Type(t) => self.type_expr(f, *t, range)?,
+            Value::Simd(v) => {
+                let args = v.lanes.iter().map(|l| scalar_expr(*l, range)).collect();
+                build::call(self.type_expr(f, v.ty, range)?, args, range)
+            }
+            Value::Ptr(p) if p.mem.is_none() => {
+                build::attribute(self.type_expr(f, p.ty, range)?, "NULL", range)
+            }
+            Value::List(l) => {
+                // A list made at redshift time from blue values: a display
+                // that makes a fresh list each time it runs.
+                let item_ty = self.vm.types.list_item(l.ty).unwrap_or(TypeId::DYNAMIC);
+                let items = l.items.borrow().clone();
+                if items.is_empty() {
+                    build::call(self.type_expr(f, l.ty, range)?, Vec::new(), range)
+                } else {
+                    let mut elts = Vec::with_capacity(items.len());
+                    for item in &items {
+                        elts.push(self.const_expr(f, item, item_ty, range)?);
+                    }
+                    lit(ExprKind::List(elts))
+                }
+            }
+            Value::Func(func) => {
+                let key = std::rc::Rc::as_ptr(func) as *const () as usize;
+                match self.vm.method_owner.get(&key).cloned() {
+                    // Methods live in their struct: `P.norm`.
+                    Some((owner, member)) => {
+                        build::attribute(self.type_expr(f, owner, range)?, &member, range)
+                    }
+                    None => name_expr(&residual_name(&self.modname(f), &func.fqn), range),
+                }
+            }
+            Value::Builtin(b) => self.builtin_expr(f, *b, range)?,
+            Value::Tuple(t) => {
+                let item_types = self.vm.types.tuple_items(t.ty).map(|s| s.to_vec());
+                let mut items = Vec::with_capacity(t.items.len());
+                for (k, item) in t.items.iter().enumerate() {
+                    let ity = match &item_types {
+                        Some(types) => types[k],
+                        None => self.dynamic_type(item).unwrap_or(TypeId::DYNAMIC),
+                    };
+                    items.push(self.const_expr(f, item, ity, range)?);
+                }
+                lit(ExprKind::Tuple(items))
+            }
+            Value::Struct(s) => {
+                let fields = self
+                    .vm
+                    .types
+                    .struct_fields(s.ty)
+                    .map(|x| x.to_vec())
+                    .unwrap_or_default();
+                let mut args = Vec::with_capacity(fields.len());
+                for (fv, fd) in s.fields.iter().zip(fields) {
+                    args.push(self.const_expr(f, fv, fd.ty, range)?);
+                }
+                let callee = self.type_expr(f, s.ty, range)?;
+                build::call(build::attribute(callee, "__make__", range), args, range)
+            }
+            Value::Range(r) => build::call(
+                name_expr("range", range),
+                vec![
+                    build::int(r.start.into(), range),
+                    build::int(r.stop.into(), range),
+                    build::int(r.step.into(), range),
+                ],
+                range,
+            ),
+            Value::Exception(e) => {
+                let msg = lit(ExprKind::Str(e.message.clone()));
+                build::call(name_expr(e.kind.name(), range), vec![msg], range)
+            }
+            Value::Residual(e) => (**e).clone(),
+            other => {
+                let what = format!("{} of type `{}`", self.short_repr(other), self.vm.types.name(ty));
+                return Err(self.cannot_redshift(f, what, range));
+            }
+        })
+    }
+
+    fn short_repr(&self, v: &Value) -> String {
+        match v {
+            Value::Ptr(_) => "a pointer".to_string(),
+            Value::List(_) => "a list".to_string(),
+            Value::Meta(_) => "a MetaArg".to_string(),
+            Value::OpSpec(_) => "an OpSpec".to_string(),
+            Value::Simd(_) => "a SIMD vector".to_string(),
+            Value::Module(_) => "a module".to_string(),
+            Value::GenericStruct(g) => format!("generic struct `{}`", g.fqn),
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// The expression that denotes type `t` in residual code.
+    pub(crate) fn type_expr(&mut self, f: &Frame, t: TypeId, range: TextRange) -> Eval<Expr> {
+        let kind = self.vm.types.kind(t).clone();
+        Ok(match kind {
+            TypeKind::Prim(_) | TypeKind::Str | TypeKind::Object | TypeKind::Dynamic | TypeKind::Type => {
+                name_expr(self.vm.types.name(t), range)
+            }
+            TypeKind::NoneType => Expr::new(ExprKind::None, range),
+            // A red tuple holding types (made while shifting) is an interp
+            // tuple at run time.
+            TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {
+                self.note_import("__spy__", "interp_tuple");
+                name_expr("interp_tuple", range)
+            }
+            TypeKind::Tuple(items) => {
+                let mut args = Vec::with_capacity(items.len());
+                for i in items {
+                    args.push(self.type_expr(f, i, range)?);
+                }
+                build::subscript(name_expr("tuple", range), args, range)
+            }
+            TypeKind::List(item) => {
+                let item = self.type_expr(f, item, range)?;
+                build::subscript(name_expr("list", range), vec![item], range)
+            }
+            TypeKind::Ptr { item, gc } => {
+                let name = if gc { "gc_ptr" } else { "raw_ptr" };
+                self.note_import("unsafe", name);
+                let item = self.type_expr(f, item, range)?;
+                build::subscript(name_expr(name, range), vec![item], range)
+            }
+            TypeKind::Simd { lane, lanes } => {
+                self.note_import("simd", "SIMD");
+                let lane = name_expr(lane.name(), range);
+                build::subscript(
+                    name_expr("SIMD", range),
+                    vec![lane, build::int(lanes.into(), range)],
+                    range,
+                )
+            }
+            TypeKind::Struct { .. } => {
+                name_expr(&residual_name(&self.modname(f), self.vm.types.name(t)), range)
+            }
+            TypeKind::InterpTuple => {
+                self.note_import("__spy__", "interp_tuple");
+                name_expr("interp_tuple", range)
+            }
+            TypeKind::MetaArg => {
+                self.note_import("operator", "MetaArg");
+                name_expr("MetaArg", range)
+            }
+            _ => {
+                let what = format!("type `{}`", self.vm.types.name(t));
+                return Err(self.cannot_redshift(f, what, range));
+            }
+        })
+    }
+
+    fn builtin_expr(&mut self, f: &Frame, b: Builtin, range: TextRange) -> Eval<Expr> {
+        let imported = |this: &mut Self, module: &'static str, name: &'static str| {
+            this.note_import(module, name);
+            name_expr(name, range)
+        };
+        Ok(match b {
+            Builtin::AllocOf { item, gc } => {
+                let name = if gc { "gc_alloc" } else { "raw_alloc" };
+                let callee = imported(self, "unsafe", name);
+                let item = self.type_expr(f, item, range)?;
+                build::subscript(callee, vec![item], range)
+            }
+            Builtin::PtrSimdLoadOf(simd) => {
+                let callee = imported(self, "simd", "ptr_simd_load");
+                let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
+                    return Err(crate::bug!("ptr_simd_load of a non-SIMD type"));
+                };
+                build::subscript(
+                    callee,
+                    vec![name_expr(lane.name(), range), build::int(lanes.into(), range)],
+                    range,
+                )
+            }
+            Builtin::PtrSimdStore => imported(self, "simd", "ptr_simd_store"),
+            Builtin::Time => imported(self, "time", "time"),
+            Builtin::Sleep => imported(self, "time", "sleep"),
+            Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
+            Builtin::Module(m) => {
+                let what = format!("module `{}`", m.name());
+                return Err(self.cannot_redshift(f, what, range));
+            }
+            Builtin::UnrollRange => imported(self, "__spy__", "UNROLL_RANGE"),
+            Builtin::ColorOf => imported(self, "__spy__", "COLOR"),
+            Builtin::StaticType => imported(self, "__spy__", "STATIC_TYPE"),
+            Builtin::ForceInline => imported(self, "__spy__", "force_inline"),
+            Builtin::OpSpec | Builtin::OpSpecConst => imported(self, "operator", "OpSpec"),
+            Builtin::Alloc { gc: true } => imported(self, "unsafe", "gc_alloc"),
+            Builtin::Alloc { gc: false } => imported(self, "unsafe", "raw_alloc"),
+            Builtin::PtrType { gc: true } => imported(self, "unsafe", "gc_ptr"),
+            Builtin::PtrType { gc: false } => imported(self, "unsafe", "raw_ptr"),
+            Builtin::SimdType => imported(self, "simd", "SIMD"),
+            Builtin::PtrSimdLoad => imported(self, "simd", "ptr_simd_load"),
+            Builtin::SimdWidthOf => imported(self, "simd", "simd_width_of"),
+            other => name_expr(other.name(), range),
+        })
+    }
+}
+
+/// A scalar literal that reads back as the same value and type.
+fn scalar_expr(s: Scalar, range: TextRange) -> Expr {
+    let lit = |k: ExprKind| Expr::new(k, range);
+    let typed = |ty: &str, inner: Expr| build::call(name_expr(ty, range), vec![inner], range);
+    match s {
+        Scalar::I32(v) => build::int(v.into(), range),
+        Scalar::I8(v) => typed("i8", build::int(v.into(), range)),
+        Scalar::U8(v) => typed("u8", build::int(v.into(), range)),
+        Scalar::U32(v) => typed("u32", build::int(v.into(), range)),
+        Scalar::I64(v) => typed("i64", build::int(v, range)),
+        Scalar::U64(v) => typed("u64", lit(ExprKind::Int(v))),
+        Scalar::Bool(b) => lit(ExprKind::Bool(b)),
+        Scalar::F64(x) => float_expr(x, range),
+        // An f32 value converts exactly to f64 and back.
+        Scalar::F32(x) => typed("f32", float_expr(x as f64, range)),
+    }
+}
+
+fn float_expr(x: f64, range: TextRange) -> Expr {
+    if x.is_sign_negative() && !x.is_nan() {
+        Expr::new(
+            ExprKind::UnaryOp {
+                op: UnaryOp::Neg,
+                operand: Box::new(Expr::new(ExprKind::Float(-x), range)),
+            },
+            range,
+        )
+    } else {
+        Expr::new(ExprKind::Float(x), range)
+    }
+}

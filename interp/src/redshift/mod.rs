@@ -1,0 +1,364 @@
+//! Redshift: partial evaluation of a module into typed residual code
+//! (upstream's DopplerFrame + `vm.redshift`).
+//!
+//! After module initialization (which runs in ASTFrame, as always), every
+//! red function of the module — those defined at module level and those
+//! created while blue code ran (generic and metafunc specializations) — is
+//! shifted once by a frame in shifting mode, repeated until no new one
+//! appears. Shifting uses the ordinary evaluation rules (see
+//! `frames/doppler.rs`): blue code runs, red code is rebuilt with every
+//! name resolved, every blue value a constant, every `UNROLL_RANGE` loop
+//! and splat expanded, blue branches pruned.
+//!
+//! The residual module is SPy source again (struct definitions with their
+//! red methods, `var` globals with their values after initialization, and
+//! one `def` per red function named by its FQN without the module prefix),
+//! so it can be printed, parsed and run by ASTFrame under the same module
+//! name to the same result.
+
+pub mod consts;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::{ExcKind, SpyError};
+use crate::frames::doppler::{ident, name_expr, DopplerState, ErrorMode};
+use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp};
+use crate::resolve::{NameRef, VarKind};
+use crate::source::TextRange;
+use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
+use crate::vm::types::TypeId;
+use crate::vm::value::{Color, Function, Local, ModuleId, StarKind, Value};
+use consts::residual_name;
+
+/// What redshift produced.
+pub struct Residual {
+    pub modname: String,
+    pub module: ast::Module,
+}
+
+impl Interp<'_> {
+    /// Load and initialize `path`, then redshift its red functions.
+    pub fn redshift_file(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
+        let id = self.load_main_module(path, source)?;
+        self.doppler = Some(Box::new(DopplerState::new(mode)));
+        let result = self.redshift_module(id);
+        self.doppler = None;
+        result
+    }
+
+    fn redshift_module(&mut self, id: ModuleId) -> Eval<Residual> {
+        let mut i = 0;
+        while i < self.red_functions.len() {
+            let func = self.red_functions[i].clone();
+            i += 1;
+            if func.module == id {
+                self.ensure_shifted(&func)?;
+            }
+        }
+        self.assemble(id)
+    }
+
+    /// Shift `func` unless it already was (functions are identified by FQN:
+    /// a decorated copy shares its original's code).
+    fn ensure_shifted(&mut self, func: &Rc<Function>) -> Eval<()> {
+        let state = self.doppler.as_mut().expect("shifting");
+        if state.shifted.contains_key(&*func.fqn) || state.in_progress.contains(&*func.fqn) {
+            return Ok(());
+        }
+        state.in_progress.insert(func.fqn.to_string());
+        let def = self.shift_function(func);
+        let state = self.doppler.as_mut().expect("shifting");
+        state.in_progress.remove(&*func.fqn);
+        let def = def?;
+        state.order.push(func.clone());
+        state.shifted.insert(func.fqn.to_string(), def);
+        Ok(())
+    }
+
+    /// The static return type of a call of `func` while shifting. A
+    /// function whose return type is inferred is shifted first.
+    pub(crate) fn return_type_for_call(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        range: TextRange,
+    ) -> Eval<TypeId> {
+        let Some(cell) = &func.inferred_ret else {
+            return Ok(func.ret);
+        };
+        if cell.get().is_none() {
+            if self
+                .doppler
+                .as_ref()
+                .is_some_and(|d| d.in_progress.contains(&*func.fqn))
+            {
+                return Err(SpyError::new(
+                    ExcKind::TypeError,
+                    format!(
+                        "cannot infer the return type of `{}` from a recursive call",
+                        func.fqn
+                    ),
+                )
+                .with_error(&f.file, range, "recursive call")
+                .with_note(
+                    &func.code.file,
+                    func.code.def.proto_range,
+                    "help: declare the return type with `-> T`",
+                )
+                .into());
+            }
+            self.ensure_shifted(func)?;
+        }
+        Ok(cell.get().unwrap_or(TypeId::NONE))
+    }
+
+    /// Shift one red function into its residual `def`.
+    fn shift_function(&mut self, func: &Rc<Function>) -> Eval<ast::FuncDef> {
+        let code = func.code.clone();
+        let def = code.def.clone();
+        let mut locals = vec![None; code.scope.slot_count()];
+        for (slot, local) in func.presets.iter() {
+            locals[*slot as usize] = Some(local.clone());
+        }
+        self.push_names(Vec::new());
+        let mut params = Vec::with_capacity(def.params.len());
+        for (p, spec) in def.params.iter().zip(&func.params) {
+            let NameRef::Local(slot) = code.res.name(p.name.id) else {
+                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
+            };
+            let name = self.declare_residual_name(slot, &p.name.name);
+            let value = Value::Residual(Rc::new(name_expr(&name, p.name.range)));
+            locals[slot as usize] = Some(Local {
+                ty: spec.ty,
+                color: Color::Red,
+                value: Some(value),
+            });
+            params.push((name, p, spec.ty));
+        }
+        let mut frame = Frame {
+            kind: FrameKind::Function,
+            module: code.module,
+            file: code.file.clone(),
+            res: code.res.clone(),
+            scope: code.scope.clone(),
+            locals: Rc::new(std::cell::RefCell::new(locals)),
+            closure: func.closure.clone(),
+            func: Some(func.clone()),
+            class_type: None,
+            name: format!("[redshift] {}", func.fqn).into(),
+            ns: func.fqn.clone(),
+            current: def.proto_range,
+            shifting: true,
+        };
+        self.push_block();
+        let result = self
+            .exec_block(&mut frame, &def.body)
+            .map_err(|e| add_trace(e, &frame));
+        let mut body = self.pop_block();
+        self.pop_names();
+        result?;
+        if body.is_empty() {
+            body.push(Stmt::new(StmtKind::Pass, def.proto_range));
+        }
+        let mut residual_params = Vec::with_capacity(params.len());
+        for (name, p, ty) in params {
+            let annotation = match (&p.kind, &func.star) {
+                (ast::ParamKind::Star, Some(star)) => match &star.kind {
+                    StarKind::Pack(_, types) => {
+                        let mut items = Vec::with_capacity(types.len());
+                        for t in types {
+                            items.push(self.type_expr(&frame, *t, p.range)?);
+                        }
+                        ast::Expr::new(ast::ExprKind::Tuple(items), p.range)
+                    }
+                    StarKind::Variadic(t) => self.type_expr(&frame, *t, p.range)?,
+                },
+                _ => self.type_expr(&frame, ty, p.range)?,
+            };
+            residual_params.push(ast::Param {
+                name: ident(&name, p.name.range),
+                kind: p.kind,
+                annotation: Some(annotation),
+                default: None,
+                range: p.range,
+            });
+        }
+        let ret = match &func.inferred_ret {
+            Some(cell) => cell.get().unwrap_or(TypeId::NONE),
+            None => func.ret,
+        };
+        let return_type = Some(self.type_expr(&frame, ret, def.proto_range)?);
+        let modname = self.vm.module(code.module).name.clone();
+        Ok(ast::FuncDef {
+            name: ident(&residual_name(&modname, &func.fqn), def.name.range),
+            color: FuncColor::Red,
+            kind: FuncKind::Plain,
+            decorators: Vec::new(),
+            type_params: None,
+            params: residual_params,
+            return_type,
+            body,
+            proto_range: def.proto_range,
+        })
+    }
+
+    /// The residual module: imports, structs (fields and red methods),
+    /// `var` globals, then the red functions in the order they were made.
+    fn assemble(&mut self, id: ModuleId) -> Eval<Residual> {
+        let modname = self.vm.module(id).name.clone();
+        let file = self.vm.module(id).file.clone();
+        let state = self.doppler.as_mut().expect("shifting");
+        let shifted = std::mem::take(&mut state.shifted);
+        let order = std::mem::take(&mut state.order);
+        // Which shifted functions are methods of which struct.
+        let mut methods: HashMap<String, (TypeId, String, bool)> = HashMap::new();
+        let mut struct_types: Vec<TypeId> = self.vm.structs.keys().copied().collect();
+        struct_types.sort();
+        for t in &struct_types {
+            let info = &self.vm.structs[t];
+            for (member, v) in &info.members {
+                if let Value::Func(func) = v {
+                    let is_static = info.static_methods.contains(member);
+                    methods.insert(func.fqn.to_string(), (*t, member.clone(), is_static));
+                }
+            }
+        }
+        let prefix = format!("{modname}::");
+        let range = TextRange::default();
+        let frame = self.module_frame_for(id);
+        let mut body = Vec::new();
+        // Struct definitions, with their red methods.
+        let mut class_defs = Vec::new();
+        let own_structs: Vec<TypeId> = struct_types
+            .iter()
+            .copied()
+            .filter(|t| self.vm.types.name(*t).starts_with(&prefix))
+            .collect();
+        for t in &own_structs {
+            let fields = self
+                .vm
+                .types
+                .struct_fields(*t)
+                .map(|s| s.to_vec())
+                .unwrap_or_default();
+            let mut class_body = Vec::new();
+            for fd in fields {
+                let annotation = self.type_expr(&frame, fd.ty, range)?;
+                let v = ast::VarDef {
+                    kind: None,
+                    name: ident(&fd.name, range),
+                    annotation: Some(annotation),
+                    value: None,
+                };
+                class_body.push(Stmt::new(StmtKind::VarDef(Box::new(v)), range));
+            }
+            for func in &order {
+                if let (Some((owner, member, is_static)), Some(def)) =
+                    (methods.get(&*func.fqn), shifted.get(&*func.fqn))
+                {
+                    if owner == t {
+                        let mut def = def.clone();
+                        def.name = ident(member, def.name.range);
+                        if *is_static {
+                            def.decorators.push(name_expr("staticmethod", range));
+                        }
+                        class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
+                    }
+                }
+            }
+            if class_body.is_empty() {
+                class_body.push(Stmt::new(StmtKind::Pass, range));
+            }
+            let name = ident(&residual_name(&modname, self.vm.types.name(*t)), range);
+            let class = ast::ClassDef {
+                name,
+                is_struct: true,
+                decorators: Vec::new(),
+                type_params: None,
+                body: class_body,
+            };
+            class_defs.push(Stmt::new(StmtKind::ClassDef(Rc::new(class)), range));
+        }
+        // `var` globals keep their value after module initialization.
+        let mut globals = Vec::new();
+        let module = self.vm.module(id);
+        let scope = module.resolution.module_scope.clone();
+        let values = module.globals.clone();
+        for (sym, slot) in scope.symbols.iter().zip(values) {
+            let Some(g) = slot else { continue };
+            if sym.kind != VarKind::Var {
+                continue;
+            }
+            let Some(v) = g.value else { continue };
+            let annotation = self.type_expr(&frame, g.ty, range)?;
+            let value = self.const_expr(&frame, &v, g.ty, sym.decl_range)?;
+            let def = ast::VarDef {
+                kind: Some(ast::VarKind::Var),
+                name: ident(&sym.name, range),
+                annotation: Some(annotation),
+                value: Some(value),
+            };
+            globals.push(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+        }
+        let imports = std::mem::take(&mut self.doppler.as_mut().expect("shifting").imports);
+        let mut by_module: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (m, n) in imports {
+            match by_module.iter_mut().find(|(x, _)| *x == m) {
+                Some((_, names)) => names.push(n),
+                None => by_module.push((m, vec![n])),
+            }
+        }
+        for (m, names) in by_module {
+            let names = names
+                .into_iter()
+                .map(|n| ast::ImportName {
+                    name: ident(n, range),
+                    alias: None,
+                    range,
+                })
+                .collect();
+            body.push(Stmt::new(
+                StmtKind::ImportFrom {
+                    module: ident(m, range),
+                    names,
+                },
+                range,
+            ));
+        }
+        body.extend(class_defs);
+        body.extend(globals);
+        for func in &order {
+            if methods.contains_key(&*func.fqn) {
+                continue;
+            }
+            if let Some(def) = shifted.get(&*func.fqn) {
+                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
+            }
+        }
+        let _ = file;
+        Ok(Residual {
+            modname,
+            module: ast::Module { body, name_count: 0 },
+        })
+    }
+
+    fn module_frame_for(&self, id: ModuleId) -> Frame {
+        let m = self.vm.module(id);
+        Frame {
+            kind: FrameKind::Module,
+            module: id,
+            file: m.file.clone(),
+            res: m.resolution.clone(),
+            scope: m.resolution.module_scope.clone(),
+            locals: Rc::new(std::cell::RefCell::new(Vec::new())),
+            closure: Rc::from(Vec::new()),
+            func: None,
+            class_type: None,
+            name: format!("[redshift] {}", m.name).into(),
+            ns: m.name.as_str().into(),
+            current: TextRange::default(),
+            shifting: false,
+        }
+    }
+}

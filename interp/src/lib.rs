@@ -9,12 +9,14 @@
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution             | names and scopes |
 //! | `vm`        | values, types, pure operator semantics, builtin modules     | types, conversions |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
+//! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
 //! | `cli`       | the `spy-interp` command line                               | — |
 //!
 //! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
 //! outcome, a [`error::Bug`] is a broken invariant of this implementation.
 
+pub mod backend;
 pub mod cli;
 pub mod conformance;
 pub mod diag;

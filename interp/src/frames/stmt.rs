@@ -79,6 +79,7 @@ impl Interp<'_> {
             StmtKind::Break => return Ok(Flow::Break),
             StmtKind::Continue => return Ok(Flow::Continue),
             StmtKind::Pass => {}
+            StmtKind::Comment(_) => {}
             StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
             StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
             StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_ref())?,

@@ -295,6 +295,7 @@ impl Resolver {
                 }
             }
             StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+            StmtKind::Comment(_) => {}
         }
         Ok(())
     }
@@ -422,6 +423,7 @@ impl Resolver {
                 }
             }
             StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+            StmtKind::Comment(_) => {}
         }
         Ok(())
     }

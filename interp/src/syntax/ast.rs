@@ -94,6 +94,11 @@ pub enum StmtKind {
         msg: Option<Expr>,
     },
     Expr(Expr),
+    /// A provenance comment inserted by redshift into a residual module; the
+    /// SPy printer writes it as `# text` lines (one per `\n`-separated
+    /// line). The parser never produces it (comments are not in the AST) and
+    /// executing it does nothing.
+    Comment(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -225,6 +225,7 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
             k.expr("", e);
             format!("Expr {r}")
         }
+        StmtKind::Comment(text) => format!("Comment {text:?} {r}"),
     }
 }
 

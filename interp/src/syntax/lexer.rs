@@ -2,7 +2,8 @@
 //! `(start, Tok, end)` byte ranges. It owns Python's layout rules (NEWLINE,
 //! INDENT/DEDENT from the indentation stack in `indent`, implicit joining
 //! inside brackets, backslash continuations, comments, blank lines), the
-//! `var`/`const` soft keywords, and the literal forms (`number`, `string`).
+//! `var`/`const` soft keywords, backquoted names (`` `add[i32]` ``, for the
+//! names the SPy printer emits), and the literal forms (`number`, `string`).
 //!
 //! It stops at the first error: after an `Err` the iterator is exhausted.
 
@@ -220,7 +221,35 @@ impl<'src> Lexer<'src> {
         if c == b'"' || c == b'\'' {
             return self.string(start, start, string::Prefix::default());
         }
+        if c == b'`' {
+            return self.backquoted_name(start);
+        }
         self.operator(start, c)
+    }
+
+    /// `` `text` ``: a NAME whose text is anything but a backquote or a line
+    /// break (at least one character), never a keyword. The SPy printer
+    /// writes names that are not identifiers (`add[i32]`, `x$1`) this way.
+    fn backquoted_name(&mut self, start: usize) -> Result<Spanned, LexError> {
+        let body = start + 1;
+        let mut p = body;
+        loop {
+            match self.bytes.get(p) {
+                Some(b'`') => break,
+                None | Some(b'\n' | b'\r') => {
+                    let msg = "unterminated backquoted name";
+                    return Err(self.error(ParseErrorKind::Syntax(msg.into()), start, p));
+                }
+                Some(0) => return Err(self.error(ParseErrorKind::NullByte, p, p + 1)),
+                Some(_) => p += 1,
+            }
+        }
+        if p == body {
+            let msg = "empty backquoted name";
+            return Err(self.error(ParseErrorKind::Syntax(msg.into()), start, p + 1));
+        }
+        self.pos = p + 1;
+        Ok((start, Tok::Name(self.src[body..p].to_owned()), p + 1))
     }
 
     fn name_or_keyword(&mut self, start: usize) -> Result<Spanned, LexError> {
@@ -284,6 +313,7 @@ impl<'src> Lexer<'src> {
         }
         match self.bytes.get(p) {
             Some(b) if b.is_ascii_digit() => return false,
+            Some(b'`') => return true,
             None => return false,
             _ => {}
         }

@@ -31,6 +31,7 @@ fn check_top(s: &Stmt) -> Option<ParseError> {
         StmtKind::VarDef(v) if v.value.is_none() => err(ParseErrorKind::GlobalWithoutValue, s.range),
         StmtKind::VarDef(_) => None,
         StmtKind::Expr(e) if matches!(e.kind, ExprKind::Str(_)) => None,
+        StmtKind::Comment(_) => None,
         _ => err(ParseErrorKind::NotAllowedAtGlobalScope, s.range),
     }
 }

@@ -144,7 +144,7 @@ fn stmt_children<'a>(s: &'a Stmt, f: &mut dyn FnMut(NodeRef<'a>)) {
             f(NodeRef::Expr(iter));
             body(b, f);
         }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+        StmtKind::Break | StmtKind::Continue | StmtKind::Pass | StmtKind::Comment(_) => {}
         StmtKind::Return(e) => {
             if let Some(e) = e {
                 f(NodeRef::Expr(e));
@@ -330,7 +330,7 @@ fn stmt_idents(s: &mut Stmt, f: &mut dyn FnMut(&mut Identifier)) {
             expr_idents(iter, f);
             stmts_idents(body, f);
         }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Pass => {}
+        StmtKind::Break | StmtKind::Continue | StmtKind::Pass | StmtKind::Comment(_) => {}
         StmtKind::Return(e) => opt_expr_idents(e, f),
         StmtKind::Raise(e) | StmtKind::Expr(e) => expr_idents(e, f),
         StmtKind::Assert { test, msg } => {

@@ -317,3 +317,59 @@ fn iterator_stops_after_an_error() {
     assert!(matches!(lx.next(), Some(Err(_))));
     assert!(lx.next().is_none());
 }
+
+#[test]
+fn backquoted_names_are_names() {
+    assert_eq!(
+        toks("`add[i32]`(1, `x$1`)"),
+        vec![
+            name("add[i32]"),
+            Tok::Lpar,
+            Tok::Int(1),
+            Tok::Comma,
+            name("x$1"),
+            Tok::Rpar,
+            Tok::Newline,
+        ]
+    );
+    // Spaces, `#`, quotes, brackets and non-ASCII are plain text inside.
+    assert_eq!(
+        toks("`make_adder[i32, 4]::adder#1`")[0],
+        name("make_adder[i32, 4]::adder#1")
+    );
+    assert_eq!(toks("`a 'b\" (é`")[0], name("a 'b\" (é"));
+    // Keywords and soft keywords in backquotes are names.
+    assert_eq!(toks("`if`")[0], name("if"));
+    assert_eq!(toks("`None`")[0], name("None"));
+    assert_eq!(toks("`var` = 1")[0], name("var"));
+}
+
+#[test]
+fn backquoted_names_have_their_whole_range() {
+    let t = tokenize("x = `é$1`\n").unwrap();
+    assert_eq!(t[2].1, name("é$1"));
+    assert_eq!((t[2].0, t[2].2), (4, 10));
+}
+
+#[test]
+fn soft_keywords_before_backquoted_names() {
+    assert_eq!(toks("var `x$1` = 1")[..2], [Tok::Var, name("x$1")]);
+    assert_eq!(toks("const `if`: i32 = 1")[..2], [Tok::Const, name("if")]);
+}
+
+#[test]
+fn backquoted_name_errors() {
+    let unterminated = ParseErrorKind::Syntax("unterminated backquoted name".into());
+    assert_eq!(err("x = `abc"), unterminated);
+    assert_eq!(err("x = `abc\ny`"), unterminated);
+    assert_eq!(err("x = `abc\r\n"), unterminated);
+    assert_eq!(err("`"), unterminated);
+    assert_eq!(
+        err("x = ``"),
+        ParseErrorKind::Syntax("empty backquoted name".into())
+    );
+    assert_eq!(err("x = `a\0`"), ParseErrorKind::NullByte);
+    let e = tokenize("x = `abc\n").unwrap_err();
+    assert_eq!((e.range.start, e.range.end), (4, 8));
+    assert_eq!(e.to_string(), "unterminated backquoted name");
+}

@@ -1,0 +1,394 @@
+//! The SPy source printer: `ast::Module` → SPy source text that our parser
+//! reads back to the same tree (up to ranges, name ids and `name_count`).
+//!
+//! Layout: 4-space indentation, one blank line around `def`s and `class`es
+//! at the top level and in class bodies, `# ...` lines for `StmtKind::Comment` (a comment block sticks
+//! to the statement after it), `pass` in a block that holds no statement.
+//! Special decorators come from the tree's flags: `@blue`,
+//! `@blue.generic`, `@blue.metafunc` (`FuncDef.color/kind`), `@struct`
+//! (`ClassDef.is_struct`), printed before the other decorators.
+//! Expressions get the fewest parentheses Python's grammar needs (see
+//! `expr`), plus one for readability: a unary operator applied to `**`
+//! prints as `-(x ** 2)`. Names that are not plain identifiers, and the
+//! keywords and soft keywords (`var`, `const`), print in backquotes:
+//! `` `add[i32]`(1, 2) ``.
+//!
+//! Shapes the printer cannot represent faithfully (the parser never builds
+//! them; the printed text either parses to another tree or not at all):
+//! - a Float NaN prints as `(1e999 - 1e999)` and parses back as that BinOp;
+//!   a negative float (also `-0.0`, `-inf`) prints as `-<literal>` and parses
+//!   back as `UnaryOp(Neg, Float)`; both evaluate to the same value;
+//! - an empty block (printed `pass`) or one of comments only (comments, then
+//!   `pass`) parses back as `[Pass]`; comments are never parsed back;
+//! - a `Subscript` whose only index is a `Tuple` prints as `v[(a, b)]`, which
+//!   parses as the indices `a, b`; `v[()]` parses as no index at all;
+//! - `Starred` outside call arguments, tuple/list items, subscript indices
+//!   and `*args` annotations; `Slice` outside subscript indices;
+//! - a name that is empty or contains a backquote or a line break (no
+//!   spelling exists); an import module whose name has an empty `.` part;
+//! - a `Name`/`Attribute` decorator spelling `blue`, `blue.generic`,
+//!   `blue.metafunc` on a function or `struct` on a class: it parses back as
+//!   the flag; a red `FuncDef` with `kind != Plain` loses its kind;
+//! - `type_params: Some([])` (prints nothing, parses back as `None`);
+//! - a `VarDef` without keyword and without annotation (prints as an
+//!   assignment), or with a keyword but neither annotation nor value;
+//!   an `ImportFrom` with no names; a `*args` parameter with a default; a
+//!   parameter without default after one with a default (before `*args`);
+//! - trees whose printed form needs more than 200 nested brackets or is
+//!   deeper than the parser's nesting limits.
+
+mod expr;
+mod literal;
+
+use std::fmt::Write as _;
+
+use crate::syntax::ast::{
+    AssignTarget, ClassDef, Expr, FuncColor, FuncDef, FuncKind, Module, Param, ParamKind, Stmt, StmtKind,
+    VarKind,
+};
+
+pub use literal::{format_name, is_plain_identifier};
+
+use expr::{Prec, Writer};
+
+const INDENT: &str = "    ";
+
+/// Print a whole module as SPy source (empty for an empty module, else
+/// ending with a newline).
+pub fn print_module(m: &Module) -> String {
+    let mut p = Printer::default();
+    p.spaced(&m.body);
+    p.out
+}
+
+/// Print one expression as it may stand on its own (e.g. after `return`):
+/// parenthesized only if it must be (a walrus, a starred item).
+pub fn print_expr(e: &Expr) -> String {
+    let mut w = Writer::default();
+    w.expr(e, Prec::TEST);
+    w.out
+}
+
+#[derive(Default)]
+struct Printer {
+    out: String,
+    indent: usize,
+}
+
+impl Printer {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str(INDENT);
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// The top level and class bodies: a blank line between two statements
+    /// when either is a definition; comments stay glued to the statement
+    /// they precede.
+    fn spaced(&mut self, body: &[Stmt]) {
+        let mut prev_is_def: Option<bool> = None;
+        let mut i = 0;
+        while i < body.len() {
+            // A chunk: comments, then the statement they annotate (if any).
+            let mut j = i;
+            while j < body.len() && matches!(body[j].kind, StmtKind::Comment(_)) {
+                j += 1;
+            }
+            let end = (j + 1).min(body.len());
+            let is_def = body
+                .get(j)
+                .is_some_and(|s| matches!(s.kind, StmtKind::FuncDef(_) | StmtKind::ClassDef(_)));
+            if let Some(prev) = prev_is_def {
+                if prev || is_def {
+                    self.out.push('\n');
+                }
+            }
+            for s in &body[i..end] {
+                self.stmt(s);
+            }
+            prev_is_def = Some(is_def);
+            i = end;
+        }
+    }
+
+    /// An indented block; `pass` when it holds no statement. Class bodies
+    /// are `spaced` like the top level.
+    fn block(&mut self, body: &[Stmt], spaced: bool) {
+        self.indent += 1;
+        if spaced {
+            self.spaced(body);
+        } else {
+            body.iter().for_each(|s| self.stmt(s));
+        }
+        if body.iter().all(|s| matches!(s.kind, StmtKind::Comment(_))) {
+            self.line("pass");
+        }
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::FuncDef(f) => self.funcdef(f),
+            StmtKind::ClassDef(c) => self.classdef(c),
+            StmtKind::Import { module, alias } => {
+                let mut text = format!("import {}", literal::dotted_name(&module.name));
+                if let Some(a) = alias {
+                    let _ = write!(text, " as {}", format_name(&a.name));
+                }
+                self.line(&text);
+            }
+            StmtKind::ImportFrom { module, names } => {
+                let mut text = format!("from {} import ", literal::dotted_name(&module.name));
+                for (k, n) in names.iter().enumerate() {
+                    if k > 0 {
+                        text.push_str(", ");
+                    }
+                    text.push_str(&format_name(&n.name.name));
+                    if let Some(a) = &n.alias {
+                        let _ = write!(text, " as {}", format_name(&a.name));
+                    }
+                }
+                self.line(&text);
+            }
+            StmtKind::Assign { target, value } => {
+                let mut w = Writer::default();
+                w.target(target);
+                w.out.push_str(" = ");
+                w.expr(value, Prec::TEST);
+                self.line(&w.out);
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                let mut w = Writer::default();
+                let _ = write!(w.out, "{} {}= ", format_name(&target.name), op.symbol());
+                w.expr(value, Prec::TEST);
+                self.line(&w.out);
+            }
+            StmtKind::VarDef(v) => {
+                let mut w = Writer::default();
+                match v.kind {
+                    Some(VarKind::Var) => w.out.push_str("var "),
+                    Some(VarKind::Const) => w.out.push_str("const "),
+                    None => {}
+                }
+                w.out.push_str(&format_name(&v.name.name));
+                if let Some(a) = &v.annotation {
+                    w.out.push_str(": ");
+                    w.expr(a, Prec::TEST);
+                }
+                if let Some(e) = &v.value {
+                    w.out.push_str(" = ");
+                    w.expr(e, Prec::TEST);
+                }
+                self.line(&w.out);
+            }
+            StmtKind::If { test, body, orelse } => self.if_chain(test, body, orelse),
+            StmtKind::While { test, body } => {
+                self.header("while ", test, Prec::NAMED);
+                self.block(body, false);
+            }
+            StmtKind::For { target, iter, body } => {
+                let mut w = Writer::default();
+                let _ = write!(w.out, "for {} in ", format_name(&target.name));
+                w.expr(iter, Prec::TEST);
+                w.out.push(':');
+                self.line(&w.out);
+                self.block(body, false);
+            }
+            StmtKind::Break => self.line("break"),
+            StmtKind::Continue => self.line("continue"),
+            StmtKind::Pass => self.line("pass"),
+            StmtKind::Return(None) => self.line("return"),
+            StmtKind::Return(Some(e)) => {
+                let mut w = Writer::default();
+                w.out.push_str("return ");
+                w.bare_tuple_or_expr(e);
+                self.line(&w.out);
+            }
+            StmtKind::Raise(e) => self.simple("raise ", e),
+            StmtKind::Assert { test, msg } => {
+                let mut w = Writer::default();
+                w.out.push_str("assert ");
+                w.expr(test, Prec::TEST);
+                if let Some(m) = msg {
+                    w.out.push_str(", ");
+                    w.expr(m, Prec::TEST);
+                }
+                self.line(&w.out);
+            }
+            StmtKind::Expr(e) => self.simple("", e),
+            StmtKind::Comment(text) => self.comment(text),
+        }
+    }
+
+    /// `keyword expr` on one line.
+    fn simple(&mut self, keyword: &str, e: &Expr) {
+        let mut w = Writer::default();
+        w.out.push_str(keyword);
+        w.expr(e, Prec::TEST);
+        self.line(&w.out);
+    }
+
+    /// `keyword test:`
+    fn header(&mut self, keyword: &str, test: &Expr, min: Prec) {
+        let mut w = Writer::default();
+        w.out.push_str(keyword);
+        w.expr(test, min);
+        w.out.push(':');
+        self.line(&w.out);
+    }
+
+    /// `if`/`elif`/`else`: an `If` alone in an `orelse` is an `elif`.
+    fn if_chain(&mut self, test: &Expr, body: &[Stmt], orelse: &[Stmt]) {
+        self.header("if ", test, Prec::NAMED);
+        self.block(body, false);
+        let mut orelse = orelse;
+        loop {
+            match orelse {
+                [] => break,
+                [Stmt {
+                    kind:
+                        StmtKind::If {
+                            test,
+                            body,
+                            orelse: next,
+                        },
+                    ..
+                }] => {
+                    self.header("elif ", test, Prec::NAMED);
+                    self.block(body, false);
+                    orelse = next;
+                }
+                _ => {
+                    self.line("else:");
+                    self.block(orelse, false);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// One `# ...` line per line of `text` (`\r` breaks a line too: it
+    /// would end the comment for the lexer).
+    fn comment(&mut self, text: &str) {
+        let text = text.replace("\r\n", "\n");
+        for line in text.split(['\n', '\r']) {
+            if line.is_empty() {
+                self.line("#");
+            } else {
+                self.line(&format!("# {line}"));
+            }
+        }
+    }
+
+    fn decorator(&mut self, e: &Expr) {
+        let mut w = Writer::default();
+        w.out.push('@');
+        w.expr(e, Prec::NAMED);
+        self.line(&w.out);
+    }
+
+    fn funcdef(&mut self, f: &FuncDef) {
+        match (f.color, f.kind) {
+            (FuncColor::Red, _) => {}
+            (FuncColor::Blue, FuncKind::Plain) => self.line("@blue"),
+            (FuncColor::Blue, FuncKind::Generic) => self.line("@blue.generic"),
+            (FuncColor::Blue, FuncKind::Metafunc) => self.line("@blue.metafunc"),
+        }
+        f.decorators.iter().for_each(|d| self.decorator(d));
+        let mut w = Writer::default();
+        w.out.push_str("def ");
+        w.out.push_str(&format_name(&f.name.name));
+        type_params(&mut w, f.type_params.as_deref());
+        w.out.push('(');
+        for (k, p) in f.params.iter().enumerate() {
+            if k > 0 {
+                w.out.push_str(", ");
+            }
+            param(&mut w, p);
+        }
+        w.out.push(')');
+        if let Some(r) = &f.return_type {
+            w.out.push_str(" -> ");
+            w.expr(r, Prec::TEST);
+        }
+        w.out.push(':');
+        self.line(&w.out);
+        self.block(&f.body, false);
+    }
+
+    fn classdef(&mut self, c: &ClassDef) {
+        if c.is_struct {
+            self.line("@struct");
+        }
+        c.decorators.iter().for_each(|d| self.decorator(d));
+        let mut w = Writer::default();
+        w.out.push_str("class ");
+        w.out.push_str(&format_name(&c.name.name));
+        type_params(&mut w, c.type_params.as_deref());
+        w.out.push(':');
+        self.line(&w.out);
+        self.block(&c.body, true);
+    }
+}
+
+/// `[T, U]` (nothing for `None` or an empty list).
+fn type_params(w: &mut Writer, tps: Option<&[crate::syntax::ast::Identifier]>) {
+    let Some(tps) = tps.filter(|t| !t.is_empty()) else {
+        return;
+    };
+    w.out.push('[');
+    for (k, t) in tps.iter().enumerate() {
+        if k > 0 {
+            w.out.push_str(", ");
+        }
+        w.out.push_str(&format_name(&t.name));
+    }
+    w.out.push(']');
+}
+
+/// `x`, `x: T`, `x: T = d`, `x=d`, `*args`, `*args: T` (PEP 8 spacing).
+fn param(w: &mut Writer, p: &Param) {
+    if p.kind == ParamKind::Star {
+        w.out.push('*');
+    }
+    w.out.push_str(&format_name(&p.name.name));
+    if let Some(a) = &p.annotation {
+        w.out.push_str(": ");
+        // `*args: *Ts` is the one place an annotation may be starred.
+        w.item(a, Prec::TEST);
+    }
+    if let Some(d) = &p.default {
+        w.out.push_str(if p.annotation.is_some() { " = " } else { "=" });
+        w.expr(d, Prec::TEST);
+    }
+}
+
+impl Writer {
+    /// An assignment target.
+    fn target(&mut self, t: &AssignTarget) {
+        match t {
+            AssignTarget::Name(id) => self.out.push_str(&format_name(&id.name)),
+            AssignTarget::Attribute { value, attr, .. } => self.attribute(value, attr),
+            AssignTarget::Subscript { value, indices, .. } => self.subscript(value, indices),
+            AssignTarget::Unpack { names, .. } => match names.as_slice() {
+                [] => self.out.push_str("()"),
+                [one] => {
+                    let _ = write!(self.out, "({},)", format_name(&one.name));
+                }
+                _ => {
+                    for (k, n) in names.iter().enumerate() {
+                        if k > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.out.push_str(&format_name(&n.name));
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

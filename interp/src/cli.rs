@@ -70,6 +70,14 @@ enum Command {
         /// `spy` (source) or `ast` (the residual AST dump).
         #[arg(short = 'f', long = "format", default_value = "spy")]
         format: String,
+        /// Annotate every specialized function and every inlined, unrolled
+        /// or spliced region with where it comes from.
+        #[arg(long)]
+        provenance: bool,
+        /// Print names with their module prefix (for reading: the output
+        /// then runs under other FQNs).
+        #[arg(long)]
+        full_fqn: bool,
         #[command(flatten)]
         limits: LimitArgs,
         file: PathBuf,
@@ -105,9 +113,17 @@ pub fn main() -> i32 {
         Some(Command::Redshift {
             error_mode,
             format,
+            provenance,
+            full_fqn,
             limits,
             file,
-        }) => redshift(&error_mode, &format, limits.limits(), &file),
+        }) => redshift(
+            &error_mode,
+            &format,
+            (provenance, full_fqn),
+            limits.limits(),
+            &file,
+        ),
         Some(Command::Conformance {
             dir,
             shard,
@@ -174,7 +190,13 @@ fn parse(file: &PathBuf) -> i32 {
     }
 }
 
-fn redshift(error_mode: &str, format: &str, limits: Limits, file: &PathBuf) -> i32 {
+fn redshift(
+    error_mode: &str,
+    format: &str,
+    (provenance, full_fqn): (bool, bool),
+    limits: Limits,
+    file: &PathBuf,
+) -> i32 {
     let mode = match error_mode {
         "eager" => crate::frames::doppler::ErrorMode::Eager,
         "lazy" => crate::frames::doppler::ErrorMode::Lazy,
@@ -196,7 +218,12 @@ fn redshift(error_mode: &str, format: &str, limits: Limits, file: &PathBuf) -> i
     let run = move || {
         let mut blue_output = Vec::new();
         let mut interp = crate::frames::Interp::new(&mut blue_output, limits);
-        let result = interp.redshift_file(&path, &source, mode);
+        let options = crate::redshift::RedshiftOptions {
+            error_mode: mode,
+            provenance,
+            full_fqn,
+        };
+        let result = interp.redshift_with(&path, &source, options);
         drop(interp);
         let text = match result {
             Ok(residual) if format == "ast" => Ok(crate::syntax::dump::dump_module(&residual.module)),

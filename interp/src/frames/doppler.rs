@@ -52,6 +52,10 @@ pub struct DopplerState {
     pub order: Vec<Rc<crate::vm::value::Function>>,
     /// FQNs of the functions being shifted (on-demand shifting nests).
     pub in_progress: HashSet<String>,
+    /// Emit provenance comments (`--provenance`).
+    pub provenance: bool,
+    /// Keep module prefixes in residual names (`--full-fqn`).
+    pub full_fqn: bool,
 }
 
 impl DopplerState {
@@ -65,6 +69,8 @@ impl DopplerState {
             shifted: HashMap::new(),
             order: Vec::new(),
             in_progress: HashSet::new(),
+            provenance: false,
+            full_fqn: false,
         }
     }
 }
@@ -223,6 +229,14 @@ impl Interp<'_> {
             names.used.insert(name.clone());
         }
         name
+    }
+
+    /// `--provenance`: a comment in the residual code.
+    pub(crate) fn note(&mut self, text: impl FnOnce() -> String, range: TextRange) {
+        if self.doppler.as_ref().is_some_and(|d| d.provenance) {
+            let text = text();
+            self.emit(Stmt::new(StmtKind::Comment(text), range));
+        }
     }
 
     pub(crate) fn note_import(&mut self, module: &'static str, name: &'static str) {

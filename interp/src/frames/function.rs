@@ -192,6 +192,13 @@ impl Interp<'_> {
             pep695: false,
         });
         if func.color == FuncColor::Red && func.kind == FuncKind::Plain {
+            if !self.blue_calls.is_empty() {
+                // Made by blue code: remember the calls that made it.
+                self.made_by.insert(
+                    func.fqn.to_string(),
+                    self.blue_calls.iter().rev().cloned().collect(),
+                );
+            }
             self.red_functions.push(func.clone());
         }
         Ok(func)

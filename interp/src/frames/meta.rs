@@ -134,7 +134,40 @@ impl Interp<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let result = if func.pep695 {
+        let site = self.describe_call(f, &func.fqn, call_range, &ns);
+        self.blue_calls.push(site);
+        let result = self.call_blue_uncached(f, func, args, values.clone(), ns, call_range);
+        self.blue_calls.pop();
+        let result = result?;
+        self.memo_store(key, func, &values, MemoResult::Value(result.clone()));
+        Ok(result)
+    }
+
+    /// `callee` called at `range` (for provenance): the call as written,
+    /// where, and the blue arguments.
+    pub(crate) fn describe_call(&self, f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
+        let text: String = f
+            .file
+            .slice(range)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!(
+            "`{text}` at {} calls `{callee}` ({resolved})",
+            f.file.location(range.start)
+        )
+    }
+
+    fn call_blue_uncached(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        args: Args,
+        values: Vec<Typed>,
+        ns: String,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        Ok(if func.pep695 {
             let n = func.params.len();
             self.check_arity(
                 f,
@@ -144,13 +177,11 @@ impl Interp<'_> {
                 call_range,
                 Some((&func.code.file, func.code.def.proto_range)),
             )?;
-            self.specialize_pep695(func, values.clone(), ns)?
+            self.specialize_pep695(func, values, ns)?
         } else {
             let bound = self.bind_args(f, func, args, call_range)?;
             self.invoke(func, bound, Some(ns))?
-        };
-        self.memo_store(key, func, &values, MemoResult::Value(result.clone()));
-        Ok(result)
+        })
     }
 
     /// `g[a, b]` on a generic function.
@@ -178,6 +209,23 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let all: Vec<usize> = (0..args.len()).collect();
         let op = self.metafunc_op(f, func, &args, callee_range, call_range, &all)?;
+        if f.shifting {
+            let target = match &op {
+                ResolvedOp::Call {
+                    callee:
+                        Typed {
+                            value: Value::Func(g),
+                            ..
+                        },
+                    ..
+                } => format!("`{}`", g.fqn),
+                ResolvedOp::Call { .. } => "a builtin".to_string(),
+                ResolvedOp::Const(_) => "a constant".to_string(),
+                ResolvedOp::Null => "OpSpec.NULL".to_string(),
+            };
+            let site = self.describe_call(f, &func.fqn, call_range, "metafunc");
+            self.note(|| format!("{site}: resolved to {target}"), call_range);
+        }
         self.apply_op(f, op, func, args, callee_range, call_range)
     }
 
@@ -215,6 +263,36 @@ impl Interp<'_> {
         if let Some(op) = cached {
             return Ok(op);
         }
+        let site = self.describe_call(f, &func.fqn, call_range, "metafunc");
+        self.blue_calls.push(site);
+        let result = self.run_metafunc(
+            f,
+            func,
+            &meta_values,
+            args,
+            &metas,
+            callee_range,
+            call_range,
+            simple,
+        );
+        self.blue_calls.pop();
+        let op = result?;
+        self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
+        Ok(op)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_metafunc(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        meta_values: &[Typed],
+        args: &Args,
+        metas: &[Rc<MetaArgValue>],
+        callee_range: TextRange,
+        call_range: TextRange,
+        simple: &[usize],
+    ) -> Eval<ResolvedOp> {
         let margs: Args = meta_values
             .iter()
             .cloned()
@@ -222,9 +300,7 @@ impl Interp<'_> {
             .collect();
         let bound = self.bind_args(f, func, margs, call_range)?;
         let result = self.invoke(func, bound, None)?;
-        let op = self.resolve_opspec(f, func, &result, &metas, callee_range, simple)?;
-        self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
-        Ok(op)
+        self.resolve_opspec(f, func, &result, metas, callee_range, simple)
     }
 
     fn resolve_opspec(

@@ -125,6 +125,11 @@ pub struct Interp<'out> {
     pub fqns: HashSet<String>,
     /// The redshift in progress, if any.
     pub(crate) doppler: Option<Box<doppler::DopplerState>>,
+    /// The blue calls being evaluated, innermost last (where a function
+    /// made by blue code comes from).
+    pub(crate) blue_calls: Vec<String>,
+    /// Where each red function made by blue code comes from, by FQN.
+    pub(crate) made_by: std::collections::HashMap<String, Vec<String>>,
     /// Every red function created so far (the redshift worklist).
     pub(crate) red_functions: Vec<Rc<crate::vm::value::Function>>,
     /// Specializations of generic structs, by (generic, argument keys).
@@ -146,6 +151,8 @@ impl<'out> Interp<'out> {
             fqns: HashSet::new(),
             generic_structs: Default::default(),
             doppler: None,
+            blue_calls: Vec::new(),
+            made_by: std::collections::HashMap::new(),
             red_functions: Vec::new(),
         }
     }

@@ -837,6 +837,26 @@ impl Interp<'_> {
             .into());
         }
         let mark = self.block_len();
+        let provenance = self.doppler.as_ref().is_some_and(|d| d.provenance);
+        let call = if provenance {
+            Some(self.shift_function_call(f, func, bound.clone(), range)?)
+        } else {
+            None
+        };
+        if let Some(Value::Residual(resolved)) = call.as_ref().map(|c| &c.value) {
+            let text: String = f
+                .file
+                .slice(range)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let resolved = crate::backend::print_expr(resolved);
+            let at = f.file.location(range.start);
+            self.note(
+                || format!("inlined `{text}` at {at}; resolved call: {resolved}"),
+                range,
+            );
+        }
         let result = self.shift_inline_body(f, func, bound.clone(), range);
         self.doppler.as_mut().expect("shifting").in_progress.remove(&key);
         match result? {

@@ -69,8 +69,24 @@ impl Interp<'_> {
             .into());
         }
         let n = self.unroll_count(f, n_expr)?;
+        if f.shifting {
+            let (file, at) = (f.file.clone(), target.range);
+            self.note(
+                || {
+                    format!(
+                        "`for {} in UNROLL_RANGE(...)` at {}: unrolled {n} times",
+                        target.name,
+                        file.location(at.start)
+                    )
+                },
+                at,
+            );
+        }
         for k in 0..n {
             self.bind_unroll_var(f, target, k)?;
+            if f.shifting {
+                self.note(|| format!("{} = {k}", target.name), target.range);
+            }
             if let ret @ Flow::Return(_) = self.exec_block(f, body)? {
                 return Ok(ret);
             }
@@ -90,6 +106,20 @@ impl Interp<'_> {
         out: &mut Vec<(Typed, TextRange)>,
     ) -> Eval<()> {
         let n = self.unroll_count(f, n_expr)?;
+        if f.shifting {
+            let (file, at) = (f.file.clone(), elt.range);
+            let text = file.slice(elt.range).to_string();
+            self.note(
+                || {
+                    format!(
+                        "`*({text} for {} in UNROLL_RANGE(...))` at {}: spliced {n} items",
+                        target.name,
+                        file.location(at.start)
+                    )
+                },
+                at,
+            );
+        }
         for k in 0..n {
             self.bind_unroll_var(f, target, k)?;
             let v = self.eval_expr(f, elt)?;

@@ -24,6 +24,15 @@ pub fn residual_name(modname: &str, fqn: &str) -> String {
 }
 
 impl Interp<'_> {
+    /// The residual name of a module-level definition (`--full-fqn` keeps
+    /// the module prefix, for reading; such output runs under another FQN).
+    pub(crate) fn global_name(&self, modname: &str, fqn: &str) -> String {
+        if self.doppler.as_ref().is_some_and(|d| d.full_fqn) {
+            return fqn.to_string();
+        }
+        residual_name(modname, fqn)
+    }
+
     fn cannot_redshift(&self, f: &Frame, what: String, range: TextRange) -> crate::error::Failure {
         SpyError::new(
             ExcKind::Wip,
@@ -76,7 +85,7 @@ impl Interp<'_> {
                     Some((owner, member)) => {
                         build::attribute(self.type_expr(f, owner, range)?, &member, range)
                     }
-                    None => name_expr(&residual_name(&self.modname(f), &func.fqn), range),
+                    None => name_expr(&self.global_name(&self.modname(f), &func.fqn), range),
                 }
             }
             Value::Builtin(b) => self.builtin_expr(f, *b, range)?,
@@ -181,7 +190,7 @@ impl Interp<'_> {
                 )
             }
             TypeKind::Struct { .. } => {
-                name_expr(&residual_name(&self.modname(f), self.vm.types.name(t)), range)
+                name_expr(&self.global_name(&self.modname(f), self.vm.types.name(t)), range)
             }
             TypeKind::InterpTuple => {
                 self.note_import("__spy__", "interp_tuple");

@@ -29,7 +29,27 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Function, Local, ModuleId, StarKind, Value};
-use consts::residual_name;
+
+/// How to redshift.
+#[derive(Clone, Copy, Debug)]
+pub struct RedshiftOptions {
+    pub error_mode: ErrorMode,
+    /// Annotate specialized functions and expanded regions with where they
+    /// come from (`--provenance`).
+    pub provenance: bool,
+    /// Keep module prefixes in names (`--full-fqn`).
+    pub full_fqn: bool,
+}
+
+impl Default for RedshiftOptions {
+    fn default() -> Self {
+        RedshiftOptions {
+            error_mode: ErrorMode::Eager,
+            provenance: false,
+            full_fqn: false,
+        }
+    }
+}
 
 /// What redshift produced.
 pub struct Residual {
@@ -40,8 +60,22 @@ pub struct Residual {
 impl Interp<'_> {
     /// Load and initialize `path`, then redshift its red functions.
     pub fn redshift_file(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
+        self.redshift_with(
+            path,
+            source,
+            RedshiftOptions {
+                error_mode: mode,
+                ..Default::default()
+            },
+        )
+    }
+
+    pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
         let id = self.load_main_module(path, source)?;
-        self.doppler = Some(Box::new(DopplerState::new(mode)));
+        let mut state = DopplerState::new(options.error_mode);
+        state.provenance = options.provenance;
+        state.full_fqn = options.full_fqn;
+        self.doppler = Some(Box::new(state));
         let result = self.redshift_module(id);
         self.doppler = None;
         result
@@ -191,7 +225,7 @@ impl Interp<'_> {
         let return_type = Some(self.type_expr(&frame, ret, def.proto_range)?);
         let modname = self.vm.module(code.module).name.clone();
         Ok(ast::FuncDef {
-            name: ident(&residual_name(&modname, &func.fqn), def.name.range),
+            name: ident(&self.global_name(&modname, &func.fqn), def.name.range),
             color: FuncColor::Red,
             kind: FuncKind::Plain,
             decorators: Vec::new(),
@@ -263,6 +297,7 @@ impl Interp<'_> {
                         if *is_static {
                             def.decorators.push(name_expr("staticmethod", range));
                         }
+                        class_body.extend(self.provenance_comments(func));
                         class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
                     }
                 }
@@ -270,7 +305,7 @@ impl Interp<'_> {
             if class_body.is_empty() {
                 class_body.push(Stmt::new(StmtKind::Pass, range));
             }
-            let name = ident(&residual_name(&modname, self.vm.types.name(*t)), range);
+            let name = ident(&self.global_name(&modname, self.vm.types.name(*t)), range);
             let class = ast::ClassDef {
                 name,
                 is_struct: true,
@@ -333,6 +368,7 @@ impl Interp<'_> {
                 continue;
             }
             if let Some(def) = shifted.get(&*func.fqn) {
+                body.extend(self.provenance_comments(func));
                 body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
             }
         }
@@ -341,6 +377,30 @@ impl Interp<'_> {
             modname,
             module: ast::Module { body, name_count: 0 },
         })
+    }
+
+    /// `--provenance`: where a residual function comes from.
+    fn provenance_comments(&self, func: &Rc<Function>) -> Vec<Stmt> {
+        if !self.doppler.as_ref().is_some_and(|d| d.provenance) {
+            return Vec::new();
+        }
+        let code = &func.code;
+        let mut text = format!(
+            "`{}`: from `def {}` at {}",
+            func.fqn,
+            code.def.name.name,
+            code.file.location(code.def.proto_range.start)
+        );
+        if let Some(sites) = self.made_by.get(&*func.fqn) {
+            text.push_str(", made by blue code:");
+            for site in sites {
+                text.push_str(&format!("\n  {site}"));
+            }
+        }
+        if func.force_inline {
+            text.push_str("\n(@force_inline: its calls are inlined)");
+        }
+        vec![Stmt::new(StmtKind::Comment(text), TextRange::default())]
     }
 
     fn module_frame_for(&self, id: ModuleId) -> Frame {

@@ -213,46 +213,26 @@ fn redshift(
         Ok(s) => s,
         Err(code) => return code,
     };
-    let path = file.to_string_lossy().into_owned();
-    let format = format.to_string();
-    let run = move || {
-        let mut blue_output = Vec::new();
-        let mut interp = crate::frames::Interp::new(&mut blue_output, limits);
-        let options = crate::redshift::RedshiftOptions {
-            error_mode: mode,
-            provenance,
-            full_fqn,
-        };
-        let result = interp.redshift_with(&path, &source, options);
-        drop(interp);
-        let text = match result {
-            Ok(residual) if format == "ast" => Ok(crate::syntax::dump::dump_module(&residual.module)),
-            Ok(residual) => Ok(crate::backend::spy_printer::print_module(&residual.module)),
-            Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
-            Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
-        };
-        (String::from_utf8_lossy(&blue_output).into_owned(), text)
+    let options = crate::redshift::RedshiftOptions {
+        error_mode: mode,
+        provenance,
+        full_fqn,
     };
-    let handle = std::thread::Builder::new()
-        .stack_size(crate::frames::limits::INTERP_STACK_BYTES)
-        .spawn(run);
-    match handle.map(|h| h.join()) {
-        Ok(Ok((blue_output, text))) => {
-            eprint!("{blue_output}");
-            match text {
-                Ok(source) => {
-                    print!("{source}");
-                    0
-                }
-                Err(report) => {
-                    eprint!("{report}");
-                    1
-                }
-            }
+    let format = if format == "ast" {
+        crate::redshift::Format::Ast
+    } else {
+        crate::redshift::Format::Spy
+    };
+    let out = crate::redshift::redshift_source(&file.to_string_lossy(), &source, options, format, limits);
+    eprint!("{}", out.blue_stdout);
+    match out.result {
+        Ok(text) => {
+            print!("{text}");
+            0
         }
-        _ => {
-            eprintln!("internal error (a bug in spy-interp, please report it): redshift panicked");
-            101
+        Err(report) => {
+            eprint!("{report}");
+            1
         }
     }
 }

@@ -31,10 +31,15 @@ impl Interp<'_> {
         if self.fqns.insert(base.clone()) {
             return base;
         }
-        (1..)
-            .map(|i| format!("{base}#{i}"))
-            .find(|name| self.fqns.insert(name.clone()))
-            .expect("an unused suffix exists")
+        // Continue from the last suffix given to this base (no rescans).
+        let next = self.fqn_suffixes.entry(base.clone()).or_insert(0);
+        loop {
+            *next += 1;
+            let name = format!("{base}#{next}");
+            if self.fqns.insert(name.clone()) {
+                return name;
+            }
+        }
     }
 
     /// The environments a function or class defined in frame `f` closes

@@ -123,6 +123,8 @@ pub struct Interp<'out> {
     pub cache: meta::BlueCache,
     /// FQNs handed out so far (each one is unique).
     pub fqns: HashSet<String>,
+    /// The last `#n` suffix given to each FQN base.
+    pub(crate) fqn_suffixes: std::collections::HashMap<String, u32>,
     /// The redshift in progress, if any.
     pub(crate) doppler: Option<Box<doppler::DopplerState>>,
     /// The blue calls being evaluated, innermost last (where a function
@@ -149,6 +151,7 @@ impl<'out> Interp<'out> {
             steps: 0,
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
+            fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
             doppler: None,
             blue_calls: Vec::new(),

@@ -51,6 +51,61 @@ impl Default for RedshiftOptions {
     }
 }
 
+/// How to show a residual module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// SPy source.
+    Spy,
+    /// The AST dump.
+    Ast,
+}
+
+/// The result of `redshift_source`.
+pub struct RedshiftOutput {
+    /// What blue code printed while the module was imported and redshifted.
+    pub blue_stdout: String,
+    /// The residual module as text, or the rendered error report.
+    pub result: Result<String, String>,
+}
+
+/// Redshift `source` on a thread with a deep stack and show the residual
+/// module (what `spy-interp redshift` prints).
+pub fn redshift_source(
+    path: &str,
+    source: &[u8],
+    options: RedshiftOptions,
+    format: Format,
+    limits: crate::frames::Limits,
+) -> RedshiftOutput {
+    let (path, source) = (path.to_string(), source.to_vec());
+    let run = move || {
+        let mut blue_output = Vec::new();
+        let mut interp = Interp::new(&mut blue_output, limits);
+        let result = interp.redshift_with(&path, &source, options);
+        drop(interp);
+        let result = match result {
+            Ok(residual) if format == Format::Ast => Ok(crate::syntax::dump::dump_module(&residual.module)),
+            Ok(residual) => Ok(crate::backend::print_module(&residual.module)),
+            Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
+            Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
+        };
+        RedshiftOutput {
+            blue_stdout: String::from_utf8_lossy(&blue_output).into_owned(),
+            result,
+        }
+    };
+    let handle = std::thread::Builder::new()
+        .stack_size(crate::frames::limits::INTERP_STACK_BYTES)
+        .spawn(run);
+    match handle.map(|h| h.join()) {
+        Ok(Ok(out)) => out,
+        _ => RedshiftOutput {
+            blue_stdout: String::new(),
+            result: Err("internal error (a bug in spy-interp): redshift panicked\n".to_string()),
+        },
+    }
+}
+
 /// What redshift produced.
 pub struct Residual {
     pub modname: String,

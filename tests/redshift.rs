@@ -1,0 +1,65 @@
+//! Snapshots of the residual module that `spy-interp redshift` prints, plain
+//! (`<case>.residual.snap`) and with `--provenance`
+//! (`<case>.provenance.snap`), for every conformance case of the areas
+//! `redshift/` and `examples/`. The printed residual is also checked to run
+//! by the conformance suite (the doppler engine prints, parses and runs it).
+//!
+//! Re-bless: `INSTA_UPDATE=always cargo test -p spy-tests --test redshift`.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use spy_interp::conformance;
+use spy_interp::frames::Limits;
+use spy_interp::redshift::{redshift_source, Format, RedshiftOptions};
+
+const AREAS: &[&str] = &["redshift/", "examples/"];
+
+fn main() {
+    let args = Arguments::from_args();
+    let cases = conformance::discover(&conformance::bundled_suite_dir()).expect("conformance suite");
+    let mut trials = Vec::new();
+    for case in cases
+        .into_iter()
+        .filter(|c| AREAS.iter().any(|a| c.name.starts_with(a)))
+    {
+        for provenance in [false, true] {
+            let case = case.clone();
+            let kind = if provenance { "provenance" } else { "residual" };
+            trials.push(Trial::test(format!("{kind}::{}", case.name), move || {
+                check(&case, provenance)
+            }));
+        }
+    }
+    assert!(!trials.is_empty(), "no redshift cases found");
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {
+    let source = std::fs::read(&case.path).map_err(|e| e.to_string())?;
+    // Paths in provenance comments are relative to the suite, so the
+    // snapshot does not depend on where the checkout lives.
+    let display_path = format!("{}.spy", case.name);
+    let options = RedshiftOptions {
+        provenance,
+        ..Default::default()
+    };
+    let out = redshift_source(&display_path, &source, options, Format::Spy, Limits::default());
+    let text = match out.result {
+        Ok(text) => text,
+        Err(report) => return Err(format!("redshift failed:\n{report}").into()),
+    };
+    let dir = case.snapshot_path.parent().expect("case directory").to_path_buf();
+    let stem = case
+        .snapshot_path
+        .file_stem()
+        .expect("case name")
+        .to_string_lossy()
+        .into_owned();
+    let name = format!("{stem}.{}", if provenance { "provenance" } else { "residual" });
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(dir);
+    settings.set_prepend_module_to_snapshot(false);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        settings.bind(|| insta::assert_snapshot!(name.as_str(), text.as_str(), "residual"));
+    }));
+    result.map_err(|_| Failed::from(format!("residual of {} changed", case.name)))
+}

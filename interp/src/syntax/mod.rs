@@ -72,20 +72,25 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     let mut module = grammar::ModuleParser::new()
         .parse(&ctx, lexer)
         .map_err(from_lalrpop)?;
-    // Depth first: the other checks recurse over the tree.
-    validate::check_depth(&module)?;
+    let checked = validate::check_module(&module);
+    // The exact depth walk is needed only when the bound allows too deep a
+    // tree (an expression of depth e under s statements is s + e deep).
+    if checked.stmt_depth + ctx.max_expr_depth() > MAX_TOTAL_DEPTH {
+        validate::check_depth(&module)?;
+    }
     let deferred = ctx.take_deferred();
-    let violation = validate::check_module(&module);
-    let first = match (violation, deferred) {
+    let first = match (checked.violation, deferred) {
         (Some(v), Some(d)) => Some(if v.range.start <= d.range.start { v } else { d }),
         (v, d) => v.or(d),
     };
     if let Some(err) = first {
         return Err(err);
     }
-    let dropped = ctx.take_dropped();
-    module.name_count = ctx.ids_handed_out() - dropped.len() as u32;
-    validate::renumber(&mut module, dropped);
+    module.name_count = if ctx.needs_renumber() {
+        validate::renumber(&mut module)
+    } else {
+        ctx.ids_handed_out()
+    };
     Ok(module)
 }
 

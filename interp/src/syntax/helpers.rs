@@ -470,7 +470,7 @@ fn reduce_top(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<BinOp>) ->
 
 /// An operand of the flat logical chain, with the `not`s written before it.
 pub struct Operand {
-    /// Start of each `not`, innermost last.
+    /// Start of each `not`, innermost first (the grammar adds outer ones).
     nots: Vec<u32>,
     node: Node,
 }
@@ -492,7 +492,7 @@ impl Operand {
 
     /// One more `not` in front (outermost).
     pub fn with_not(mut self, not_at: usize) -> Operand {
-        self.nots.insert(0, not_at as u32);
+        self.nots.push(not_at as u32);
         self
     }
 }
@@ -533,7 +533,8 @@ pub fn fold_logic(ctx: &ParseCtx, first: Operand, mut rest: Vec<(LogicOp, Operan
     }
     let mut operands: Vec<Node> = Vec::with_capacity(rest.len() + 1);
     let mut ops: Vec<Pending> = Vec::new();
-    ops.extend(first.nots.iter().map(|&at| Pending::Not(at)));
+    // Outermost first: the innermost `not` ends on top and applies first.
+    ops.extend(first.nots.iter().rev().map(|&at| Pending::Not(at)));
     operands.push(first.node);
     for (op, rhs) in rest {
         let p = logic_precedence(Pending::Infix(op));
@@ -544,7 +545,7 @@ pub fn fold_logic(ctx: &ParseCtx, first: Operand, mut rest: Vec<(LogicOp, Operan
             apply_logic(ctx, &mut operands, &mut ops)?;
         }
         ops.push(Pending::Infix(op));
-        ops.extend(rhs.nots.iter().map(|&at| Pending::Not(at)));
+        ops.extend(rhs.nots.iter().rev().map(|&at| Pending::Not(at)));
         operands.push(rhs.node);
     }
     while !ops.is_empty() {

@@ -67,6 +67,14 @@ pub fn parse_command_output(path: &str, bytes: &[u8]) -> Result<String, SpyError
 
 /// Parse source text; errors keep their byte range (no file attached).
 pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
+    if u32::try_from(text.len()).is_err() {
+        // Ranges are u32 byte offsets.
+        return Err(ParseError::at(
+            ParseErrorKind::Syntax("source file too large (4 GiB at most)".into()),
+            0,
+            0,
+        ));
+    }
     let ctx = ParseCtx::new();
     let lexer = lexer::Lexer::new(text);
     let mut module = grammar::ModuleParser::new()

@@ -5,7 +5,9 @@
 //! Median and best of at least 10 runs are printed: the best is the least
 //! disturbed by other load on the machine.
 //!
-//! Run: `cargo bench --bench parse_throughput` (release profile).
+//! Run: `cargo bench --bench parse_throughput` (release profile). With
+//! `PARSE_BENCH_ONCE=1` the binary parses once and exits, for profilers
+//! (`valgrind --tool=callgrind target/release/deps/parse_throughput-*`).
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -113,6 +115,9 @@ fn main() {
         Ok(m) => m,
         Err(e) => panic!("the generated source must parse: {}", e.headline()),
     };
+    if std::env::var_os("PARSE_BENCH_ONCE").is_some() {
+        return;
+    }
     println!(
         "input: {bytes} bytes, {} lines, {} top-level statements, {} names",
         file.text.lines().count(),

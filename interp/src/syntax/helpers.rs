@@ -16,7 +16,7 @@ mod stmt;
 use std::cell::{Cell, RefCell};
 
 use crate::source::TextRange;
-use crate::syntax::ast::{BoolOp, CmpOp, Expr, ExprKind, Identifier, NameId, UnaryOp};
+use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Identifier, NameId, UnaryOp};
 use crate::syntax::error::{ParseError, ParseErrorKind};
 use crate::syntax::token::Tok;
 
@@ -30,18 +30,17 @@ pub type Res<T> = Result<T, LpError>;
 /// statement + expression limit of the finished tree).
 pub const MAX_EXPR_DEPTH: u32 = 1000;
 
-pub const BOOL_AND: BoolOp = BoolOp::And;
-pub const BOOL_OR: BoolOp = BoolOp::Or;
-
 /// State shared by all actions of one parse.
 #[derive(Default)]
 pub struct ParseCtx {
     next_id: Cell<u32>,
-    /// Ids handed out and then dropped (special decorators): removed by a
-    /// renumbering pass so ids stay dense.
-    dropped: RefCell<Vec<u32>>,
+    /// Some ids were handed out twice or dropped (a special decorator in an
+    /// unusual place): ids must be reassigned after parsing.
+    needs_renumber: Cell<bool>,
     /// The earliest "not implemented yet"-style error seen so far.
     deferred: RefCell<Option<ParseError>>,
+    /// The deepest expression built.
+    max_expr_depth: Cell<u32>,
 }
 
 impl ParseCtx {
@@ -64,13 +63,30 @@ impl ParseCtx {
         self.next_id.get()
     }
 
-    /// Forget an identifier that will not be in the tree.
-    pub fn drop_ident(&self, id: &Identifier) {
-        self.dropped.borrow_mut().push(id.id.0);
+    /// Take back the ids of identifiers that will not be in the tree. Only
+    /// the most recently handed-out ids can be reused; otherwise the ids are
+    /// reassigned after parsing.
+    pub fn release_idents(&self, ids: &[NameId]) {
+        let next = self.next_id.get();
+        let count = ids.len() as u32;
+        let newest = ids
+            .iter()
+            .enumerate()
+            .all(|(i, id)| id.0 + count == next + i as u32);
+        if newest && count <= next {
+            self.next_id.set(next - count);
+        } else {
+            self.needs_renumber.set(true);
+        }
     }
 
-    pub fn take_dropped(&self) -> Vec<u32> {
-        std::mem::take(&mut self.dropped.borrow_mut())
+    /// Identifiers with released ids were kept after all.
+    pub fn mark_needs_renumber(&self) {
+        self.needs_renumber.set(true);
+    }
+
+    pub fn needs_renumber(&self) -> bool {
+        self.needs_renumber.get()
     }
 
     /// Record an error that is reported only if the whole file parses. The
@@ -93,15 +109,27 @@ impl ParseCtx {
         self.defer(ParseError::new(kind, range));
     }
 
+    pub fn saw_depth(&self, depth: u32) {
+        if depth > self.max_expr_depth.get() {
+            self.max_expr_depth.set(depth);
+        }
+    }
+
+    pub fn max_expr_depth(&self) -> u32 {
+        self.max_expr_depth.get()
+    }
+
     pub fn take_deferred(&self) -> Option<ParseError> {
         self.deferred.borrow_mut().take()
     }
 }
 
 /// An expression under construction, with what its parents need to know.
+/// The expression is boxed: values on the parser stack must stay small (a
+/// parent takes the box as is; a list or statement unboxes it).
 #[derive(Debug)]
 pub struct Node {
-    pub expr: Expr,
+    pub expr: Box<Expr>,
     /// 1 for a leaf; 1 + the deepest child otherwise.
     pub depth: u32,
     /// Written in parentheses (`(a < b) < c` is not a chain).
@@ -128,13 +156,14 @@ pub fn not_implemented(what: &str) -> ParseErrorKind {
 }
 
 /// Build a node `depth` deep, refusing trees deeper than the limit.
-pub fn node(kind: ExprKind, l: usize, r: usize, depth: u32) -> Res<Node> {
+pub fn node(ctx: &ParseCtx, kind: ExprKind, l: usize, r: usize, depth: u32) -> Res<Node> {
     if depth > MAX_EXPR_DEPTH {
         // Point at where the too-deep node starts (its range can be huge).
         return Err(fail(ParseErrorKind::TooDeeplyNested, range(l, l)));
     }
+    ctx.saw_depth(depth);
     Ok(Node {
-        expr: Expr::new(kind, range(l, r)),
+        expr: Box::new(Expr::new(kind, range(l, r))),
         depth,
         parens: false,
     })
@@ -142,7 +171,7 @@ pub fn node(kind: ExprKind, l: usize, r: usize, depth: u32) -> Res<Node> {
 
 pub fn leaf(kind: ExprKind, l: usize, r: usize) -> Node {
     Node {
-        expr: Expr::new(kind, range(l, r)),
+        expr: Box::new(Expr::new(kind, range(l, r))),
         depth: 1,
         parens: false,
     }
@@ -160,7 +189,7 @@ pub fn prepend(first: Node, rest: Vec<Node>) -> Vec<Node> {
 }
 
 fn exprs(nodes: Vec<Node>) -> Vec<Expr> {
-    nodes.into_iter().map(|n| n.expr).collect()
+    nodes.into_iter().map(|n| *n.expr).collect()
 }
 
 // ------------------------------------------------------------------ leaves
@@ -184,7 +213,7 @@ pub fn boolean(v: bool) -> ExprKind {
 pub fn name(id: Identifier) -> Node {
     let r = id.range;
     Node {
-        expr: Expr::new(ExprKind::Name(id), r),
+        expr: Box::new(Expr::new(ExprKind::Name(id), r)),
         depth: 1,
         parens: false,
     }
@@ -206,6 +235,20 @@ pub enum StrPart {
     Str(String),
     Bytes(Vec<u8>),
     FString,
+}
+
+/// A single string literal (no concatenation).
+pub fn string(ctx: &ParseCtx, part: StrPart, l: usize, r: usize) -> Node {
+    match part {
+        StrPart::Str(s) => leaf(ExprKind::Str(s), l, r),
+        StrPart::Bytes(b) => leaf(ExprKind::Bytes(b), l, r),
+        StrPart::FString => unsupported_expr(ctx, "JoinedStr", l, r),
+    }
+}
+
+pub fn prepend_part(first: StrPart, mut more: Vec<StrPart>) -> Vec<StrPart> {
+    more.insert(0, first);
+    more
 }
 
 /// Adjacent literals concatenate; str and bytes do not mix; any f-string
@@ -249,26 +292,19 @@ pub fn strings(ctx: &ParseCtx, parts: Vec<StrPart>, l: usize, r: usize) -> Res<N
 
 // ------------------------------------------------------------- operators
 
-pub fn unary(op: UnaryOp, e: Node, l: usize, r: usize) -> Res<Node> {
+pub fn unary(ctx: &ParseCtx, op: UnaryOp, e: Node, l: usize, r: usize) -> Res<Node> {
     let depth = e.depth + 1;
-    node(
-        ExprKind::UnaryOp {
-            op,
-            operand: Box::new(e.expr),
-        },
-        l,
-        r,
-        depth,
-    )
+    node(ctx, ExprKind::UnaryOp { op, operand: e.expr }, l, r, depth)
 }
 
-pub fn binop(a: Node, op: crate::syntax::ast::BinOp, b: Node, l: usize, r: usize) -> Res<Node> {
+pub fn binop(ctx: &ParseCtx, a: Node, op: BinOp, b: Node, l: usize, r: usize) -> Res<Node> {
     let depth = a.depth.max(b.depth) + 1;
     node(
+        ctx,
         ExprKind::BinOp {
-            left: Box::new(a.expr),
+            left: a.expr,
             op,
-            right: Box::new(b.expr),
+            right: b.expr,
         },
         l,
         r,
@@ -276,13 +312,14 @@ pub fn binop(a: Node, op: crate::syntax::ast::BinOp, b: Node, l: usize, r: usize
     )
 }
 
-pub fn bool_op(a: Node, op: BoolOp, b: Node, l: usize, r: usize) -> Res<Node> {
+pub fn bool_op(ctx: &ParseCtx, a: Node, op: BoolOp, b: Node, l: usize, r: usize) -> Res<Node> {
     let depth = a.depth.max(b.depth) + 1;
     node(
+        ctx,
         ExprKind::BoolOp {
             op,
-            left: Box::new(a.expr),
-            right: Box::new(b.expr),
+            left: a.expr,
+            right: b.expr,
         },
         l,
         r,
@@ -297,10 +334,11 @@ pub fn compare(ctx: &ParseCtx, a: Node, op: CmpOp, b: Node, l: usize, r: usize) 
     }
     let depth = a.depth.max(b.depth) + 1;
     node(
+        ctx,
         ExprKind::Compare {
-            left: Box::new(a.expr),
+            left: a.expr,
             op,
-            right: Box::new(b.expr),
+            right: b.expr,
         },
         l,
         r,
@@ -308,13 +346,14 @@ pub fn compare(ctx: &ParseCtx, a: Node, op: CmpOp, b: Node, l: usize, r: usize) 
     )
 }
 
-pub fn if_exp(body: Node, test: Node, orelse: Node, l: usize, r: usize) -> Res<Node> {
+pub fn if_exp(ctx: &ParseCtx, body: Node, test: Node, orelse: Node, l: usize, r: usize) -> Res<Node> {
     let depth = deepest([&body, &test, &orelse]) + 1;
     node(
+        ctx,
         ExprKind::IfExp {
-            test: Box::new(test.expr),
-            body: Box::new(body.expr),
-            orelse: Box::new(orelse.expr),
+            test: test.expr,
+            body: body.expr,
+            orelse: orelse.expr,
         },
         l,
         r,
@@ -322,12 +361,13 @@ pub fn if_exp(body: Node, test: Node, orelse: Node, l: usize, r: usize) -> Res<N
     )
 }
 
-pub fn walrus(target: Identifier, value: Node, l: usize, r: usize) -> Res<Node> {
+pub fn walrus(ctx: &ParseCtx, target: Identifier, value: Node, l: usize, r: usize) -> Res<Node> {
     let depth = value.depth + 1;
     node(
+        ctx,
         ExprKind::Walrus {
             target,
-            value: Box::new(value.expr),
+            value: value.expr,
         },
         l,
         r,
@@ -335,36 +375,218 @@ pub fn walrus(target: Identifier, value: Node, l: usize, r: usize) -> Res<Node> 
     )
 }
 
-pub fn starred(e: Node, l: usize, r: usize) -> Res<Node> {
+pub fn starred(ctx: &ParseCtx, e: Node, l: usize, r: usize) -> Res<Node> {
     let depth = e.depth + 1;
-    node(ExprKind::Starred(Box::new(e.expr)), l, r, depth)
+    node(ctx, ExprKind::Starred(e.expr), l, r, depth)
 }
 
-/// `(e)`: the node keeps its own range (as in Python's AST).
-pub fn parenthesized(mut e: Node) -> Res<Node> {
+/// `(e)`: the node's range grows to include the parentheses (unlike
+/// Python's AST), so a parent's range is always the cover of its children.
+pub fn parenthesized(mut e: Node, l: usize, r: usize) -> Res<Node> {
     if matches!(e.expr.kind, ExprKind::Starred(_)) {
         return Err(syntax("cannot use starred expression here", e.expr.range));
     }
     e.parens = true;
+    e.expr.range = range(l, r);
     Ok(e)
+}
+
+/// Binding power of the operators of the flat `Expr` chain (all left
+/// associative; `**` is handled by the grammar).
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::BitOr => 1,
+        BinOp::BitXor => 2,
+        BinOp::BitAnd => 3,
+        BinOp::LShift | BinOp::RShift => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod | BinOp::MatMul => 6,
+        BinOp::Pow => 7,
+    }
+}
+
+/// Fold `first (op operand)*` into a tree by precedence (shunting-yard).
+/// A node's range covers its operands, parentheses included.
+pub fn fold_arith(ctx: &ParseCtx, first: Node, mut rest: Vec<(BinOp, Node)>) -> Res<Node> {
+    if rest.len() == 1 {
+        // The common `a + b`: no operator stack needed.
+        if let Some((op, b)) = rest.pop() {
+            let (l, r) = (first.expr.range.start as usize, b.expr.range.end as usize);
+            return binop(ctx, first, op, b, l, r);
+        }
+    }
+    let mut operands: Vec<Node> = Vec::with_capacity(rest.len() + 1);
+    let mut ops: Vec<BinOp> = Vec::with_capacity(rest.len());
+    operands.push(first);
+    for (op, rhs) in rest {
+        while let Some(&top) = ops.last() {
+            if precedence(top) < precedence(op) {
+                break;
+            }
+            reduce_top(ctx, &mut operands, &mut ops)?;
+        }
+        ops.push(op);
+        operands.push(rhs);
+    }
+    while !ops.is_empty() {
+        reduce_top(ctx, &mut operands, &mut ops)?;
+    }
+    match operands.pop() {
+        Some(n) => Ok(n),
+        None => Err(fail(
+            ParseErrorKind::InvalidSyntax { expected: None },
+            range(0, 0),
+        )),
+    }
+}
+
+fn reduce_top(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<BinOp>) -> Res<()> {
+    let (Some(op), Some(b), Some(a)) = (ops.pop(), operands.pop(), operands.pop()) else {
+        return Err(fail(
+            ParseErrorKind::InvalidSyntax { expected: None },
+            range(0, 0),
+        ));
+    };
+    let (l, r) = (a.expr.range.start as usize, b.expr.range.end as usize);
+    operands.push(binop(ctx, a, op, b, l, r)?);
+    Ok(())
+}
+
+/// An operand of the flat logical chain, with the `not`s written before it.
+pub struct Operand {
+    /// Start of each `not`, innermost first (the grammar adds outer ones).
+    nots: Vec<u32>,
+    node: Node,
+}
+
+impl Operand {
+    pub fn plain(node: Node) -> Operand {
+        Operand {
+            nots: Vec::new(),
+            node,
+        }
+    }
+
+    pub fn negated(not_at: usize, node: Node) -> Operand {
+        Operand {
+            nots: vec![not_at as u32],
+            node,
+        }
+    }
+
+    /// One more `not` in front (outermost).
+    pub fn with_not(mut self, not_at: usize) -> Operand {
+        self.nots.push(not_at as u32);
+        self
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum LogicOp {
+    Or,
+    And,
+    Cmp(CmpOp),
+}
+
+/// One entry of the operator stack of `fold_logic`.
+#[derive(Clone, Copy)]
+enum Pending {
+    Infix(LogicOp),
+    /// A prefix `not` starting at this offset.
+    Not(u32),
+}
+
+fn logic_precedence(p: Pending) -> u8 {
+    match p {
+        Pending::Infix(LogicOp::Or) => 1,
+        Pending::Infix(LogicOp::And) => 2,
+        Pending::Not(_) => 3,
+        Pending::Infix(LogicOp::Cmp(_)) => 4,
+    }
+}
+
+/// Fold `operand (op operand)*` where operands may carry `not`s: `or` <
+/// `and` < `not` < comparisons, all left associative (a comparison whose
+/// left side is an unparenthesized comparison is the rejected chain).
+pub fn fold_logic(ctx: &ParseCtx, first: Operand, mut rest: Vec<(LogicOp, Operand)>) -> Res<Node> {
+    if rest.len() == 1 && first.nots.is_empty() && rest[0].1.nots.is_empty() {
+        // The common `a < b`: no operator stack needed.
+        if let Some((op, b)) = rest.pop() {
+            return logic_infix(ctx, first.node, op, b.node);
+        }
+    }
+    let mut operands: Vec<Node> = Vec::with_capacity(rest.len() + 1);
+    let mut ops: Vec<Pending> = Vec::new();
+    // Outermost first: the innermost `not` ends on top and applies first.
+    ops.extend(first.nots.iter().rev().map(|&at| Pending::Not(at)));
+    operands.push(first.node);
+    for (op, rhs) in rest {
+        let p = logic_precedence(Pending::Infix(op));
+        while let Some(&top) = ops.last() {
+            if logic_precedence(top) < p {
+                break;
+            }
+            apply_logic(ctx, &mut operands, &mut ops)?;
+        }
+        ops.push(Pending::Infix(op));
+        ops.extend(rhs.nots.iter().rev().map(|&at| Pending::Not(at)));
+        operands.push(rhs.node);
+    }
+    while !ops.is_empty() {
+        apply_logic(ctx, &mut operands, &mut ops)?;
+    }
+    match operands.pop() {
+        Some(n) => Ok(n),
+        None => Err(fail(
+            ParseErrorKind::InvalidSyntax { expected: None },
+            range(0, 0),
+        )),
+    }
+}
+
+fn apply_logic(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<Pending>) -> Res<()> {
+    let broken = || fail(ParseErrorKind::InvalidSyntax { expected: None }, range(0, 0));
+    let op = ops.pop().ok_or_else(broken)?;
+    let b = operands.pop().ok_or_else(broken)?;
+    let n = match op {
+        Pending::Not(at) => {
+            let r = b.expr.range.end as usize;
+            unary(ctx, UnaryOp::Not, b, at as usize, r)?
+        }
+        Pending::Infix(op) => {
+            let a = operands.pop().ok_or_else(broken)?;
+            logic_infix(ctx, a, op, b)?
+        }
+    };
+    operands.push(n);
+    Ok(())
+}
+
+fn logic_infix(ctx: &ParseCtx, a: Node, op: LogicOp, b: Node) -> Res<Node> {
+    let (l, r) = (a.expr.range.start as usize, b.expr.range.end as usize);
+    match op {
+        LogicOp::Or => bool_op(ctx, a, BoolOp::Or, b, l, r),
+        LogicOp::And => bool_op(ctx, a, BoolOp::And, b, l, r),
+        LogicOp::Cmp(c) => compare(ctx, a, c, b, l, r),
+    }
 }
 
 // ------------------------------------------------------------- displays
 
-pub fn tuple(items: Vec<Node>, l: usize, r: usize, parens: bool) -> Res<Node> {
+pub fn tuple(ctx: &ParseCtx, items: Vec<Node>, l: usize, r: usize, parens: bool) -> Res<Node> {
     let depth = deepest(&items) + 1;
-    let mut n = node(ExprKind::Tuple(exprs(items)), l, r, depth)?;
+    let mut n = node(ctx, ExprKind::Tuple(exprs(items)), l, r, depth)?;
     n.parens = parens;
     Ok(n)
 }
 
-pub fn list(items: Vec<Node>, l: usize, r: usize) -> Res<Node> {
+pub fn list(ctx: &ParseCtx, items: Vec<Node>, l: usize, r: usize) -> Res<Node> {
     let depth = deepest(&items) + 1;
-    node(ExprKind::List(exprs(items)), l, r, depth)
+    node(ctx, ExprKind::List(exprs(items)), l, r, depth)
 }
 
 pub enum DictItem {
-    Pair(Node, Node),
+    Pair(Box<(Node, Node)>),
     /// `**e`
     Unpack(Node),
 }
@@ -374,26 +596,29 @@ pub fn dict(ctx: &ParseCtx, items: Vec<DictItem>, l: usize, r: usize) -> Res<Nod
     let mut depth = 0;
     for item in items {
         match item {
-            DictItem::Pair(k, v) => {
+            DictItem::Pair(kv) => {
+                let (k, v) = *kv;
                 depth = depth.max(k.depth).max(v.depth);
-                pairs.push((k.expr, v.expr));
+                pairs.push((*k.expr, *v.expr));
             }
             DictItem::Unpack(e) => {
                 ctx.defer_at(not_implemented("dict unpacking is unsupported."), e.expr.range);
             }
         }
     }
-    node(ExprKind::Dict(pairs), l, r, depth + 1)
+    node(ctx, ExprKind::Dict(pairs), l, r, depth + 1)
 }
 
 /// One `for ... in ...` or `if ...` clause of a comprehension.
 pub enum CompClause {
-    For {
-        is_async: bool,
-        target: Node,
-        iter: Node,
-    },
+    For(Box<CompFor>),
     If,
+}
+
+pub struct CompFor {
+    pub is_async: bool,
+    pub target: Node,
+    pub iter: Node,
 }
 
 /// `(elt for x in it)`: one `for`, a plain name target, no `if`.
@@ -401,24 +626,26 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
     let simple = clauses.len() == 1
         && matches!(
             &clauses[0],
-            CompClause::For { is_async: false, target, .. }
-                if matches!(target.expr.kind, ExprKind::Name(_))
+            CompClause::For(f) if !f.is_async && matches!(f.target.expr.kind, ExprKind::Name(_))
         );
+    let complex = |ctx| Ok(unsupported_expr(ctx, "complex generator expressions", l, r));
     if !simple {
-        return Ok(unsupported_expr(ctx, "complex generator expressions", l, r));
+        return complex(ctx);
     }
-    let Some(CompClause::For { target, iter, .. }) = clauses.pop() else {
-        return Ok(unsupported_expr(ctx, "complex generator expressions", l, r));
+    let Some(CompClause::For(f)) = clauses.pop() else {
+        return complex(ctx);
     };
+    let CompFor { target, iter, .. } = *f;
     let ExprKind::Name(target) = target.expr.kind else {
-        return Ok(unsupported_expr(ctx, "complex generator expressions", l, r));
+        return complex(ctx);
     };
     let depth = elt.depth.max(iter.depth) + 1;
     node(
+        ctx,
         ExprKind::GeneratorExp {
-            elt: Box::new(elt.expr),
+            elt: elt.expr,
             target,
-            iter: Box::new(iter.expr),
+            iter: iter.expr,
         },
         l,
         r,
@@ -428,12 +655,13 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
 
 // ------------------------------------------------------- calls, trailers
 
-/// One call argument as written.
+/// One call argument as written (kept small: it sits on the parser stack).
 pub enum Arg {
     Positional(Node),
-    /// `f(x for x in y)`: the element, the clauses, the range.
-    Genexp(Node, Vec<CompClause>, usize, usize),
-    Star(Node, usize, usize),
+    /// `f(x for x in y)`: the element and the clauses; the range.
+    Genexp(Box<(Node, Vec<CompClause>)>, usize, usize),
+    /// `*e`, already a `Starred` node.
+    Star(Node),
     DoubleStar(usize, usize),
     Keyword(usize, usize),
 }
@@ -460,9 +688,10 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
                     ));
                 }
                 depth = depth.max(e.depth);
-                out.push(e.expr);
+                out.push(*e.expr);
             }
-            Arg::Genexp(elt, clauses, gl, gr) => {
+            Arg::Genexp(g, gl, gr) => {
+                let (elt, clauses) = *g;
                 if !sole {
                     return Err(syntax(
                         "Generator expression must be parenthesized",
@@ -472,18 +701,17 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
                 // Python gives the genexp the call's parentheses.
                 let g = genexp(ctx, elt, clauses, lpar, r)?;
                 depth = depth.max(g.depth);
-                out.push(g.expr);
+                out.push(*g.expr);
             }
-            Arg::Star(e, sl, sr) => {
+            Arg::Star(s) => {
                 if seen_double_star {
                     return Err(syntax(
                         "iterable argument unpacking follows keyword argument unpacking",
-                        range(sl, sr),
+                        s.expr.range,
                     ));
                 }
-                let s = starred(e, sl, sr)?;
                 depth = depth.max(s.depth);
-                out.push(s.expr);
+                out.push(*s.expr);
             }
             Arg::DoubleStar(kl, kr) => {
                 seen_double_star = true;
@@ -496,8 +724,9 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
         }
     }
     node(
+        ctx,
         ExprKind::Call {
-            func: Box::new(func.expr),
+            func: func.expr,
             args: out,
         },
         l,
@@ -507,21 +736,17 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
 }
 
 /// `v[i]`, `v[i, j]`: a tuple index becomes several indices (as upstream).
-pub fn subscript(value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res<Node> {
+pub fn subscript(ctx: &ParseCtx, value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res<Node> {
     let mut depth = value.depth.max(deepest(&indices));
     let single_tuple = indices.len() == 1 && matches!(indices[0].expr.kind, ExprKind::Tuple(_));
     let indices = match indices.pop() {
-        Some(Node {
-            expr: Expr {
-                kind: ExprKind::Tuple(items),
-                ..
-            },
-            depth: d,
-            ..
-        }) if single_tuple => {
+        Some(last) if single_tuple => {
             // The tuple level disappears.
-            depth = value.depth.max(d.saturating_sub(1));
-            items
+            depth = value.depth.max(last.depth.saturating_sub(1));
+            match last.expr.kind {
+                ExprKind::Tuple(items) => items,
+                other => vec![Expr::new(other, last.expr.range)],
+            }
         }
         last => {
             indices.extend(last);
@@ -529,8 +754,9 @@ pub fn subscript(value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res
         }
     };
     node(
+        ctx,
         ExprKind::Subscript {
-            value: Box::new(value.expr),
+            value: value.expr,
             indices,
         },
         l,
@@ -539,10 +765,18 @@ pub fn subscript(value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res
     )
 }
 
-pub fn slice(lo: Option<Node>, hi: Option<Node>, step: Option<Node>, l: usize, r: usize) -> Res<Node> {
+pub fn slice(
+    ctx: &ParseCtx,
+    lo: Option<Node>,
+    hi: Option<Node>,
+    step: Option<Node>,
+    l: usize,
+    r: usize,
+) -> Res<Node> {
     let depth = deepest(lo.iter().chain(hi.iter()).chain(step.iter())) + 1;
-    let boxed = |n: Option<Node>| n.map(|n| Box::new(n.expr));
+    let boxed = |n: Option<Node>| n.map(|n| n.expr);
     node(
+        ctx,
         ExprKind::Slice {
             lower: boxed(lo),
             upper: boxed(hi),
@@ -554,11 +788,12 @@ pub fn slice(lo: Option<Node>, hi: Option<Node>, step: Option<Node>, l: usize, r
     )
 }
 
-pub fn attribute(value: Node, attr: Identifier, l: usize, r: usize) -> Res<Node> {
+pub fn attribute(ctx: &ParseCtx, value: Node, attr: Identifier, l: usize, r: usize) -> Res<Node> {
     let depth = value.depth + 1;
     node(
+        ctx,
         ExprKind::Attribute {
-            value: Box::new(value.expr),
+            value: value.expr,
             attr,
         },
         l,

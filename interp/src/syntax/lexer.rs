@@ -94,7 +94,12 @@ impl<'src> Lexer<'src> {
                 return self.end_of_file();
             };
             match c {
-                b' ' | b'\t' | 0x0c => self.pos += 1,
+                b' ' | b'\t' | 0x0c => {
+                    self.pos += 1;
+                    while let Some(b' ' | b'\t' | 0x0c) = self.bytes.get(self.pos) {
+                        self.pos += 1;
+                    }
+                }
                 b'#' => self.skip_comment(),
                 b'\\' => self.continuation()?,
                 b'\n' | b'\r' => {

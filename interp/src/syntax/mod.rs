@@ -67,25 +67,38 @@ pub fn parse_command_output(path: &str, bytes: &[u8]) -> Result<String, SpyError
 
 /// Parse source text; errors keep their byte range (no file attached).
 pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
+    if u32::try_from(text.len()).is_err() {
+        // Ranges are u32 byte offsets.
+        return Err(ParseError::at(
+            ParseErrorKind::Syntax("source file too large (4 GiB at most)".into()),
+            0,
+            0,
+        ));
+    }
     let ctx = ParseCtx::new();
     let lexer = lexer::Lexer::new(text);
     let mut module = grammar::ModuleParser::new()
         .parse(&ctx, lexer)
         .map_err(from_lalrpop)?;
-    // Depth first: the other checks recurse over the tree.
-    validate::check_depth(&module)?;
+    let checked = validate::check_module(&module);
+    // The exact depth walk is needed only when the bound allows too deep a
+    // tree (an expression of depth e under s statements is s + e deep).
+    if checked.stmt_depth + ctx.max_expr_depth() > MAX_TOTAL_DEPTH {
+        validate::check_depth(&module)?;
+    }
     let deferred = ctx.take_deferred();
-    let violation = validate::check_module(&module);
-    let first = match (violation, deferred) {
+    let first = match (checked.violation, deferred) {
         (Some(v), Some(d)) => Some(if v.range.start <= d.range.start { v } else { d }),
         (v, d) => v.or(d),
     };
     if let Some(err) = first {
         return Err(err);
     }
-    let dropped = ctx.take_dropped();
-    module.name_count = ctx.ids_handed_out() - dropped.len() as u32;
-    validate::renumber(&mut module, dropped);
+    module.name_count = if ctx.needs_renumber() {
+        validate::renumber(&mut module)
+    } else {
+        ctx.ids_handed_out()
+    };
     Ok(module)
 }
 

@@ -12,21 +12,85 @@ use crate::syntax::walk::{self, NodeRef};
 /// Deepest statement + expression nesting a module may have.
 pub const MAX_TOTAL_DEPTH: u32 = 1000;
 
-/// The first rule violation, in source order (statements before what they
-/// contain, as upstream's converter walks).
-pub fn check_module(m: &Module) -> Option<ParseError> {
-    m.body.iter().find_map(check_top)
+/// What `check_module` found.
+pub struct Checked {
+    /// The first rule violation, in source order (statements before what
+    /// they contain, as upstream's converter walks).
+    pub violation: Option<ParseError>,
+    /// The deepest statement nesting (a top-level statement is 1).
+    pub stmt_depth: u32,
+}
+
+/// Where a statement stands.
+#[derive(Clone, Copy)]
+struct Place {
+    top_level: bool,
+    in_loop: bool,
+    depth: u32,
+}
+
+/// Check the statement rules. Iterative (elif chains nest deeply).
+pub fn check_module(m: &Module) -> Checked {
+    let mut stack: Vec<(&Stmt, Place)> = Vec::new();
+    let top = Place {
+        top_level: true,
+        in_loop: false,
+        depth: 1,
+    };
+    stack.extend(m.body.iter().rev().map(|s| (s, top)));
+    let mut stmt_depth = 0;
+    let mut violation = None;
+    while let Some((s, place)) = stack.pop() {
+        stmt_depth = stmt_depth.max(place.depth);
+        if violation.is_none() {
+            violation = if place.top_level {
+                check_top(s)
+            } else {
+                check_stmt(s, place.in_loop)
+            };
+        }
+        let inner = |in_loop: bool| Place {
+            top_level: false,
+            in_loop,
+            depth: place.depth + 1,
+        };
+        match &s.kind {
+            StmtKind::FuncDef(f) => push_body(&mut stack, &f.body, inner(false)),
+            StmtKind::ClassDef(c) => push_body(&mut stack, &c.body, inner(false)),
+            StmtKind::If { body, orelse, .. } => {
+                let p = inner(place.in_loop);
+                // `orelse` follows `body` in source order: push it first.
+                push_body(&mut stack, orelse, p);
+                push_body(&mut stack, body, p);
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => {
+                push_body(&mut stack, body, inner(true));
+            }
+            _ => {}
+        }
+    }
+    Checked {
+        violation,
+        stmt_depth,
+    }
+}
+
+/// Push a body so that its first statement is popped first.
+fn push_body<'a>(stack: &mut Vec<(&'a Stmt, Place)>, body: &'a [Stmt], p: Place) {
+    stack.extend(body.iter().rev().map(|s| (s, p)));
 }
 
 fn err(kind: ParseErrorKind, range: TextRange) -> Option<ParseError> {
     Some(ParseError::new(kind, range))
 }
 
+/// A module-level statement: only definitions.
 fn check_top(s: &Stmt) -> Option<ParseError> {
     match &s.kind {
-        StmtKind::FuncDef(f) => check_body(&f.body, false),
-        StmtKind::ClassDef(c) => check_body(&c.body, false),
-        StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => None,
+        StmtKind::FuncDef(_)
+        | StmtKind::ClassDef(_)
+        | StmtKind::Import { .. }
+        | StmtKind::ImportFrom { .. } => None,
         StmtKind::Assign { target, .. } if matches!(**target, AssignTarget::Name(_)) => None,
         StmtKind::VarDef(v) if v.value.is_none() => err(ParseErrorKind::GlobalWithoutValue, s.range),
         StmtKind::VarDef(_) => None,
@@ -36,22 +100,13 @@ fn check_top(s: &Stmt) -> Option<ParseError> {
     }
 }
 
-fn check_body(stmts: &[Stmt], in_loop: bool) -> Option<ParseError> {
-    stmts.iter().find_map(|s| check_stmt(s, in_loop))
-}
-
+/// A statement inside a function or class body.
 fn check_stmt(s: &Stmt, in_loop: bool) -> Option<ParseError> {
     match &s.kind {
         StmtKind::Break if !in_loop => err(ParseErrorKind::BreakOutsideLoop, s.range),
         StmtKind::Continue if !in_loop => err(ParseErrorKind::ContinueOutsideLoop, s.range),
         StmtKind::Import { .. } => err(ParseErrorKind::NotImplemented("Import".into()), s.range),
         StmtKind::ImportFrom { .. } => err(ParseErrorKind::NotImplemented("ImportFrom".into()), s.range),
-        StmtKind::FuncDef(f) => check_body(&f.body, false),
-        StmtKind::ClassDef(c) => check_body(&c.body, false),
-        StmtKind::If { body, orelse, .. } => {
-            check_body(body, in_loop).or_else(|| check_body(orelse, in_loop))
-        }
-        StmtKind::While { body, .. } | StmtKind::For { body, .. } => check_body(body, true),
         _ => None,
     }
 }
@@ -77,14 +132,12 @@ pub fn check_depth(m: &Module) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Close the gaps left by `dropped` ids, keeping the order of the others.
-pub fn renumber(m: &mut Module, mut dropped: Vec<u32>) {
-    if dropped.is_empty() {
-        return;
-    }
-    dropped.sort_unstable();
+/// Give every identifier a fresh id, in source order; return the count.
+pub fn renumber(m: &mut Module) -> u32 {
+    let mut next = 0u32;
     walk::for_each_ident_mut(m, &mut |id| {
-        let below = dropped.partition_point(|&d| d < id.id.0) as u32;
-        id.id = NameId(id.id.0 - below);
+        id.id = NameId(next);
+        next += 1;
     });
+    next
 }

@@ -228,7 +228,7 @@ pub fn module_children<'a>(m: &'a Module, f: &mut dyn FnMut(NodeRef<'a>)) {
 
 // ------------------------------------------------------ mutable identifiers
 
-/// Call `f` on every identifier of the module (any order).
+/// Call `f` on every identifier of the module, in source order.
 pub fn for_each_ident_mut(m: &mut Module, f: &mut dyn FnMut(&mut Identifier)) {
     for s in &mut m.body {
         stmt_idents(s, f);

@@ -2,6 +2,10 @@
 //! compound statements (with `elif` chains folded into nested `If`s),
 //! imports, function and class definitions (decorators, parameters, PEP 695
 //! type parameters).
+//!
+//! Large grammar values are boxed so that the parser stack's entries stay
+//! small; lists of them arrive as `Vec<Box<_>>` straight from the stack.
+#![allow(clippy::vec_box)]
 
 use super::{fail, not_implemented, range, syntax, Arg, LpError, Node, ParseCtx, Res, MAX_EXPR_DEPTH};
 use crate::syntax::ast::{
@@ -12,15 +16,20 @@ use crate::syntax::error::ParseErrorKind;
 
 const COMPLEX_TARGET: &str = "assign to complex expressions";
 
-/// What one small statement produced (`import a, b` makes several).
+/// What one small statement produced (`import a, b` makes several). Boxed:
+/// values on the parser stack must stay small.
 pub enum Small {
-    One(Stmt),
+    One(Box<Stmt>),
     Many(Vec<Stmt>),
+}
+
+pub fn one(s: Stmt) -> Small {
+    Small::One(Box::new(s))
 }
 
 pub fn push_small(mut v: Vec<Stmt>, s: Small) -> Vec<Stmt> {
     match s {
-        Small::One(s) => v.push(s),
+        Small::One(s) => v.push(*s),
         Small::Many(many) => v.extend(many),
     }
     v
@@ -78,29 +87,29 @@ fn no_lone_star(e: &Node) -> Res<()> {
 
 pub fn expr_stmt(e: Node, l: usize, r: usize) -> Res<Stmt> {
     no_lone_star(&e)?;
-    Ok(Stmt::new(StmtKind::Expr(e.expr), range(l, r)))
+    Ok(Stmt::new(StmtKind::Expr(*e.expr), range(l, r)))
 }
 
 pub fn return_stmt(value: Option<Node>, l: usize, r: usize) -> Res<Stmt> {
     if let Some(v) = &value {
         no_lone_star(v)?;
     }
-    Ok(Stmt::new(StmtKind::Return(value.map(|v| v.expr)), range(l, r)))
+    Ok(Stmt::new(StmtKind::Return(value.map(|v| *v.expr)), range(l, r)))
 }
 
-pub fn raise_stmt(ctx: &ParseCtx, exc: Option<(Node, Option<Node>)>, l: usize, r: usize) -> Stmt {
-    match exc {
-        None => unsupported_stmt(ctx, "bare raise", l, r),
-        Some((_, Some(_))) => unsupported_stmt(ctx, "raise ... from ...", l, r),
-        Some((e, None)) => Stmt::new(StmtKind::Raise(e.expr), range(l, r)),
+pub fn raise_stmt(ctx: &ParseCtx, exc: Option<Node>, cause: Option<Node>, l: usize, r: usize) -> Stmt {
+    match (exc, cause) {
+        (_, Some(_)) => unsupported_stmt(ctx, "raise ... from ...", l, r),
+        (None, None) => unsupported_stmt(ctx, "bare raise", l, r),
+        (Some(e), None) => Stmt::new(StmtKind::Raise(*e.expr), range(l, r)),
     }
 }
 
 pub fn assert_stmt(test: Node, msg: Option<Node>, l: usize, r: usize) -> Stmt {
     Stmt::new(
         StmtKind::Assert {
-            test: test.expr,
-            msg: msg.map(|m| m.expr),
+            test: *test.expr,
+            msg: msg.map(|m| *m.expr),
         },
         range(l, r),
     )
@@ -175,7 +184,7 @@ pub fn assign(ctx: &ParseCtx, first: Node, mut rest: Vec<Node>, l: usize, r: usi
     Ok(Stmt::new(
         StmtKind::Assign {
             target: Box::new(target),
-            value: value.expr,
+            value: *value.expr,
         },
         range(l, r),
     ))
@@ -204,7 +213,7 @@ pub fn aug_assign(ctx: &ParseCtx, t: Node, op: BinOp, value: Node, l: usize, r: 
         StmtKind::AugAssign {
             target,
             op,
-            value: value.expr,
+            value: *value.expr,
         },
         range(l, r),
     ))
@@ -241,8 +250,8 @@ pub fn ann_assign(
         StmtKind::VarDef(Box::new(VarDef {
             kind: None,
             name,
-            annotation: Some(annotation.expr),
-            value: value.map(|v| v.expr),
+            annotation: Some(*annotation.expr),
+            value: value.map(|v| *v.expr),
         })),
         range(l, r),
     ))
@@ -263,8 +272,8 @@ pub fn var_decl(
         StmtKind::VarDef(Box::new(VarDef {
             kind: Some(kind),
             name,
-            annotation: annotation.map(|a| a.expr),
-            value: value.map(|v| v.expr),
+            annotation: annotation.map(|a| *a.expr),
+            value: value.map(|v| *v.expr),
         })),
         range(l, r),
     ))
@@ -281,16 +290,19 @@ pub fn dotted_name(ctx: &ParseCtx, first: String, rest: Vec<String>, l: usize, r
     ctx.ident(name, l, r)
 }
 
-pub fn import(names: Vec<(Identifier, Option<Identifier>)>, l: usize, r: usize) -> Vec<Stmt> {
+pub fn import(names: Vec<Box<(Identifier, Option<Identifier>)>>, l: usize, r: usize) -> Vec<Stmt> {
     names
         .into_iter()
-        .map(|(module, alias)| Stmt::new(StmtKind::Import { module, alias }, range(l, r)))
+        .map(|b| {
+            let (module, alias) = *b;
+            Stmt::new(StmtKind::Import { module, alias }, range(l, r))
+        })
         .collect()
 }
 
 pub enum ImportTargets {
     Star(usize, usize),
-    Names(Vec<(Identifier, Option<Identifier>, usize, usize)>),
+    Names(Vec<Box<(Identifier, Option<Identifier>)>>),
 }
 
 pub fn import_from(
@@ -337,10 +349,14 @@ pub fn import_from(
         }
         ImportTargets::Names(names) => names
             .into_iter()
-            .map(|(name, alias, nl, nr)| ImportName {
-                name,
-                alias,
-                range: range(nl, nr),
+            .map(|b| {
+                let (name, alias) = *b;
+                let end = alias.as_ref().unwrap_or(&name).range;
+                ImportName {
+                    range: name.range.cover(end),
+                    name,
+                    alias,
+                }
             })
             .collect(),
     };
@@ -356,21 +372,22 @@ pub fn if_stmt(
     l: usize,
     test: Node,
     body: Vec<Stmt>,
-    elifs: Vec<(usize, Node, Vec<Stmt>)>,
+    elifs: Vec<Box<(usize, Node, Vec<Stmt>)>>,
     orelse: Option<Vec<Stmt>>,
 ) -> Res<Stmt> {
     // Each `elif` nests one level deeper: bound the chain like expressions.
-    if let Some((el, ..)) = elifs.get(MAX_EXPR_DEPTH as usize) {
-        return Err(fail(ParseErrorKind::TooDeeplyNested, range(*el, *el)));
+    if let Some(elif) = elifs.get(MAX_EXPR_DEPTH as usize) {
+        return Err(fail(ParseErrorKind::TooDeeplyNested, range(elif.0, elif.0)));
     }
     // Fold `elif`s from the last one: each becomes the `orelse` of the
     // previous test.
     let mut tail = orelse.unwrap_or_default();
-    for (el, t, b) in elifs.into_iter().rev() {
+    for elif in elifs.into_iter().rev() {
+        let (el, t, b) = *elif;
         let end = end_of(&tail, end_of(&b, el));
         let s = Stmt::new(
             StmtKind::If {
-                test: t.expr,
+                test: *t.expr,
                 body: b,
                 orelse: tail,
             },
@@ -381,7 +398,7 @@ pub fn if_stmt(
     let end = end_of(&tail, end_of(&body, l));
     Ok(Stmt::new(
         StmtKind::If {
-            test: test.expr,
+            test: *test.expr,
             body,
             orelse: tail,
         },
@@ -399,7 +416,7 @@ pub fn while_stmt(ctx: &ParseCtx, l: usize, test: Node, body: Vec<Stmt>, orelse:
     }
     Stmt::new(
         StmtKind::While {
-            test: test.expr,
+            test: *test.expr,
             body,
         },
         range(l, end),
@@ -435,7 +452,7 @@ pub fn for_stmt(
     Ok(Stmt::new(
         StmtKind::For {
             target,
-            iter: iter.expr,
+            iter: *iter.expr,
             body,
         },
         range(l, end),
@@ -461,8 +478,43 @@ pub fn try_stmt(
 
 // ------------------------------------------------------------ definitions
 
+/// `@blue`, `@blue.generic`, `@blue.metafunc` (functions), `@struct` (classes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    Blue(FuncKind),
+    Struct,
+}
+
 pub struct Decorator {
     pub expr: Node,
+    /// A special decorator: its identifiers' ids were released.
+    pub special: Option<Special>,
+}
+
+/// Classify a decorator. The identifiers of a special one are not kept in
+/// the tree in the usual case, so their ids (the newest ones: nothing after
+/// the decorator's newline has been reduced yet) are released at once.
+pub fn decorator(ctx: &ParseCtx, expr: Node) -> Decorator {
+    let special = match decorator_path(&expr.expr) {
+        Some(("blue", None)) => Some(Special::Blue(FuncKind::Plain)),
+        Some(("blue", Some("generic"))) => Some(Special::Blue(FuncKind::Generic)),
+        Some(("blue", Some("metafunc"))) => Some(Special::Blue(FuncKind::Metafunc)),
+        Some(("struct", None)) => Some(Special::Struct),
+        _ => None,
+    };
+    if special.is_some() {
+        let mut ids = Vec::with_capacity(2);
+        if let ExprKind::Attribute { value, attr } = &expr.expr.kind {
+            if let ExprKind::Name(id) = &value.kind {
+                ids.push(id.id);
+            }
+            ids.push(attr.id);
+        } else if let ExprKind::Name(id) = &expr.expr.kind {
+            ids.push(id.id);
+        }
+        ctx.release_idents(&ids);
+    }
+    Decorator { expr, special }
 }
 
 pub struct TypeParam {
@@ -505,8 +557,8 @@ pub struct FuncCore {
     pub is_async: bool,
     pub start: usize,
     pub name: Identifier,
-    pub type_params: Option<Vec<TypeParam>>,
-    pub params: Vec<RawParam>,
+    pub type_params: Option<Vec<Box<TypeParam>>>,
+    pub params: Vec<Box<RawParam>>,
     pub returns: Option<Node>,
     /// End of the prototype (`def f(...) -> T`).
     pub proto_end: usize,
@@ -516,7 +568,7 @@ pub struct FuncCore {
 pub struct ClassCore {
     pub start: usize,
     pub name: Identifier,
-    pub type_params: Option<Vec<TypeParam>>,
+    pub type_params: Option<Vec<Box<TypeParam>>>,
     pub args: Option<Vec<Arg>>,
     pub body: Vec<Stmt>,
 }
@@ -533,22 +585,11 @@ fn decorator_path(e: &Expr) -> Option<(&str, Option<&str>)> {
     }
 }
 
-/// Forget the identifiers of a special decorator (`blue`, `struct`, ...).
-fn drop_decorator_idents(ctx: &ParseCtx, e: &Expr) {
-    match &e.kind {
-        ExprKind::Name(id) => ctx.drop_ident(id),
-        ExprKind::Attribute { value, attr } => {
-            drop_decorator_idents(ctx, value);
-            ctx.drop_ident(attr);
-        }
-        _ => {}
-    }
-}
-
-fn type_params(ctx: &ParseCtx, tps: Option<Vec<TypeParam>>) -> Option<Vec<Identifier>> {
+fn type_params(ctx: &ParseCtx, tps: Option<Vec<Box<TypeParam>>>) -> Option<Vec<Identifier>> {
     let tps = tps?;
     let mut out = Vec::with_capacity(tps.len());
     for tp in tps {
+        let tp = *tp;
         if tp.star {
             ctx.defer_at(ParseErrorKind::NonPlainTypeParam, range(tp.start, tp.end));
         } else if tp.bound.is_some() {
@@ -560,7 +601,7 @@ fn type_params(ctx: &ParseCtx, tps: Option<Vec<TypeParam>>) -> Option<Vec<Identi
 }
 
 /// Check Python's parameter rules and SPy's restrictions.
-fn params(ctx: &ParseCtx, raw: Vec<RawParam>) -> Res<Vec<Param>> {
+fn params(ctx: &ParseCtx, raw: Vec<Box<RawParam>>) -> Res<Vec<Param>> {
     let mut out: Vec<Param> = Vec::with_capacity(raw.len());
     let mut star_at: Option<(usize, usize)> = None;
     let mut bare_star = false;
@@ -572,7 +613,7 @@ fn params(ctx: &ParseCtx, raw: Vec<RawParam>) -> Res<Vec<Param>> {
         syntax("arguments cannot follow var-keyword argument", range(s, e))
     };
     for p in raw {
-        match p {
+        match *p {
             RawParam::Plain {
                 name,
                 annotation,
@@ -599,8 +640,8 @@ fn params(ctx: &ParseCtx, raw: Vec<RawParam>) -> Res<Vec<Param>> {
                 out.push(Param {
                     name,
                     kind: ParamKind::Positional,
-                    annotation: annotation.map(|a| a.expr),
-                    default: default.map(|d| d.expr),
+                    annotation: annotation.map(|a| *a.expr),
+                    default: default.map(|d| *d.expr),
                     range: range(start, end),
                 });
             }
@@ -620,7 +661,7 @@ fn params(ctx: &ParseCtx, raw: Vec<RawParam>) -> Res<Vec<Param>> {
                 out.push(Param {
                     name,
                     kind: ParamKind::Star,
-                    annotation: annotation.map(|a| a.expr),
+                    annotation: annotation.map(|a| *a.expr),
                     default: None,
                     range: range(start, end),
                 });
@@ -678,19 +719,17 @@ pub fn func_def(ctx: &ParseCtx, l: usize, decos: Vec<Decorator>, f: FuncCore) ->
     let mut kind = FuncKind::Plain;
     let mut decorators = Vec::new();
     for d in decos {
-        let special = match decorator_path(&d.expr.expr) {
-            Some(("blue", None)) => Some(FuncKind::Plain),
-            Some(("blue", Some("generic"))) => Some(FuncKind::Generic),
-            Some(("blue", Some("metafunc"))) => Some(FuncKind::Metafunc),
-            _ => None,
-        };
-        match special {
-            Some(k) => {
+        match d.special {
+            Some(Special::Blue(k)) => {
                 color = FuncColor::Blue;
                 kind = k;
-                drop_decorator_idents(ctx, &d.expr.expr);
             }
-            None => decorators.push(d.expr.expr),
+            Some(Special::Struct) => {
+                // An ordinary decorator on a function: keep it after all.
+                ctx.mark_needs_renumber();
+                decorators.push(*d.expr.expr);
+            }
+            None => decorators.push(*d.expr.expr),
         }
     }
     if f.type_params.is_some() && !decorators.is_empty() {
@@ -706,7 +745,7 @@ pub fn func_def(ctx: &ParseCtx, l: usize, decos: Vec<Decorator>, f: FuncCore) ->
             decorators,
             type_params,
             params,
-            return_type: f.returns.map(|n| n.expr),
+            return_type: f.returns.map(|n| *n.expr),
             body: f.body,
             proto_range,
         })),
@@ -719,19 +758,21 @@ pub fn class_def(ctx: &ParseCtx, l: usize, decos: Vec<Decorator>, c: ClassCore) 
     let mut is_struct = false;
     let mut decorators = Vec::new();
     for d in decos {
-        if matches!(decorator_path(&d.expr.expr), Some(("struct", None))) {
-            is_struct = true;
-            drop_decorator_idents(ctx, &d.expr.expr);
-        } else {
-            decorators.push(d.expr.expr);
+        match d.special {
+            Some(Special::Struct) => is_struct = true,
+            Some(Special::Blue(_)) => {
+                // An ordinary decorator on a class: keep it after all.
+                ctx.mark_needs_renumber();
+                decorators.push(*d.expr.expr);
+            }
+            None => decorators.push(*d.expr.expr),
         }
     }
     for arg in c.args.iter().flatten() {
         match arg {
             Arg::Positional(e) => ctx.defer_at(ParseErrorKind::BaseClasses, e.expr.range),
-            Arg::Genexp(_, _, s, e) | Arg::Star(_, s, e) => {
-                ctx.defer_at(ParseErrorKind::BaseClasses, range(*s, *e))
-            }
+            Arg::Genexp(_, s, e) => ctx.defer_at(ParseErrorKind::BaseClasses, range(*s, *e)),
+            Arg::Star(e) => ctx.defer_at(ParseErrorKind::BaseClasses, e.expr.range),
             Arg::Keyword(s, e) | Arg::DoubleStar(s, e) => {
                 ctx.defer_at(ParseErrorKind::ClassKeywords, range(*s, *e))
             }

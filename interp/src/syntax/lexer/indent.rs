@@ -70,7 +70,7 @@ impl IndentStack {
 
     /// Compare a new line's indentation with the stack and update it.
     pub fn change(&mut self, at: Column) -> Result<Change, ParseErrorKind> {
-        let top = *self.levels.last().expect("indent stack has a bottom level");
+        let top = self.levels.last().copied().unwrap_or_default();
         if at.col == top.col {
             if at.alt != top.alt {
                 return Err(ParseErrorKind::InconsistentTabs);

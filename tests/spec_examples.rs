@@ -85,25 +85,42 @@ fn check(ex: &Example) -> Result<(), Failed> {
     if ex.output.is_none() && ex.error.is_none() {
         return Err("a ```spy example needs an ```output or ```error block right after it".into());
     }
-    let outcome = run_program(
-        Engine::Interp,
-        "example.spy",
-        ex.source.as_bytes(),
-        Limits::default(),
-    );
+    for &engine in Engine::ALL {
+        check_engine(ex, engine)?;
+    }
+    Ok(())
+}
+
+/// Examples hold for every engine, except where the example declares an
+/// allowed divergence (spec/16-redshift.md §16.6) in a comment:
+/// `#! allow-divergence(doppler): reason` (then only the reference engine is
+/// checked).
+fn check_engine(ex: &Example, engine: Engine) -> Result<(), Failed> {
+    let directive = format!("#! allow-divergence({}):", engine.name());
+    if engine != Engine::Interp && ex.source.lines().any(|l| l.starts_with(&directive)) {
+        return Ok(());
+    }
+    let outcome = run_program(engine, "example.spy", ex.source.as_bytes(), Limits::default());
     if let Some(bug) = outcome.bug {
-        return Err(format!("internal error: {bug}").into());
+        return Err(format!("[{}] internal error: {bug}", engine.name()).into());
     }
     let expected_out = ex.output.clone().unwrap_or_default();
     if outcome.stdout.trim_end() != expected_out.trim_end() {
         return Err(format!(
-            "stdout differs\n--- expected\n{expected_out}--- actual\n{}",
+            "[{}] stdout differs\n--- expected\n{expected_out}--- actual\n{}",
+            engine.name(),
             outcome.stdout
         )
         .into());
     }
     if outcome.error != ex.error {
-        return Err(format!("error differs: expected {:?}, got {:?}", ex.error, outcome.error).into());
+        return Err(format!(
+            "[{}] error differs: expected {:?}, got {:?}",
+            engine.name(),
+            ex.error,
+            outcome.error
+        )
+        .into());
     }
     Ok(())
 }

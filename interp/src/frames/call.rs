@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::{add_trace, Eval, Flow, Frame, FrameKind, Interp};
+use crate::frames::{add_trace, Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind, FuncColor, FuncKind};
@@ -407,21 +407,8 @@ impl Interp<'_> {
                 value: Some(arg.value),
             });
         }
-        let mut frame = Frame {
-            kind: FrameKind::Function,
-            module: code.module,
-            file: code.file.clone(),
-            res: code.res.clone(),
-            scope: code.scope.clone(),
-            locals,
-            closure: func.closure.clone(),
-            func: Some(func.clone()),
-            class_type: None,
-            name: func.fqn.clone(),
-            ns: ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone()),
-            current: code.def.proto_range,
-            shifting: false,
-        };
+        let ns = ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone());
+        let mut frame = Frame::function(func, locals, func.fqn.clone(), ns, false);
         let color = if blue { Color::Blue } else { Color::Red };
         let flow = self
             .exec_block(&mut frame, &code.def.body)

@@ -101,6 +101,34 @@ pub struct Frame {
     pub shifting: bool,
 }
 
+impl Frame {
+    /// A frame that runs (or shifts) the body of `func` with `locals`.
+    pub(crate) fn function(
+        func: &Rc<Function>,
+        locals: Env,
+        name: Rc<str>,
+        ns: Rc<str>,
+        shifting: bool,
+    ) -> Frame {
+        let code = &func.code;
+        Frame {
+            kind: FrameKind::Function,
+            module: code.module,
+            file: code.file.clone(),
+            res: code.res.clone(),
+            scope: code.scope.clone(),
+            locals,
+            closure: func.closure.clone(),
+            func: Some(func.clone()),
+            class_type: None,
+            name,
+            ns,
+            current: code.def.proto_range,
+            shifting,
+        }
+    }
+}
+
 /// Control flow out of a statement.
 #[derive(Debug)]
 pub enum Flow {

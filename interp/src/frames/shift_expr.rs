@@ -912,21 +912,9 @@ impl Interp<'_> {
                 value: Some(residual),
             });
         }
-        let mut frame = Frame {
-            kind: crate::frames::FrameKind::Function,
-            module: code.module,
-            file: code.file.clone(),
-            res: code.res.clone(),
-            scope: code.scope.clone(),
-            locals: Rc::new(std::cell::RefCell::new(locals)),
-            closure: func.closure.clone(),
-            func: Some(func.clone()),
-            class_type: None,
-            name: format!("[inline] {}", func.fqn).into(),
-            ns: func.fqn.clone(),
-            current: code.def.proto_range,
-            shifting: true,
-        };
+        let locals = Rc::new(std::cell::RefCell::new(locals));
+        let name: Rc<str> = format!("[inline] {}", func.fqn).into();
+        let mut frame = Frame::function(func, locals, name, func.fqn.clone(), true);
         self.push_block();
         let shifted = self
             .exec_block(&mut frame, &code.def.body)

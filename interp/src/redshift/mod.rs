@@ -225,21 +225,9 @@ impl Interp<'_> {
             });
             params.push((name, p, spec.ty));
         }
-        let mut frame = Frame {
-            kind: FrameKind::Function,
-            module: code.module,
-            file: code.file.clone(),
-            res: code.res.clone(),
-            scope: code.scope.clone(),
-            locals: Rc::new(std::cell::RefCell::new(locals)),
-            closure: func.closure.clone(),
-            func: Some(func.clone()),
-            class_type: None,
-            name: format!("[redshift] {}", func.fqn).into(),
-            ns: func.fqn.clone(),
-            current: def.proto_range,
-            shifting: true,
-        };
+        let locals = Rc::new(std::cell::RefCell::new(locals));
+        let name: Rc<str> = format!("[redshift] {}", func.fqn).into();
+        let mut frame = Frame::function(func, locals, name, func.fqn.clone(), true);
         self.push_block();
         let result = self
             .exec_block(&mut frame, &def.body)

@@ -182,3 +182,68 @@ fn conformance_command_reports_failures_with_exit_code() {
     let out = run(&["conformance", "--shard", "1/2", dir.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("1 cases"), "{}", text(&out.stdout));
 }
+
+#[test]
+fn redshift_prints_residual_source_that_runs() {
+    let p = program(
+        "rs",
+        "from __spy__ import UNROLL_RANGE\n\ndef f(x: i32) -> i32:\n    acc = 0\n    for i in UNROLL_RANGE(3):\n        acc = acc + x * i\n    return acc\n\ndef main() -> None:\n    print(f(2))\n",
+    );
+    let out = run(&["redshift", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let residual = text(&out.stdout);
+    assert!(residual.contains("acc = acc + x * 2"), "{residual}");
+    assert!(!residual.contains("UNROLL_RANGE"), "{residual}");
+    // The printed residual module is a program that runs to the same result.
+    let q = program("rs", &residual);
+    let run_residual = run(&[q.to_str().unwrap()]);
+    assert_eq!(text(&run_residual.stdout), "6\n");
+    let doppler = run(&["execute", "--engine", "doppler", p.to_str().unwrap()]);
+    assert_eq!(text(&doppler.stdout), "6\n");
+}
+
+#[test]
+fn redshift_is_eager_by_default_and_lazy_on_request() {
+    let p = program(
+        "eager",
+        "def never() -> i32:\n    return 1 + \"a\"\n\ndef main() -> None:\n    print(\"ok\")\n",
+    );
+    let out = run(&["redshift", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.lines().any(|l| l == "TypeError: cannot do `i32` + `str`"),
+        "{err}"
+    );
+    assert!(err.contains("[redshift] eager::never"), "{err}");
+    let lazy = run(&["redshift", "-E", "lazy", p.to_str().unwrap()]);
+    assert_eq!(lazy.status.code(), Some(0));
+    assert!(
+        text(&lazy.stdout).contains("raise TypeError('cannot do `i32` + `str`')"),
+        "{}",
+        text(&lazy.stdout)
+    );
+    let doppler = run(&["execute", "--engine", "doppler", p.to_str().unwrap()]);
+    assert_eq!(doppler.status.code(), Some(0));
+    assert_eq!(text(&doppler.stdout), "ok\n");
+}
+
+#[test]
+fn redshift_provenance_names_the_original_call() {
+    let p = program(
+        "prov",
+        "def add[T](x: T, y: T) -> T:\n    return x + y\n\ndef main() -> None:\n    print(add[i32](1, 2))\n",
+    );
+    let out = run(&["redshift", "--provenance", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let residual = text(&out.stdout);
+    assert!(
+        residual.contains("def `add[i32]`(x: i32, y: i32) -> i32:"),
+        "{residual}"
+    );
+    assert!(
+        residual.contains("# `prov::add[i32]`: from `def add`"),
+        "{residual}"
+    );
+    assert!(residual.contains("`add[i32]` at "), "{residual}");
+}

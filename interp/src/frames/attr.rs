@@ -274,10 +274,18 @@ impl Interp<'_> {
             ),
             "startswith" => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, &strs[0]))),
             "endswith" => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, &strs[0]))),
-            "replace" => (
-                TypeId::STR,
-                Value::str(&ops::str::replace(&s, &strs[0], &strs[1])),
-            ),
+            "replace" => {
+                let hits = ops::str::count(&s, &strs[0]).max(0) as usize;
+                self.check_str_len(
+                    f,
+                    s.len().saturating_add(hits.saturating_mul(strs[1].len())),
+                    attr.range,
+                )?;
+                (
+                    TypeId::STR,
+                    Value::str(&ops::str::replace(&s, &strs[0], &strs[1])),
+                )
+            }
             _ => return Err(crate::bug!("str method table out of sync")),
         };
         Ok(Typed { color, ty, value })

@@ -343,15 +343,21 @@ impl Interp<'_> {
                 (TypeId::BOOL, Value::Scalar(v))
             }
             OpImpl::StrConcat => {
-                let s = format!(
-                    "{}{}",
-                    l.value.as_str().unwrap_or(""),
-                    r.value.as_str().unwrap_or("")
-                );
-                (TypeId::STR, Value::str(&s))
+                let (a, b) = (l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
+                self.check_str_len(f, a.len() + b.len(), whole.range)?;
+                let mut s = String::with_capacity(a.len() + b.len());
+                s.push_str(a);
+                s.push_str(b);
+                (TypeId::STR, Value::Str(s.into()))
             }
             OpImpl::StrRepeat => {
                 let n = r.value.as_i32().unwrap_or(0);
+                let len = l
+                    .value
+                    .as_str()
+                    .map_or(0, str::len)
+                    .saturating_mul(n.max(0) as usize);
+                self.check_str_len(f, len, whole.range)?;
                 let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
                 (TypeId::STR, Value::str(&s))
             }

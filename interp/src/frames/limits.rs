@@ -11,6 +11,9 @@ pub struct Limits {
     pub max_depth: u32,
     /// Maximum number of steps (statements + calls); `None` = unbounded.
     pub max_steps: Option<u64>,
+    /// Longest string a program may build, in bytes (a runaway `s = s + s`
+    /// ends with an error instead of exhausting memory).
+    pub max_str_bytes: usize,
 }
 
 impl Default for Limits {
@@ -18,6 +21,7 @@ impl Default for Limits {
         Limits {
             max_depth: 1000,
             max_steps: None,
+            max_str_bytes: 1 << 28,
         }
     }
 }
@@ -39,6 +43,27 @@ impl Interp<'_> {
             .into()),
             _ => Ok(()),
         }
+    }
+
+    /// A string of `len` bytes may be built.
+    pub(crate) fn check_str_len(
+        &self,
+        f: &crate::frames::Frame,
+        len: usize,
+        range: crate::source::TextRange,
+    ) -> Result<(), Failure> {
+        if len <= self.limits.max_str_bytes {
+            return Ok(());
+        }
+        Err(SpyError::new(
+            ExcKind::OverflowError,
+            format!(
+                "string too long (the limit is {} bytes)",
+                self.limits.max_str_bytes
+            ),
+        )
+        .with_error(&f.file, range, "")
+        .into())
     }
 
     /// Enter a function activation; fails past the depth limit.

@@ -218,6 +218,26 @@ impl Interp<'_> {
             .is_some_and(|n| n.unassigned.remove(&slot))
     }
 
+    /// Emit the residual declaration `name: T` (or `name: T = value`).
+    pub(crate) fn emit_declaration(
+        &mut self,
+        f: &Frame,
+        name: &str,
+        ty: TypeId,
+        value: Option<Expr>,
+        range: TextRange,
+    ) -> Eval<()> {
+        let annotation = self.type_expr(f, ty, range)?;
+        let def = ast::VarDef {
+            kind: None,
+            name: ident(name, range),
+            annotation: Some(annotation),
+            value,
+        };
+        self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+        Ok(())
+    }
+
     /// A fresh temporary name (for splat operands evaluated once).
     pub(crate) fn temp_name(&mut self, what: &str) -> String {
         let Some(d) = self.doppler.as_mut() else {
@@ -265,6 +285,15 @@ pub(crate) fn is_runtime(t: &Typed) -> bool {
     matches!(t.value, Value::Residual(_))
 }
 
+/// A red local known at run time by the residual name `name`.
+pub(crate) fn residual_local(ty: TypeId, name: &str, range: TextRange) -> crate::vm::value::Local {
+    crate::vm::value::Local {
+        ty,
+        color: Color::Red,
+        value: Some(Value::Residual(Rc::new(name_expr(name, range)))),
+    }
+}
+
 /// Whether evaluating `e` may have side effects (calls, assignments).
 pub(crate) fn has_effects(e: &Expr) -> bool {
     let mut effects = false;
@@ -305,6 +334,16 @@ pub(crate) mod build {
             ExprKind::Attribute {
                 value: Box::new(value),
                 attr: ident(attr, range),
+            },
+            range,
+        )
+    }
+
+    pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {
+        Expr::new(
+            ExprKind::Walrus {
+                target,
+                value: Box::new(value),
             },
             range,
         )

@@ -442,7 +442,7 @@ impl Interp<'_> {
         call_range: TextRange,
     ) -> Eval<Typed> {
         use crate::frames::doppler::{has_effects, ident, is_runtime, name_expr};
-        use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind, VarDef};
+        use crate::syntax::ast::{Expr, ExprKind};
         let mut elems = Vec::new();
         for (a, r) in args.iter_mut() {
             if !is_runtime(a) {
@@ -453,21 +453,8 @@ impl Interp<'_> {
                 continue;
             }
             let tmp = self.temp_name("arg");
-            let annotation = self.type_expr(f, a.ty, *r)?;
-            let decl = VarDef {
-                kind: None,
-                name: ident(&tmp, *r),
-                annotation: Some(annotation),
-                value: None,
-            };
-            self.emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), *r));
-            elems.push(Expr::new(
-                ExprKind::Walrus {
-                    target: ident(&tmp, *r),
-                    value: Box::new(res),
-                },
-                *r,
-            ));
+            self.emit_declaration(f, &tmp, a.ty, None, *r)?;
+            elems.push(crate::frames::doppler::build::walrus(ident(&tmp, *r), res, *r));
             *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
         }
         let result = match op {

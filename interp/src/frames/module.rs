@@ -101,7 +101,7 @@ impl Interp<'_> {
         Ok(id)
     }
 
-    fn module_frame(&self, id: ModuleId) -> Frame {
+    pub(crate) fn module_frame(&self, id: ModuleId) -> Frame {
         let m = self.vm.module(id);
         Frame {
             kind: FrameKind::Module,

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
-use crate::frames::doppler::{build, ident, is_runtime, name_expr};
+use crate::frames::doppler::{build, ident, is_runtime, name_expr, residual_local};
 use crate::frames::{Eval, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
@@ -16,7 +16,7 @@ use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::{self, PrimTy};
 use crate::vm::types::{TypeId, TypeKind};
-use crate::vm::value::{Color, Function, Local, Typed, Value};
+use crate::vm::value::{Function, Local, Typed, Value};
 
 /// The operator of a residual binary node.
 #[derive(Clone, Copy, Debug)]
@@ -396,23 +396,10 @@ impl Interp<'_> {
             None if kind == crate::resolve::VarKind::Const && !is_runtime(&v) && v.is_blue() => return None,
             None => {
                 let name = self.declare_residual_name(slot, &target.name);
-                let annotation = match self.type_expr(f, v.ty, target.range) {
-                    Ok(a) => a,
-                    Err(e) => return Some(Err(e)),
-                };
-                let def = ast::VarDef {
-                    kind: None,
-                    name: ident(&name, target.range),
-                    annotation: Some(annotation),
-                    value: None,
-                };
-                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), target.range));
-                let value = Value::Residual(Rc::new(name_expr(&name, target.range)));
-                f.locals.borrow_mut()[slot as usize] = Some(Local {
-                    ty: v.ty,
-                    color: Color::Red,
-                    value: Some(value),
-                });
+                if let Err(e) = self.emit_declaration(f, &name, v.ty, None, target.range) {
+                    return Some(Err(e));
+                }
+                f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, target.range));
                 (name, v.ty)
             }
             Some(local) => match &local.value {
@@ -455,22 +442,11 @@ impl Interp<'_> {
             ExprKind::Name(_) => (res.clone(), res),
             _ => {
                 let tmp = self.temp_name("splat");
-                let annotation = self.type_expr(f, t.ty, range)?;
-                let def = ast::VarDef {
-                    kind: None,
-                    name: ident(&tmp, range),
-                    annotation: Some(annotation),
-                    value: None,
-                };
-                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
-                let walrus = Expr::new(
-                    ExprKind::Walrus {
-                        target: ident(&tmp, range),
-                        value: Box::new(res),
-                    },
-                    range,
-                );
-                (walrus, name_expr(&tmp, range))
+                self.emit_declaration(f, &tmp, t.ty, None, range)?;
+                (
+                    build::walrus(ident(&tmp, range), res, range),
+                    name_expr(&tmp, range),
+                )
             }
         };
         for (k, ty) in item_types.iter().enumerate() {
@@ -889,27 +865,11 @@ impl Interp<'_> {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
             let name = self.declare_residual_name(slot, &format!("{}$inl", p.name.name));
-            let annotation = self.type_expr(f, spec.ty, range)?;
-            let def = ast::VarDef {
-                kind: None,
-                name: ident(&name, range),
-                annotation: Some(annotation),
-                value: None,
-            };
-            self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+            self.emit_declaration(f, &name, spec.ty, None, range)?;
             let value = self.residual(f, arg, range)?;
-            elems.push(Expr::new(
-                ExprKind::Walrus {
-                    target: ident(&name, range),
-                    value: Box::new(value),
-                },
-                range,
-            ));
-            let residual = Value::Residual(Rc::new(name_expr(&name, range)));
+            elems.push(build::walrus(ident(&name, range), value, range));
             locals[slot as usize] = Some(Local {
-                ty: spec.ty,
-                color: Color::Red,
-                value: Some(residual),
+                ..residual_local(spec.ty, &name, range)
             });
         }
         let locals = Rc::new(std::cell::RefCell::new(locals));
@@ -937,13 +897,7 @@ impl Interp<'_> {
                         value: None,
                     };
                     self.emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), s.range));
-                    elems.push(Expr::new(
-                        ExprKind::Walrus {
-                            target: v.name,
-                            value: Box::new(value),
-                        },
-                        s.range,
-                    ));
+                    elems.push(build::walrus(v.name, value, s.range));
                 }
                 StmtKind::Assign { target, value } => match *target {
                     ast::AssignTarget::Name(id) => elems.push(Expr::new(

@@ -2,7 +2,7 @@
 //! (names, attributes, subscripts, unpacking), `raise` and `assert`.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{ident, name_expr, ErrorMode};
+use crate::frames::doppler::{ident, residual_local, ErrorMode};
 use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
@@ -520,20 +520,8 @@ impl Interp<'_> {
         match f.res.name(id.id) {
             NameRef::Local(slot) if f.shifting => {
                 let name = self.declare_residual_name(slot, &id.name);
-                let annotation = self.type_expr(f, ty, id.range)?;
-                let def = ast::VarDef {
-                    kind: None,
-                    name: ident(&name, id.range),
-                    annotation: Some(annotation),
-                    value: None,
-                };
-                self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), id.range));
-                let value = Value::Residual(std::rc::Rc::new(name_expr(&name, id.range)));
-                f.locals.borrow_mut()[slot as usize] = Some(Local {
-                    ty,
-                    color: Color::Red,
-                    value: Some(value),
-                });
+                self.emit_declaration(f, &name, ty, None, id.range)?;
+                f.locals.borrow_mut()[slot as usize] = Some(residual_local(ty, &name, id.range));
                 self.mark_unassigned(slot);
                 Ok(())
             }
@@ -604,21 +592,9 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<()> {
         let name = self.declare_residual_name(slot, &id.name);
-        let annotation = self.type_expr(f, v.ty, id.range)?;
         let value = self.residual(f, &v, range)?;
-        let def = ast::VarDef {
-            kind: None,
-            name: ident(&name, id.range),
-            annotation: Some(annotation),
-            value: Some(value),
-        };
-        self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), id.range.cover(range)));
-        let residual = Value::Residual(std::rc::Rc::new(name_expr(&name, id.range)));
-        f.locals.borrow_mut()[slot as usize] = Some(Local {
-            ty: v.ty,
-            color: Color::Red,
-            value: Some(residual),
-        });
+        self.emit_declaration(f, &name, v.ty, Some(value), id.range.cover(range))?;
+        f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, id.range));
         Ok(())
     }
 

@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::doppler::{ident, name_expr, DopplerState, ErrorMode};
-use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp};
+use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::{NameRef, VarKind};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
@@ -303,7 +303,7 @@ impl Interp<'_> {
         }
         let prefix = format!("{modname}::");
         let range = TextRange::default();
-        let frame = self.module_frame_for(id);
+        let frame = self.module_frame(id);
         let mut body = Vec::new();
         // Struct definitions, with their red methods.
         let mut class_defs = Vec::new();
@@ -444,24 +444,5 @@ impl Interp<'_> {
             text.push_str("\n(@force_inline: its calls are inlined)");
         }
         vec![Stmt::new(StmtKind::Comment(text), TextRange::default())]
-    }
-
-    fn module_frame_for(&self, id: ModuleId) -> Frame {
-        let m = self.vm.module(id);
-        Frame {
-            kind: FrameKind::Module,
-            module: id,
-            file: m.file.clone(),
-            res: m.resolution.clone(),
-            scope: m.resolution.module_scope.clone(),
-            locals: Rc::new(std::cell::RefCell::new(Vec::new())),
-            closure: Rc::from(Vec::new()),
-            func: None,
-            class_type: None,
-            name: format!("[redshift] {}", m.name).into(),
-            ns: m.name.as_str().into(),
-            current: TextRange::default(),
-            shifting: false,
-        }
     }
 }

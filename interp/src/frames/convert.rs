@@ -58,7 +58,7 @@ impl Interp<'_> {
                 }
             };
             if convertible {
-                return Ok(Typed { ty: to, ..v });
+                return self.shift_conversion(f, v, to, range);
             }
         }
         if v.ty == TypeId::EMPTY_LIST && self.vm.types.list_item(to).is_some() {

@@ -312,15 +312,30 @@ impl Interp<'_> {
                 imp,
                 OpImpl::ValueEq { .. } | OpImpl::TupleContains | OpImpl::ListContains
             );
+            let ty = match imp {
+                OpImpl::PrimBin { result, .. } => TypeId::prim(result),
+                OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
+                _ => TypeId::BOOL,
+            };
             if is_runtime(&l) || is_runtime(&r) || (deep && !(l.is_blue() && r.is_blue())) {
-                let ty = match imp {
-                    OpImpl::PrimBin { result, .. } => TypeId::prim(result),
-                    OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
-                    _ => TypeId::BOOL,
-                };
                 return self.shift_binary(f, sym, &l, &r, ty, whole.range);
             }
+            // Folding blue operands: an error (`1 // 0`) happens at run time,
+            // at this point of the expression.
+            let folded = self.exec_binary_values(f, imp, l, r, whole);
+            return self.lazy_raise_or(f, folded, ty, whole.range);
         }
+        self.exec_binary_values(f, imp, l, r, whole)
+    }
+
+    fn exec_binary_values(
+        &mut self,
+        f: &mut Frame,
+        imp: OpImpl,
+        l: Typed,
+        r: Typed,
+        whole: &Expr,
+    ) -> Eval<Typed> {
         let color = if imp.is_pure() {
             l.color.join(r.color)
         } else {

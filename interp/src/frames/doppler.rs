@@ -54,6 +54,12 @@ pub struct DopplerState {
     pub in_progress: HashSet<String>,
     /// Emit provenance comments (`--provenance`).
     pub provenance: bool,
+    /// Residual helpers for implicit conversions with no explicit spelling:
+    /// name -> (from, to).
+    pub conversions: std::collections::BTreeMap<String, (TypeId, TypeId)>,
+    /// Residual helpers that raise an error found while folding a blue
+    /// operation (lazy mode): name -> (kind, message, result type).
+    pub raisers: std::collections::BTreeMap<String, (crate::error::ExcKind, String, TypeId)>,
     /// Keep module prefixes in residual names (`--full-fqn`).
     pub full_fqn: bool,
 }
@@ -71,6 +77,8 @@ impl DopplerState {
             in_progress: HashSet::new(),
             provenance: false,
             full_fqn: false,
+            conversions: Default::default(),
+            raisers: Default::default(),
         }
     }
 }

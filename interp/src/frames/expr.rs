@@ -18,6 +18,10 @@ use crate::vm::value::{Color, TupleValue, Typed, Value};
 impl Interp<'_> {
     pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
         match &e.kind {
+            ExprKind::Int(v) if f.shifting => {
+                let lit = self.int_literal(f, *v, false, e);
+                self.lazy_raise_or(f, lit, TypeId::I32, e.range)
+            }
             ExprKind::Int(v) => self.int_literal(f, *v, false, e),
             ExprKind::Float(x) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(*x)))),
             ExprKind::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(s))),
@@ -238,7 +242,12 @@ impl Interp<'_> {
         // `-<int literal>` is one literal (so -2147483648 is valid).
         if op == UnaryOp::Neg {
             if let ExprKind::Int(v) = operand.kind {
-                return self.int_literal(f, v, true, e);
+                let lit = self.int_literal(f, v, true, e);
+                return if f.shifting {
+                    self.lazy_raise_or(f, lit, TypeId::I32, e.range)
+                } else {
+                    lit
+                };
             }
         }
         if op == UnaryOp::Not {

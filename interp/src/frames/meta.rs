@@ -430,8 +430,9 @@ impl Interp<'_> {
         Ok(false)
     }
 
-    /// Apply `op` with every effectful run-time argument first bound to a
-    /// temporary, in the call's order: `(t1 := a, t2 := b, g(t2, t1))[2]`.
+    /// Apply `op` with every run-time argument first bound to a temporary,
+    /// in the call's order: `(t1 := a, t2 := b, g(t2, t1))[2]` (all of them:
+    /// reading a variable must not move across another argument's effects).
     fn apply_op_in_order(
         &mut self,
         f: &mut Frame,
@@ -441,7 +442,7 @@ impl Interp<'_> {
         callee_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        use crate::frames::doppler::{has_effects, ident, is_runtime, name_expr};
+        use crate::frames::doppler::{ident, is_runtime, name_expr};
         use crate::syntax::ast::{Expr, ExprKind};
         let mut elems = Vec::new();
         for (a, r) in args.iter_mut() {
@@ -449,9 +450,6 @@ impl Interp<'_> {
                 continue;
             }
             let res = self.residual(f, a, *r)?;
-            if !has_effects(&res) {
-                continue;
-            }
             let tmp = self.temp_name("arg");
             self.emit_declaration(f, &tmp, a.ty, None, *r)?;
             elems.push(crate::frames::doppler::build::walrus(ident(&tmp, *r), res, *r));

@@ -930,3 +930,81 @@ impl Interp<'_> {
         )))
     }
 }
+
+/// Conversions of run-time values.
+impl Interp<'_> {
+    /// An implicit conversion of a run-time value is explicit in residual
+    /// code (`f64(x)`), so the residual has the converted type wherever it is
+    /// used; a conversion that has no explicit spelling (`i8` to `f64`, `i32`
+    /// to `u32` or `bool`, a pointer to `bool`) calls a residual helper
+    /// `` `$convert[A, B]`(x) `` whose body `return x` converts implicitly.
+    pub(crate) fn shift_conversion(
+        &mut self,
+        f: &Frame,
+        v: Typed,
+        to: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let e = self.residual(f, &v, range)?;
+        if self.vm.types.list_item(to).is_some() {
+            // the empty list `[]` becomes a fresh `list[T]`
+            let callee = self.type_expr(f, to, range)?;
+            return Ok(Self::residual_value(to, build::call(callee, Vec::new(), range)));
+        }
+        let explicit = match (v.ty.as_prim(), to.as_prim()) {
+            (Some(from), Some(into)) => ops::convert::explicit_convertible(into, from),
+            _ => false,
+        };
+        let callee = if explicit {
+            self.type_expr(f, to, range)?
+        } else {
+            let name = format!(
+                "$convert[{}, {}]",
+                self.vm.types.name(v.ty),
+                self.vm.types.name(to)
+            );
+            if let Some(d) = self.doppler.as_mut() {
+                d.conversions.insert(name.clone(), (v.ty, to));
+            }
+            name_expr(&name, range)
+        };
+        Ok(Self::residual_value(to, build::call(callee, vec![e], range)))
+    }
+}
+
+/// Errors found while folding blue operations.
+impl Interp<'_> {
+    /// In lazy mode, an error raised while folding a blue operation of type
+    /// `ty` becomes a call of a residual helper that raises it, so it
+    /// happens at run time exactly where ASTFrame raises it (after the
+    /// effects of the operands evaluated before, and only if reached).
+    pub(crate) fn lazy_raise_or(
+        &mut self,
+        f: &Frame,
+        result: Eval<Typed>,
+        ty: TypeId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let lazy = self
+            .doppler
+            .as_ref()
+            .is_some_and(|d| d.error_mode == crate::frames::doppler::ErrorMode::Lazy);
+        match result {
+            Err(crate::error::Failure::Raise(e))
+                if lazy && crate::vm::builtins::lookup(e.kind.name()).is_some() =>
+            {
+                let Some(d) = self.doppler.as_mut() else {
+                    return Err(crate::error::Failure::Raise(e));
+                };
+                let name = format!("$raise[{}]", d.raisers.len() + 1);
+                d.raisers.insert(name.clone(), (e.kind, e.message.clone(), ty));
+                let _ = f;
+                Ok(Self::residual_value(
+                    ty,
+                    build::call(name_expr(&name, range), Vec::new(), range),
+                ))
+            }
+            other => other,
+        }
+    }
+}

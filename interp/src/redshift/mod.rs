@@ -406,6 +406,7 @@ impl Interp<'_> {
         }
         body.extend(class_defs);
         body.extend(globals);
+        body.extend(self.residual_helpers(&frame)?);
         for func in &order {
             if methods.contains_key(&*func.fqn) {
                 continue;
@@ -420,6 +421,54 @@ impl Interp<'_> {
             modname,
             module: ast::Module { body, name_count: 0 },
         })
+    }
+
+    /// The helper functions residual code calls: implicit conversions with
+    /// no explicit spelling, and errors found while folding blue operations.
+    fn residual_helpers(&mut self, frame: &Frame) -> Eval<Vec<Stmt>> {
+        let range = TextRange::default();
+        let state = self.doppler.as_mut().expect("shifting");
+        let conversions = std::mem::take(&mut state.conversions);
+        let raisers = std::mem::take(&mut state.raisers);
+        let mut defs = Vec::new();
+        let helper =
+            |this: &mut Self, name: &str, params: Vec<ast::Param>, ret: TypeId, body: Stmt| -> Eval<Stmt> {
+                let def = ast::FuncDef {
+                    name: ident(name, range),
+                    color: FuncColor::Red,
+                    kind: FuncKind::Plain,
+                    decorators: Vec::new(),
+                    type_params: None,
+                    params,
+                    return_type: Some(this.type_expr(frame, ret, range)?),
+                    body: vec![body],
+                    proto_range: range,
+                };
+                Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
+            };
+        for (name, (from, to)) in conversions {
+            let param = ast::Param {
+                name: ident("x", range),
+                kind: ast::ParamKind::Positional,
+                annotation: Some(self.type_expr(frame, from, range)?),
+                default: None,
+                range,
+            };
+            let body = Stmt::new(StmtKind::Return(Some(name_expr("x", range))), range);
+            defs.push(helper(self, &name, vec![param], to, body)?);
+        }
+        for (name, (kind, message, ty)) in raisers {
+            let msg = ast::Expr::new(ast::ExprKind::Str(message), range);
+            let exc = crate::frames::doppler::build::call(name_expr(kind.name(), range), vec![msg], range);
+            defs.push(helper(
+                self,
+                &name,
+                Vec::new(),
+                ty,
+                Stmt::new(StmtKind::Raise(exc), range),
+            )?);
+        }
+        Ok(defs)
     }
 
     /// `--provenance`: where a residual function comes from.

@@ -42,6 +42,7 @@ impl LimitArgs {
         Limits {
             max_depth: self.max_depth,
             max_steps: self.max_steps,
+            ..Limits::default()
         }
     }
 }

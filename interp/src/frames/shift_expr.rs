@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::doppler::{build, ident, is_runtime, name_expr};
-use crate::frames::{Eval, Frame, Interp};
+use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
@@ -454,6 +454,10 @@ impl Interp<'_> {
         let (first_base, base) = match &res.kind {
             ExprKind::Name(_) => (res.clone(), res),
             _ => {
+                // Planted bug (test-only): the operand is evaluated once more.
+                if self.limits.mutations.has(Mutation::SplatTwice) {
+                    self.emit_effect(f, t, range)?;
+                }
                 let tmp = self.temp_name("splat");
                 let annotation = self.type_expr(f, t.ty, range)?;
                 let def = ast::VarDef {

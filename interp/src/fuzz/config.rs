@@ -20,7 +20,8 @@ pub enum Feature {
     Structs,
     /// Wrapping, shifts, `**`, floor division and modulo with edge values.
     ArithEdges,
-    /// Division or modulo whose divisor may be zero (at a low rate).
+    /// Run-time errors on purpose, at a low rate: a divisor that may be
+    /// zero, a float `**` that may overflow, a pointer index out of bounds.
     DivZero,
     Conversions,
     IfElse,
@@ -44,10 +45,15 @@ pub enum Feature {
     GcPtr,
     Simd,
     ModuleVars,
+    /// i32 operands of `and`/`or` (converted to bool).
+    IntBoolOps,
+    /// Implicit conversions of a `@force_inline` function's arguments and
+    /// result.
+    InlineConversions,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 25] = [
+    pub const ALL: [Feature; 27] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -73,6 +79,8 @@ impl Feature {
         Feature::GcPtr,
         Feature::Simd,
         Feature::ModuleVars,
+        Feature::IntBoolOps,
+        Feature::InlineConversions,
     ];
 
     pub fn name(self) -> &'static str {
@@ -102,6 +110,8 @@ impl Feature {
             Feature::GcPtr => "gc-ptr",
             Feature::Simd => "simd",
             Feature::ModuleVars => "module-vars",
+            Feature::IntBoolOps => "int-bool-ops",
+            Feature::InlineConversions => "inline-conversions",
         }
     }
 

@@ -14,6 +14,8 @@
 pub mod config;
 pub mod gen;
 pub mod oracle;
+pub mod reduce;
+pub mod campaign;
 
 pub use config::{Feature, FeatureSet, GenConfig};
 pub use gen::{generate, generate_restricted, Program};

@@ -335,7 +335,11 @@ impl Gen<'_, '_> {
                 let a = self.expr(env, ty, d);
                 match self.pick(3) {
                     0 => format!("(abs({a}) ** 0.5)"),
-                    1 => format!("({a} ** 2.0)"),
+                    // May overflow (OverflowError): an error on purpose.
+                    1 if self.on(Feature::DivZero) => {
+                        self.mark(Feature::DivZero);
+                        format!("({a} ** 2.0)")
+                    }
                     _ => format!("max({a}, {})", self.expr(env, ty, d)),
                 }
             }
@@ -360,8 +364,8 @@ impl Gen<'_, '_> {
             }
             3 => {
                 let op = ["and", "or"][self.pick(2)];
-                let a = self.cond(env, d);
-                let b = self.cond(env, d);
+                let a = self.bool_operand(env, d);
+                let b = self.bool_operand(env, d);
                 format!("({a} {op} {b})")
             }
             4 => {
@@ -395,6 +399,16 @@ impl Gen<'_, '_> {
                 format!("({a} in {b})")
             }
             _ => self.leaf(env, &Ty::Bool),
+        }
+    }
+
+    /// An operand of `and`/`or`: a bool, or (with `IntBoolOps`) an i32.
+    fn bool_operand(&mut self, env: &Env, d: u32) -> String {
+        if self.on(Feature::IntBoolOps) && self.chance(1, 4) {
+            self.mark(Feature::IntBoolOps);
+            self.expr(env, &Ty::I32, d)
+        } else {
+            self.expr(env, &Ty::Bool, d)
         }
     }
 

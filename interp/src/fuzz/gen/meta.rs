@@ -367,7 +367,13 @@ impl Gen<'_, '_> {
             body.push_str(&format!("    {v}: {} = {e}\n", t.spell()));
             env.locals.push(read_only(&v, t));
         }
-        let e = self.arg(&env, &ret, 2);
+        let conversions = self.on(Feature::InlineConversions);
+        let e = if conversions {
+            self.mark(Feature::InlineConversions);
+            self.arg(&env, &ret, 2)
+        } else {
+            self.expr(&env, &ret, 2)
+        };
         body.push_str(&format!("    return {e}\n"));
         let sig: Vec<String> = params
             .iter()
@@ -384,6 +390,9 @@ impl Gen<'_, '_> {
             Some(ret),
             Feature::ForceInline,
         );
+        if !conversions {
+            self.exact_last();
+        }
     }
 
     /// `def mkN(x: i32) -> tuple[...]` that prints: a splat operand with a

@@ -245,19 +245,6 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
     }
 
-    /// A numeric type (for arithmetic-heavy code).
-    pub fn num_ty(&mut self) -> Ty {
-        loop {
-            let t = self.scalar_ty();
-            if t != Ty::Bool && t != Ty::Str {
-                return t;
-            }
-            if self.u.is_empty() {
-                return Ty::I32;
-            }
-        }
-    }
-
     // ------------------------------------------------------------ program
 
     fn program(&mut self) -> String {

@@ -50,10 +50,13 @@ pub enum Feature {
     /// Implicit conversions of a `@force_inline` function's arguments and
     /// result.
     InlineConversions,
+    /// Side-effecting arguments of a metafunc whose OpSpec passes them in
+    /// another order (`OpSpec(f, [m_b, m_a])`).
+    ReorderedMetaArgs,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 27] = [
+    pub const ALL: [Feature; 28] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -81,6 +84,7 @@ impl Feature {
         Feature::ModuleVars,
         Feature::IntBoolOps,
         Feature::InlineConversions,
+        Feature::ReorderedMetaArgs,
     ];
 
     pub fn name(self) -> &'static str {
@@ -112,6 +116,7 @@ impl Feature {
             Feature::ModuleVars => "module-vars",
             Feature::IntBoolOps => "int-bool-ops",
             Feature::InlineConversions => "inline-conversions",
+            Feature::ReorderedMetaArgs => "reordered-meta-args",
         }
     }
 

@@ -11,11 +11,11 @@
 //! The same generator is driven by libFuzzer (`fuzz/` targets), by the
 //! campaign runner and by `cargo test`.
 
+pub mod campaign;
 pub mod config;
 pub mod gen;
 pub mod oracle;
 pub mod reduce;
-pub mod campaign;
 
 pub use config::{Feature, FeatureSet, GenConfig};
 pub use gen::{generate, generate_restricted, Program};

@@ -160,7 +160,9 @@ impl Reducer<'_> {
                 let mut start = 0;
                 while start < block_len(&mut self.best.clone(), b) {
                     let mut cand = self.best.clone();
-                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else { break };
+                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else {
+                        break;
+                    };
                     let end = (start + size).min(block.len());
                     block.drain(start..end);
                     if self.attempt(cand) {
@@ -186,7 +188,9 @@ impl Reducer<'_> {
                 let mut accepted = false;
                 for variant in 0..4 {
                     let mut cand = self.best.clone();
-                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else { break };
+                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else {
+                        break;
+                    };
                     if !stmt_variant(block, i, variant) {
                         continue;
                     }
@@ -210,7 +214,9 @@ impl Reducer<'_> {
         let mut changed = false;
         let mut k = 0;
         while k < count_exprs(&self.best) && !self.exhausted() {
-            let Some(e) = nth_expr(&mut self.best.clone().body, &mut k.clone()).cloned() else { break };
+            let Some(e) = nth_expr(&mut self.best.clone().body, &mut k.clone()).cloned() else {
+                break;
+            };
             let mut accepted = false;
             for replacement in expr_variants(&e, &self.best) {
                 let mut cand = self.best.clone();
@@ -252,7 +258,9 @@ fn stmt_parts(s: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) {
             let mut es = Vec::new();
             match &mut **target {
                 AssignTarget::Attribute { value: v, .. } => es.push(v),
-                AssignTarget::Subscript { value: v, indices, .. } => {
+                AssignTarget::Subscript {
+                    value: v, indices, ..
+                } => {
                     es.push(v);
                     es.extend(indices.iter_mut());
                 }
@@ -432,7 +440,8 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
             return out;
         }
         ExprKind::Str(s) if !s.is_empty() => return vec![lit(ExprKind::Str(String::new()), r)],
-        ExprKind::Name(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::None => return out,
+        ExprKind::Name(_) => return vec![lit(ExprKind::Int(0), r)],
+        ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::None => return out,
         _ => {}
     }
     if let Some(inlined) = inline_call(e, module) {
@@ -440,7 +449,10 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
     }
     let mut copy = e.clone();
     for c in expr_children(&mut copy) {
-        if !matches!(c.kind, ExprKind::Starred(_) | ExprKind::Slice { .. } | ExprKind::GeneratorExp { .. }) {
+        if !matches!(
+            c.kind,
+            ExprKind::Starred(_) | ExprKind::Slice { .. } | ExprKind::GeneratorExp { .. }
+        ) {
             out.push(c.clone());
         }
     }
@@ -474,13 +486,20 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
 /// `f(a, b)` of a module-level `def f(x, y) -> T: return e` becomes `e`
 /// with `x, y` replaced by `(a), (b)`.
 fn inline_call(e: &Expr, module: &Module) -> Option<Expr> {
-    let ExprKind::Call { func, args } = &e.kind else { return None };
-    let ExprKind::Name(fname) = &func.kind else { return None };
+    let ExprKind::Call { func, args } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Name(fname) = &func.kind else {
+        return None;
+    };
     let def = module.body.iter().find_map(|s| match &s.kind {
         StmtKind::FuncDef(d) if d.name.name == fname.name => Some(d.clone()),
         _ => None,
     })?;
-    if def.type_params.is_some() || def.params.len() != args.len() || args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) {
+    if def.type_params.is_some()
+        || def.params.len() != args.len()
+        || args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
+    {
         return None;
     }
     let [Stmt {
@@ -491,7 +510,11 @@ fn inline_call(e: &Expr, module: &Module) -> Option<Expr> {
         return None;
     };
     let mut body = body.clone();
-    substitute(&mut body, &def.params.iter().map(|p| p.name.name.clone()).collect::<Vec<_>>(), args);
+    substitute(
+        &mut body,
+        &def.params.iter().map(|p| p.name.name.clone()).collect::<Vec<_>>(),
+        args,
+    );
     Some(body)
 }
 
@@ -558,7 +581,9 @@ mod tests {
             mutations: Mutations::from(Mutation::FloorDivRoundsTowardZero),
             ..OracleConfig::default()
         };
-        let Verdict::Finding(f) = check(src, &cfg).verdict else { panic!("no finding") };
+        let Verdict::Finding(f) = check(src, &cfg).verdict else {
+            panic!("no finding")
+        };
         let r = reduce(src, &f.signature, &cfg, ReduceBudget::default());
         assert!(r.lines() <= 4, "{}", r.source);
         assert!(r.source.contains("//"), "{}", r.source);

@@ -201,6 +201,11 @@ impl Gen<'_, '_> {
             ));
             self.callee(name, vec![Ty::I32, Ty::I32], Some(Ty::I32), Feature::Metafuncs);
             self.exact_last();
+            if self.on(Feature::ReorderedMetaArgs) {
+                self.mark(Feature::ReorderedMetaArgs);
+            } else if let Some(c) = self.callees.last_mut() {
+                c.leaf_args = true;
+            }
             let name = self.fresh("md");
             self.defs.push(format!(
                 "@blue.metafunc\ndef {name}(m_x):\n    return OpSpec({sub}, [m_x, m_x])\n"

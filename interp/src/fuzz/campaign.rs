@@ -97,6 +97,10 @@ pub struct FuzzArgs {
     /// Planted bug for the non-reference engines (test of the fuzzer).
     #[arg(long, value_name = "NAME")]
     pub mutation: Option<String>,
+    /// Minimize the program in FILE (e.g. from a libFuzzer crash) instead
+    /// of generating programs; the case goes to --out.
+    #[arg(long, value_name = "FILE")]
+    pub reduce: Option<PathBuf>,
     /// Do not minimize findings.
     #[arg(long)]
     pub no_reduce: bool,
@@ -391,6 +395,9 @@ pub fn main(args: FuzzArgs) -> i32 {
     if let Some(i) = args.case {
         return replay(&c, i);
     }
+    if let Some(file) = &args.reduce {
+        return reduce_file(&c, file, &args.out);
+    }
     c.cases = args.cases;
     c.time = match (args.seconds, args.cases) {
         (Some(s), _) => Some(Duration::from_secs_f64(s)),
@@ -464,4 +471,28 @@ fn replay(c: &Campaign, i: u64) -> i32 {
             1
         }
     }
+}
+
+/// `--reduce FILE`: minimize one program and write it as a case.
+fn reduce_file(c: &Campaign, file: &std::path::Path, out: &std::path::Path) -> i32 {
+    let source = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return 2;
+        }
+    };
+    let Verdict::Finding(f) = check(&source, &c.oracle).verdict else {
+        println!("no finding: every engine agrees on {}", file.display());
+        return 0;
+    };
+    let r = reduce(&source, &f.signature, &c.oracle, ReduceBudget::default());
+    let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
+    let comment = format!("Fuzz finding {}\nreduced from {}", f.signature, file.display());
+    println!("FINDING {}\n{}", f.signature, r.source);
+    match write_case(out, &name, &comment, &r.source) {
+        Ok(files) => println!("case: {}\noutcome: {}", files.spy.display(), files.snap.display()),
+        Err(e) => eprintln!("error: cannot write the case: {e}"),
+    }
+    1
 }

@@ -49,3 +49,29 @@ fn cases_replay_exactly() {
         spy_interp::fuzz::generate(&campaign::case_bytes(42, 8)).source
     );
 }
+
+/// The reproducers of `campaign::KNOWN_BUGS` (fuzz/known-bugs/) still
+/// diverge; when one stops, its bug is fixed: remove the `KNOWN_BUGS`
+/// entry (so the CI campaign covers the feature again) and move the file
+/// to the conformance suite.
+#[test]
+fn known_bugs_still_diverge() {
+    use spy_interp::fuzz::oracle::{check, OracleConfig, Verdict};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/known-bugs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/known-bugs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "spy"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= campaign::KNOWN_BUGS.len());
+    for f in files {
+        let source = std::fs::read_to_string(&f).unwrap();
+        let verdict = check(&source, &OracleConfig::default()).verdict;
+        assert!(
+            matches!(verdict, Verdict::Finding(_)),
+            "{} no longer diverges: its bug is fixed, update campaign::KNOWN_BUGS",
+            f.display()
+        );
+    }
+}

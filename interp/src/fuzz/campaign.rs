@@ -23,7 +23,7 @@ use crate::fuzz::oracle::{check, OracleConfig, Signature, Verdict};
 use crate::fuzz::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
 
 /// Engine bugs the fuzzer found and that are not fixed yet, with the
-/// generator feature that provokes each. `--avoid-known-bugs` (and the CI
+/// generator feature that provokes each (reproducers: `fuzz/known-bugs/`). `--avoid-known-bugs` (and the CI
 /// campaign) switches these features off, so a campaign reports only new
 /// findings; remove an entry when its bug is fixed.
 pub const KNOWN_BUGS: &[(Feature, &str)] = &[

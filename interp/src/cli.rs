@@ -1,5 +1,5 @@
 //! The `spy-interp` command line: `execute` (and the `spy-interp FILE`
-//! shorthand), `parse`, and `conformance`.
+//! shorthand), `parse`, `conformance`, and `fuzz`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -97,6 +97,9 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Differential fuzzing: generate programs, run them on every engine,
+    /// minimize and write what disagrees (exit code 1 if anything did).
+    Fuzz(crate::fuzz::campaign::FuzzArgs),
 }
 
 /// Entry point; returns the process exit code.
@@ -131,6 +134,7 @@ pub fn main() -> i32 {
             engine,
             verbose,
         }) => run_conformance(dir, shard, engine, verbose),
+        Some(Command::Fuzz(args)) => fuzz(args),
         None => match cli.file {
             Some(file) => execute("interp", &file, cli.limits.limits()),
             None => {
@@ -313,4 +317,8 @@ fn run_conformance(
         if failed == 0 { "all passed" } else { "FAILURES" }
     );
     i32::from(failed != 0)
+}
+
+fn fuzz(args: crate::fuzz::campaign::FuzzArgs) -> i32 {
+    crate::fuzz::campaign::main(args)
 }

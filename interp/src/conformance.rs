@@ -79,7 +79,16 @@ pub fn run_program(engine: Engine, path: &str, source: &[u8], limits: Limits) ->
         .spawn(move || {
             let mut out = Vec::new();
             let result = match engine {
-                Engine::Interp => run_file(&path, &source, &mut out, limits),
+                // Planted bugs (`Limits::mutations`) only ever affect non-reference engines.
+                Engine::Interp => run_file(
+                    &path,
+                    &source,
+                    &mut out,
+                    Limits {
+                        mutations: crate::frames::Mutations::NONE,
+                        ..limits
+                    },
+                ),
                 Engine::Doppler => crate::frames::run_redshifted(&path, &source, &mut out, limits),
             };
             outcome_of(result, out)

@@ -23,6 +23,7 @@ pub mod conformance;
 pub mod diag;
 pub mod error;
 pub mod frames;
+pub mod fuzz;
 pub mod redshift;
 pub mod resolve;
 pub mod source;

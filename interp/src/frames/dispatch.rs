@@ -9,7 +9,7 @@ use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::doppler::is_runtime;
 use crate::frames::lowlevel::SimdOp;
 use crate::frames::shift_expr::BinSym;
-use crate::frames::{Eval, Frame, Interp};
+use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::types::{TypeId, TypeKind};
@@ -350,6 +350,18 @@ impl Interp<'_> {
             OpImpl::PrimBin { op, operand, result } => {
                 let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
                 let v = ops::dispatch::run_binop(op, operand, a, b).map_err(fail)?;
+                // Planted bug (test-only): redshift folds blue `//` rounding toward zero.
+                let v = match (a, b) {
+                    (Scalar::I32(a), Scalar::I32(b))
+                        if f.shifting
+                            && op == BinOp::FloorDiv
+                            && b != 0
+                            && self.limits.mutations.has(Mutation::FloorDivRoundsTowardZero) =>
+                    {
+                        Scalar::I32(a.wrapping_div(b))
+                    }
+                    _ => v,
+                };
                 (TypeId::prim(result), Value::Scalar(v))
             }
             OpImpl::PrimCmp { op, operand } => {

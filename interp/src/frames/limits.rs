@@ -1,6 +1,7 @@
 //! Deterministic resource limits kept in interpreter state, never the host
 //! stack: a call-depth limit (RecursionError) and optional step fuel
-//! (`--max-steps`, StepLimitError).
+//! (`--max-steps`, StepLimitError), plus the test-only planted-bug switches
+//! (`Mutations`) that prove the differential fuzzer finds real mistakes.
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::Interp;
@@ -14,6 +15,8 @@ pub struct Limits {
     /// Longest string a program may build, in bytes (a runaway `s = s + s`
     /// ends with an error instead of exhausting memory).
     pub max_str_bytes: usize,
+    /// Deliberate engine bugs for testing the fuzzer (none by default).
+    pub mutations: Mutations,
 }
 
 impl Default for Limits {
@@ -22,7 +25,80 @@ impl Default for Limits {
             max_depth: 1000,
             max_steps: None,
             max_str_bytes: 1 << 28,
+            mutations: Mutations::NONE,
         }
+    }
+}
+
+/// One planted bug (test-only): each is a 2-5 line `if` in the engine code
+/// and only ever affects the doppler engine (the reference engine runs
+/// with `Mutations::NONE`, see `conformance::run_program`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mutation {
+    /// Blue `//` folded by redshift rounds toward zero (`frames/dispatch.rs`).
+    FloorDivRoundsTowardZero,
+    /// An UNROLL_RANGE loop being redshifted gets n-1 copies (`frames/unroll.rs`).
+    UnrollOffByOne,
+    /// A red splat's operand is evaluated twice (`frames/shift_expr.rs`).
+    SplatTwice,
+    /// `ptr_simd_load` reverses the lanes in doppler's residual run
+    /// (`frames/lowlevel.rs`).
+    SimdLaneOrder,
+}
+
+impl Mutation {
+    pub const ALL: [Mutation; 4] = [
+        Mutation::FloorDivRoundsTowardZero,
+        Mutation::UnrollOffByOne,
+        Mutation::SplatTwice,
+        Mutation::SimdLaneOrder,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutation::FloorDivRoundsTowardZero => "floordiv-rounds-toward-zero",
+            Mutation::UnrollOffByOne => "unroll-off-by-one",
+            Mutation::SplatTwice => "splat-twice",
+            Mutation::SimdLaneOrder => "simd-lane-order",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mutation> {
+        Mutation::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A set of planted bugs (a tiny bitflag set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mutations(u8);
+
+impl Mutations {
+    pub const NONE: Mutations = Mutations(0);
+
+    pub fn has(self, m: Mutation) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    pub fn with(self, m: Mutation) -> Mutations {
+        Mutations(self.0 | m.bit())
+    }
+
+    pub fn without(self, m: Mutation) -> Mutations {
+        Mutations(self.0 & !m.bit())
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl From<Mutation> for Mutations {
+    fn from(m: Mutation) -> Mutations {
+        Mutations::NONE.with(m)
     }
 }
 

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::call::Args;
-use crate::frames::{Eval, Frame, Interp};
+use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
@@ -403,9 +403,13 @@ impl Interp<'_> {
             .iter()
             .map(|v| v.as_scalar())
             .collect();
-        let Some(values) = values else {
+        let Some(mut values) = values else {
             return Err(crate::bug!("non-scalar item behind a SIMD-loadable pointer"));
         };
+        // Planted bug (test-only; only doppler's residual run gets it, see run_redshifted).
+        if self.limits.mutations.has(Mutation::SimdLaneOrder) {
+            values.reverse();
+        }
         Ok(Typed::red(
             simd,
             Value::Simd(Rc::new(SimdValue {

@@ -60,7 +60,7 @@ use crate::source::{SourceFile, TextRange};
 use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
 
-pub use limits::Limits;
+pub use limits::{Limits, Mutation, Mutations};
 pub use module::{run_file, run_redshifted, RunResult};
 
 /// The result type of evaluation steps.

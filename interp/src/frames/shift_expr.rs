@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::doppler::{build, ident, is_runtime, name_expr, residual_local};
-use crate::frames::{Eval, Frame, Interp};
+use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
@@ -441,6 +441,10 @@ impl Interp<'_> {
         let (first_base, base) = match &res.kind {
             ExprKind::Name(_) => (res.clone(), res),
             _ => {
+                // Planted bug (test-only): the operand is evaluated once more.
+                if self.limits.mutations.has(Mutation::SplatTwice) {
+                    self.emit_effect(f, t, range)?;
+                }
                 let tmp = self.temp_name("splat");
                 self.emit_declaration(f, &tmp, t.ty, None, range)?;
                 (
@@ -963,6 +967,14 @@ impl Interp<'_> {
                 self.vm.types.name(v.ty),
                 self.vm.types.name(to)
             );
+            // Redshifting a residual module again shifts the helper
+            // itself: its `return x` stays the implicit conversion.
+            if f.func
+                .as_ref()
+                .is_some_and(|func| *func.code.def.name.name == *name)
+            {
+                return Ok(Self::residual_value(to, e));
+            }
             if let Some(d) = self.doppler.as_mut() {
                 d.conversions.insert(name.clone(), (v.ty, to));
             }
@@ -996,9 +1008,13 @@ impl Interp<'_> {
                 let Some(d) = self.doppler.as_mut() else {
                     return Err(crate::error::Failure::Raise(e));
                 };
-                let name = format!("$raise[{}]", d.raisers.len() + 1);
+                // numbered past the helpers of an already-residual module
+                let scope = &self.vm.module(f.module).resolution.module_scope;
+                let name = (d.raisers.len() + 1..)
+                    .map(|k| format!("$raise[{k}]"))
+                    .find(|n| scope.find(n).is_none() && !d.raisers.contains_key(n))
+                    .expect("an unused helper name");
                 d.raisers.insert(name.clone(), (e.kind, e.message.clone(), ty));
-                let _ = f;
                 Ok(Self::residual_value(
                     ty,
                     build::call(name_expr(&name, range), Vec::new(), range),

@@ -10,7 +10,7 @@
 //! `for`/generator iterator is evaluated, and must be the `__spy__` builtin.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::{Eval, Flow, Frame, Interp};
+use crate::frames::{Eval, Flow, Frame, Interp, Mutation};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
@@ -82,6 +82,12 @@ impl Interp<'_> {
                 at,
             );
         }
+        // Planted bug (test-only): redshift drops the last copy of the body.
+        let n = if f.shifting && self.limits.mutations.has(Mutation::UnrollOffByOne) {
+            (n - 1).max(0)
+        } else {
+            n
+        };
         for k in 0..n {
             self.bind_unroll_var(f, target, k)?;
             if f.shifting {

@@ -446,7 +446,12 @@ impl Interp<'_> {
                 };
                 Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
             };
+        let module_scope = self.vm.module(frame.module).resolution.module_scope.clone();
         for (name, (from, to)) in conversions {
+            if module_scope.find(&name).is_some() {
+                // the module is already residual and defines the helper
+                continue;
+            }
             let param = ast::Param {
                 name: ident("x", range),
                 kind: ast::ParamKind::Positional,

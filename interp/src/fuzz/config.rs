@@ -1,0 +1,276 @@
+//! Swarm configuration of the program generator: each program enables a
+//! random subset of the language features and random size limits
+//! (wasm-smith's `SwarmConfig` idea: a generator that may use everything
+//! produces programs that use a little of everything; switching whole
+//! features off makes the rest denser and finds more). `GenConfig` is
+//! itself `Arbitrary`, so it is read from the head of the input bytes.
+
+use arbitrary::{Arbitrary, Unstructured};
+
+/// One language feature the generator can exercise (and tracks for
+/// coverage statistics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Feature {
+    /// i8, u8, u32, i64, u64 values (i32, f64, bool, str are always on).
+    SmallInts,
+    WideInts,
+    F32,
+    Str,
+    StaticTuples,
+    Structs,
+    /// Wrapping, shifts, `**`, floor division and modulo with edge values.
+    ArithEdges,
+    /// Run-time errors on purpose, at a low rate: a divisor that may be
+    /// zero, a float `**` that may overflow, a pointer index out of bounds.
+    DivZero,
+    Conversions,
+    IfElse,
+    While,
+    ForRange,
+    Recursion,
+    UnrollRange,
+    /// `*e` in calls, tuple displays and subscripts.
+    Splats,
+    /// `*(e for i in UNROLL_RANGE(n))`.
+    SpliceUnroll,
+    /// `*args: (T0, T1, ...)`.
+    Packs,
+    BlueFuncs,
+    /// PEP 695 `def f[T](...)` and `@blue.generic`.
+    Generics,
+    Metafuncs,
+    /// `if K: ... else: <ill-typed>` with a blue condition.
+    BlueDeadBranches,
+    ForceInline,
+    GcPtr,
+    Simd,
+    ModuleVars,
+    /// i32 operands of `and`/`or` (converted to bool).
+    IntBoolOps,
+    /// Implicit conversions of a `@force_inline` function's arguments and
+    /// result.
+    InlineConversions,
+    /// Side-effecting arguments of a metafunc whose OpSpec passes them in
+    /// another order (`OpSpec(f, [m_b, m_a])`).
+    ReorderedMetaArgs,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 28] = [
+        Feature::SmallInts,
+        Feature::WideInts,
+        Feature::F32,
+        Feature::Str,
+        Feature::StaticTuples,
+        Feature::Structs,
+        Feature::ArithEdges,
+        Feature::DivZero,
+        Feature::Conversions,
+        Feature::IfElse,
+        Feature::While,
+        Feature::ForRange,
+        Feature::Recursion,
+        Feature::UnrollRange,
+        Feature::Splats,
+        Feature::SpliceUnroll,
+        Feature::Packs,
+        Feature::BlueFuncs,
+        Feature::Generics,
+        Feature::Metafuncs,
+        Feature::BlueDeadBranches,
+        Feature::ForceInline,
+        Feature::GcPtr,
+        Feature::Simd,
+        Feature::ModuleVars,
+        Feature::IntBoolOps,
+        Feature::InlineConversions,
+        Feature::ReorderedMetaArgs,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::SmallInts => "small-ints",
+            Feature::WideInts => "wide-ints",
+            Feature::F32 => "f32",
+            Feature::Str => "str",
+            Feature::StaticTuples => "tuples",
+            Feature::Structs => "structs",
+            Feature::ArithEdges => "arith-edges",
+            Feature::DivZero => "div-zero",
+            Feature::Conversions => "conversions",
+            Feature::IfElse => "if",
+            Feature::While => "while",
+            Feature::ForRange => "for-range",
+            Feature::Recursion => "recursion",
+            Feature::UnrollRange => "unroll",
+            Feature::Splats => "splats",
+            Feature::SpliceUnroll => "splice-unroll",
+            Feature::Packs => "packs",
+            Feature::BlueFuncs => "blue-funcs",
+            Feature::Generics => "generics",
+            Feature::Metafuncs => "metafuncs",
+            Feature::BlueDeadBranches => "blue-dead-branches",
+            Feature::ForceInline => "force-inline",
+            Feature::GcPtr => "gc-ptr",
+            Feature::Simd => "simd",
+            Feature::ModuleVars => "module-vars",
+            Feature::IntBoolOps => "int-bool-ops",
+            Feature::InlineConversions => "inline-conversions",
+            Feature::ReorderedMetaArgs => "reordered-meta-args",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Feature> {
+        Feature::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// A set of features (bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FeatureSet(pub u32);
+
+impl FeatureSet {
+    pub const EMPTY: FeatureSet = FeatureSet(0);
+
+    pub fn all() -> FeatureSet {
+        Feature::ALL.iter().fold(FeatureSet::EMPTY, |s, f| s.with(*f))
+    }
+
+    pub fn has(self, f: Feature) -> bool {
+        self.0 & f.bit() != 0
+    }
+
+    pub fn with(self, f: Feature) -> FeatureSet {
+        FeatureSet(self.0 | f.bit())
+    }
+
+    pub fn without(self, f: Feature) -> FeatureSet {
+        FeatureSet(self.0 & !f.bit())
+    }
+
+    pub fn insert(&mut self, f: Feature) {
+        *self = self.with(f);
+    }
+
+    pub fn union(self, o: FeatureSet) -> FeatureSet {
+        FeatureSet(self.0 | o.0)
+    }
+
+    pub fn intersect(self, o: FeatureSet) -> FeatureSet {
+        FeatureSet(self.0 & o.0)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Feature> {
+        Feature::ALL.into_iter().filter(move |f| self.has(*f))
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// `a,b,c` names.
+    pub fn names(self) -> String {
+        self.iter().map(|f| f.name()).collect::<Vec<_>>().join(",")
+    }
+
+    /// Parse `a,b,c` (an unknown name is an error).
+    pub fn parse(list: &str) -> Result<FeatureSet, String> {
+        let mut s = FeatureSet::EMPTY;
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let f = Feature::from_name(name).ok_or_else(|| {
+                let all: Vec<_> = Feature::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown feature `{name}` (known: {})", all.join(", "))
+            })?;
+            s.insert(f);
+        }
+        Ok(s)
+    }
+}
+
+/// What one generated program may use, and how big it may get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    pub features: FeatureSet,
+    /// Red helper functions before `main` (0..=max).
+    pub max_funcs: u8,
+    /// Statements per block (before nesting).
+    pub max_stmts: u8,
+    /// Expression nesting depth.
+    pub max_expr_depth: u8,
+    /// Block nesting depth.
+    pub max_block_depth: u8,
+    /// Per-mille chance that a division's divisor is not guarded.
+    pub div_zero_permille: u16,
+}
+
+impl GenConfig {
+    /// Everything on, medium sizes (used when no swarm choice is wanted).
+    pub fn full() -> GenConfig {
+        GenConfig {
+            features: FeatureSet::all(),
+            max_funcs: 5,
+            max_stmts: 6,
+            max_expr_depth: 3,
+            max_block_depth: 2,
+            div_zero_permille: 5,
+        }
+    }
+
+    /// Keep only `allowed` features (the CLI's `--features`/`--without`).
+    pub fn restrict(mut self, allowed: FeatureSet) -> GenConfig {
+        self.features = self.features.intersect(allowed);
+        self
+    }
+}
+
+impl<'a> Arbitrary<'a> for GenConfig {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        // A fixed number of bytes, whatever the values (the same input
+        // always decodes the same way).
+        let mut features = FeatureSet::EMPTY;
+        for f in Feature::ALL {
+            // Each feature is on with probability 3/4: programs mix many
+            // features, yet every subset is reachable.
+            if u.int_in_range(0u8..=3)? != 0 {
+                features.insert(f);
+            }
+        }
+        Ok(GenConfig {
+            features,
+            max_funcs: u.int_in_range(0..=6)?,
+            max_stmts: u.int_in_range(2..=8)?,
+            max_expr_depth: u.int_in_range(1..=4)?,
+            max_block_depth: u.int_in_range(1..=3)?,
+            div_zero_permille: *u.choose(&[0, 2, 10, 50])?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for f in Feature::ALL {
+            assert_eq!(Feature::from_name(f.name()), Some(f));
+        }
+        let s = FeatureSet::parse("simd,packs").unwrap();
+        assert_eq!(s.names(), "packs,simd");
+        assert!(FeatureSet::parse("nope").is_err());
+    }
+
+    #[test]
+    fn config_from_empty_input() {
+        let c = GenConfig::arbitrary(&mut Unstructured::new(&[])).unwrap();
+        assert!(c.max_stmts >= 2);
+    }
+}

@@ -1,0 +1,90 @@
+//! The redshift round-trip property (libFuzzer target
+//! `redshift_roundtrip`): the residual module of a program, printed as
+//! SPy, re-parses to a tree that prints the same text, and it re-runs
+//! identically when redshifted once more (a residual module is already
+//! red, so redshifting it again must not change what it does).
+
+use crate::backend::print_module;
+use crate::conformance::Engine;
+use crate::frames::doppler::ErrorMode;
+use crate::frames::limits::INTERP_STACK_BYTES;
+use crate::frames::{Interp, Limits};
+use crate::fuzz::oracle::{compare, normalize_line};
+use crate::syntax::parse_str;
+
+/// Redshift `source` (lazily) and print the residual module with its
+/// module name; `None` when redshift itself fails (not this property's
+/// concern). A panic is an `Err`.
+pub fn residual_text(path: &str, source: &str, limits: Limits) -> Result<Option<(String, String)>, String> {
+    let (path, source) = (path.to_string(), source.to_string());
+    let handle = std::thread::Builder::new()
+        .stack_size(INTERP_STACK_BYTES)
+        .spawn(move || {
+            let mut blue_output = Vec::new();
+            let mut interp = Interp::new(&mut blue_output, limits);
+            interp
+                .redshift_file(&path, source.as_bytes(), ErrorMode::Lazy)
+                .ok()
+                .map(|r| (print_module(&r.module), r.modname))
+        })
+        .map_err(|e| e.to_string())?;
+    handle.join().map_err(|_| "redshift panicked".to_string())
+}
+
+/// Check the property on one program; `Err` describes the violation.
+pub fn check_roundtrip(source: &str, limits: Limits) -> Result<(), String> {
+    let Some((text, modname)) = residual_text("fuzz.spy", source, limits)? else {
+        return Ok(());
+    };
+    let reparsed =
+        parse_str(&text).map_err(|e| format!("the residual module does not parse: {e:?}\n{text}"))?;
+    let again = print_module(&reparsed);
+    if again != text {
+        return Err(format!("print(parse(residual)) differs:\n{text}\n---\n{again}"));
+    }
+    // Run the residual module as itself, and redshifted once more.
+    let path = format!("{modname}.spy");
+    let first = crate::conformance::run_program(Engine::Interp, &path, text.as_bytes(), limits);
+    let second = crate::conformance::run_program(Engine::Doppler, &path, text.as_bytes(), limits);
+    for o in [&first, &second] {
+        if let Some(bug) = &o.bug {
+            return Err(format!("internal error: {bug}\n{text}"));
+        }
+    }
+    let timeout = |o: &crate::conformance::Outcome| {
+        o.error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("StepLimitError") || e.starts_with("RecursionError"))
+    };
+    if timeout(&first) || timeout(&second) {
+        return Ok(());
+    }
+    match compare(&first, &second) {
+        None => Ok(()),
+        Some(d) => Err(format!(
+            "the residual module behaves differently once redshifted again ({}: {})\n{text}",
+            d.0.name(),
+            normalize_line(&d.1)
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_programs_round_trip() {
+        let limits = Limits {
+            max_steps: Some(20_000),
+            ..Limits::default()
+        };
+        let allowed = crate::fuzz::campaign::features_avoiding_known_bugs();
+        for i in 0..20 {
+            let p = crate::fuzz::generate_restricted(&crate::fuzz::campaign::case_bytes(3, i), allowed);
+            if let Err(e) = check_roundtrip(&p.source, limits) {
+                panic!("case {i}: {e}");
+            }
+        }
+    }
+}

@@ -15,7 +15,8 @@
 //!
 //! Shapes the printer cannot represent faithfully (the parser never builds
 //! them; the printed text either parses to another tree or not at all):
-//! - a Float NaN prints as `(1e999 - 1e999)` and parses back as that BinOp;
+//! - a Float NaN prints as `1e999 - 1e999` (parenthesized where a
+//!   subtraction would be) and parses back as that BinOp;
 //!   a negative float (also `-0.0`, `-inf`) prints as `-<literal>` and parses
 //!   back as `UnaryOp(Neg, Float)`; both evaluate to the same value;
 //! - an empty block (printed `pass`) or one of comments only (comments, then

@@ -80,10 +80,13 @@ mod tests {
             ..Limits::default()
         };
         let allowed = crate::fuzz::campaign::features_avoiding_known_bugs();
-        for i in 0..20 {
-            let p = crate::fuzz::generate_restricted(&crate::fuzz::campaign::case_bytes(3, i), allowed);
-            if let Err(e) = check_roundtrip(&p.source, limits) {
-                panic!("case {i}: {e}");
+        for seed in 0..3 {
+            for i in 0..50 {
+                let bytes = crate::fuzz::campaign::case_bytes(seed, i);
+                let p = crate::fuzz::generate_restricted(&bytes, allowed);
+                if let Err(e) = check_roundtrip(&p.source, limits) {
+                    panic!("seed {seed} case {i}: {e}");
+                }
             }
         }
     }

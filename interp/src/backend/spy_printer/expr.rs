@@ -78,7 +78,8 @@ pub fn prec(e: &Expr) -> Prec {
         | ExprKind::Dict(_)
         | ExprKind::GeneratorExp { .. } => Prec::ATOM,
         // `-1.5` and `-1e999` are a unary minus for the parser.
-        ExprKind::Float(v) if v.is_sign_negative() && !v.is_nan() => Prec::FACTOR,
+        ExprKind::Float(v) if v.is_nan() => Prec::ARITH,
+        ExprKind::Float(v) if v.is_sign_negative() => Prec::FACTOR,
         ExprKind::Float(_) => Prec::ATOM,
         ExprKind::Attribute { .. } | ExprKind::Call { .. } | ExprKind::Subscript { .. } => Prec::PRIMARY,
         ExprKind::UnaryOp { op: UnaryOp::Not, .. } => Prec::NOT,

@@ -48,11 +48,11 @@ pub fn dotted_name(name: &str) -> String {
 }
 
 /// A float literal: Python's `repr` for finite values; infinities are
-/// `1e999`/`-1e999` (they overflow to inf) and NaN is `(1e999 - 1e999)`
-/// (which parses as a subtraction, not back into a NaN literal).
+/// `1e999`/`-1e999` (they overflow to inf) and NaN is `1e999 - 1e999`
+/// (a subtraction for the parser, so it has that precedence: see `prec`).
 pub fn float(v: f64) -> String {
     if v.is_nan() {
-        "(1e999 - 1e999)".to_owned()
+        "1e999 - 1e999".to_owned()
     } else if v.is_infinite() {
         if v > 0.0 { "1e999" } else { "-1e999" }.to_owned()
     } else {

@@ -315,7 +315,7 @@ fn float_literals() {
     }
     assert_eq!(print_expr(&e(ExprKind::Float(-1.5))), "-1.5");
     assert_eq!(print_expr(&e(ExprKind::Float(f64::NEG_INFINITY))), "-1e999");
-    assert_eq!(print_expr(&e(ExprKind::Float(f64::NAN))), "(1e999 - 1e999)");
+    assert_eq!(print_expr(&e(ExprKind::Float(f64::NAN))), "1e999 - 1e999");
     // A negative literal is a unary minus for the parser: parenthesize it.
     let pow = |l: Expr, r: Expr| {
         e(ExprKind::BinOp {
@@ -339,6 +339,16 @@ fn float_literals() {
         operand: Box::new(e(ExprKind::Float(-2.0))),
     });
     assert_eq!(print_expr(&neg), "--2.0");
+    // NaN is a subtraction for the parser: parenthesized only where one is.
+    assert_eq!(
+        print_expr(&pow(e(ExprKind::Float(f64::NAN)), name("x"))),
+        "(1e999 - 1e999) ** x"
+    );
+    let call = e(ExprKind::Call {
+        func: Box::new(name("f")),
+        args: vec![e(ExprKind::Float(f64::NAN))],
+    });
+    assert_eq!(print_expr(&call), "f(1e999 - 1e999)");
     canonical("x = 1e+16 + 1.0 + 123456789.0");
 }
 

@@ -198,36 +198,11 @@ fn arb_unary() -> impl Strategy<Value = UnaryOp> {
 }
 
 fn arb_binop() -> impl Strategy<Value = BinOp> {
-    prop::sample::select(vec![
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::FloorDiv,
-        BinOp::Mod,
-        BinOp::Pow,
-        BinOp::LShift,
-        BinOp::RShift,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::MatMul,
-    ])
+    prop::sample::select(BinOp::ALL.to_vec())
 }
 
 fn arb_cmpop() -> impl Strategy<Value = CmpOp> {
-    prop::sample::select(vec![
-        CmpOp::Eq,
-        CmpOp::NotEq,
-        CmpOp::Lt,
-        CmpOp::LtE,
-        CmpOp::Gt,
-        CmpOp::GtE,
-        CmpOp::Is,
-        CmpOp::IsNot,
-        CmpOp::In,
-        CmpOp::NotIn,
-    ])
+    prop::sample::select(CmpOp::ALL.to_vec())
 }
 
 fn boxed(e: Expr) -> Box<Expr> {

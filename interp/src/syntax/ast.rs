@@ -332,6 +332,25 @@ pub enum BinOp {
     MatMul,
 }
 
+impl BinOp {
+    /// Every binary operator (for exhaustive tests and generators).
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::FloorDiv,
+        BinOp::Mod,
+        BinOp::Pow,
+        BinOp::LShift,
+        BinOp::RShift,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::MatMul,
+    ];
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
     Eq,
@@ -344,6 +363,22 @@ pub enum CmpOp {
     IsNot,
     In,
     NotIn,
+}
+
+impl CmpOp {
+    /// Every comparison operator (for exhaustive tests and generators).
+    pub const ALL: [CmpOp; 10] = [
+        CmpOp::Eq,
+        CmpOp::NotEq,
+        CmpOp::Lt,
+        CmpOp::LtE,
+        CmpOp::Gt,
+        CmpOp::GtE,
+        CmpOp::Is,
+        CmpOp::IsNot,
+        CmpOp::In,
+        CmpOp::NotIn,
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

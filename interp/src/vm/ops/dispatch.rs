@@ -178,34 +178,6 @@ mod tests {
     use super::*;
     use PrimTy::*;
 
-    const ALL_BINOPS: [BinOp; 13] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::FloorDiv,
-        BinOp::Mod,
-        BinOp::Pow,
-        BinOp::LShift,
-        BinOp::RShift,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::MatMul,
-    ];
-    const ALL_CMPOPS: [CmpOp; 10] = [
-        CmpOp::Eq,
-        CmpOp::NotEq,
-        CmpOp::Lt,
-        CmpOp::LtE,
-        CmpOp::Gt,
-        CmpOp::GtE,
-        CmpOp::Is,
-        CmpOp::IsNot,
-        CmpOp::In,
-        CmpOp::NotIn,
-    ];
-
     fn sig(operand: PrimTy, result: PrimTy) -> Option<BinSig> {
         Some(BinSig { operand, result })
     }
@@ -213,7 +185,7 @@ mod tests {
     #[test]
     fn same_type_int_table() {
         for t in [I8, U8, I32, U32, I64, U64] {
-            for op in ALL_BINOPS {
+            for op in BinOp::ALL {
                 let expected = match op {
                     BinOp::MatMul => None,
                     BinOp::Div => sig(t, F64),
@@ -227,7 +199,7 @@ mod tests {
     #[test]
     fn same_type_float_and_bool_tables() {
         for t in [F32, F64] {
-            for op in ALL_BINOPS {
+            for op in BinOp::ALL {
                 let has = matches!(
                     op,
                     BinOp::Add
@@ -247,7 +219,7 @@ mod tests {
                 );
             }
         }
-        for op in ALL_BINOPS {
+        for op in BinOp::ALL {
             let has = matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor);
             assert_eq!(
                 binop_signature(op, Bool, Bool),
@@ -273,7 +245,7 @@ mod tests {
                     (F32, I32) | (I32, F32) => Some(F32),
                     _ => None,
                 };
-                for op in ALL_BINOPS {
+                for op in BinOp::ALL {
                     let got = binop_signature(op, a, b);
                     let expected = expected_float
                         .filter(|_| mixed_ops.contains(&op))
@@ -284,7 +256,7 @@ mod tests {
                     assert_eq!(got, expected, "{a} {op:?} {b}");
                     count += usize::from(got.is_some());
                 }
-                for op in ALL_CMPOPS {
+                for op in CmpOp::ALL {
                     let got = cmpop_signature(op, a, b);
                     let is_cmp = matches!(
                         op,

@@ -179,12 +179,7 @@ impl Interp<'_> {
             return self.call_dunder(f, &m, full, call_range);
         }
         if let Value::Struct(_) = obj.value {
-            if self
-                .vm
-                .types
-                .struct_fields(obj.ty)
-                .is_some_and(|fs| fs.iter().any(|fd| fd.name == attr.name))
-            {
+            if self.vm.types.field_type(obj.ty, &attr.name).is_some() {
                 let callee = self.get_attr(f, obj, obj_expr, attr)?;
                 return self.call_value(f, callee, attr.range, args, call_range);
             }

@@ -613,13 +613,7 @@ impl Interp<'_> {
             TypeKind::Ptr { item, .. } => *item,
             _ => obj.ty,
         };
-        let field = self
-            .vm
-            .types
-            .struct_fields(owner)?
-            .iter()
-            .find(|fd| fd.name == attr.name)
-            .map(|fd| fd.ty)?;
+        let field = self.vm.types.field_type(owner, &attr.name)?;
         Some(self.shift_attribute(f, obj, &attr.name, field, range))
     }
 
@@ -749,13 +743,7 @@ impl Interp<'_> {
         let TypeKind::Ptr { item, .. } = *self.vm.types.kind(obj.ty) else {
             return None;
         };
-        let field = self
-            .vm
-            .types
-            .struct_fields(item)?
-            .iter()
-            .find(|fd| fd.name == attr.name)
-            .map(|fd| fd.ty)?;
+        let field = self.vm.types.field_type(item, &attr.name)?;
         Some((|| {
             let v = self.convert_to(f, v, field, range, None)?;
             let target = build::attribute(self.residual(f, obj, range)?, &attr.name, range);

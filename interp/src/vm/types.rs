@@ -329,6 +329,14 @@ impl TypeTable {
         }
     }
 
+    /// The type of field `name` of struct `id`.
+    pub fn field_type(&self, id: TypeId, name: &str) -> Option<TypeId> {
+        self.struct_fields(id)?
+            .iter()
+            .find(|fd| fd.name == name)
+            .map(|fd| fd.ty)
+    }
+
     pub fn is_struct(&self, id: TypeId) -> bool {
         matches!(self.kind(id), TypeKind::Struct { .. })
     }

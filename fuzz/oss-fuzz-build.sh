@@ -16,9 +16,18 @@ for t in $TARGETS; do
     cp "fuzz/target/$TRIPLE/release/$t" "$OUT/"
 done
 
-# Seed corpora: a few generated programs' worth of random bytes is all the
-# generator needs; inputs are read through `arbitrary`, so any bytes work.
-for t in $TARGETS; do
+# Seed corpora. `parse` starts from real SPy: the conformance suite and the
+# parser fixtures (valid and invalid). `diff` and `redshift_roundtrip` read
+# their input through `arbitrary` into the program generator, so any bytes
+# are valid seeds: a few random 4 KiB inputs.
+mkdir -p /tmp/seed-parse
+i=0
+for f in conformance/cases/*/*.spy interp/tests/parser/valid/*.spy interp/tests/parser/invalid/*.spy; do
+    i=$((i + 1))
+    cp "$f" "/tmp/seed-parse/case$i.spy"
+done
+(cd /tmp/seed-parse && zip -q "$OUT/parse_seed_corpus.zip" ./*)
+for t in diff redshift_roundtrip; do
     mkdir -p "/tmp/seed-$t"
     for i in 1 2 3 4 5 6 7 8; do
         head -c 4096 /dev/urandom > "/tmp/seed-$t/seed$i"

@@ -65,12 +65,17 @@ impl Interp<'_> {
                 if is_runtime(&cond) {
                     return self.shift_ifexp(f, cond, body, orelse, e.range);
                 }
-                // A blue condition evaluates only the taken branch.
-                if cond.value.as_bool() == Some(true) {
-                    self.eval_expr(f, body)
+                // Interp mode evaluates only the taken branch; the result
+                // is red when the condition is (as in redshift).
+                let mut r = if cond.value.as_bool() == Some(true) {
+                    self.eval_expr(f, body)?
                 } else {
-                    self.eval_expr(f, orelse)
+                    self.eval_expr(f, orelse)?
+                };
+                if cond.color == Color::Red {
+                    r.color = Color::Red;
                 }
+                Ok(r)
             }
             ExprKind::Tuple(items) => {
                 let items = self.eval_items(f, items)?;

@@ -53,10 +53,19 @@ pub enum Feature {
     /// Side-effecting arguments of a metafunc whose OpSpec passes them in
     /// another order (`OpSpec(f, [m_b, m_a])`).
     ReorderedMetaArgs,
+    /// PEP 695 generic structs (`@struct class GS[T]:`), their instances
+    /// as types (`GS[i32]`, `GS[S0]`), `Self` and methods returning it.
+    GenericStructs,
+    /// Operator dunders on structs: arithmetic and comparison operators,
+    /// `__getitem__`, `__call__`, `__len__`, `__contains__`.
+    StructDunders,
+    /// `__spy__.COLOR` and `__spy__.STATIC_TYPE` of side-effect-free
+    /// expressions.
+    ColorStaticType,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 28] = [
+    pub const ALL: [Feature; 31] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -85,6 +94,9 @@ impl Feature {
         Feature::IntBoolOps,
         Feature::InlineConversions,
         Feature::ReorderedMetaArgs,
+        Feature::GenericStructs,
+        Feature::StructDunders,
+        Feature::ColorStaticType,
     ];
 
     pub fn name(self) -> &'static str {
@@ -117,6 +129,9 @@ impl Feature {
             Feature::IntBoolOps => "int-bool-ops",
             Feature::InlineConversions => "inline-conversions",
             Feature::ReorderedMetaArgs => "reordered-meta-args",
+            Feature::GenericStructs => "generic-structs",
+            Feature::StructDunders => "struct-dunders",
+            Feature::ColorStaticType => "color-static-type",
         }
     }
 

@@ -30,10 +30,10 @@ impl Gen<'_, '_> {
                 let items: Vec<String> = items.iter().map(|t| self.literal(env, t)).collect();
                 tuple_display(&items)
             }
-            Ty::Struct(k) => {
+            Ty::Struct(k, name) => {
                 let fields = self.structs[*k].clone();
                 let args: Vec<String> = fields.iter().map(|t| self.literal(env, t)).collect();
-                format!("S{k}({})", args.join(", "))
+                format!("{name}({})", args.join(", "))
             }
             int => {
                 let v = if self.chance(1, 3) {
@@ -111,6 +111,11 @@ impl Gen<'_, '_> {
             3 if self.on(Feature::BlueDeadBranches) && !self.consts.is_empty() => {
                 return self.dead_branch_ifexp(env, ty, d);
             }
+            4 if !env.pure => {
+                if let Some(e) = self.dunder_returning(env, ty, d) {
+                    return e;
+                }
+            }
             _ => {}
         }
         match ty {
@@ -119,10 +124,10 @@ impl Gen<'_, '_> {
             Ty::Bool => self.bool_expr(env, d),
             Ty::Str => self.str_expr(env, d),
             Ty::Tuple(items) => self.tuple_expr(env, items, d),
-            Ty::Struct(k) => {
+            Ty::Struct(k, name) => {
                 let fields = self.structs[*k].clone();
                 let args: Vec<String> = fields.iter().map(|t| self.expr(env, t, d)).collect();
-                format!("S{k}({})", args.join(", "))
+                format!("{name}({})", args.join(", "))
             }
             _ => self.leaf(env, ty),
         }
@@ -349,7 +354,7 @@ impl Gen<'_, '_> {
 
     /// A comparison of two values of the same type, or a bool operator.
     fn bool_expr(&mut self, env: &Env, d: u32) -> String {
-        match self.pick(8) {
+        match self.pick(9) {
             0..=2 => {
                 let t = self.scalar_ty();
                 let a = self.expr(env, &t, d);
@@ -382,10 +387,10 @@ impl Gen<'_, '_> {
                 let items: Vec<String> = (0..n).map(|_| self.expr(env, &t, d)).collect();
                 format!("({x} in {})", tuple_display(&items))
             }
-            6 if self.on(Feature::StaticTuples) || self.on(Feature::Structs) => {
+            6 if self.on(Feature::StaticTuples) || !self.structs.is_empty() => {
                 // Deep equality of tuples or structs.
                 let t = self.any_ty(1);
-                if t.is_scalar() {
+                if t.is_scalar() || matches!(t, Ty::Struct(k, _) if self.eq_guard == Some(k)) {
                     return self.leaf(env, &Ty::Bool);
                 }
                 let a = self.expr(env, &t, d);
@@ -398,6 +403,7 @@ impl Gen<'_, '_> {
                 let b = self.expr(env, &Ty::Str, d);
                 format!("({a} in {b})")
             }
+            8 if self.on(Feature::ColorStaticType) => self.static_type_test(env, d),
             _ => self.leaf(env, &Ty::Bool),
         }
     }
@@ -446,6 +452,7 @@ impl Gen<'_, '_> {
                     _ => format!("{a}[::-1]"),
                 }
             }
+            6 if self.on(Feature::ColorStaticType) => self.color_or_type_name(env, d),
             5 => {
                 let a = self.expr(env, &Ty::Str, d);
                 let lo = self.int(-2, 3);
@@ -641,8 +648,11 @@ impl Gen<'_, '_> {
         if let Some(rest) = c.strip_prefix("#S") {
             let (k, j) = rest.split_once('.').unwrap_or(("0", "0"));
             let k: usize = k.parse().unwrap_or(0);
-            let s = self.expr(env, &Ty::Struct(k), d);
-            self.mark(Feature::Structs);
+            let sty = self.struct_ty(k);
+            let s = self.expr(env, &sty, d);
+            if let Some(f) = sty.feature() {
+                self.mark(f);
+            }
             return Some(if self.chance(1, 2) {
                 format!("{s}.a{j}")
             } else {

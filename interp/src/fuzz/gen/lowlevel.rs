@@ -34,7 +34,8 @@ impl Gen<'_, '_> {
             // A buffer of one struct, mutated in place through the pointer.
             let k = self.pick(self.structs.len());
             let fields = self.structs[k].clone();
-            out.push_str(&format!("{p}{q} = gc_alloc[S{k}](1)\n"));
+            let name = self.struct_names[k].clone();
+            out.push_str(&format!("{p}{q} = gc_alloc[{name}](1)\n"));
             let j = self.pick(fields.len());
             let e = self.expr(&env, &fields[j], 2);
             out.push_str(&format!("{p}{q}.a{j} = {e}\n"));

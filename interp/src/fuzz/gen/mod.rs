@@ -23,9 +23,11 @@ mod expr;
 mod lowlevel;
 mod meta;
 mod stmt;
+mod structs;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use arbitrary::{Arbitrary, Unstructured};
 
@@ -134,8 +136,16 @@ pub(crate) struct Gen<'a, 'b> {
     pub tuple_consts: Vec<(String, Ty)>,
     /// Blue tuples of types: name, the types.
     pub type_tuples: Vec<(String, Vec<Ty>)>,
-    /// Struct field types, by struct index.
+    /// Struct field types, by struct index (plain structs and instances
+    /// of generic structs).
     pub structs: Vec<Vec<Ty>>,
+    /// Struct spellings, by struct index.
+    pub struct_names: Vec<Rc<str>>,
+    /// Operator dunders and extra methods of the structs.
+    pub dunders: Vec<structs::Dunder>,
+    /// The struct whose `__eq__`/`__ne__` is being generated: its values
+    /// must not be compared (that would recurse forever).
+    pub eq_guard: Option<usize>,
     /// Module-level `var`s.
     pub globals: Vec<(String, Ty)>,
     pub callees: Vec<Callee>,
@@ -158,6 +168,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             tuple_consts: Vec::new(),
             type_tuples: Vec::new(),
             structs: Vec::new(),
+            struct_names: Vec::new(),
+            dunders: Vec::new(),
+            eq_guard: None,
             globals: Vec::new(),
             callees: Vec::new(),
             type_pickers: Vec::new(),
@@ -225,8 +238,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             choices.push(Ty::F32);
         }
         let n = choices.len();
-        let extra = usize::from(self.on(Feature::StaticTuples) && depth > 0)
-            + usize::from(self.on(Feature::Structs) && !self.structs.is_empty());
+        let extra =
+            usize::from(self.on(Feature::StaticTuples) && depth > 0) + usize::from(!self.structs.is_empty());
         let k = self.pick(n + extra);
         if k < n {
             return choices[k].clone();
@@ -235,12 +248,18 @@ impl<'a, 'b> Gen<'a, 'b> {
             let len = self.int(1, 3) as usize;
             return Ty::Tuple((0..len).map(|_| self.scalar_ty()).collect());
         }
-        Ty::Struct(self.pick(self.structs.len()))
+        let k = self.pick(self.structs.len());
+        self.struct_ty(k)
+    }
+
+    /// The type of struct `k`.
+    pub fn struct_ty(&self, k: usize) -> Ty {
+        Ty::Struct(k, self.struct_names[k].clone())
     }
 
     pub fn scalar_ty(&mut self) -> Ty {
         match self.any_ty(0) {
-            Ty::Struct(_) => Ty::I32,
+            Ty::Struct(..) => Ty::I32,
             t => t,
         }
     }
@@ -249,11 +268,7 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     fn program(&mut self) -> String {
         self.module_constants();
-        if self.on(Feature::Structs) {
-            for _ in 0..self.int(1, 2) {
-                self.struct_def();
-            }
-        }
+        self.struct_defs();
         self.meta_defs();
         let nfuncs = self.int(0, i64::from(self.cfg.max_funcs));
         for _ in 0..nfuncs {
@@ -335,31 +350,6 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.globals.push((name, ty));
             self.mark(Feature::ModuleVars);
         }
-    }
-
-    fn struct_def(&mut self) {
-        let k = self.structs.len();
-        let nfields = self.int(1, 3) as usize;
-        let fields: Vec<Ty> = (0..nfields)
-            .map(|_| loop {
-                let t = self.scalar_ty();
-                if !self.u.is_empty() || t.is_scalar() {
-                    break t;
-                }
-            })
-            .collect();
-        let mut s = format!("@struct\nclass S{k}:\n");
-        for (j, t) in fields.iter().enumerate() {
-            s.push_str(&format!("    a{j}: {}\n", t.spell()));
-        }
-        for (j, t) in fields.iter().enumerate() {
-            s.push_str(&format!(
-                "\n    def get{j}(self) -> {}:\n        return self.a{j}\n",
-                t.spell()
-            ));
-        }
-        self.defs.push(s);
-        self.structs.push(fields);
     }
 
     /// A red function `fN(params) -> R` calling only earlier callees.

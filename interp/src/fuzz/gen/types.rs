@@ -2,6 +2,8 @@
 //! literals of each type, biased toward edge values (YARPGen/Csmith style:
 //! extremes, zero, one, minus one, powers of two).
 
+use std::rc::Rc;
+
 use crate::fuzz::config::Feature;
 
 /// A type the generator knows how to build values of.
@@ -19,8 +21,9 @@ pub enum Ty {
     Str,
     /// A static tuple of scalars.
     Tuple(Vec<Ty>),
-    /// A struct, by index into the generator's struct list.
-    Struct(usize),
+    /// A struct, by index into the generator's struct list, and its
+    /// spelling (`S0`, or a generic instance `GS_3[i32]`).
+    Struct(usize, Rc<str>),
 }
 
 impl Ty {
@@ -39,7 +42,7 @@ impl Ty {
     }
 
     pub fn is_scalar(&self) -> bool {
-        !matches!(self, Ty::Tuple(_) | Ty::Struct(_))
+        !matches!(self, Ty::Tuple(_) | Ty::Struct(..))
     }
 
     /// Bit width of an integer type.
@@ -59,7 +62,8 @@ impl Ty {
             Ty::F32 => Some(Feature::F32),
             Ty::Str => Some(Feature::Str),
             Ty::Tuple(_) => Some(Feature::StaticTuples),
-            Ty::Struct(_) => Some(Feature::Structs),
+            Ty::Struct(_, name) if name.contains('[') => Some(Feature::GenericStructs),
+            Ty::Struct(..) => Some(Feature::Structs),
             _ => None,
         }
     }
@@ -81,7 +85,7 @@ impl Ty {
                 let items: Vec<_> = items.iter().map(Ty::spell).collect();
                 format!("tuple[{}]", items.join(", "))
             }
-            Ty::Struct(i) => format!("S{i}"),
+            Ty::Struct(_, name) => name.to_string(),
         }
     }
 

@@ -97,17 +97,18 @@ impl Gen<'_, '_> {
         let nest = ctx.depth < u32::from(self.cfg.max_block_depth);
         let d = self.edepth();
         match self.pick(20) {
+            0..=3 if self.on(Feature::ColorStaticType) && self.chance(1, 5) => {
+                let e = self.static_type_item(&ctx.env, d);
+                out.push_str(&format!("{p}print({e})\n"));
+            }
             0..=3 => {
                 let n = self.int(1, 3);
-                let mut items: Vec<String> = (0..n)
+                let items: Vec<String> = (0..n)
                     .map(|_| {
                         let t = self.any_ty(1);
                         self.expr(&ctx.env, &t, d)
                     })
                     .collect();
-                if self.on(Feature::ColorStaticType) && self.chance(1, 4) {
-                    items.push(self.static_type_item(&ctx.env, d));
-                }
                 out.push_str(&format!("{p}print({})\n", items.join(", ")));
             }
             4..=6 => self.decl(ctx, ind, out, d),

@@ -69,7 +69,7 @@ impl Gen<'_, '_> {
                 self.struct_def();
             }
         }
-        if self.on(Feature::GenericStructs) {
+        if self.on(Feature::GenericStructs) && self.chance(2, 3) {
             self.generic_struct_def();
         }
     }
@@ -103,18 +103,18 @@ impl Gen<'_, '_> {
             ));
         }
         self.push_struct(name, fields);
-        if self.on(Feature::StructDunders) && self.chance(2, 3) {
+        if self.on(Feature::StructDunders) && self.chance(1, 2) {
             self.dunder_defs(k, &mut s);
         }
         self.defs.push(s);
     }
 
-    /// Up to five dunders of struct `k`, appended to its class body.
+    /// Up to four dunders of struct `k`, appended to its class body.
     fn dunder_defs(&mut self, k: usize, s: &mut String) {
         self.mark(Feature::StructDunders);
         let sty = self.struct_ty(k);
         let mut names: Vec<&'static str> = Vec::new();
-        if self.chance(1, 3) {
+        if self.chance(1, 4) {
             // Both or neither: `!=` must not fall back to field equality
             // while `==` is user-defined. `==` on this struct inside them
             // would recurse forever.
@@ -124,7 +124,7 @@ impl Gen<'_, '_> {
             }
             self.eq_guard = None;
         }
-        for _ in 0..self.int(1, 3) {
+        for _ in 0..self.int(1, 2) {
             let (dn, form, rhs, ret) = match self.pick(7) {
                 0 | 1 => {
                     let (dn, op) = ARITH[self.pick(ARITH.len())];

@@ -10,7 +10,8 @@ use crate::frames::doppler::is_runtime;
 use crate::frames::lowlevel::SimdOp;
 use crate::frames::shift_expr::BinSym;
 use crate::frames::{Eval, Frame, Interp, Mutation};
-use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
+use crate::source::TextRange;
+use crate::syntax::ast::{BinOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Typed, Value};
@@ -447,6 +448,9 @@ impl Interp<'_> {
                 };
                 (TypeId::BOOL, Value::bool(inside && (x - start) % step == 0))
             }
+            OpImpl::Method { func, swap: true } if is_runtime(&l) && is_runtime(&r) => {
+                return self.call_swapped_in_order(f, &func, l, r, whole.range);
+            }
             OpImpl::Method { func, swap } => {
                 let args = if swap {
                     vec![(r, whole.range), (l, whole.range)]
@@ -457,6 +461,38 @@ impl Interp<'_> {
             }
         };
         Ok(Typed { color, ty, value })
+    }
+
+    /// `c.__contains__(x)` for `x in c` with both operands known at run
+    /// time: bind them to temporaries first, in source order
+    /// (`(t1 := x, t2 := c, S.__contains__(t2, t1))[2]`), so that `x` is
+    /// still evaluated before `c` (spec §6.1).
+    fn call_swapped_in_order(
+        &mut self,
+        f: &mut Frame,
+        func: &Rc<Function>,
+        mut l: Typed,
+        mut r: Typed,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        use crate::frames::doppler::{build, ident, name_expr};
+        let mut elems = Vec::new();
+        for t in [&mut l, &mut r] {
+            let res = self.residual(f, t, range)?;
+            let tmp = self.temp_name("arg");
+            self.emit_declaration(f, &tmp, t.ty, None, range)?;
+            elems.push(build::walrus(ident(&tmp, range), res, range));
+            *t = Self::residual_value(t.ty, name_expr(&tmp, range));
+        }
+        let result = self.call_dunder(f, func, vec![(r, range), (l, range)], range)?;
+        let n = elems.len() as i64;
+        elems.push(self.residual(f, &result, range)?);
+        let tuple = Expr::new(ExprKind::Tuple(elems), range);
+        let index = build::int(n, range);
+        Ok(Self::residual_value(
+            result.ty,
+            build::subscript(tuple, vec![index], range),
+        ))
     }
 
     /// Equality of two values of the same static type `ty`.

@@ -287,7 +287,12 @@ impl Interp<'_> {
         if decided {
             return Ok(l);
         }
-        self.eval_condition(f, right)
+        // The result is red when the left operand is (as in redshift).
+        let mut r = self.eval_condition(f, right)?;
+        if l.color == Color::Red {
+            r.color = Color::Red;
+        }
+        Ok(r)
     }
 
     /// Evaluate `e` and convert it to bool (conditions, `not`, `and`/`or`).

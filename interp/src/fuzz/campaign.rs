@@ -27,9 +27,9 @@ use crate::fuzz::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
 /// campaign) switches these features off, so a campaign reports only new
 /// findings; remove an entry when its bug is fixed.
 pub const KNOWN_BUGS: &[(Feature, &str)] = &[
-    // None open. The six found so far (`and`/`or` conversions, inlined
+    // None open. The seven found so far (`and`/`or` conversions, inlined
     // result conversions, lazy folding errors, reordered OpSpec arguments,
-    // the color of `a if c else b`, the operand order of a `__contains__`
+    // the colors of `a if c else b` and `a and b`, the operand order of a `__contains__`
     // dunder) are fixed; their reproducers are
     // conformance/cases/differential/fuzz_*.
 ];

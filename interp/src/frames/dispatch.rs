@@ -10,8 +10,7 @@ use crate::frames::doppler::is_runtime;
 use crate::frames::lowlevel::SimdOp;
 use crate::frames::shift_expr::BinSym;
 use crate::frames::{Eval, Frame, Interp, Mutation};
-use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, CmpOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Typed, Value};
@@ -448,8 +447,16 @@ impl Interp<'_> {
                 };
                 (TypeId::BOOL, Value::bool(inside && (x - start) % step == 0))
             }
-            OpImpl::Method { func, swap: true } if is_runtime(&l) && is_runtime(&r) => {
-                return self.call_swapped_in_order(f, &func, l, r, whole.range);
+            // `c.__contains__(x)` for `x in c`: when an operand has effects,
+            // both are bound first, in source order (spec §6.1).
+            OpImpl::Method { func, swap: true }
+                if f.shifting && self.any_effects(f, [(&l, whole.range), (&r, whole.range)])? =>
+            {
+                let mut operands = [(l, whole.range), (r, whole.range)];
+                let bindings = self.bind_in_order(f, &mut operands)?;
+                let [l, r] = operands;
+                let result = self.call_dunder(f, &func, vec![r, l], whole.range)?;
+                return self.after_bindings(f, bindings, &result, whole.range);
             }
             OpImpl::Method { func, swap } => {
                 let args = if swap {
@@ -461,38 +468,6 @@ impl Interp<'_> {
             }
         };
         Ok(Typed { color, ty, value })
-    }
-
-    /// `c.__contains__(x)` for `x in c` with both operands known at run
-    /// time: bind them to temporaries first, in source order
-    /// (`(t1 := x, t2 := c, S.__contains__(t2, t1))[2]`), so that `x` is
-    /// still evaluated before `c` (spec §6.1).
-    fn call_swapped_in_order(
-        &mut self,
-        f: &mut Frame,
-        func: &Rc<Function>,
-        mut l: Typed,
-        mut r: Typed,
-        range: TextRange,
-    ) -> Eval<Typed> {
-        use crate::frames::doppler::{build, ident, name_expr};
-        let mut elems = Vec::new();
-        for t in [&mut l, &mut r] {
-            let res = self.residual(f, t, range)?;
-            let tmp = self.temp_name("arg");
-            self.emit_declaration(f, &tmp, t.ty, None, range)?;
-            elems.push(build::walrus(ident(&tmp, range), res, range));
-            *t = Self::residual_value(t.ty, name_expr(&tmp, range));
-        }
-        let result = self.call_dunder(f, func, vec![(r, range), (l, range)], range)?;
-        let n = elems.len() as i64;
-        elems.push(self.residual(f, &result, range)?);
-        let tuple = Expr::new(ExprKind::Tuple(elems), range);
-        let index = build::int(n, range);
-        Ok(Self::residual_value(
-            result.ty,
-            build::subscript(tuple, vec![index], range),
-        ))
     }
 
     /// Equality of two values of the same static type `ty`.

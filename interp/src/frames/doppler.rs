@@ -259,6 +259,58 @@ impl Interp<'_> {
         name
     }
 
+    /// Bind every run-time value of `args` to a fresh temporary, in order,
+    /// and make it read that temporary: the bindings `t1 := a, t2 := b` let
+    /// an operation use its operands in another order than the source
+    /// evaluates them. See `after_bindings`.
+    pub(crate) fn bind_in_order(&mut self, f: &Frame, args: &mut [(Typed, TextRange)]) -> Eval<Vec<Expr>> {
+        let mut bindings = Vec::new();
+        for (a, r) in args.iter_mut() {
+            if !is_runtime(a) {
+                continue;
+            }
+            let value = self.residual(f, a, *r)?;
+            let tmp = self.temp_name("arg");
+            self.emit_declaration(f, &tmp, a.ty, None, *r)?;
+            bindings.push(build::walrus(ident(&tmp, *r), value, *r));
+            *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
+        }
+        Ok(bindings)
+    }
+
+    /// `(t1 := a, t2 := b, result)[2]`: `result` evaluated after the
+    /// `bindings` of `bind_in_order`.
+    pub(crate) fn after_bindings(
+        &mut self,
+        f: &Frame,
+        mut bindings: Vec<Expr>,
+        result: &Typed,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let n = bindings.len() as i64;
+        bindings.push(self.residual(f, result, range)?);
+        let tuple = Expr::new(ExprKind::Tuple(bindings), range);
+        Ok(Self::residual_value(
+            result.ty,
+            build::subscript(tuple, vec![build::int(n, range)], range),
+        ))
+    }
+
+    /// Whether a run-time value among `args` has effects (so moving its
+    /// evaluation would be observable).
+    pub(crate) fn any_effects<'a>(
+        &mut self,
+        f: &Frame,
+        args: impl IntoIterator<Item = (&'a Typed, TextRange)>,
+    ) -> Eval<bool> {
+        for (a, r) in args {
+            if is_runtime(a) && has_effects(&self.residual(f, a, r)?) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// `--provenance`: a comment in the residual code.
     pub(crate) fn note(&mut self, text: impl FnOnce() -> String, range: TextRange) {
         if self.doppler.as_ref().is_some_and(|d| d.provenance) {

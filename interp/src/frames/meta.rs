@@ -420,14 +420,7 @@ impl Interp<'_> {
         if identity {
             return Ok(false);
         }
-        for (a, r) in args {
-            if crate::frames::doppler::is_runtime(a)
-                && crate::frames::doppler::has_effects(&self.residual(f, a, *r)?)
-            {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        self.any_effects(f, args.iter().map(|(a, r)| (a, *r)))
     }
 
     /// Apply `op` with every run-time argument first bound to a temporary,
@@ -442,19 +435,7 @@ impl Interp<'_> {
         callee_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        use crate::frames::doppler::{ident, is_runtime, name_expr};
-        use crate::syntax::ast::{Expr, ExprKind};
-        let mut elems = Vec::new();
-        for (a, r) in args.iter_mut() {
-            if !is_runtime(a) {
-                continue;
-            }
-            let res = self.residual(f, a, *r)?;
-            let tmp = self.temp_name("arg");
-            self.emit_declaration(f, &tmp, a.ty, None, *r)?;
-            elems.push(crate::frames::doppler::build::walrus(ident(&tmp, *r), res, *r));
-            *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
-        }
+        let bindings = self.bind_in_order(f, &mut args)?;
         let result = match op {
             ResolvedOp::Const(v) => {
                 let color = args.iter().fold(Color::Blue, |c, (a, _)| c.join(a.color));
@@ -462,14 +443,7 @@ impl Interp<'_> {
             }
             other => self.apply_op(f, other, func, args, callee_range, call_range)?,
         };
-        let n = elems.len() as i64;
-        elems.push(self.residual(f, &result, call_range)?);
-        let tuple = Expr::new(ExprKind::Tuple(elems), call_range);
-        let index = crate::frames::doppler::build::int(n, call_range);
-        Ok(Self::residual_value(
-            result.ty,
-            crate::frames::doppler::build::subscript(tuple, vec![index], call_range),
-        ))
+        self.after_bindings(f, bindings, &result, call_range)
     }
 
     /// Call a dunder method: a metafunc dunder goes through the metacall

@@ -3,7 +3,6 @@
 //! arity and colors, binding arguments to parameters (defaults, `*args`,
 //! parameter packs), and running a function activation.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError};
@@ -388,7 +387,7 @@ impl Interp<'_> {
         self.tick()?;
         let code = &func.code;
         let blue = func.color == FuncColor::Blue;
-        let locals = Rc::new(RefCell::new(vec![None; code.scope.slot_count()]));
+        let locals = self.fresh_env(code.scope.slot_count());
         for (slot, local) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(local.clone());
         }
@@ -410,9 +409,9 @@ impl Interp<'_> {
         let ns = ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone());
         let mut frame = Frame::function(func, locals, func.fqn.clone(), ns, false);
         let color = if blue { Color::Blue } else { Color::Red };
-        let flow = self
-            .exec_block(&mut frame, &code.def.body)
-            .map_err(|e| add_trace(e, &frame))?;
+        let flow = self.exec_block(&mut frame, &code.def.body);
+        self.recycle_env(std::mem::take(&mut frame.locals));
+        let flow = flow.map_err(|e| add_trace(e, &frame))?;
         let result = match flow {
             Flow::Return(v) => v,
             // Falling off the end of a function whose return type is

@@ -5,6 +5,8 @@
 
 use std::rc::Rc;
 
+use crate::source::TextRange;
+
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::doppler::is_runtime;
 use crate::frames::lowlevel::SimdOp;
@@ -69,14 +71,14 @@ fn wip_op(symbol: &str) -> String {
 }
 
 impl Interp<'_> {
-    fn cannot_do(&self, f: &Frame, l: TypeId, sym: &str, r: TypeId, le: &Expr, re: &Expr) -> Failure {
+    fn cannot_do(&self, f: &Frame, l: TypeId, sym: &str, r: TypeId, le: TextRange, re: TextRange) -> Failure {
         let (ln, rn) = (
             self.vm.types.name(l).to_string(),
             self.vm.types.name(r).to_string(),
         );
         SpyError::new(ExcKind::TypeError, format!("cannot do `{ln}` {sym} `{rn}`"))
-            .with_error(&f.file, le.range, format!("this is `{ln}`"))
-            .with_error(&f.file, re.range, format!("this is `{rn}`"))
+            .with_error(&f.file, le, format!("this is `{ln}`"))
+            .with_error(&f.file, re, format!("this is `{rn}`"))
             .into()
     }
 
@@ -88,16 +90,25 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         op: BinOp,
-        (l, le): (Typed, &Expr),
-        (r, re): (Typed, &Expr),
-        whole: &Expr,
+        (l, le): (Typed, TextRange),
+        (r, re): (Typed, TextRange),
+        whole: TextRange,
     ) -> Eval<Typed> {
+        // Primitive operands, the common case: the operation follows from
+        // the two static types alone (no dunder, SIMD or residual code).
+        if !f.shifting {
+            if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
+                if let Some(sig) = ops::binop_signature(op, a, b) {
+                    return self.prim_binop(f, op, sig, &l, &r, whole);
+                }
+            }
+        }
         if op == BinOp::MatMul {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op("@"), whole.range, ""));
+            return Err(self.error_at(f, ExcKind::Wip, wip_op("@"), whole, ""));
         }
         let simd = SimdOp::Bin(op);
         if simd.supported() {
-            if let Some(r) = self.simd_binop(f, simd, (&l, le.range), (&r, re.range), whole.range) {
+            if let Some(r) = self.simd_binop(f, simd, (&l, le), (&r, re), whole) {
                 return r;
             }
         }
@@ -123,16 +134,23 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         op: CmpOp,
-        (l, le): (Typed, &Expr),
-        (r, re): (Typed, &Expr),
-        whole: &Expr,
+        (l, le): (Typed, TextRange),
+        (r, re): (Typed, TextRange),
+        whole: TextRange,
     ) -> Eval<Typed> {
+        if !f.shifting {
+            if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
+                if let Some(sig) = ops::cmpop_signature(op, a, b) {
+                    return self.prim_cmpop(f, op, sig.operand, &l, &r, whole);
+                }
+            }
+        }
         if op == CmpOp::NotIn {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op("not in"), whole.range, ""));
+            return Err(self.error_at(f, ExcKind::Wip, wip_op("not in"), whole, ""));
         }
         let simd = SimdOp::Cmp(op);
         if simd.supported() {
-            if let Some(r) = self.simd_binop(f, simd, (&l, le.range), (&r, re.range), whole.range) {
+            if let Some(r) = self.simd_binop(f, simd, (&l, le), (&r, re), whole) {
                 return r;
             }
         }
@@ -147,11 +165,11 @@ impl Interp<'_> {
                     ExcKind::TypeError,
                     format!("cannot do `{ln}` {} `{rn}`", op.symbol()),
                 )
-                .with_error(&f.file, le.range, format!("this is `{ln}`"))
-                .with_error(&f.file, re.range, format!("this is `{rn}`"))
+                .with_error(&f.file, le, format!("this is `{ln}`"))
+                .with_error(&f.file, re, format!("this is `{rn}`"))
                 .with_note(
                     &f.file,
-                    whole.range,
+                    whole,
                     "cannot use `is` between value types as they don't have an identity",
                 )
                 .into());
@@ -240,7 +258,7 @@ impl Interp<'_> {
         }
     }
 
-    fn bad_contains(&self, f: &Frame, l: TypeId, r: TypeId, le: &Expr, re: &Expr) -> Eval<Typed> {
+    fn bad_contains(&self, f: &Frame, l: TypeId, r: TypeId, le: TextRange, re: TextRange) -> Eval<Typed> {
         if let Some(items) = self.vm.types.tuple_items(r) {
             let message = if items.windows(2).any(|w| w[0] != w[1]) {
                 "'in' is not supported on heterogeneous tuples"
@@ -249,7 +267,7 @@ impl Interp<'_> {
             };
             let rn = self.vm.types.name(r).to_string();
             return Err(SpyError::new(ExcKind::TypeError, message)
-                .with_error(&f.file, re.range, format!("this is `{rn}`"))
+                .with_error(&f.file, re, format!("this is `{rn}`"))
                 .into());
         }
         Err(self.cannot_do(f, l, "in", r, le, re))
@@ -261,14 +279,14 @@ impl Interp<'_> {
         op: UnaryOp,
         v: Typed,
         operand: &Expr,
-        whole: &Expr,
+        whole: TextRange,
     ) -> Eval<Typed> {
         if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole.range, ""));
+            return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole, ""));
         }
         if let (Some(p), true) = (v.ty.as_prim(), is_runtime(&v)) {
             if let Some(result) = ops::unaryop_signature(op, p) {
-                return self.shift_unary(f, op, &v, TypeId::prim(result), whole.range);
+                return self.shift_unary(f, op, &v, TypeId::prim(result), whole);
             }
         }
         if let (Some(p), Value::Scalar(s)) = (v.ty.as_prim(), &v.value) {
@@ -280,13 +298,13 @@ impl Interp<'_> {
                         value: Value::Scalar(x),
                     }),
                     Err(e) => Err(SpyError::new(e.kind, e.message)
-                        .with_error(&f.file, whole.range, "")
+                        .with_error(&f.file, whole, "")
                         .into()),
                 };
             }
         }
         if let Some(func) = self.dunder(v.ty, "__neg__") {
-            return self.call_dunder(f, &func, vec![(v, operand.range)], whole.range);
+            return self.call_dunder(f, &func, vec![(v, operand.range)], whole);
         }
         let name = self.vm.types.name(v.ty).to_string();
         Err(
@@ -303,7 +321,7 @@ impl Interp<'_> {
         sym: BinSym,
         l: Typed,
         r: Typed,
-        whole: &Expr,
+        whole: TextRange,
     ) -> Eval<Typed> {
         if f.shifting && !matches!(imp, OpImpl::Method { .. }) {
             // Equality of value types may call user `__eq__`s: decide it at
@@ -318,12 +336,12 @@ impl Interp<'_> {
                 _ => TypeId::BOOL,
             };
             if is_runtime(&l) || is_runtime(&r) || (deep && !(l.is_blue() && r.is_blue())) {
-                return self.shift_binary(f, sym, &l, &r, ty, whole.range);
+                return self.shift_binary(f, sym, &l, &r, ty, whole);
             }
             // Folding blue operands: an error (`1 // 0`) happens at run time,
             // at this point of the expression.
             let folded = self.exec_binary_values(f, imp, l, r, whole);
-            return self.lazy_raise_or(f, folded, ty, whole.range);
+            return self.lazy_raise_or(f, folded, ty, whole);
         }
         self.exec_binary_values(f, imp, l, r, whole)
     }
@@ -334,7 +352,7 @@ impl Interp<'_> {
         imp: OpImpl,
         l: Typed,
         r: Typed,
-        whole: &Expr,
+        whole: TextRange,
     ) -> Eval<Typed> {
         let color = if imp.is_pure() {
             l.color.join(r.color)
@@ -343,35 +361,17 @@ impl Interp<'_> {
         };
         let fail = |e: ops::OpError| -> Failure {
             SpyError::new(e.kind, e.message)
-                .with_error(&f.file, whole.range, "")
+                .with_error(&f.file, whole, "")
                 .into()
         };
         let (ty, value) = match imp {
             OpImpl::PrimBin { op, operand, result } => {
-                let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
-                let v = ops::dispatch::run_binop(op, operand, a, b).map_err(fail)?;
-                // Planted bug (test-only): redshift folds blue `//` rounding toward zero.
-                let v = match (a, b) {
-                    (Scalar::I32(a), Scalar::I32(b))
-                        if f.shifting
-                            && op == BinOp::FloorDiv
-                            && b != 0
-                            && self.limits.mutations.has(Mutation::FloorDivRoundsTowardZero) =>
-                    {
-                        Scalar::I32(a.wrapping_div(b))
-                    }
-                    _ => v,
-                };
-                (TypeId::prim(result), Value::Scalar(v))
+                return self.prim_binop(f, op, ops::BinSig { operand, result }, &l, &r, whole);
             }
-            OpImpl::PrimCmp { op, operand } => {
-                let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
-                let v = ops::dispatch::run_cmpop(op, operand, a, b).map_err(fail)?;
-                (TypeId::BOOL, Value::Scalar(v))
-            }
+            OpImpl::PrimCmp { op, operand } => return self.prim_cmpop(f, op, operand, &l, &r, whole),
             OpImpl::StrConcat => {
                 let (a, b) = (l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
-                self.check_str_len(f, a.len() + b.len(), whole.range)?;
+                self.check_str_len(f, a.len() + b.len(), whole)?;
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
                 s.push_str(b);
@@ -384,7 +384,7 @@ impl Interp<'_> {
                     .as_str()
                     .map_or(0, str::len)
                     .saturating_mul(n.max(0) as usize);
-                self.check_str_len(f, len, whole.range)?;
+                self.check_str_len(f, len, whole)?;
                 let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
                 (TypeId::STR, Value::str(&s))
             }
@@ -450,24 +450,78 @@ impl Interp<'_> {
             // `c.__contains__(x)` for `x in c`: when an operand has effects,
             // both are bound first, in source order (spec §6.1).
             OpImpl::Method { func, swap: true }
-                if f.shifting && self.any_effects(f, [(&l, whole.range), (&r, whole.range)])? =>
+                if f.shifting && self.any_effects(f, [(&l, whole), (&r, whole)])? =>
             {
-                let mut operands = [(l, whole.range), (r, whole.range)];
+                let mut operands = [(l, whole), (r, whole)];
                 let bindings = self.bind_in_order(f, &mut operands)?;
                 let [l, r] = operands;
-                let result = self.call_dunder(f, &func, vec![r, l], whole.range)?;
-                return self.after_bindings(f, bindings, &result, whole.range);
+                let result = self.call_dunder(f, &func, vec![r, l], whole)?;
+                return self.after_bindings(f, bindings, &result, whole);
             }
             OpImpl::Method { func, swap } => {
                 let args = if swap {
-                    vec![(r, whole.range), (l, whole.range)]
+                    vec![(r, whole), (l, whole)]
                 } else {
-                    vec![(l, whole.range), (r, whole.range)]
+                    vec![(l, whole), (r, whole)]
                 };
-                return self.call_dunder(f, &func, args, whole.range);
+                return self.call_dunder(f, &func, args, whole);
             }
         };
         Ok(Typed { color, ty, value })
+    }
+
+    /// `l OP r` on primitive values: both operands converted to the
+    /// signature's operand type, the pure operation, the joined color.
+    fn prim_binop(
+        &self,
+        f: &Frame,
+        op: BinOp,
+        sig: ops::BinSig,
+        l: &Typed,
+        r: &Typed,
+        whole: TextRange,
+    ) -> Eval<Typed> {
+        let (a, b) = (
+            prim_operand(&l.value, sig.operand)?,
+            prim_operand(&r.value, sig.operand)?,
+        );
+        let v = ops::dispatch::run_binop(op, sig.operand, a, b).map_err(|e| op_error(f, e, whole))?;
+        // Planted bug (test-only): redshift folds blue `//` rounding toward zero.
+        let v = match (a, b) {
+            (Scalar::I32(a), Scalar::I32(b))
+                if f.shifting
+                    && op == BinOp::FloorDiv
+                    && b != 0
+                    && self.limits.mutations.has(Mutation::FloorDivRoundsTowardZero) =>
+            {
+                Scalar::I32(a.wrapping_div(b))
+            }
+            _ => v,
+        };
+        Ok(Typed {
+            color: l.color.join(r.color),
+            ty: TypeId::prim(sig.result),
+            value: Value::Scalar(v),
+        })
+    }
+
+    /// `l OP r` comparing primitive values (converted to `operand`).
+    fn prim_cmpop(
+        &self,
+        f: &Frame,
+        op: CmpOp,
+        operand: PrimTy,
+        l: &Typed,
+        r: &Typed,
+        whole: TextRange,
+    ) -> Eval<Typed> {
+        let (a, b) = (prim_operand(&l.value, operand)?, prim_operand(&r.value, operand)?);
+        let v = ops::dispatch::run_cmpop(op, operand, a, b).map_err(|e| op_error(f, e, whole))?;
+        Ok(Typed {
+            color: l.color.join(r.color),
+            ty: TypeId::BOOL,
+            value: Value::Scalar(v),
+        })
     }
 
     /// Equality of two values of the same static type `ty`.
@@ -477,7 +531,7 @@ impl Interp<'_> {
         ty: TypeId,
         a: &Value,
         b: &Value,
-        whole: &Expr,
+        whole: TextRange,
     ) -> Eval<bool> {
         match (a, b) {
             (Value::Scalar(x), Value::Scalar(y)) => {
@@ -516,10 +570,10 @@ impl Interp<'_> {
             (Value::Struct(x), Value::Struct(y)) => {
                 if let Some(eq) = self.dunder(ty, "__eq__") {
                     let args = vec![
-                        (Typed::red(ty, a.clone()), whole.range),
-                        (Typed::red(ty, b.clone()), whole.range),
+                        (Typed::red(ty, a.clone()), whole),
+                        (Typed::red(ty, b.clone()), whole),
                     ];
-                    let r = self.call_dunder(f, &eq, args, whole.range)?;
+                    let r = self.call_dunder(f, &eq, args, whole)?;
                     return Ok(Self::scalar_bool(&r.value));
                 }
                 let fields = self
@@ -557,6 +611,13 @@ impl Interp<'_> {
             _ => false,
         }
     }
+}
+
+/// An error of the pure operator layer, located at the whole operation.
+fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
+    SpyError::new(e.kind, e.message)
+        .with_error(&f.file, whole, "")
+        .into()
 }
 
 fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {

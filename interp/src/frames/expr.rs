@@ -52,12 +52,12 @@ impl Interp<'_> {
             ExprKind::BinOp { left, op, right } => {
                 let l = self.eval_expr(f, left)?;
                 let r = self.eval_expr(f, right)?;
-                self.binop(f, *op, (l, left), (r, right), e)
+                self.binop(f, *op, (l, left.range), (r, right.range), e.range)
             }
             ExprKind::Compare { left, op, right } => {
                 let l = self.eval_expr(f, left)?;
                 let r = self.eval_expr(f, right)?;
-                self.cmpop(f, *op, (l, left), (r, right), e)
+                self.cmpop(f, *op, (l, left.range), (r, right.range), e.range)
             }
             ExprKind::BoolOp { op, left, right } => self.eval_boolop(f, *op, left, right),
             ExprKind::IfExp { test, body, orelse } => {
@@ -268,7 +268,7 @@ impl Interp<'_> {
             });
         }
         let v = self.eval_expr(f, operand)?;
-        self.unaryop(f, op, v, operand, e)
+        self.unaryop(f, op, v, operand, e.range)
     }
 
     /// `and`/`or`: short-circuit; each operand converted to bool; the result

@@ -156,11 +156,10 @@ impl Interp<'_> {
             "count" | "index" => {
                 let x = self.convert_to(f, args[0].0.clone(), item_ty, args[0].1, None)?;
                 let items = l.items.borrow().clone();
-                let whole = ast::Expr::new(ast::ExprKind::None, attr.range);
                 let mut count = 0;
                 let mut first = None;
                 for (k, item) in items.iter().enumerate() {
-                    if self.values_equal(f, item_ty, &x.value, item, &whole)? {
+                    if self.values_equal(f, item_ty, &x.value, item, attr.range)? {
                         count += 1;
                         first.get_or_insert(k);
                     }

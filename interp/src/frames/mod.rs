@@ -163,6 +163,9 @@ pub struct Interp<'out> {
     /// Every red function created so far (the redshift worklist).
     pub(crate) red_functions: Vec<Rc<crate::vm::value::Function>>,
     /// Specializations of generic structs, by (generic, argument keys).
+    /// Environments of finished activations, reused by the next calls
+    /// (a call allocates no locals vector once the pool is warm).
+    env_pool: Vec<Env>,
     pub(crate) generic_structs: std::collections::HashMap<
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
@@ -181,10 +184,33 @@ impl<'out> Interp<'out> {
             fqns: HashSet::new(),
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
+            env_pool: Vec::new(),
             doppler: None,
             blue_calls: Vec::new(),
             made_by: std::collections::HashMap::new(),
             red_functions: Vec::new(),
+        }
+    }
+
+    /// An environment of `slots` unassigned locals.
+    pub(crate) fn fresh_env(&mut self, slots: usize) -> Env {
+        match self.env_pool.pop() {
+            Some(env) => {
+                env.borrow_mut().resize(slots, None);
+                env
+            }
+            None => Rc::new(std::cell::RefCell::new(vec![None; slots])),
+        }
+    }
+
+    /// Give back the environment of a finished activation. It is reused
+    /// only if nothing else holds it (a closure made by the activation
+    /// keeps its environment alive).
+    pub(crate) fn recycle_env(&mut self, env: Env) {
+        const POOL_SIZE: usize = 64;
+        if Rc::strong_count(&env) == 1 && Rc::weak_count(&env) == 0 && self.env_pool.len() < POOL_SIZE {
+            env.borrow_mut().clear();
+            self.env_pool.push(env);
         }
     }
 

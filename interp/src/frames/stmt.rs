@@ -65,8 +65,7 @@ impl Interp<'_> {
             StmtKind::AugAssign { target, op, value } => {
                 let l = self.eval_name(f, target)?;
                 let r = self.eval_expr(f, value)?;
-                let target_expr = Expr::new(ast::ExprKind::Name(target.clone()), target.range);
-                let result = self.binop(f, *op, (l, &target_expr), (r, value), &target_expr)?;
+                let result = self.binop(f, *op, (l, target.range), (r, value.range), target.range)?;
                 self.assign_name(f, target, result, s.range)?;
             }
             StmtKind::VarDef(v) => self.exec_vardef(f, v)?,

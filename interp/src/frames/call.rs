@@ -304,8 +304,8 @@ impl Interp<'_> {
         let Some(star) = func.star.clone() else {
             let required = func.params.iter().filter(|p| p.default.is_none()).count();
             self.check_arity(f, required, func.params.len(), &args, call_range, def_loc)?;
-            let mut bound = Vec::with_capacity(func.params.len());
-            let mut given = args.into_iter();
+            let mut bound = self.bound_vec(func.params.len());
+            let mut given = args.drain(..);
             for p in &func.params {
                 let (arg, range) = match given.next() {
                     Some(a) => a,
@@ -316,6 +316,8 @@ impl Interp<'_> {
                 };
                 bound.push(convert(self, arg, p.ty, range)?);
             }
+            drop(given);
+            self.recycle_args(args);
             return Ok(bound);
         };
         let before = star.index;
@@ -383,7 +385,7 @@ impl Interp<'_> {
         result
     }
 
-    fn invoke_inner(&mut self, func: &Rc<Function>, args: Vec<Typed>, ns: Option<String>) -> Eval<Typed> {
+    fn invoke_inner(&mut self, func: &Rc<Function>, mut args: Vec<Typed>, ns: Option<String>) -> Eval<Typed> {
         self.tick()?;
         let code = &func.code;
         let blue = func.color == FuncColor::Blue;
@@ -391,7 +393,7 @@ impl Interp<'_> {
         for (slot, local) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(local.clone());
         }
-        for (p, arg) in code.def.params.iter().zip(args) {
+        for (p, arg) in code.def.params.iter().zip(args.drain(..)) {
             let NameRef::Local(slot) = code.res.name(p.name.id) else {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
@@ -406,21 +408,22 @@ impl Interp<'_> {
                 value: Some(arg.value),
             });
         }
+        self.recycle_bound(args);
         let ns = ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone());
         let mut frame = Frame::function(func, locals, func.fqn.clone(), ns, false);
         let color = if blue { Color::Blue } else { Color::Red };
-        let flow = self.exec_block(&mut frame, &code.def.body);
-        self.recycle_env(std::mem::take(&mut frame.locals));
-        let flow = flow.map_err(|e| add_trace(e, &frame))?;
-        let result = match flow {
-            Flow::Return(v) => v,
+        let result = match self.exec_block(&mut frame, &code.def.body) {
+            Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
             // inferred is `return None`.
-            _ if func.inferred_ret.is_some() && self.infer_return_none(func) => Typed::none(),
-            _ if func.inferred_ret.is_none() && (func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC) => {
-                Typed::none()
+            Ok(_) if func.inferred_ret.is_some() && self.infer_return_none(func) => Ok(Typed::none()),
+            Ok(_)
+                if func.inferred_ret.is_none()
+                    && (func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC) =>
+            {
+                Ok(Typed::none())
             }
-            _ => {
+            Ok(_) => {
                 let end = code
                     .def
                     .body
@@ -432,9 +435,12 @@ impl Interp<'_> {
                     "reached the end of the function without a `return`",
                 )
                 .with_error(&code.file, end, "no return");
-                return Err(add_trace(err.into(), &frame));
+                Err(add_trace(err.into(), &frame))
             }
+            Err(e) => Err(add_trace(e, &frame)),
         };
+        self.recycle_env(frame.locals);
+        let result = result?;
         // A blue function's result is blue, typed by its value when its
         // declared type is `dynamic` (there is no "dynamic blue").
         let ty = if blue && result.ty == TypeId::DYNAMIC {

@@ -166,6 +166,10 @@ pub struct Interp<'out> {
     /// Environments of finished activations, reused by the next calls
     /// (a call allocates no locals vector once the pool is warm).
     env_pool: Vec<Env>,
+    /// Emptied argument vectors, reused by the next calls.
+    args_pool: Vec<call::Args>,
+    /// Emptied bound-parameter vectors, reused by the next activations.
+    bound_pool: Vec<Vec<crate::vm::value::Typed>>,
     pub(crate) generic_structs: std::collections::HashMap<
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
@@ -185,6 +189,8 @@ impl<'out> Interp<'out> {
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
             env_pool: Vec::new(),
+            args_pool: Vec::new(),
+            bound_pool: Vec::new(),
             doppler: None,
             blue_calls: Vec::new(),
             made_by: std::collections::HashMap::new(),
@@ -211,6 +217,34 @@ impl<'out> Interp<'out> {
         if Rc::strong_count(&env) == 1 && Rc::weak_count(&env) == 0 && self.env_pool.len() < POOL_SIZE {
             env.borrow_mut().clear();
             self.env_pool.push(env);
+        }
+    }
+
+    /// An empty argument vector (from the pool when one is free).
+    pub(crate) fn args_vec(&mut self, capacity: usize) -> call::Args {
+        self.args_pool
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(capacity))
+    }
+
+    /// Give back an emptied argument vector.
+    pub(crate) fn recycle_args(&mut self, args: call::Args) {
+        if args.is_empty() && self.args_pool.len() < 64 {
+            self.args_pool.push(args);
+        }
+    }
+
+    /// An empty vector of bound parameters (from the pool when one is free).
+    pub(crate) fn bound_vec(&mut self, capacity: usize) -> Vec<crate::vm::value::Typed> {
+        self.bound_pool
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(capacity))
+    }
+
+    /// Give back an emptied vector of bound parameters.
+    pub(crate) fn recycle_bound(&mut self, bound: Vec<crate::vm::value::Typed>) {
+        if bound.is_empty() && self.bound_pool.len() < 64 {
+            self.bound_pool.push(bound);
         }
     }
 

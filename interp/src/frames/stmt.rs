@@ -10,6 +10,7 @@ use crate::syntax::ast::{self, AssignTarget, Expr, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Local, Typed, Value};
+use std::rc::Rc;
 
 /// Extra explanation attached to a conversion error: where the expected
 /// type came from.
@@ -65,6 +66,13 @@ impl Interp<'_> {
             StmtKind::AugAssign { target, op, value } => {
                 let l = self.eval_name(f, target)?;
                 let r = self.eval_expr(f, value)?;
+                let l = match *op {
+                    ast::BinOp::Add => match self.append_to_local_str(f, target, l, &r, target.range)? {
+                        Some(l) => l,
+                        None => return Ok(Flow::Normal),
+                    },
+                    _ => l,
+                };
                 let result = self.binop(f, *op, (l, target.range), (r, value.range), target.range)?;
                 self.assign_name(f, target, result, s.range)?;
             }
@@ -296,6 +304,32 @@ impl Interp<'_> {
     fn exec_assign(&mut self, f: &mut Frame, target: &AssignTarget, value: &Expr) -> Eval<()> {
         match target {
             AssignTarget::Name(id) => {
+                // `x = x + e`: the same steps as the general path, but the
+                // concatenation may append to x's text in place.
+                if let ast::ExprKind::BinOp {
+                    left,
+                    op: ast::BinOp::Add,
+                    right,
+                } = &value.kind
+                {
+                    if let ast::ExprKind::Name(left_id) = &left.kind {
+                        if f.res.name(left_id.id) == f.res.name(id.id) {
+                            let l = self.eval_name(f, left_id)?;
+                            let r = self.eval_expr(f, right)?;
+                            let Some(l) = self.append_to_local_str(f, id, l, &r, value.range)? else {
+                                return Ok(());
+                            };
+                            let v = self.binop(
+                                f,
+                                ast::BinOp::Add,
+                                (l, left.range),
+                                (r, right.range),
+                                value.range,
+                            )?;
+                            return self.assign_name(f, id, v, value.range);
+                        }
+                    }
+                }
                 let v = self.eval_expr(f, value)?;
                 self.assign_name(f, id, v, value.range)
             }
@@ -595,6 +629,44 @@ impl Interp<'_> {
         self.emit_declaration(f, &name, v.ty, Some(value), id.range.cover(range))?;
         f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, id.range));
         Ok(())
+    }
+
+    /// `x = x + t` or `x += t` where `x` is a `var` local of type `str` and
+    /// `t` a `str`: the result (and every error) is the general path's,
+    /// but x's text grows in place when x's local held the only other
+    /// reference to it, so building a string in a loop is linear, not
+    /// quadratic. Done: `None`; any other case hands `l` back untouched.
+    fn append_to_local_str(
+        &mut self,
+        f: &mut Frame,
+        id: &ast::Identifier,
+        l: Typed,
+        r: &Typed,
+        whole: TextRange,
+    ) -> Eval<Option<Typed>> {
+        let NameRef::Local(slot) = f.res.name(id.id) else {
+            return Ok(Some(l));
+        };
+        let applies = !f.shifting
+            && l.ty == TypeId::STR
+            && r.ty == TypeId::STR
+            && f.scope.symbols[slot as usize].kind != VarKind::Const;
+        let color = match f.locals.borrow().get(slot as usize) {
+            Some(Some(local)) if applies && local.ty == TypeId::STR && local.value.is_some() => local.color,
+            _ => return Ok(Some(l)),
+        };
+        let (Value::Str(mut text), Value::Str(suffix)) = (l.value, &r.value) else {
+            return Err(crate::bug!("a `str` value that is not a string"));
+        };
+        self.check_str_len(f, text.len() + suffix.len(), whole)?;
+        // Drop the local's reference first: then `text` is usually unique
+        // and `make_mut` appends without copying.
+        if let Some(Some(local)) = f.locals.borrow_mut().get_mut(slot as usize) {
+            local.value = None;
+        }
+        Rc::make_mut(&mut text).push_str(suffix);
+        self.write_slot(f, slot, TypeId::STR, color, Value::Str(text));
+        Ok(None)
     }
 
     fn write_slot(&mut self, f: &mut Frame, slot: u32, ty: TypeId, color: Color, value: Value) {

@@ -50,7 +50,7 @@ pub fn value_key(v: &Value) -> ValueKey {
             let (t, b) = scalar_bits(*s);
             ValueKey::Scalar(t, b)
         }
-        Value::Str(s) => ValueKey::Str(s.clone()),
+        Value::Str(s) => ValueKey::Str(Rc::from(s.as_str())),
         Value::None => ValueKey::None,
         Value::Type(t) => ValueKey::Type(*t),
         Value::Builtin(b) => ValueKey::Builtin(*b),

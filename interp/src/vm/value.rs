@@ -45,7 +45,9 @@ pub struct ModuleId(pub u32);
 #[derive(Clone)]
 pub enum Value {
     Scalar(Scalar),
-    Str(Rc<str>),
+    /// A `str`: shared, and appended to in place when nothing else holds it
+    /// (`s = s + t`, see `frames::stmt`).
+    Str(Rc<String>),
     None,
     Type(TypeId),
     Func(Rc<Function>),
@@ -282,7 +284,7 @@ impl fmt::Debug for Value {
 
 impl Value {
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        Value::Str(Rc::new(s.to_string()))
     }
 
     pub fn i32(v: i32) -> Value {

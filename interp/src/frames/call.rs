@@ -290,6 +290,18 @@ impl Interp<'_> {
         mut args: Args,
         call_range: TextRange,
     ) -> Eval<Vec<Typed>> {
+        // The common case: one argument per parameter, each already of the
+        // parameter's type (what the general path below does, minus the
+        // identity conversions).
+        if func.star.is_none()
+            && args.len() == func.params.len()
+            && args.iter().zip(&func.params).all(|((a, _), p)| a.ty == p.ty)
+        {
+            let mut bound = self.bound_vec(args.len());
+            bound.extend(args.drain(..).map(|(a, _)| a));
+            self.recycle_args(args);
+            return Ok(bound);
+        }
         let def_loc = Some((&func.code.file, func.code.def.proto_range));
         let convert = |this: &mut Self, v: Typed, ty: TypeId, range: TextRange| {
             this.convert_to(f, v, ty, range, None).map_err(|e| {

@@ -13,7 +13,7 @@ use crate::vm::ops::Scalar;
 use crate::vm::types::TypeId;
 use std::rc::Rc;
 
-use crate::vm::value::{Color, TupleValue, Typed, Value};
+use crate::vm::value::{Color, Local, TupleValue, Typed, Value};
 
 impl Interp<'_> {
     pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
@@ -178,18 +178,19 @@ impl Interp<'_> {
     pub(crate) fn eval_name(&mut self, f: &mut Frame, id: &ast::Identifier) -> Eval<Typed> {
         match f.res.name(id.id) {
             NameRef::Local(slot) => {
-                let local = f.locals.borrow().get(slot as usize).cloned().flatten();
-                match local {
-                    Some(l) => match l.value {
-                        Some(value) => Ok(Typed {
-                            color: l.color,
-                            ty: l.ty,
-                            value,
-                        }),
-                        None => Err(self.unassigned(f, id, "local")),
-                    },
-                    None => Err(self.unassigned(f, id, "local")),
-                }
+                let read = match f.locals.borrow().get(slot as usize) {
+                    Some(Some(Local {
+                        color,
+                        ty,
+                        value: Some(value),
+                    })) => Some(Typed {
+                        color: *color,
+                        ty: *ty,
+                        value: value.clone(),
+                    }),
+                    _ => None,
+                };
+                read.ok_or_else(|| self.unassigned(f, id, "local"))
             }
             NameRef::Outer { depth, slot } => {
                 let env = f

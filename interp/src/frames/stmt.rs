@@ -413,7 +413,11 @@ impl Interp<'_> {
     ) -> Eval<()> {
         match f.res.name(id.id) {
             NameRef::Local(slot) => {
-                let existing = f.locals.borrow().get(slot as usize).cloned().flatten();
+                // (type, color, assigned?) of the local, if declared
+                let existing = match f.locals.borrow().get(slot as usize) {
+                    Some(Some(l)) => Some((l.ty, l.color, l.value.is_some())),
+                    _ => None,
+                };
                 let sym = &f.scope.symbols[slot as usize];
                 match existing {
                     None => {
@@ -428,16 +432,23 @@ impl Interp<'_> {
                         self.write_slot(f, slot, v.ty, color, v.value);
                         Ok(())
                     }
-                    Some(local) => {
+                    Some((local_ty, local_color, assigned)) => {
                         let first_assignment = f.shifting && self.take_unassigned(slot);
-                        if sym.kind == VarKind::Const && local.value.is_some() && !first_assignment {
+                        if sym.kind == VarKind::Const && assigned && !first_assignment {
                             let (origin, decl) = (sym.origin, sym.decl_range);
                             return Err(self.invalid_target(f, id, origin, Some(decl)));
                         }
-                        let v = self.convert_to(f, v, local.ty, value_range, None)?;
-                        if f.shifting && local.color == Color::Red {
-                            let target = match &local.value {
-                                Some(Value::Residual(e)) => (**e).clone(),
+                        let v = self.convert_to(f, v, local_ty, value_range, None)?;
+                        if f.shifting && local_color == Color::Red {
+                            let residual_name = match f.locals.borrow().get(slot as usize) {
+                                Some(Some(Local {
+                                    value: Some(Value::Residual(e)),
+                                    ..
+                                })) => Some((**e).clone()),
+                                _ => None,
+                            };
+                            let target = match residual_name {
+                                Some(e) => e,
                                 _ => {
                                     return Err(crate::bug!(
                                         "red local `{}` without a residual name",
@@ -453,7 +464,7 @@ impl Interp<'_> {
                             ));
                             return Ok(());
                         }
-                        self.write_slot(f, slot, local.ty, local.color, v.value);
+                        self.write_slot(f, slot, local_ty, local_color, v.value);
                         Ok(())
                     }
                 }

@@ -17,6 +17,7 @@ use crate::vm::value::{Typed, Value};
 impl Interp<'_> {
     /// Convert `v` to `to` with the implicit rules, or raise
     /// `TypeError: mismatched types` annotated at `range`.
+    #[inline]
     pub(crate) fn convert_to(
         &mut self,
         f: &Frame,
@@ -28,6 +29,18 @@ impl Interp<'_> {
         if v.ty == to {
             return Ok(v);
         }
+        self.convert_to_other_type(f, v, to, range, because)
+    }
+
+    /// `convert_to` where the static type changes.
+    fn convert_to_other_type(
+        &mut self,
+        f: &Frame,
+        v: Typed,
+        to: TypeId,
+        range: TextRange,
+        because: Option<Because>,
+    ) -> Eval<Typed> {
         if to == TypeId::OBJECT || to == TypeId::DYNAMIC {
             return Ok(Typed { ty: to, ..v });
         }

@@ -186,7 +186,7 @@ impl Interp<'_> {
                     })) => Some(Typed {
                         color: *color,
                         ty: *ty,
-                        value: value.clone(),
+                        value: value.clone_fast(),
                     }),
                     _ => None,
                 };

@@ -283,6 +283,16 @@ impl fmt::Debug for Value {
 }
 
 impl Value {
+    /// `clone()`, with the common case (a scalar: a plain copy) inline;
+    /// for the hot paths that read locals.
+    #[inline]
+    pub fn clone_fast(&self) -> Value {
+        match self {
+            Value::Scalar(s) => Value::Scalar(*s),
+            other => other.clone(),
+        }
+    }
+
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::new(s.to_string()))
     }

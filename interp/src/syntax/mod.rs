@@ -79,7 +79,7 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     let lexer = lexer::Lexer::new(text);
     let mut module = grammar::ModuleParser::new()
         .parse(&ctx, lexer)
-        .map_err(from_lalrpop)?;
+        .map_err(|e| soft_keyword_statement(text, from_lalrpop(e)))?;
     let checked = validate::check_module(&module);
     // The exact depth walk is needed only when the bound allows too deep a
     // tree (an expression of depth e under s statements is s + e deep).
@@ -100,6 +100,49 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
         ctx.ids_handed_out()
     };
     Ok(module)
+}
+
+/// `match` and `type` are soft keywords our grammar does not know: a
+/// syntax error on a line that is a `match x:` header or a `type X = ...`
+/// alias is upstream's `not implemented yet: Match` / `TypeAlias`, on that
+/// line.
+fn soft_keyword_statement(text: &str, err: ParseError) -> ParseError {
+    if !matches!(err.kind, ParseErrorKind::InvalidSyntax { .. }) {
+        return err;
+    }
+    let at = (err.range.start as usize).min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[line_start..line_end];
+    let indent = line.len() - line.trim_start().len();
+    let stmt = line.trim_start();
+    let code = stmt.split('#').next().unwrap_or("").trim_end();
+    let word_then = |word: &str| {
+        stmt.strip_prefix(word)
+            .filter(|rest| rest.starts_with([' ', '\t', '(', '[', '-', '"', '\'']))
+    };
+    let what = if word_then("match").is_some() && code.ends_with(':') {
+        "Match"
+    } else if let Some(rest) = word_then("type") {
+        let rest = rest.trim_start();
+        let name_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let after = rest[name_len..].trim_start();
+        let is_alias =
+            name_len > 0 && (after.starts_with('[') || (after.starts_with('=') && !after.starts_with("==")));
+        if !is_alias {
+            return err;
+        }
+        "TypeAlias"
+    } else {
+        return err;
+    };
+    ParseError::at(
+        ParseErrorKind::NotImplemented(what.into()),
+        line_start + indent,
+        line_start + indent + code.len(),
+    )
 }
 
 /// Map lalrpop's errors to ours, with CPython's wording.

@@ -48,7 +48,7 @@ impl Interp<'_> {
                 module: f.module,
                 file: f.file.clone(),
                 res: f.res.clone(),
-                closure: Self::closure_of(f),
+                closure: self.closure_of(f),
             };
             let v = Typed::blue(TypeId::TYPE, Value::GenericStruct(Rc::new(generic)));
             return self.declare_slot(f, &c.name, v);
@@ -75,7 +75,7 @@ impl Interp<'_> {
             module: f.module,
             file: f.file.clone(),
             res: f.res.clone(),
-            closure: Self::closure_of(f),
+            closure: self.closure_of(f),
         };
         self.run_struct_body(&site, c, ty)
     }
@@ -203,6 +203,7 @@ impl Interp<'_> {
             });
         }
         let env: Env = Rc::new(RefCell::new(type_params));
+        self.note_captured(&env);
         let closure = g.closure.iter().cloned().chain(std::iter::once(env)).collect();
         let site = StructSite {
             module: g.module,

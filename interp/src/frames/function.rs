@@ -44,14 +44,16 @@ impl Interp<'_> {
 
     /// The environments a function or class defined in frame `f` closes
     /// over.
-    pub(crate) fn closure_of(f: &Frame) -> Rc<[Env]> {
+    pub(crate) fn closure_of(&mut self, f: &Frame) -> Rc<[Env]> {
         match f.kind {
-            FrameKind::Function => f
-                .closure
-                .iter()
-                .cloned()
-                .chain(std::iter::once(f.locals.clone()))
-                .collect(),
+            FrameKind::Function => {
+                self.note_captured(&f.locals);
+                f.closure
+                    .iter()
+                    .cloned()
+                    .chain(std::iter::once(f.locals.clone()))
+                    .collect()
+            }
             FrameKind::Class | FrameKind::Module => f.closure.clone(),
         }
     }
@@ -69,7 +71,7 @@ impl Interp<'_> {
         let spec = FunctionSpec {
             fqn,
             self_type,
-            closure: Self::closure_of(f),
+            closure: self.closure_of(f),
             presets: Rc::from(Vec::new()),
             in_blue_code,
         };

@@ -84,7 +84,7 @@ pub fn run_redshifted(path: &str, source: &[u8], out: &mut dyn Write, limits: Li
 }
 
 impl Interp<'_> {
-    fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
+    pub(crate) fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
         let id = self.load_main_module(path, source)?;
         self.call_main(id)
     }

@@ -407,7 +407,8 @@ impl Interp<'_> {
             let ty = self.vm.types.tuple(items);
             return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
         }
-        if let (TypeKind::Tuple(items), [(i, r)]) = (self.vm.types.kind(obj.ty).clone(), idx.as_slice()) {
+        let tuple_items = self.vm.types.tuple_items(obj.ty).map(|items| items.to_vec());
+        if let (Some(items), [(i, r)]) = (tuple_items, idx.as_slice()) {
             if !i.is_blue() {
                 return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
                     .with_error(&f.file, *r, "this is red")

@@ -282,7 +282,7 @@ impl Interp<'_> {
                 return result;
             }
         }
-        match self.vm.types.kind(t).clone() {
+        match self.vm.types.kind(t) {
             TypeKind::Prim(_) | TypeKind::Str => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
                 let (a, r) = args.into_iter().next().expect("arity checked");
@@ -295,6 +295,7 @@ impl Interp<'_> {
                 self.make_struct(f, t, callee_range, args)
             }
             TypeKind::Tuple(items) => {
+                let items = items.clone();
                 self.check_arity(f, items.len(), items.len(), &args, callee_range, None)?;
                 let mut values = Vec::with_capacity(items.len());
                 for ((a, r), ty) in args.into_iter().zip(items.iter()) {
@@ -360,18 +361,21 @@ impl Interp<'_> {
         callee_range: TextRange,
         args: Args,
     ) -> Eval<Typed> {
-        let fields = self
+        let field_types: Vec<TypeId> = self
             .vm
             .types
             .struct_fields(t)
-            .map(|s| s.to_vec())
+            .map(|fields| fields.iter().map(|field| field.ty).collect())
             .unwrap_or_default();
-        let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
-        let def_ref = def.as_ref().map(|(file, range)| (file, *range));
-        self.check_arity(f, fields.len(), fields.len(), &args, callee_range, def_ref)?;
-        let mut values = Vec::with_capacity(fields.len());
-        for ((a, r), field) in args.into_iter().zip(fields.iter()) {
-            values.push(self.convert_to(f, a, field.ty, r, None)?.value);
+        if args.len() != field_types.len() {
+            let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
+            let def_ref = def.as_ref().map(|(file, range)| (file, *range));
+            let n = field_types.len();
+            self.check_arity(f, n, n, &args, callee_range, def_ref)?;
+        }
+        let mut values = Vec::with_capacity(field_types.len());
+        for ((a, r), ty) in args.into_iter().zip(field_types) {
+            values.push(self.convert_to(f, a, ty, r, None)?.value);
         }
         Ok(Typed::red(
             t,

@@ -3,8 +3,8 @@
 //! `@struct class C[T]` whose `C[args]` builds (once per key) the struct
 //! `C[args]` with `T` bound in its body.
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::ExcKind;
@@ -104,7 +104,7 @@ impl Interp<'_> {
         self.exec_block(&mut frame, &c.body)
             .map_err(|e| add_trace(e, &frame))?;
         let mut fields = Vec::new();
-        let mut members = HashMap::new();
+        let mut members = HashMap::default();
         for (sym, slot) in scope.symbols.iter().zip(frame.locals.borrow().iter()) {
             let Some(Local { ty: fty, value, .. }) = slot else {
                 continue;

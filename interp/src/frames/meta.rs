@@ -3,7 +3,7 @@
 //! an operation on the call's arguments, and memoized), MetaArg and
 //! interp-tuple attributes, and dunder methods that may be metafuncs.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};

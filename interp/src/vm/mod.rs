@@ -8,7 +8,7 @@ pub mod ops;
 pub mod types;
 pub mod value;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::rc::Rc;
 
 use crate::resolve::Resolution;
@@ -59,8 +59,8 @@ impl Vm {
         Vm {
             types: TypeTable::new(),
             modules: Vec::new(),
-            structs: HashMap::new(),
-            method_owner: HashMap::new(),
+            structs: HashMap::default(),
+            method_owner: HashMap::default(),
         }
     }
 

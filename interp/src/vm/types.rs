@@ -5,7 +5,7 @@
 //! (static tuples) are interned so that `tuple[i32, f64]` is one type however
 //! it was spelled; nominal types (structs) get a fresh id per definition.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::vm::ops::PrimTy;
 
@@ -161,7 +161,7 @@ impl TypeTable {
     pub fn new() -> TypeTable {
         let mut t = TypeTable {
             types: Vec::new(),
-            interned: HashMap::new(),
+            interned: HashMap::default(),
         };
         let builtins: [(&str, TypeKind); 22] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),

@@ -285,7 +285,9 @@ impl Interp<'_> {
         match self.vm.types.kind(t) {
             TypeKind::Prim(_) | TypeKind::Str => {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
-                let (a, r) = args.into_iter().next().expect("arity checked");
+                let mut args = args;
+                let (a, r) = args.pop().expect("arity checked");
+                self.recycle_args(args);
                 self.explicit_convert(f, t, a, r, call_range)
             }
             TypeKind::Struct { .. } => {

@@ -48,6 +48,10 @@ pub fn convert(value: Scalar, to: PrimTy) -> Scalar {
     if value.ty() == to {
         return value;
     }
+    if let (Scalar::I32(x), PrimTy::F64) = (value, to) {
+        // exact, and the commonest case (no i128 detour)
+        return Scalar::F64(f64::from(x));
+    }
     if let Some(v) = value.as_i128() {
         return match to {
             PrimTy::F64 => Scalar::F64(int_to_f64(v)),

@@ -287,7 +287,7 @@ impl Interp<'_> {
                 self.check_arity(f, 1, 1, &args, callee_range, None)?;
                 let mut args = args;
                 let (a, r) = args.pop().expect("arity checked");
-                self.recycle_args(args);
+                self.pools.recycle_args(args);
                 self.explicit_convert(f, t, a, r, call_range)
             }
             TypeKind::Struct { .. } => {

@@ -297,9 +297,9 @@ impl Interp<'_> {
             && args.len() == func.params.len()
             && args.iter().zip(&func.params).all(|((a, _), p)| a.ty == p.ty)
         {
-            let mut bound = self.bound_vec(args.len());
+            let mut bound = self.pools.bound_vec(args.len());
             bound.extend(args.drain(..).map(|(a, _)| a));
-            self.recycle_args(args);
+            self.pools.recycle_args(args);
             return Ok(bound);
         }
         let def_loc = Some((&func.code.file, func.code.def.proto_range));
@@ -316,7 +316,7 @@ impl Interp<'_> {
         let Some(star) = func.star.clone() else {
             let required = func.params.iter().filter(|p| p.default.is_none()).count();
             self.check_arity(f, required, func.params.len(), &args, call_range, def_loc)?;
-            let mut bound = self.bound_vec(func.params.len());
+            let mut bound = self.pools.bound_vec(func.params.len());
             let mut given = args.drain(..);
             for p in &func.params {
                 let (arg, range) = match given.next() {
@@ -329,7 +329,7 @@ impl Interp<'_> {
                 bound.push(convert(self, arg, p.ty, range)?);
             }
             drop(given);
-            self.recycle_args(args);
+            self.pools.recycle_args(args);
             return Ok(bound);
         };
         let before = star.index;
@@ -401,7 +401,7 @@ impl Interp<'_> {
         self.tick()?;
         let code = &func.code;
         let blue = func.color == FuncColor::Blue;
-        let locals = self.fresh_env(code.scope.slot_count());
+        let locals = self.pools.fresh_env(code.scope.slot_count());
         for (slot, local) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(local.clone());
         }
@@ -420,7 +420,7 @@ impl Interp<'_> {
                 value: Some(arg.value),
             });
         }
-        self.recycle_bound(args);
+        self.pools.recycle_bound(args);
         let ns = ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone());
         let mut frame = Frame::function(func, locals, func.fqn.clone(), ns, false);
         let color = if blue { Color::Blue } else { Color::Red };
@@ -451,7 +451,7 @@ impl Interp<'_> {
             }
             Err(e) => Err(add_trace(e, &frame)),
         };
-        self.recycle_env(frame.locals);
+        self.pools.recycle_env(frame.locals);
         let result = result?;
         // A blue function's result is blue, typed by its value when its
         // declared type is `dynamic` (there is no "dynamic blue").

@@ -203,7 +203,7 @@ impl Interp<'_> {
             });
         }
         let env: Env = Rc::new(RefCell::new(type_params));
-        self.note_captured(&env);
+        self.pools.note_captured(&env);
         let closure = g.closure.iter().cloned().chain(std::iter::once(env)).collect();
         let site = StructSite {
             module: g.module,

@@ -305,7 +305,7 @@ impl Interp<'_> {
     /// Evaluate a list of items where `*e` splices a tuple's items. Each
     /// starred operand is evaluated exactly once, left to right.
     pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &[Expr]) -> Eval<Vec<(Typed, TextRange)>> {
-        let mut out = self.args_vec(items.len());
+        let mut out = self.pools.args_vec(items.len());
         for item in items {
             if let ExprKind::Starred(inner) = &item.kind {
                 if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind {

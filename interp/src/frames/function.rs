@@ -47,7 +47,7 @@ impl Interp<'_> {
     pub(crate) fn closure_of(&mut self, f: &Frame) -> Rc<[Env]> {
         match f.kind {
             FrameKind::Function => {
-                self.note_captured(&f.locals);
+                self.pools.note_captured(&f.locals);
                 f.closure
                     .iter()
                     .cloned()

@@ -26,6 +26,7 @@
 //! | `shift_expr.rs` | expressions while redshifting: residual nodes          |
 //! | `shift_stmt.rs` | statements while redshifting: abstract control flow    |
 //! | `limits.rs`   | call depth and step fuel                                 |
+//! | `pools.rs`    | reused activation storage; closure-cycle release         |
 //!
 //! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
 
@@ -45,6 +46,7 @@ mod list;
 mod lowlevel;
 mod meta;
 mod module;
+mod pools;
 mod shift_expr;
 mod shift_stmt;
 mod stmt;
@@ -162,19 +164,9 @@ pub struct Interp<'out> {
     pub(crate) made_by: std::collections::HashMap<String, Vec<String>>,
     /// Every red function created so far (the redshift worklist).
     pub(crate) red_functions: Vec<Rc<crate::vm::value::Function>>,
+    /// Reusable activation storage and the closure-capture registry.
+    pub(crate) pools: pools::Pools,
     /// Specializations of generic structs, by (generic, argument keys).
-    /// Environments of finished activations, reused by the next calls
-    /// (a call allocates no locals vector once the pool is warm).
-    env_pool: Vec<Env>,
-    /// Environments that closures captured. A closure stored in the
-    /// environment it captures is a reference cycle; dropping the machine
-    /// empties these environments so that every value is freed (a fuzzing
-    /// campaign runs many programs in one process).
-    captured_envs: Vec<Env>,
-    /// Emptied argument vectors, reused by the next calls.
-    args_pool: Vec<call::Args>,
-    /// Emptied bound-parameter vectors, reused by the next activations.
-    bound_pool: Vec<Vec<crate::vm::value::Typed>>,
     pub(crate) generic_structs: std::collections::HashMap<
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
@@ -193,76 +185,11 @@ impl<'out> Interp<'out> {
             fqns: HashSet::new(),
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
-            env_pool: Vec::new(),
-            captured_envs: Vec::new(),
-            args_pool: Vec::new(),
-            bound_pool: Vec::new(),
+            pools: pools::Pools::default(),
             doppler: None,
             blue_calls: Vec::new(),
             made_by: std::collections::HashMap::new(),
             red_functions: Vec::new(),
-        }
-    }
-
-    /// An environment of `slots` unassigned locals.
-    pub(crate) fn fresh_env(&mut self, slots: usize) -> Env {
-        match self.env_pool.pop() {
-            Some(env) => {
-                env.borrow_mut().resize(slots, None);
-                env
-            }
-            None => Rc::new(std::cell::RefCell::new(vec![None; slots])),
-        }
-    }
-
-    /// Give back the environment of a finished activation. It is reused
-    /// only if nothing else holds it (a closure made by the activation
-    /// keeps its environment alive).
-    pub(crate) fn recycle_env(&mut self, env: Env) {
-        const POOL_SIZE: usize = 64;
-        if Rc::strong_count(&env) == 1 && Rc::weak_count(&env) == 0 && self.env_pool.len() < POOL_SIZE {
-            env.borrow_mut().clear();
-            self.env_pool.push(env);
-        }
-    }
-
-    /// Remember that a closure captured `env` (see `captured_envs`).
-    pub(crate) fn note_captured(&mut self, env: &Env) {
-        // A def in a loop captures the same environment again and again.
-        if !self
-            .captured_envs
-            .last()
-            .is_some_and(|last| Rc::ptr_eq(last, env))
-        {
-            self.captured_envs.push(env.clone());
-        }
-    }
-
-    /// An empty argument vector (from the pool when one is free).
-    pub(crate) fn args_vec(&mut self, capacity: usize) -> call::Args {
-        self.args_pool
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(capacity))
-    }
-
-    /// Give back an emptied argument vector.
-    pub(crate) fn recycle_args(&mut self, args: call::Args) {
-        if args.is_empty() && self.args_pool.len() < 64 {
-            self.args_pool.push(args);
-        }
-    }
-
-    /// An empty vector of bound parameters (from the pool when one is free).
-    pub(crate) fn bound_vec(&mut self, capacity: usize) -> Vec<crate::vm::value::Typed> {
-        self.bound_pool
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(capacity))
-    }
-
-    /// Give back an emptied vector of bound parameters.
-    pub(crate) fn recycle_bound(&mut self, bound: Vec<crate::vm::value::Typed>) {
-        if bound.is_empty() && self.bound_pool.len() < 64 {
-            self.bound_pool.push(bound);
         }
     }
 
@@ -283,14 +210,7 @@ impl<'out> Interp<'out> {
 
 impl Drop for Interp<'_> {
     fn drop(&mut self) {
-        // Break the closure <-> environment cycles (see `captured_envs`).
-        for env in self.captured_envs.drain(..) {
-            if let Ok(mut locals) = env.try_borrow_mut() {
-                let values = std::mem::take(&mut *locals);
-                drop(locals);
-                drop(values);
-            }
-        }
+        self.pools.release_captured();
     }
 }
 
@@ -334,7 +254,7 @@ def main() -> None:
         let mut out = Vec::new();
         let mut interp = Interp::new(&mut out, Limits::default());
         assert_eq!(interp.run_main_file("cycle.spy", source).ok(), Some(0));
-        let captured: Vec<std::rc::Weak<_>> = interp.captured_envs.iter().map(Rc::downgrade).collect();
+        let captured = interp.pools.captured();
         assert!(!captured.is_empty(), "the blue call's environment was captured");
         drop(interp);
         assert_eq!(String::from_utf8(out).unwrap(), "3\n");

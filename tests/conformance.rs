@@ -3,7 +3,8 @@
 //! The reference engine (interp) is checked with insta against the case's
 //! snapshot, so `INSTA_UPDATE=always cargo test -p spy-tests --test
 //! conformance` re-blesses expectations. Every other engine is compared with
-//! the same snapshot and never writes it.
+//! the same snapshot and never writes it, and so is every mode
+//! (`Engine::MODES`: ASTFrame with its shortcuts off).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use spy_interp::conformance::{self, Engine};
@@ -19,7 +20,7 @@ fn main() {
     );
     let mut trials = Vec::new();
     for case in cases {
-        for &engine in Engine::ALL {
+        for &engine in Engine::ALL.iter().chain(Engine::MODES) {
             let case = case.clone();
             let name = format!("{}::{}", engine.name(), case.name);
             trials.push(Trial::test(name, move || run(&case, engine)));

@@ -154,7 +154,11 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, i32> {
 
 fn execute(engine: &str, file: &PathBuf, limits: Limits) -> i32 {
     let Some(engine) = Engine::from_name(engine) else {
-        let names: Vec<_> = Engine::ALL.iter().map(|e| e.name()).collect();
+        let names: Vec<_> = Engine::ALL
+            .iter()
+            .chain(Engine::MODES)
+            .map(|e| e.name())
+            .collect();
         eprintln!(
             "error: unknown engine `{engine}` (available: {})",
             names.join(", ")
@@ -275,7 +279,7 @@ fn run_conformance(
                 return 2;
             }
         },
-        None => Engine::ALL.to_vec(),
+        None => Engine::ALL.iter().chain(Engine::MODES).copied().collect(),
     };
     let jobs: Vec<_> = cases
         .iter()
@@ -304,16 +308,29 @@ fn run_conformance(
         }
     }
     println!();
-    println!("{:<10} {:>7} {:>7}", "engine", "passed", "failed");
+    let width = engines.iter().map(|e| e.name().len()).max().unwrap_or(0).max(6);
+    println!("{:<width$} {:>7} {:>7}", "engine", "passed", "failed");
     for engine in &engines {
         let mine: Vec<_> = verdicts.iter().filter(|v| v.engine == *engine).collect();
         let passed = mine.iter().filter(|v| v.passed).count();
-        println!("{:<10} {:>7} {:>7}", engine.name(), passed, mine.len() - passed);
+        println!(
+            "{:<width$} {:>7} {:>7}",
+            engine.name(),
+            passed,
+            mine.len() - passed
+        );
     }
+    let modes = engines.iter().filter(|e| Engine::MODES.contains(e)).count();
+    let plain = engines.len() - modes;
     println!(
-        "{} cases, {} engines: {}",
+        "{} cases, {} engine{}{}: {}",
         cases.len(),
-        engines.len(),
+        plain,
+        if plain == 1 { "" } else { "s" },
+        match modes {
+            0 => String::new(),
+            n => format!(" + {n} mode{}", if n == 1 { "" } else { "s" }),
+        },
         if failed == 0 { "all passed" } else { "FAILURES" }
     );
     i32::from(failed != 0)

@@ -23,21 +23,34 @@ pub enum Engine {
     Interp,
     /// Redshift (lazy errors), print the residual module, run it in ASTFrame.
     Doppler,
+    /// Not an engine of its own: ASTFrame with its shortcuts switched off
+    /// (`Limits::general_paths_only`). The conformance tests run every case
+    /// in this mode as well, against the reference's expectations.
+    InterpGeneral,
 }
 
 impl Engine {
     /// Every engine that exists, reference first.
     pub const ALL: &'static [Engine] = &[Engine::Interp, Engine::Doppler];
 
+    /// Modes of an engine that are checked like engines (not compared by
+    /// the fuzzer, which would only find shortcut bugs twice).
+    pub const MODES: &'static [Engine] = &[Engine::InterpGeneral];
+
     pub fn name(self) -> &'static str {
         match self {
             Engine::Interp => "interp",
             Engine::Doppler => "doppler",
+            Engine::InterpGeneral => "interp-general",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Engine> {
-        Engine::ALL.iter().copied().find(|e| e.name() == name)
+        Engine::ALL
+            .iter()
+            .chain(Engine::MODES)
+            .copied()
+            .find(|e| e.name() == name)
     }
 }
 
@@ -90,6 +103,16 @@ pub fn run_program(engine: Engine, path: &str, source: &[u8], limits: Limits) ->
                     },
                 ),
                 Engine::Doppler => crate::frames::run_redshifted(&path, &source, &mut out, limits),
+                Engine::InterpGeneral => run_file(
+                    &path,
+                    &source,
+                    &mut out,
+                    Limits {
+                        mutations: crate::frames::Mutations::NONE,
+                        general_paths_only: true,
+                        ..limits
+                    },
+                ),
             };
             outcome_of(result, out)
         });

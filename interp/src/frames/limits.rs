@@ -1,7 +1,8 @@
 //! Deterministic resource limits kept in interpreter state, never the host
 //! stack: a call-depth limit (RecursionError) and optional step fuel
 //! (`--max-steps`, StepLimitError), plus the test-only planted-bug switches
-//! (`Mutations`) that prove the differential fuzzer finds real mistakes.
+//! (`Mutations`) that prove the differential fuzzer finds real mistakes and
+//! the switch that turns ASTFrame's shortcuts off (`general_paths_only`).
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::Interp;
@@ -17,6 +18,12 @@ pub struct Limits {
     pub max_str_bytes: usize,
     /// Deliberate engine bugs for testing the fuzzer (none by default).
     pub mutations: Mutations,
+    /// Take the general evaluation rule everywhere ASTFrame has a shortcut
+    /// for a common case (in-place `s = s + t`, primitive operators
+    /// resolved first, exact-arity argument binding). The conformance
+    /// suite runs every case in this mode too (`Engine::InterpGeneral`), so
+    /// each shortcut is checked against the rule it abbreviates.
+    pub general_paths_only: bool,
 }
 
 impl Default for Limits {
@@ -26,6 +33,7 @@ impl Default for Limits {
             max_steps: None,
             max_str_bytes: 1 << 28,
             mutations: Mutations::NONE,
+            general_paths_only: false,
         }
     }
 }

@@ -85,7 +85,7 @@ fn check(ex: &Example) -> Result<(), Failed> {
     if ex.output.is_none() && ex.error.is_none() {
         return Err("a ```spy example needs an ```output or ```error block right after it".into());
     }
-    for &engine in Engine::ALL {
+    for &engine in Engine::ALL.iter().chain(Engine::MODES) {
         check_engine(ex, engine)?;
     }
     Ok(())

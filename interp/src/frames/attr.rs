@@ -178,7 +178,9 @@ impl Interp<'_> {
             full.extend(args);
             return self.call_dunder(f, &m, full, call_range);
         }
-        if let Value::Struct(_) = obj.value {
+        // `o.f(args)` where `f` is a field: read it, then call it (a struct
+        // with `__call__`). While shifting, a red struct is a residual.
+        if let Value::Struct(_) | Value::Residual(_) = obj.value {
             if self.vm.types.field_type(obj.ty, &attr.name).is_some() {
                 let callee = self.get_attr(f, obj, obj_expr, attr)?;
                 return self.call_value(f, callee, attr.range, args, call_range);

@@ -240,22 +240,38 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
                 (Some(x), Some(y)) if x == y => continue,
                 (x, y) => {
                     let show = |l: Option<&str>| l.map_or("<end>".to_string(), normalize_line);
-                    return Some((DivergenceKind::Stdout, format!("{} ≠ {}", show(x), show(y))));
+                    let mut line = format!("{} ≠ {}", show(x), show(y));
+                    // Output that stops early usually comes with an error:
+                    // keep it in the signature, so that reducing the
+                    // program cannot drift to another cause of the same
+                    // missing line.
+                    if a.error != b.error {
+                        line.push_str(&format!(
+                            " (error: {} ≠ {})",
+                            show_error(&a.error),
+                            show_error(&b.error)
+                        ));
+                    }
+                    return Some((DivergenceKind::Stdout, line));
                 }
             }
         }
     }
     if a.error != b.error {
-        let show = |e: &Option<String>| e.as_deref().map_or("<none>".to_string(), normalize_line);
         return Some((
             DivergenceKind::ErrorLine,
-            format!("{} ≠ {}", show(&a.error), show(&b.error)),
+            format!("{} ≠ {}", show_error(&a.error), show_error(&b.error)),
         ));
     }
     if a.exit != b.exit {
         return Some((DivergenceKind::Exit, format!("{} ≠ {}", a.exit, b.exit)));
     }
     None
+}
+
+/// An outcome's error line for a signature (`<none>` without one).
+fn show_error(e: &Option<String>) -> String {
+    e.as_deref().map_or("<none>".to_string(), normalize_line)
 }
 
 #[cfg(test)]
@@ -265,6 +281,27 @@ mod tests {
     #[test]
     fn digits_are_normalized() {
         assert_eq!(normalize_line("x = -12 and 3.5"), "x = -N and N.N");
+    }
+
+    #[test]
+    fn stdout_signature_keeps_the_error() {
+        let outcome = |stdout: &str, error: Option<&str>| Outcome {
+            exit: i32::from(error.is_some()),
+            error: error.map(str::to_string),
+            report: None,
+            bug: None,
+            stdout: stdout.to_string(),
+        };
+        let (kind, line) = compare(
+            &outcome("a\nb 1\n", None),
+            &outcome("a\n", Some("TypeError: method `S1::a0` does not exist")),
+        )
+        .expect("they differ");
+        assert_eq!(kind, DivergenceKind::Stdout);
+        assert_eq!(
+            line,
+            "b N ≠ <end> (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
+        );
     }
 
     #[test]

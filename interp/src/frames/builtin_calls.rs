@@ -65,7 +65,8 @@ impl Interp<'_> {
                     });
                 }
                 if let Some(m) = self.vm.struct_method(a.ty, "__len__") {
-                    return self.call_function(f, &m, vec![(a.clone(), *r)], call_range);
+                    // A metafunc `__len__` goes through the metacall protocol.
+                    return self.call_dunder(f, &m, vec![(a.clone(), *r)], call_range);
                 }
                 let ty = self.vm.types.name(a.ty).to_string();
                 Err(

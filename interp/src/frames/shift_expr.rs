@@ -300,7 +300,10 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Option<Eval<Typed>> {
         let kind = self.vm.types.kind(t).clone();
-        let always = matches!(kind, TypeKind::List(_));
+        // A SIMD lane may convert through a struct's conversion hook,
+        // whose result is run-time even when the argument is known: the
+        // SIMD branch decides after converting.
+        let always = matches!(kind, TypeKind::List(_) | TypeKind::Simd { .. });
         if !always && !args.iter().any(|(a, _)| is_runtime(a)) {
             return None;
         }
@@ -359,16 +362,22 @@ impl Interp<'_> {
                         return Some(Err(e));
                     }
                 }
+                let mut converted = Vec::with_capacity(args.len());
                 for (a, r) in args {
-                    if let Err(e) = self.convert_to(f, a.clone(), TypeId::prim(lane), *r, None) {
-                        return Some(Err(e));
+                    match self.convert_to(f, a.clone(), TypeId::prim(lane), *r, None) {
+                        Ok(v) => converted.push((v, *r)),
+                        Err(e) => return Some(Err(e)),
                     }
+                }
+                if !converted.iter().any(|(a, _)| is_runtime(a)) {
+                    // Known lanes: `make_simd` folds the vector.
+                    return None;
                 }
                 let callee = match self.type_expr(f, t, callee_range) {
                     Ok(c) => c,
                     Err(e) => return Some(Err(e)),
                 };
-                self.shift_call(f, callee, args, t, range)
+                self.shift_call(f, callee, &converted, t, range)
             }
             TypeKind::List(_) => self.check_arity(f, 0, 0, args, callee_range, None).and_then(|_| {
                 let callee = self.type_expr(f, t, callee_range)?;

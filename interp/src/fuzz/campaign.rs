@@ -129,7 +129,7 @@ impl Campaign {
 }
 
 /// Counters of a campaign.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Stats {
     pub programs: u64,
     pub rejected: u64,
@@ -138,6 +138,20 @@ pub struct Stats {
     /// Programs using each feature (`Feature::ALL` order).
     pub coverage: [u64; Feature::ALL.len()],
     pub elapsed: Duration,
+}
+
+// By hand: `[u64; N]` is `Default` only up to N = 32.
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            programs: 0,
+            rejected: 0,
+            timeouts: 0,
+            findings: 0,
+            coverage: [0; Feature::ALL.len()],
+            elapsed: Duration::ZERO,
+        }
+    }
 }
 
 impl Stats {

@@ -62,10 +62,20 @@ pub enum Feature {
     /// `__spy__.COLOR` and `__spy__.STATIC_TYPE` of side-effect-free
     /// expressions.
     ColorStaticType,
+    /// Struct dunders written as metafuncs (`@blue.metafunc def
+    /// __add__(m_self, m_other): ... return OpSpec(impl, ...)`) in each
+    /// OpSpec form: simple, explicit list, reordered, blue `MetaArg`,
+    /// dispatch on `m_other.static_type` with `OpSpec.NULL` fallback.
+    MetaDunders,
+    /// Conversion hooks `__convert_to__`/`__convert_from__` on structs
+    /// (metafuncs dispatching on `m_expT`/`m_gotT`, or plain functions),
+    /// used by implicit conversions: arguments, typed locals, assignments,
+    /// returns.
+    ConvertHooks,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 31] = [
+    pub const ALL: [Feature; 33] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -97,6 +107,8 @@ impl Feature {
         Feature::GenericStructs,
         Feature::StructDunders,
         Feature::ColorStaticType,
+        Feature::MetaDunders,
+        Feature::ConvertHooks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +144,8 @@ impl Feature {
             Feature::GenericStructs => "generic-structs",
             Feature::StructDunders => "struct-dunders",
             Feature::ColorStaticType => "color-static-type",
+            Feature::MetaDunders => "meta-dunders",
+            Feature::ConvertHooks => "convert-hooks",
         }
     }
 
@@ -139,14 +153,14 @@ impl Feature {
         Feature::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << self as u32
     }
 }
 
 /// A set of features (bit set).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FeatureSet(pub u32);
+pub struct FeatureSet(pub u64);
 
 impl FeatureSet {
     pub const EMPTY: FeatureSet = FeatureSet(0);

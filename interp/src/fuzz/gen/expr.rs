@@ -584,6 +584,11 @@ impl Gen<'_, '_> {
 
     /// A value for a place of type `ty` that converts implicitly (§4.2).
     pub fn arg(&mut self, env: &Env, ty: &Ty, d: u32) -> String {
+        if !env.pure && self.on(Feature::ConvertHooks) && !self.convs.is_empty() && self.chance(1, 4) {
+            if let Some(e) = self.hook_conversion(env, ty, d) {
+                return e;
+            }
+        }
         if self.on(Feature::Conversions) && self.chance(1, 5) {
             let from: &[Ty] = match ty {
                 Ty::F64 => &[Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::F32, Ty::I64, Ty::U64],

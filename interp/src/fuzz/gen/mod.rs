@@ -146,6 +146,12 @@ pub(crate) struct Gen<'a, 'b> {
     /// The struct whose `__eq__`/`__ne__` is being generated: its values
     /// must not be compared (that would recurse forever).
     pub eq_guard: Option<usize>,
+    /// Implicit conversions the structs' `__convert_to__`/`__convert_from__`
+    /// hooks provide: (from, to).
+    pub convs: Vec<(Ty, Ty)>,
+    /// Structs with a plain (non-metafunc) `__convert_to__`: it handles
+    /// every conversion from them, so no other hook may convert from them.
+    pub plain_conv_to: Vec<usize>,
     /// Module-level `var`s.
     pub globals: Vec<(String, Ty)>,
     pub callees: Vec<Callee>,
@@ -171,6 +177,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             struct_names: Vec::new(),
             dunders: Vec::new(),
             eq_guard: None,
+            convs: Vec::new(),
+            plain_conv_to: Vec::new(),
             globals: Vec::new(),
             callees: Vec::new(),
             type_pickers: Vec::new(),

@@ -4,9 +4,18 @@
 //! instances, the expressions that use the dunders, and `COLOR` /
 //! `STATIC_TYPE` of side-effect-free expressions.
 //!
+//! With `MetaDunders` a dunder is sometimes a `@blue.metafunc` returning
+//! an OpSpec of an inner `impl`; with `ConvertHooks` a struct gets
+//! `__convert_to__`/`__convert_from__` hooks (metafuncs dispatching on the
+//! expected/got type, or plain functions), which `arg` uses for implicit
+//! conversions.
+//!
 //! Termination: a dunder's body may only use dunders registered before
 //! it, so dunders never call each other in a cycle; `__eq__`/`__ne__` come
-//! first and their bodies never compare their own struct.
+//! first and their bodies never compare their own struct. The same holds
+//! for conversion hooks: a hook's body is generated before its conversions
+//! are registered (and struct-level bodies never convert implicitly: no
+//! callees exist yet, and only `arg` uses hooks).
 
 use std::rc::Rc;
 
@@ -38,6 +47,8 @@ pub(crate) struct Dunder {
     pub form: Form,
     pub rhs: Option<Ty>,
     pub ret: Ty,
+    /// Defined as a `@blue.metafunc` returning an OpSpec.
+    pub meta: bool,
 }
 
 const ARITH: &[(&str, &str)] = &[
@@ -106,6 +117,9 @@ impl Gen<'_, '_> {
         if self.on(Feature::StructDunders) && self.chance(1, 2) {
             self.dunder_defs(k, &mut s);
         }
+        if self.on(Feature::ConvertHooks) && self.chance(1, 2) {
+            self.convert_hooks(k, &mut s);
+        }
         self.defs.push(s);
     }
 
@@ -162,8 +176,21 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// `def DN(self, other: R) -> T: return <expr>`, then registered.
+    /// `def DN(self, other: R) -> T: return <expr>`, or (`MetaDunders`) a
+    /// metafunc `DN(m_self, m_other)` returning an OpSpec of an inner
+    /// `impl`; then registered.
     fn dunder_method(&mut self, s: &mut String, k: usize, dn: &str, rhs: Option<Ty>, ret: Ty, form: Form) {
+        let meta = self.on(Feature::MetaDunders) && self.chance(1, 2);
+        // 0: OpSpec(impl); 1: OpSpec(impl, [m_self, m_other]); 2: dispatch
+        // on m_other.static_type, else OpSpec.NULL; 3: an extra blue
+        // MetaArg; 4: operands passed in the other order.
+        let mut shape = if meta { self.pick(5) } else { 0 };
+        if (shape == 2 || shape == 4) && rhs.is_none() {
+            shape = 1;
+        }
+        if shape == 4 && !self.on(Feature::ReorderedMetaArgs) {
+            shape = 1;
+        }
         let mut env = Env {
             locals: vec![Local {
                 name: "self".into(),
@@ -184,14 +211,214 @@ impl Gen<'_, '_> {
             });
             sig.push_str(&format!(", other: {}", r.spell()));
         }
+        let blue_k = if shape == 3 {
+            env.locals.push(Local {
+                name: "kb".into(),
+                ty: Ty::I32,
+                mutable: false,
+                blue_range: None,
+            });
+            Some(self.int(-3, 9))
+        } else {
+            None
+        };
         let d = self.int(1, 2) as u32;
         let e = self.expr(&env, &ret, d);
-        s.push_str(&format!(
-            "\n    def {dn}(self{}) -> {}:\n        return {e}\n",
-            &sig[4..],
-            ret.spell()
-        ));
-        self.dunders.push(Dunder { k, form, rhs, ret });
+        if !meta {
+            s.push_str(&format!(
+                "\n    def {dn}(self{}) -> {}:\n        return {e}\n",
+                &sig[4..],
+                ret.spell()
+            ));
+        } else {
+            self.import("operator", "OpSpec");
+            let sname = self.struct_names[k].to_string();
+            let mut params = vec![format!("self: {sname}")];
+            let mut metas = vec!["m_self".to_string()];
+            let mut margs = "m_self".to_string();
+            if let Some(r) = &rhs {
+                let rt = if shape == 2 { "T".to_string() } else { r.spell() };
+                params.push(format!("other: {rt}"));
+                metas.push("m_other".into());
+                margs.push_str(", m_other");
+            }
+            if shape == 4 {
+                self.mark(Feature::ReorderedMetaArgs);
+                params.reverse();
+                metas.reverse();
+            }
+            if let Some(v) = blue_k {
+                self.import("operator", "MetaArg");
+                params.push("kb: i32".into());
+                metas.push(format!("MetaArg('blue', i32, {v})"));
+            }
+            let spec = if shape == 0 || shape == 2 {
+                "OpSpec(impl)".to_string()
+            } else {
+                format!("OpSpec(impl, [{}])", metas.join(", "))
+            };
+            s.push_str(&format!("\n    @blue.metafunc\n    def {dn}({margs}):\n"));
+            let ind = if shape == 2 {
+                let r = rhs.as_ref().map_or("i32".to_string(), Ty::spell);
+                s.push_str(&format!(
+                    "        T = m_other.static_type\n        if T == {r}:\n"
+                ));
+                "            "
+            } else {
+                "        "
+            };
+            s.push_str(&format!(
+                "{ind}def impl({}) -> {}:\n{ind}    return {e}\n{ind}return {spec}\n",
+                params.join(", "),
+                ret.spell()
+            ));
+            if shape == 2 {
+                s.push_str("        return OpSpec.NULL\n");
+            }
+        }
+        self.dunders.push(Dunder {
+            k,
+            form,
+            rhs,
+            ret,
+            meta,
+        });
+    }
+
+    /// `__convert_to__` and/or `__convert_from__` hooks of plain struct
+    /// `k` (metafuncs dispatching on the type, or plain functions), their
+    /// conversions registered in `convs` once their bodies exist.
+    fn convert_hooks(&mut self, k: usize, s: &mut String) {
+        let sty = self.struct_ty(k);
+        let sname = self.struct_names[k].to_string();
+        let mut new_convs: Vec<(Ty, Ty)> = Vec::new();
+        let both = self.chance(1, 3);
+        let to = both || self.chance(1, 2);
+        if to {
+            // Targets: scalars and earlier plain structs.
+            let mut targets: Vec<Ty> = Vec::new();
+            for _ in 0..self.int(1, 2) {
+                let t = if k > 0 && self.chance(1, 4) {
+                    let j = self.pick(k);
+                    self.struct_ty(j)
+                } else {
+                    self.scalar_ty()
+                };
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+            }
+            let plain = targets.len() == 1 && self.chance(1, 4);
+            let mut hook = String::new();
+            for (i, t) in targets.iter().enumerate() {
+                let env = self.hook_env(if plain { "self" } else { "x" }, &sty);
+                let d = self.int(1, 2) as u32;
+                let e = self.expr(&env, t, d);
+                let ts = t.spell();
+                if plain {
+                    hook.push_str(&format!(
+                        "\n    def __convert_to__(self) -> {ts}:\n        return {e}\n"
+                    ));
+                } else {
+                    let spec = if self.chance(1, 2) { "" } else { ", [m_x]" };
+                    hook.push_str(&format!(
+                        "        if m_expT.blueval == {ts}:\n            def conv{i}(x: {sname}) -> {ts}:\n                return {e}\n            return OpSpec(conv{i}{spec})\n"
+                    ));
+                }
+                new_convs.push((sty.clone(), t.clone()));
+            }
+            if plain {
+                self.plain_conv_to.push(k);
+                s.push_str(&hook);
+            } else {
+                self.import("operator", "OpSpec");
+                s.push_str(&format!(
+                    "\n    @blue.metafunc\n    def __convert_to__(m_expT, m_gotT, m_x):\n{hook}        return OpSpec.NULL\n"
+                ));
+            }
+        }
+        if both || !to {
+            // Sources: scalars and earlier plain structs whose own
+            // `__convert_to__` (asked first) is a metafunc or absent.
+            let mut sources: Vec<Ty> = Vec::new();
+            for _ in 0..self.int(1, 2) {
+                let t = if k > 0 && self.chance(1, 4) {
+                    let j = self.pick(k);
+                    if self.plain_conv_to.contains(&j) {
+                        continue;
+                    }
+                    self.struct_ty(j)
+                } else {
+                    self.scalar_ty()
+                };
+                if !sources.contains(&t) {
+                    sources.push(t);
+                }
+            }
+            if sources.is_empty() {
+                sources.push(Ty::I32);
+            }
+            let plain = sources.len() == 1 && sources[0].is_scalar() && self.chance(1, 4);
+            let mut hook = String::new();
+            for (i, t) in sources.iter().enumerate() {
+                let env = self.hook_env("x", t);
+                let d = self.int(1, 2) as u32;
+                let e = self.expr(&env, &sty, d);
+                let ts = t.spell();
+                if plain {
+                    hook.push_str(&format!(
+                        "\n    def __convert_from__(x: {ts}) -> {sname}:\n        return {e}\n"
+                    ));
+                } else {
+                    let spec = if self.chance(1, 2) { "" } else { ", [m_x]" };
+                    hook.push_str(&format!(
+                        "        if m_gotT.blueval == {ts}:\n            def conv_from{i}(x: {ts}) -> {sname}:\n                return {e}\n            return OpSpec(conv_from{i}{spec})\n"
+                    ));
+                }
+                new_convs.push((t.clone(), sty.clone()));
+            }
+            if plain {
+                s.push_str(&hook);
+            } else {
+                self.import("operator", "OpSpec");
+                s.push_str(&format!(
+                    "\n    @blue.metafunc\n    def __convert_from__(m_expT, m_gotT, m_x):\n{hook}        return OpSpec.NULL\n"
+                ));
+            }
+        }
+        self.convs.extend(new_convs);
+    }
+
+    /// The environment of a hook body: one read-only parameter.
+    fn hook_env(&self, name: &str, ty: &Ty) -> Env {
+        Env {
+            locals: vec![Local {
+                name: name.into(),
+                ty: ty.clone(),
+                mutable: false,
+                blue_range: None,
+            }],
+            pure: false,
+            callees: self.callees.len(),
+        }
+    }
+
+    /// A value of another type that a conversion hook converts to `ty`
+    /// (an implicit conversion at an argument, typed local, assignment or
+    /// return), if one is registered.
+    pub(super) fn hook_conversion(&mut self, env: &Env, ty: &Ty, d: u32) -> Option<String> {
+        let srcs: Vec<Ty> = self
+            .convs
+            .iter()
+            .filter(|(_, t)| t == ty)
+            .map(|(s, _)| s.clone())
+            .collect();
+        if srcs.is_empty() {
+            return None;
+        }
+        let src = srcs[self.pick(srcs.len())].clone();
+        self.mark(Feature::ConvertHooks);
+        Some(self.expr(env, &src, d))
     }
 
     /// `@struct class GS[T]:` and one to three instances of it (the third
@@ -293,6 +520,7 @@ impl Gen<'_, '_> {
                     form: Form::Method("swap"),
                     rhs: None,
                     ret: sty.clone(),
+                    meta: false,
                 });
             }
             if arith {
@@ -301,6 +529,7 @@ impl Gen<'_, '_> {
                     form: Form::Bin("+"),
                     rhs: Some(sty.clone()),
                     ret: sty.clone(),
+                    meta: false,
                 });
                 if ordered {
                     self.dunders.push(Dunder {
@@ -308,6 +537,7 @@ impl Gen<'_, '_> {
                         form: Form::Bin("<"),
                         rhs: Some(sty.clone()),
                         ret: Ty::Bool,
+                        meta: false,
                     });
                 }
             }
@@ -338,6 +568,9 @@ impl Gen<'_, '_> {
             Form::Method(_) => Feature::GenericStructs,
             _ => Feature::StructDunders,
         });
+        if dn.meta {
+            self.mark(Feature::MetaDunders);
+        }
         Some(match dn.form {
             Form::Bin(op) => format!("({s} {op} {r})"),
             Form::GetItem => format!("{s}[{r}]"),

@@ -51,6 +51,24 @@ pub(crate) struct Dunder {
     pub meta: bool,
 }
 
+/// Which conversion hook of a struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HookDir {
+    /// `__convert_to__`: from the struct to another type.
+    To,
+    /// `__convert_from__`: from another type to the struct.
+    From,
+}
+
+impl HookDir {
+    fn name(self) -> &'static str {
+        match self {
+            HookDir::To => "__convert_to__",
+            HookDir::From => "__convert_from__",
+        }
+    }
+}
+
 const ARITH: &[(&str, &str)] = &[
     ("__add__", "+"),
     ("__sub__", "-"),
@@ -289,8 +307,6 @@ impl Gen<'_, '_> {
     /// `k` (metafuncs dispatching on the type, or plain functions), their
     /// conversions registered in `convs` once their bodies exist.
     fn convert_hooks(&mut self, k: usize, s: &mut String) {
-        let sty = self.struct_ty(k);
-        let sname = self.struct_names[k].to_string();
         let mut new_convs: Vec<(Ty, Ty)> = Vec::new();
         let both = self.chance(1, 3);
         let to = both || self.chance(1, 2);
@@ -309,33 +325,11 @@ impl Gen<'_, '_> {
                 }
             }
             let plain = targets.len() == 1 && self.chance(1, 4);
-            let mut hook = String::new();
-            for (i, t) in targets.iter().enumerate() {
-                let env = self.hook_env(if plain { "self" } else { "x" }, &sty);
-                let d = self.int(1, 2) as u32;
-                let e = self.expr(&env, t, d);
-                let ts = t.spell();
-                if plain {
-                    hook.push_str(&format!(
-                        "\n    def __convert_to__(self) -> {ts}:\n        return {e}\n"
-                    ));
-                } else {
-                    let spec = if self.chance(1, 2) { "" } else { ", [m_x]" };
-                    hook.push_str(&format!(
-                        "        if m_expT.blueval == {ts}:\n            def conv{i}(x: {sname}) -> {ts}:\n                return {e}\n            return OpSpec(conv{i}{spec})\n"
-                    ));
-                }
-                new_convs.push((sty.clone(), t.clone()));
-            }
             if plain {
                 self.plain_conv_to.push(k);
-                s.push_str(&hook);
-            } else {
-                self.import("operator", "OpSpec");
-                s.push_str(&format!(
-                    "\n    @blue.metafunc\n    def __convert_to__(m_expT, m_gotT, m_x):\n{hook}        return OpSpec.NULL\n"
-                ));
             }
+            let hook = self.convert_hook(HookDir::To, k, &targets, plain, &mut new_convs);
+            s.push_str(&hook);
         }
         if both || !to {
             // Sources: scalars and earlier plain structs whose own
@@ -359,34 +353,67 @@ impl Gen<'_, '_> {
                 sources.push(Ty::I32);
             }
             let plain = sources.len() == 1 && sources[0].is_scalar() && self.chance(1, 4);
-            let mut hook = String::new();
-            for (i, t) in sources.iter().enumerate() {
-                let env = self.hook_env("x", t);
-                let d = self.int(1, 2) as u32;
-                let e = self.expr(&env, &sty, d);
-                let ts = t.spell();
-                if plain {
-                    hook.push_str(&format!(
-                        "\n    def __convert_from__(x: {ts}) -> {sname}:\n        return {e}\n"
-                    ));
-                } else {
-                    let spec = if self.chance(1, 2) { "" } else { ", [m_x]" };
-                    hook.push_str(&format!(
-                        "        if m_gotT.blueval == {ts}:\n            def conv_from{i}(x: {ts}) -> {sname}:\n                return {e}\n            return OpSpec(conv_from{i}{spec})\n"
-                    ));
-                }
-                new_convs.push((t.clone(), sty.clone()));
-            }
-            if plain {
-                s.push_str(&hook);
-            } else {
-                self.import("operator", "OpSpec");
-                s.push_str(&format!(
-                    "\n    @blue.metafunc\n    def __convert_from__(m_expT, m_gotT, m_x):\n{hook}        return OpSpec.NULL\n"
-                ));
-            }
+            let hook = self.convert_hook(HookDir::From, k, &sources, plain, &mut new_convs);
+            s.push_str(&hook);
         }
         self.convs.extend(new_convs);
+    }
+
+    /// The text of struct `k`'s `__convert_to__` (to each of `others`) or
+    /// `__convert_from__` (from each of `others`): a plain function when
+    /// `plain` (one conversion), else a metafunc with one branch per type.
+    /// The conversions it defines are added to `new_convs`.
+    fn convert_hook(
+        &mut self,
+        dir: HookDir,
+        k: usize,
+        others: &[Ty],
+        plain: bool,
+        new_convs: &mut Vec<(Ty, Ty)>,
+    ) -> String {
+        let sty = self.struct_ty(k);
+        let mut hook = String::new();
+        for (i, t) in others.iter().enumerate() {
+            let ts = t.spell();
+            // (from, to) of this conversion
+            let (from, to) = match dir {
+                HookDir::To => (&sty, t),
+                HookDir::From => (t, &sty),
+            };
+            let param = if plain && dir == HookDir::To { "self" } else { "x" };
+            let env = self.hook_env(param, from);
+            let d = self.int(1, 2) as u32;
+            let e = self.expr(&env, to, d);
+            let (from_s, to_s) = (from.spell(), to.spell());
+            if plain {
+                let params = match dir {
+                    HookDir::To => "self".to_string(),
+                    HookDir::From => format!("x: {ts}"),
+                };
+                hook.push_str(&format!(
+                    "\n    def {}({params}) -> {to_s}:\n        return {e}\n",
+                    dir.name()
+                ));
+            } else {
+                let spec = if self.chance(1, 2) { "" } else { ", [m_x]" };
+                let (m_arg, conv) = match dir {
+                    HookDir::To => ("m_expT", "conv"),
+                    HookDir::From => ("m_gotT", "conv_from"),
+                };
+                hook.push_str(&format!(
+                    "        if {m_arg}.blueval == {ts}:\n            def {conv}{i}(x: {from_s}) -> {to_s}:\n                return {e}\n            return OpSpec({conv}{i}{spec})\n"
+                ));
+            }
+            new_convs.push((from.clone(), to.clone()));
+        }
+        if plain {
+            return hook;
+        }
+        self.import("operator", "OpSpec");
+        format!(
+            "\n    @blue.metafunc\n    def {}(m_expT, m_gotT, m_x):\n{hook}        return OpSpec.NULL\n",
+            dir.name()
+        )
     }
 
     /// The environment of a hook body: one read-only parameter.

@@ -27,11 +27,25 @@ use crate::fuzz::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
 /// campaign) switches these features off, so a campaign reports only new
 /// findings; remove an entry when its bug is fixed.
 pub const KNOWN_BUGS: &[(Feature, &str)] = &[
-    // None open. The seven found so far (`and`/`or` conversions, inlined
-    // result conversions, lazy folding errors, reordered OpSpec arguments,
-    // the colors of `a if c else b` and `a and b`, the operand order of a `__contains__`
-    // dunder) are fixed; their reproducers are
-    // conformance/cases/differential/fuzz_*.
+    (
+        Feature::MetaDunders,
+        "doppler: field-wise `==` of a struct whose field type has a metafunc `__eq__` is left to run \
+         time, where the residual struct has no `__eq__` (metafuncs are blue), so the fields are \
+         compared plainly instead of through the metafunc's implementation \
+         (fuzz/known-bugs/metafunc_eq_in_fieldwise_equality.spy; 1 hit in 750k programs)",
+    ),
+    (
+        Feature::ConvertHooks,
+        "doppler: a conversion hook called on an argument runs before the later arguments are \
+         evaluated, where ASTFrame evaluates every argument first and then converts, so the hook's \
+         effects or error are reordered with later arguments \
+         (fuzz/known-bugs/convert_hook_order_in_simd_args.spy; 1 hit in 750k programs)",
+    ),
+    // Fixed so far, with reproducers in conformance/cases/differential/:
+    // `and`/`or` conversions, inlined result conversions, lazy folding
+    // errors, reordered OpSpec arguments, the colors of `a if c else b` and
+    // `a and b`, the operand order of a `__contains__` dunder, calling a
+    // struct-valued field, a SIMD lane converted by a hook.
 ];
 
 /// Every feature except those of `KNOWN_BUGS`.

@@ -336,21 +336,7 @@ impl Interp<'_> {
             locals.borrow_mut()[slot as usize] = Some(local.clone());
             presets.push((slot, local));
         }
-        let mut frame = Frame {
-            kind: FrameKind::Function,
-            module: code.module,
-            file: code.file.clone(),
-            res: code.res.clone(),
-            scope: code.scope.clone(),
-            locals,
-            closure: generic.closure.clone(),
-            func: Some(generic.clone()),
-            class_type: None,
-            name: generic.fqn.clone(),
-            ns: ns.as_str().into(),
-            current: def.proto_range,
-            shifting: false,
-        };
+        let mut frame = Frame::function(generic, locals, generic.fqn.clone(), ns.as_str().into(), false);
         let fqn = self.unique_fqn(ns);
         let spec = FunctionSpec {
             fqn,

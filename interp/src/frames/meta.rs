@@ -146,12 +146,7 @@ impl Interp<'_> {
     /// `callee` called at `range` (for provenance): the call as written,
     /// where, and the blue arguments.
     pub(crate) fn describe_call(&self, f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
-        let text: String = f
-            .file
-            .slice(range)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = call_text(f, range);
         format!(
             "`{text}` at {} calls `{callee}` ({resolved})",
             f.file.location(range.start)
@@ -588,4 +583,14 @@ pub(crate) fn interp_tuple(items: Vec<Value>) -> Value {
         ty: TypeId::INTERP_TUPLE,
         items: items.into(),
     }))
+}
+
+/// The source text at `range` on one line (runs of whitespace collapsed),
+/// as provenance notes quote a call.
+pub(crate) fn call_text(f: &Frame, range: TextRange) -> String {
+    f.file
+        .slice(range)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -821,12 +821,7 @@ impl Interp<'_> {
             None
         };
         if let Some(Value::Residual(resolved)) = call.as_ref().map(|c| &c.value) {
-            let text: String = f
-                .file
-                .slice(range)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let text = crate::frames::meta::call_text(f, range);
             let resolved = crate::backend::print_expr(resolved);
             let at = f.file.location(range.start);
             self.note(

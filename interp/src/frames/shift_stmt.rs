@@ -141,15 +141,7 @@ impl Interp<'_> {
             _ if it.ty == TypeId::RANGE => TypeId::I32,
             _ => match self.vm.types.list_item(it.ty) {
                 Some(t) => t,
-                None => {
-                    let ty = self.vm.types.name(it.ty).to_string();
-                    return Err(SpyError::new(
-                        ExcKind::TypeError,
-                        format!("method `{ty}::__fastiter__` does not exist"),
-                    )
-                    .with_error(&f.file, iter.range, format!("this is `{ty}`"))
-                    .into());
-                }
+                None => return Err(self.not_iterable(f, it.ty, iter.range)),
             },
         };
         let NameRef::Local(slot) = f.res.name(target.id) else {

@@ -112,6 +112,17 @@ impl Interp<'_> {
         Ok(Flow::Normal)
     }
 
+    /// `for x in e` where `e`'s type has no iteration (upstream's wording).
+    pub(crate) fn not_iterable(&self, f: &Frame, ty: TypeId, range: TextRange) -> crate::error::Failure {
+        let ty = self.vm.types.name(ty).to_string();
+        SpyError::new(
+            ExcKind::TypeError,
+            format!("method `{ty}::__fastiter__` does not exist"),
+        )
+        .with_error(&f.file, range, format!("this is `{ty}`"))
+        .into()
+    }
+
     fn exec_for(
         &mut self,
         f: &mut Frame,
@@ -154,13 +165,7 @@ impl Interp<'_> {
             return Ok(Flow::Normal);
         }
         let Value::Range(r) = it.value else {
-            let ty = self.vm.types.name(it.ty).to_string();
-            return Err(SpyError::new(
-                ExcKind::TypeError,
-                format!("method `{ty}::__fastiter__` does not exist"),
-            )
-            .with_error(&f.file, iter.range, format!("this is `{ty}`"))
-            .into());
+            return Err(self.not_iterable(f, it.ty, iter.range));
         };
         let (mut i, stop, step) = (r.start as i64, r.stop as i64, r.step as i64);
         while (step > 0 && i < stop) || (step < 0 && i > stop) {

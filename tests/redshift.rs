@@ -7,8 +7,8 @@
 //! Re-bless: `INSTA_UPDATE=always cargo test -p spy-tests --test redshift`.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use spy_interp::conformance;
-use spy_interp::frames::Limits;
+use spy_conformance as conformance;
+use spy_interp::engine::Limits;
 use spy_interp::redshift::{redshift_source, Format, RedshiftOptions};
 
 const AREAS: &[&str] = &["redshift/", "examples/"];

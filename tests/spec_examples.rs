@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use spy_interp::conformance::{run_program, Engine};
-use spy_interp::frames::Limits;
+use spy_conformance::Target;
+use spy_interp::engine::Limits;
 
 struct Example {
     chapter: String,
@@ -85,8 +85,8 @@ fn check(ex: &Example) -> Result<(), Failed> {
     if ex.output.is_none() && ex.error.is_none() {
         return Err("a ```spy example needs an ```output or ```error block right after it".into());
     }
-    for &engine in Engine::ALL.iter().chain(Engine::MODES) {
-        check_engine(ex, engine)?;
+    for &target in Target::ALL {
+        check_engine(ex, target)?;
     }
     Ok(())
 }
@@ -95,32 +95,26 @@ fn check(ex: &Example) -> Result<(), Failed> {
 /// allowed divergence (spec/16-redshift.md §16.6) in a comment:
 /// `#! allow-divergence(doppler): reason` (then only the reference engine is
 /// checked).
-fn check_engine(ex: &Example, engine: Engine) -> Result<(), Failed> {
-    let directive = format!("#! allow-divergence({}):", engine.name());
-    if engine != Engine::Interp && ex.source.lines().any(|l| l.starts_with(&directive)) {
+fn check_engine(ex: &Example, target: Target) -> Result<(), Failed> {
+    let directive = format!("#! allow-divergence({}):", target.engine.name());
+    if !target.engine.is_reference() && ex.source.lines().any(|l| l.starts_with(&directive)) {
         return Ok(());
     }
-    let outcome = run_program(engine, "example.spy", ex.source.as_bytes(), Limits::default());
+    let outcome = target.run("example.spy", ex.source.as_bytes(), Limits::default());
     if let Some(bug) = outcome.bug {
-        return Err(format!("[{}] internal error: {bug}", engine.name()).into());
+        return Err(format!("[{target}] internal error: {}", bug.message).into());
     }
+    let error = outcome.error.as_ref().map(|e| e.to_string());
     let expected_out = ex.output.clone().unwrap_or_default();
     if outcome.stdout.trim_end() != expected_out.trim_end() {
         return Err(format!(
-            "[{}] stdout differs\n--- expected\n{expected_out}--- actual\n{}",
-            engine.name(),
+            "[{target}] stdout differs\n--- expected\n{expected_out}--- actual\n{}",
             outcome.stdout
         )
         .into());
     }
-    if outcome.error != ex.error {
-        return Err(format!(
-            "[{}] error differs: expected {:?}, got {:?}",
-            engine.name(),
-            ex.error,
-            outcome.error
-        )
-        .into());
+    if error != ex.error {
+        return Err(format!("[{target}] error differs: expected {:?}, got {error:?}", ex.error,).into());
     }
     Ok(())
 }

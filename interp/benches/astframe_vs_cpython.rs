@@ -6,7 +6,7 @@
 //!
 //! For every `NAME` (default: all of [`PROGRAMS`]; arguments after `--`
 //! select by substring) this runs `bench/NAME.spy` through ASTFrame
-//! in-process (the same `conformance::run_program` the conformance runner
+//! in-process (the same `engine::run_program` the conformance runner
 //! uses; its time includes parsing, resolution and the interpreter thread's
 //! start-up) and `python3 bench/NAME.py` (or `$SPY_BENCH_PYTHON
 //! bench/NAME.py`) as a subprocess (its time includes process and
@@ -21,8 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use spy_interp::conformance::{run_program, Engine};
-use spy_interp::frames::Limits;
+use spy_interp::engine::{run_program, Engine, RunConfig};
 
 /// The benchmark programs: `bench/<name>.spy` and `bench/<name>.py`.
 const PROGRAMS: &[&str] = &["fib", "float_loop", "str_build"];
@@ -43,12 +42,13 @@ fn run_astframe(root: &Path, name: &str) -> (String, Duration) {
     let rel = format!("bench/{name}.spy");
     let source = std::fs::read(root.join(&rel)).unwrap_or_else(|e| panic!("cannot read {rel}: {e}"));
     let start = Instant::now();
-    let outcome = run_program(Engine::Interp, &rel, &source, Limits::default());
+    let outcome = run_program(Engine::Interp, &rel, &source, RunConfig::default());
     let elapsed = start.elapsed();
     if outcome.exit != 0 || outcome.error.is_some() || outcome.bug.is_some() {
         panic!(
-            "{rel} failed in ASTFrame:\n{}{}",
-            outcome.snapshot(),
+            "{rel} failed in ASTFrame (exit {}, bug {:?}):\n{}",
+            outcome.exit,
+            outcome.bug,
             outcome.report.unwrap_or_default()
         );
     }

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use spy_interp::frames::{Interp, Limits};
+use spy_interp::frames::{Interp, RunConfig};
 use spy_interp::redshift::RedshiftOptions;
 
 fn generic_module(n: usize) -> String {
@@ -38,7 +38,7 @@ fn time_redshift(name: &str, source: &str, specializations: usize) {
         .stack_size(spy_interp::frames::limits::INTERP_STACK_BYTES)
         .spawn(move || {
             let mut sink = Vec::new();
-            let mut interp = Interp::new(&mut sink, Limits::default());
+            let mut interp = Interp::new(&mut sink, RunConfig::default());
             let start = Instant::now();
             let residual = interp.redshift_with("bench.spy", src.as_bytes(), RedshiftOptions::default());
             let elapsed = start.elapsed();

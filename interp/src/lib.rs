@@ -11,19 +11,23 @@
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
 //! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |
 //! | `backend`   | printing a (residual) module back as SPy source            | — |
+//! | `engine`    | the engines (interp, doppler), `RunConfig`, `Outcome`, `run_program` | redshift |
 //! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
-//! | `cli`       | the `spy-interp` command line                               | — |
 //!
 //! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
 //! outcome, a [`error::Bug`] is a broken invariant of this implementation.
+//!
+//! The crates above this one: `spy-conformance` (the suite and its runner),
+//! `spy-fuzz` (differential fuzzing) and `spy-interp-cli` (the `spy-interp`
+//! binary).
+
+#![forbid(unsafe_code)]
 
 pub mod backend;
-pub mod cli;
-pub mod conformance;
 pub mod diag;
+pub mod engine;
 pub mod error;
 pub mod frames;
-pub mod fuzz;
 pub mod redshift;
 pub mod resolve;
 pub mod source;

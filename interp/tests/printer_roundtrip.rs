@@ -14,8 +14,8 @@ mod printer_support;
 
 use proptest::prelude::*;
 use spy_interp::backend::{print_expr, print_module};
-use spy_interp::conformance::{run_program, Engine, Outcome};
-use spy_interp::frames::Limits;
+use spy_interp::engine::{run_program, Engine, Outcome, RunConfig};
+
 use spy_interp::syntax::ast::{
     AssignTarget, BinOp, BoolOp, CmpOp, Expr, ExprKind, FuncColor, FuncKind, Module, ParamKind, StmtKind,
     UnaryOp, VarKind,
@@ -89,6 +89,15 @@ fn spec_examples_round_trip() {
 
 // -------------------------------------------------------------- execution
 
+/// An outcome as the suite's snapshots show it.
+fn show(o: &Outcome) -> String {
+    let error = o
+        .error
+        .as_ref()
+        .map_or(String::new(), |e| format!("error: {e}\n"));
+    format!("exit: {}\n{error}stdout:\n{}", o.exit, o.stdout)
+}
+
 fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
     a.exit == b.exit && a.error == b.error && a.bug == b.bug && a.stdout == b.stdout
 }
@@ -104,14 +113,14 @@ fn check_runs(sources: &[Source], path_of: impl Fn(&Source) -> String) -> usize 
         checked += 1;
         let path = path_of(s);
         let printed = print_module(&m);
-        let before = run_program(Engine::Interp, &path, s.text.as_bytes(), Limits::default());
-        let after = run_program(Engine::Interp, &path, printed.as_bytes(), Limits::default());
+        let before = run_program(Engine::Interp, &path, s.text.as_bytes(), RunConfig::default());
+        let after = run_program(Engine::Interp, &path, printed.as_bytes(), RunConfig::default());
         if !same_outcome(&before, &after) {
             failures.push(format!(
                 "{}:\n--- source\n{}\n--- printed\n{}\n--- printed source\n{printed}",
                 s.name,
-                before.snapshot(),
-                after.snapshot()
+                show(&before),
+                show(&after)
             ));
         }
     }
@@ -553,8 +562,13 @@ fn snapshot_and_reparse(snapshot: &str, m: &Module) -> String {
 #[test]
 fn snapshot_residual_module() {
     let printed = snapshot_and_reparse("residual_module", &residual_module());
-    let outcome = run_program(Engine::Interp, "demo.spy", printed.as_bytes(), Limits::default());
-    assert_eq!(outcome.snapshot(), "exit: 0\nstdout:\n7\n");
+    let outcome = run_program(
+        Engine::Interp,
+        "demo.spy",
+        printed.as_bytes(),
+        RunConfig::default(),
+    );
+    assert_eq!(show(&outcome), "exit: 0\nstdout:\n7\n");
 }
 
 #[test]

@@ -294,7 +294,7 @@ impl Interp<'_> {
         // parameter's type (what the general path below does, minus the
         // identity conversions).
         if func.star.is_none()
-            && !self.limits.general_paths_only
+            && !self.general_paths_only
             && args.len() == func.params.len()
             && args.iter().zip(&func.params).all(|((a, _), p)| a.ty == p.ty)
         {

@@ -96,7 +96,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         // Primitive operands, the common case: the operation follows from
         // the two static types alone (no dunder, SIMD or residual code).
-        if !f.shifting && !self.limits.general_paths_only {
+        if !f.shifting && !self.general_paths_only {
             if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
                 if let Some(sig) = ops::binop_signature(op, a, b) {
                     return self.prim_binop(f, op, sig, &l, &r, whole);
@@ -138,7 +138,7 @@ impl Interp<'_> {
         (r, re): (Typed, TextRange),
         whole: TextRange,
     ) -> Eval<Typed> {
-        if !f.shifting && !self.limits.general_paths_only {
+        if !f.shifting && !self.general_paths_only {
             if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
                 if let Some(sig) = ops::cmpop_signature(op, a, b) {
                     return self.prim_cmpop(f, op, sig.operand, &l, &r, whole);
@@ -492,7 +492,7 @@ impl Interp<'_> {
                 if f.shifting
                     && op == BinOp::FloorDiv
                     && b != 0
-                    && self.limits.mutations.has(Mutation::FloorDivRoundsTowardZero) =>
+                    && self.mutations.has(Mutation::FloorDivRoundsTowardZero) =>
             {
                 Scalar::I32(a.wrapping_div(b))
             }

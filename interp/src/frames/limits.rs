@@ -16,14 +16,6 @@ pub struct Limits {
     /// Longest string a program may build, in bytes (a runaway `s = s + s`
     /// ends with an error instead of exhausting memory).
     pub max_str_bytes: usize,
-    /// Deliberate engine bugs for testing the fuzzer (none by default).
-    pub mutations: Mutations,
-    /// Take the general evaluation rule everywhere ASTFrame has a shortcut
-    /// for a common case (in-place `s = s + t`, primitive operators
-    /// resolved first, exact-arity argument binding). The conformance
-    /// suite runs every case in this mode too (`Engine::InterpGeneral`), so
-    /// each shortcut is checked against the rule it abbreviates.
-    pub general_paths_only: bool,
 }
 
 impl Default for Limits {
@@ -32,15 +24,47 @@ impl Default for Limits {
             max_depth: 1000,
             max_steps: None,
             max_str_bytes: 1 << 28,
-            mutations: Mutations::NONE,
-            general_paths_only: false,
+        }
+    }
+}
+
+/// How a program is run: its limits, the planted bugs (test-only) and
+/// whether ASTFrame takes only its general rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunConfig {
+    pub limits: Limits,
+    /// Deliberate engine bugs for testing the fuzzer (none by default).
+    pub mutations: Mutations,
+    /// Take the general evaluation rule everywhere ASTFrame has a shortcut
+    /// for a common case (in-place `s = s + t`, primitive operators
+    /// resolved first, exact-arity argument binding). The conformance
+    /// suite runs every case in this mode too (`interp-general`), so each
+    /// shortcut is checked against the rule it abbreviates.
+    pub general_paths_only: bool,
+}
+
+impl RunConfig {
+    /// The `interp-general` mode: ASTFrame with its shortcuts off.
+    pub fn general(self) -> RunConfig {
+        RunConfig {
+            general_paths_only: true,
+            ..self
+        }
+    }
+}
+
+impl From<Limits> for RunConfig {
+    fn from(limits: Limits) -> RunConfig {
+        RunConfig {
+            limits,
+            ..RunConfig::default()
         }
     }
 }
 
 /// One planted bug (test-only): each is a 2-5 line `if` in the engine code
 /// and only ever affects the doppler engine (the reference engine runs
-/// with `Mutations::NONE`, see `conformance::run_program`).
+/// with `Mutations::NONE`, see `engine::run_program`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mutation {
     /// Blue `//` folded by redshift rounds toward zero (`frames/dispatch.rs`).

@@ -407,7 +407,7 @@ impl Interp<'_> {
             return Err(crate::bug!("non-scalar item behind a SIMD-loadable pointer"));
         };
         // Planted bug (test-only; only doppler's residual run gets it, see run_redshifted).
-        if self.limits.mutations.has(Mutation::SimdLaneOrder) {
+        if self.mutations.has(Mutation::SimdLaneOrder) {
             values.reverse();
         }
         Ok(Typed::red(

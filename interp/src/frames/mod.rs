@@ -62,8 +62,8 @@ use crate::source::{SourceFile, TextRange};
 use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
 
-pub use limits::{Limits, Mutation, Mutations};
-pub use module::{run_file, run_redshifted, RunResult};
+pub use limits::{Limits, Mutation, Mutations, RunConfig};
+pub use module::module_name;
 
 /// The result type of evaluation steps.
 pub type Eval<T> = Result<T, Failure>;
@@ -145,6 +145,10 @@ pub struct Interp<'out> {
     pub vm: Vm,
     pub out: &'out mut dyn Write,
     pub limits: Limits,
+    /// Planted bugs (test-only; see `limits::Mutation`).
+    pub mutations: Mutations,
+    /// Take only the general evaluation rules (`RunConfig::general_paths_only`).
+    pub general_paths_only: bool,
     /// Current call depth (function activations).
     pub depth: u32,
     /// Steps executed so far (statements and calls).
@@ -174,11 +178,13 @@ pub struct Interp<'out> {
 }
 
 impl<'out> Interp<'out> {
-    pub fn new(out: &'out mut dyn Write, limits: Limits) -> Interp<'out> {
+    pub fn new(out: &'out mut dyn Write, config: RunConfig) -> Interp<'out> {
         Interp {
             vm: Vm::new(),
             out,
-            limits,
+            limits: config.limits,
+            mutations: config.mutations,
+            general_paths_only: config.general_paths_only,
             depth: 0,
             steps: 0,
             cache: meta::BlueCache::default(),
@@ -252,7 +258,7 @@ def main() -> None:
     print(make(1)(2))
 ";
         let mut out = Vec::new();
-        let mut interp = Interp::new(&mut out, Limits::default());
+        let mut interp = Interp::new(&mut out, RunConfig::default());
         assert_eq!(interp.run_main_file("cycle.spy", source).ok(), Some(0));
         let captured = interp.pools.captured();
         assert!(!captured.is_empty(), "the blue call's environment was captured");

@@ -3,37 +3,15 @@
 //! bodies, imports, then `main()` and its exit code.
 
 use std::cell::RefCell;
-use std::io::Write;
 use std::rc::Rc;
 
-use crate::error::{Bug, ExcKind, Failure, SpyError};
-use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp, Limits};
+use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp};
 use crate::resolve;
 use crate::syntax::{self, ast};
 use crate::vm::types::TypeId;
 use crate::vm::value::{ModuleId, Typed, Value};
 use crate::vm::ModuleData;
-
-/// How a program run ended.
-#[derive(Debug)]
-pub enum RunResult {
-    /// `main()` returned; the process exit code.
-    Exit(i32),
-    /// A SPy exception escaped (exit code 1).
-    Error(Box<SpyError>),
-    /// spy-interp itself is broken (a finding, not a program outcome).
-    Bug(Bug),
-}
-
-impl RunResult {
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            RunResult::Exit(code) => *code,
-            RunResult::Error(_) => 1,
-            RunResult::Bug(_) => 101,
-        }
-    }
-}
 
 /// The module name of a file: its stem.
 pub fn module_name(path: &str) -> String {
@@ -43,48 +21,8 @@ pub fn module_name(path: &str) -> String {
         .unwrap_or_else(|| "main".to_string())
 }
 
-/// Parse, resolve and run the program in `source`, writing its output to
-/// `out`. Runs on the calling thread: callers that accept arbitrary
-/// programs should use a thread with `limits::INTERP_STACK_BYTES` of stack.
-pub fn run_file(path: &str, source: &[u8], out: &mut dyn Write, limits: Limits) -> RunResult {
-    let mut interp = Interp::new(out, limits);
-    let result = interp.run_main_file(path, source);
-    let _ = interp.out.flush();
-    match result {
-        Ok(code) => RunResult::Exit(code),
-        Err(Failure::Raise(e)) => RunResult::Error(e),
-        Err(Failure::Bug(b)) => RunResult::Bug(b),
-    }
-}
-
-/// The doppler engine: redshift `source` (lazy errors), print the residual
-/// module, and run that source in ASTFrame under the same module name.
-/// Output printed by blue code at redshift time comes first.
-pub fn run_redshifted(path: &str, source: &[u8], out: &mut dyn Write, limits: Limits) -> RunResult {
-    let residual = {
-        // The planted SIMD bug affects only the residual run, not redshift.
-        let redshift_limits = Limits {
-            mutations: limits.mutations.without(crate::frames::Mutation::SimdLaneOrder),
-            ..limits
-        };
-        let mut interp = Interp::new(out, redshift_limits);
-        let r = interp.redshift_file(path, source, crate::frames::doppler::ErrorMode::Lazy);
-        let _ = interp.out.flush();
-        r
-    };
-    match residual {
-        Err(Failure::Raise(e)) => RunResult::Error(e),
-        Err(Failure::Bug(b)) => RunResult::Bug(b),
-        Ok(residual) => {
-            let text = crate::backend::spy_printer::print_module(&residual.module);
-            let residual_path = format!("{path}.redshift/{}.spy", residual.modname);
-            run_file(&residual_path, text.as_bytes(), out, limits)
-        }
-    }
-}
-
 impl Interp<'_> {
-    pub(crate) fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
+    pub fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
         let id = self.load_main_module(path, source)?;
         self.call_main(id)
     }

@@ -451,7 +451,7 @@ impl Interp<'_> {
             ExprKind::Name(_) => (res.clone(), res),
             _ => {
                 // Planted bug (test-only): the operand is evaluated once more.
-                if self.limits.mutations.has(Mutation::SplatTwice) {
+                if self.mutations.has(Mutation::SplatTwice) {
                     self.emit_effect(f, t, range)?;
                 }
                 let tmp = self.temp_name("splat");

@@ -664,7 +664,7 @@ impl Interp<'_> {
             return Ok(Some(l));
         };
         let applies = !f.shifting
-            && !self.limits.general_paths_only
+            && !self.general_paths_only
             && l.ty == TypeId::STR
             && r.ty == TypeId::STR
             && f.scope.symbols[slot as usize].kind != VarKind::Const;

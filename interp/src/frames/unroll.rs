@@ -83,7 +83,7 @@ impl Interp<'_> {
             );
         }
         // Planted bug (test-only): redshift drops the last copy of the body.
-        let n = if f.shifting && self.limits.mutations.has(Mutation::UnrollOffByOne) {
+        let n = if f.shifting && self.mutations.has(Mutation::UnrollOffByOne) {
             (n - 1).max(0)
         } else {
             n

@@ -22,7 +22,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{ident, name_expr, DopplerState, ErrorMode};
+pub use crate::frames::doppler::ErrorMode;
+use crate::frames::doppler::{ident, name_expr, DopplerState};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::{NameRef, VarKind};
 use crate::source::TextRange;
@@ -80,7 +81,7 @@ pub fn redshift_source(
     let (path, source) = (path.to_string(), source.to_vec());
     let run = move || {
         let mut blue_output = Vec::new();
-        let mut interp = Interp::new(&mut blue_output, limits);
+        let mut interp = Interp::new(&mut blue_output, limits.into());
         let result = interp.redshift_with(&path, &source, options);
         drop(interp);
         let result = match result {

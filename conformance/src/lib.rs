@@ -1,0 +1,28 @@
+//! spy-conformance: the SPy conformance suite and its runner.
+//!
+//! | module     | owns                                                          |
+//! |------------|---------------------------------------------------------------|
+//! | `case`     | discovering `.spy` cases, their directives (allowed divergences) |
+//! | `snapshot` | the outcome format stored in each case's insta snapshot       |
+//! | `runner`   | targets (engine × mode), checking a case, sharding, the rayon runner |
+//!
+//! A case is `cases/<area>/<name>.spy`; its expectation is the insta
+//! snapshot `cases/<area>/<name>.snap`, whose body is:
+//!
+//! ```text
+//! exit: 1
+//! error: ZeroDivisionError: integer division or modulo by zero
+//! stdout:
+//! what was printed before the error
+//! ```
+//!
+//! Only the reference engine writes snapshots; every other target is
+//! compared with them (see `conformance/README.md`).
+
+pub mod case;
+pub mod runner;
+pub mod snapshot;
+
+pub use case::{bundled_suite_dir, discover, Case};
+pub use runner::{check, run_all, shard, Target, Verdict};
+pub use snapshot::{normalize, snapshot, snapshot_body, snapshot_file};

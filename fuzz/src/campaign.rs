@@ -1,0 +1,512 @@
+//! The campaign runner behind `spy-interp fuzz`: stable Rust, no
+//! libFuzzer. Case `i` of seed `S` is generated from bytes derived only
+//! from `(S, i)`, so any case replays exactly (`--seed S --case i`).
+//! rayon workers pull case numbers from a shared counter until the time
+//! or case budget is spent; an indicatif line shows programs/s, %
+//! rejected, % timeouts, feature coverage and findings. Each distinct
+//! signature keeps its lowest case number; at the end every finding is
+//! minimized (`reduce`) and written to `--out` as a conformance case with
+//! the command that replays it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use spy_conformance::snapshot;
+
+use spy_interp::engine::Mutation;
+
+use crate::config::{Feature, FeatureSet};
+use crate::gen::generate_restricted;
+use crate::oracle::{check, OracleConfig, Signature, Verdict};
+use crate::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
+
+/// Engine bugs the fuzzer found and that are not fixed yet, with the
+/// generator feature that provokes each (reproducers: `fuzz/known-bugs/`). `--avoid-known-bugs` (and the CI
+/// campaign) switches these features off, so a campaign reports only new
+/// findings; remove an entry when its bug is fixed.
+pub const KNOWN_BUGS: &[(Feature, &str)] = &[
+    (
+        Feature::MetaDunders,
+        "doppler: field-wise `==` of a struct whose field type has a metafunc `__eq__` is left to run \
+         time, where the residual struct has no `__eq__` (metafuncs are blue), so the fields are \
+         compared plainly instead of through the metafunc's implementation \
+         (fuzz/known-bugs/metafunc_eq_in_fieldwise_equality.spy; 1 hit in 750k programs)",
+    ),
+    (
+        Feature::ConvertHooks,
+        "doppler: a conversion hook called on an argument runs before the later arguments are \
+         evaluated, where ASTFrame evaluates every argument first and then converts, so the hook's \
+         effects or error are reordered with later arguments \
+         (fuzz/known-bugs/convert_hook_order_in_simd_args.spy; 1 hit in 750k programs)",
+    ),
+    // Fixed so far, with reproducers in conformance/cases/differential/:
+    // `and`/`or` conversions, inlined result conversions, lazy folding
+    // errors, reordered OpSpec arguments, the colors of `a if c else b` and
+    // `a and b`, the operand order of a `__contains__` dunder, calling a
+    // struct-valued field, a SIMD lane converted by a hook.
+];
+
+/// Every feature except those of `KNOWN_BUGS`.
+pub fn features_avoiding_known_bugs() -> FeatureSet {
+    KNOWN_BUGS
+        .iter()
+        .fold(FeatureSet::all(), |s, (f, _)| s.without(*f))
+}
+
+/// Bytes fed to the generator for each case.
+pub const INPUT_LEN: usize = 4096;
+
+/// `spy-interp fuzz` options (the command line's flags, parsed by the CLI).
+#[derive(Clone, Debug)]
+pub struct FuzzOptions {
+    /// Stop after this many seconds (10 when `cases` is not given either).
+    pub seconds: Option<f64>,
+    /// Stop after this many cases.
+    pub cases: Option<u64>,
+    /// Campaign seed: case i is generated from (seed, i) alone.
+    pub seed: u64,
+    /// Run only case I of the seed (replay), print it and its outcomes.
+    pub case: Option<u64>,
+    /// Where minimized findings are written.
+    pub out: PathBuf,
+    /// Step fuel of the reference engine per program.
+    pub fuel: u64,
+    /// Worker threads (None: one per core).
+    pub jobs: Option<usize>,
+    /// Only these features (comma-separated names).
+    pub features: Option<String>,
+    /// Never these features (comma-separated names).
+    pub without: Option<String>,
+    /// Switch off the features that provoke known, unfixed engine bugs
+    /// (`KNOWN_BUGS`).
+    pub avoid_known_bugs: bool,
+    /// Planted bug for the non-reference engines (test of the fuzzer).
+    pub mutation: Option<Mutation>,
+    /// Minimize the program in this file instead of generating programs;
+    /// the case goes to `out`.
+    pub reduce: Option<PathBuf>,
+    /// Do not minimize findings.
+    pub no_reduce: bool,
+    /// No progress line.
+    pub quiet: bool,
+}
+
+impl Default for FuzzOptions {
+    fn default() -> Self {
+        FuzzOptions {
+            seconds: None,
+            cases: None,
+            seed: 0,
+            case: None,
+            out: PathBuf::from("fuzz-findings"),
+            fuel: 20_000,
+            jobs: None,
+            features: None,
+            without: None,
+            avoid_known_bugs: false,
+            mutation: None,
+            reduce: None,
+            no_reduce: false,
+            quiet: false,
+        }
+    }
+}
+
+/// A campaign, as a library call.
+#[derive(Clone, Debug)]
+pub struct Campaign {
+    pub seed: u64,
+    /// First case number.
+    pub start: u64,
+    pub cases: Option<u64>,
+    pub time: Option<Duration>,
+    pub oracle: OracleConfig,
+    pub allowed: FeatureSet,
+    /// Where findings are written (None: not written).
+    pub out: Option<PathBuf>,
+    pub reduce: Option<ReduceBudget>,
+    pub progress: bool,
+    /// Stop at the first finding.
+    pub stop_on_finding: bool,
+}
+
+impl Campaign {
+    pub fn new(seed: u64) -> Campaign {
+        Campaign {
+            seed,
+            start: 0,
+            cases: None,
+            time: None,
+            oracle: OracleConfig::default(),
+            allowed: FeatureSet::all(),
+            out: None,
+            reduce: Some(ReduceBudget::default()),
+            progress: false,
+            stop_on_finding: false,
+        }
+    }
+}
+
+/// Counters of a campaign.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    pub programs: u64,
+    pub rejected: u64,
+    pub timeouts: u64,
+    pub findings: u64,
+    /// Programs using each feature (`Feature::ALL` order).
+    pub coverage: [u64; Feature::ALL.len()],
+    pub elapsed: Duration,
+}
+
+// By hand: `[u64; N]` is `Default` only up to N = 32.
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            programs: 0,
+            rejected: 0,
+            timeouts: 0,
+            findings: 0,
+            coverage: [0; Feature::ALL.len()],
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+impl Stats {
+    fn add(&mut self, o: &Stats) {
+        self.programs += o.programs;
+        self.rejected += o.rejected;
+        self.timeouts += o.timeouts;
+        self.findings += o.findings;
+        for (a, b) in self.coverage.iter_mut().zip(o.coverage) {
+            *a += b;
+        }
+    }
+
+    pub fn per_second(&self) -> f64 {
+        self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn pct(&self, n: u64) -> f64 {
+        100.0 * n as f64 / self.programs.max(1) as f64
+    }
+
+    /// Features used by at least one program.
+    pub fn covered(&self) -> usize {
+        self.coverage.iter().filter(|c| **c > 0).count()
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{} programs in {:.1}s ({:.0}/s), {:.1}% rejected, {:.1}% timeouts, coverage {}/{}, {} finding(s)",
+            self.programs,
+            self.elapsed.as_secs_f64(),
+            self.per_second(),
+            self.pct(self.rejected),
+            self.pct(self.timeouts),
+            self.covered(),
+            Feature::ALL.len(),
+            self.findings
+        )
+    }
+
+    pub fn coverage_table(&self) -> String {
+        Feature::ALL
+            .iter()
+            .zip(self.coverage)
+            .map(|(f, n)| format!("{:>20} {:>5.1}%", f.name(), self.pct(n)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// One distinct finding.
+#[derive(Clone, Debug)]
+pub struct FoundBug {
+    pub signature: Signature,
+    /// The lowest case number that showed it, and how many did.
+    pub case: u64,
+    pub hits: u64,
+    pub source: String,
+    pub reduced: Option<Reduced>,
+    pub files: Option<CaseFiles>,
+    /// Replays the original case.
+    pub replay: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub stats: Stats,
+    pub findings: Vec<FoundBug>,
+}
+
+/// The generator's input for case `i` of `seed` (splitmix64 stream).
+pub fn case_bytes(seed: u64, i: u64) -> Vec<u8> {
+    let mut state = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5DEE_CE66_D1CE_4E5B;
+    let mut out = Vec::with_capacity(INPUT_LEN);
+    while out.len() < INPUT_LEN {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        out.extend_from_slice(&z.to_le_bytes());
+    }
+    out
+}
+
+fn replay_command(c: &Campaign, case: u64) -> String {
+    let mut cmd = format!(
+        "spy-interp fuzz --seed {} --case {case} --fuel {}",
+        c.seed, c.oracle.fuel
+    );
+    if c.allowed != FeatureSet::all() {
+        cmd.push_str(&format!(" --features {}", c.allowed.names()));
+    }
+    if let Some(m) = Mutation::ALL.iter().find(|m| c.oracle.mutations.has(**m)) {
+        cmd.push_str(&format!(" --mutation {}", m.name()));
+    }
+    cmd
+}
+
+/// Run a campaign.
+pub fn run(c: &Campaign) -> Report {
+    let next = AtomicU64::new(c.start);
+    let stop = AtomicBool::new(false);
+    let total = Mutex::new(Stats::default());
+    let found: Mutex<BTreeMap<Signature, FoundBug>> = Mutex::new(BTreeMap::new());
+    let start = Instant::now();
+    let bar = if c.progress {
+        let b = ProgressBar::new_spinner();
+        b.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let end = c.cases.map(|n| c.start + n);
+    let workers = rayon::current_num_threads().max(1);
+    (0..workers).into_par_iter().for_each(|_| {
+        let mut local = Stats::default();
+        loop {
+            if stop.load(Ordering::Relaxed) || c.time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if end.is_some_and(|e| i >= e) {
+                break;
+            }
+            let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
+            let checked = check(&program.source, &c.oracle);
+            local.programs += 1;
+            for (k, f) in Feature::ALL.iter().enumerate() {
+                if program.features.has(*f) {
+                    local.coverage[k] += 1;
+                }
+            }
+            if checked.rejected {
+                local.rejected += 1;
+            }
+            match checked.verdict {
+                Verdict::Agree => {}
+                Verdict::Timeout => local.timeouts += 1,
+                Verdict::Finding(f) => {
+                    local.findings += 1;
+                    let mut map = found.lock().unwrap_or_else(|e| e.into_inner());
+                    let entry = map.entry(f.signature.clone()).or_insert_with(|| FoundBug {
+                        signature: f.signature.clone(),
+                        case: i,
+                        hits: 0,
+                        source: program.source.clone(),
+                        reduced: None,
+                        files: None,
+                        replay: String::new(),
+                    });
+                    entry.hits += 1;
+                    if i < entry.case {
+                        entry.case = i;
+                        entry.source = program.source.clone();
+                    }
+                    if c.stop_on_finding {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            if local.programs % 64 == 0 {
+                let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+                t.add(&local);
+                t.elapsed = start.elapsed();
+                bar.set_message(t.summary());
+                bar.tick();
+                local = Stats::default();
+            }
+        }
+        total.lock().unwrap_or_else(|e| e.into_inner()).add(&local);
+    });
+    let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    stats.elapsed = start.elapsed();
+    bar.finish_and_clear();
+    let mut findings: Vec<FoundBug> = found
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_values()
+        .collect();
+    findings.par_iter_mut().for_each(|f| {
+        f.replay = replay_command(c, f.case);
+        if let Some(budget) = c.reduce {
+            f.reduced = Some(reduce(&f.source, &f.signature, &c.oracle, budget));
+        }
+        if let Some(dir) = &c.out {
+            let source = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
+            let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
+            let comment = format!(
+                "Fuzz finding {}\nreplay: {}\nrun:    spy-interp execute --engine ENGINE --max-steps {} {name}.spy",
+                f.signature, f.replay, c.oracle.fuel
+            );
+            f.files = write_case(dir, &name, &comment, source).ok();
+        }
+    });
+    Report { stats, findings }
+}
+
+fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
+    let mut allowed = match &args.features {
+        Some(list) => FeatureSet::parse(list)?,
+        None => FeatureSet::all(),
+    };
+    if let Some(list) = &args.without {
+        allowed = allowed.intersect(FeatureSet(!FeatureSet::parse(list)?.0));
+    }
+    if args.avoid_known_bugs {
+        allowed = allowed.intersect(features_avoiding_known_bugs());
+    }
+    Ok(allowed)
+}
+
+/// `spy-interp fuzz`: returns the exit code (1 if anything was found).
+pub fn main(args: FuzzOptions) -> i32 {
+    let allowed = match parse_features(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut c = Campaign::new(args.seed);
+    c.allowed = allowed;
+    c.oracle.fuel = args.fuel;
+    if let Some(m) = args.mutation {
+        c.oracle.mutations = m.into();
+    }
+    if let Some(i) = args.case {
+        return replay(&c, i);
+    }
+    if let Some(file) = &args.reduce {
+        return reduce_file(&c, file, &args.out);
+    }
+    c.cases = args.cases;
+    c.time = match (args.seconds, args.cases) {
+        (Some(s), _) => Some(Duration::from_secs_f64(s)),
+        (None, None) => Some(Duration::from_secs(10)),
+        (None, Some(_)) => None,
+    };
+    c.out = Some(args.out.clone());
+    c.reduce = (!args.no_reduce).then(ReduceBudget::default);
+    c.progress = !args.quiet;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build();
+    let report = match pool {
+        Ok(p) => p.install(|| run(&c)),
+        Err(_) => run(&c),
+    };
+    println!("{}", report.stats.summary());
+    if !args.quiet {
+        println!(
+            "feature coverage (share of programs):\n{}",
+            report.stats.coverage_table()
+        );
+    }
+    for f in &report.findings {
+        println!(
+            "\nFINDING {} ({} hit(s), first at case {})",
+            f.signature, f.hits, f.case
+        );
+        if let Some(r) = &f.reduced {
+            println!(
+                "  minimized to {} lines ({} candidates tried)",
+                r.lines(),
+                r.tries
+            );
+        }
+        if let Some(files) = &f.files {
+            println!(
+                "  case:   {}\n  outcome: {}",
+                files.spy.display(),
+                files.snap.display()
+            );
+        }
+        println!("  replay: {}", f.replay);
+    }
+    i32::from(!report.findings.is_empty())
+}
+
+/// Print case `i` and what every engine did with it.
+fn replay(c: &Campaign, i: u64) -> i32 {
+    let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
+    println!("{}", program.source);
+    println!("# features: {}", program.features.names());
+    let checked = check(&program.source, &c.oracle);
+    println!("# reference outcome:\n{}", snapshot(&checked.reference));
+    match checked.verdict {
+        Verdict::Agree => {
+            println!("# all engines agree");
+            0
+        }
+        Verdict::Timeout => {
+            println!("# timeout (fuel {})", c.oracle.fuel);
+            0
+        }
+        Verdict::Finding(f) => {
+            println!(
+                "# FINDING {}\n# {} outcome:\n{}",
+                f.signature,
+                f.other.0.name(),
+                snapshot(&f.other.1)
+            );
+            1
+        }
+    }
+}
+
+/// `--reduce FILE`: minimize one program and write it as a case.
+fn reduce_file(c: &Campaign, file: &std::path::Path, out: &std::path::Path) -> i32 {
+    let source = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return 2;
+        }
+    };
+    let Verdict::Finding(f) = check(&source, &c.oracle).verdict else {
+        println!("no finding: every engine agrees on {}", file.display());
+        return 0;
+    };
+    let r = reduce(&source, &f.signature, &c.oracle, ReduceBudget::default());
+    let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
+    let comment = format!("Fuzz finding {}\nreduced from {}", f.signature, file.display());
+    println!("FINDING {}\n{}", f.signature, r.source);
+    match write_case(out, &name, &comment, &r.source) {
+        Ok(files) => println!("case: {}\noutcome: {}", files.spy.display(), files.snap.display()),
+        Err(e) => eprintln!("error: cannot write the case: {e}"),
+    }
+    1
+}

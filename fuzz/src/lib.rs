@@ -1,0 +1,24 @@
+//! spy-fuzz: differential fuzzing of the engines (`spy_interp::engine::Engine::ALL`):
+//!
+//! | module     | what                                                          |
+//! |------------|---------------------------------------------------------------|
+//! | `config`   | swarm configuration: features and sizes, itself `Arbitrary`  |
+//! | `gen`      | bytes → a well-typed, terminating SPy program (source text)  |
+//! | `oracle`   | run a program on every engine with fuel and compare          |
+//! | `reduce`   | AST-level minimization of a finding, to a conformance case   |
+//! | `campaign` | the `spy-interp fuzz` runner: seeds, workers, stats, output  |
+//! | `roundtrip`| the residual module re-parses, re-prints and re-runs alike   |
+//!
+//! The same generator is driven by libFuzzer (the cargo-fuzz targets in
+//! `fuzz/targets/`), by the campaign runner (`spy-interp fuzz`) and by
+//! `cargo test`.
+
+pub mod campaign;
+pub mod config;
+pub mod gen;
+pub mod oracle;
+pub mod reduce;
+pub mod roundtrip;
+
+pub use config::{Feature, FeatureSet, GenConfig};
+pub use gen::{generate, generate_restricted, Program};

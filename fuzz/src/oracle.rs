@@ -1,0 +1,340 @@
+//! The differential oracle: run one program on every engine of
+//! `Engine::ALL` with fuel and compare each with the first (reference)
+//! engine on stdout, exit code and the `Kind: message` error line.
+//!
+//! - Any internal error or panic (`Outcome::bug`) is a finding, in the
+//!   reference too (cranelift-fuzzgen: a broken reference is a bug).
+//! - Fuel exhaustion or `RecursionError` in the reference makes the case a
+//!   *timeout*: dropped, counted, never a finding. The other engines get
+//!   more fuel (redshift and the residual run count steps differently),
+//!   and their own fuel exhaustion is a timeout too (wasmtime#6415).
+//! - Findings are deduplicated by a semantic signature (OSS-Fuzz merges
+//!   by stack, which conflates different divergences, oss-fuzz#8389):
+//!   which engines disagree, the kind of divergence, and the first
+//!   differing line with its digits normalized.
+
+use spy_interp::engine::{run_program, Engine, ErrorLine, Limits, Mutations, Outcome, RunConfig};
+use spy_interp::error::ExcKind;
+
+/// How to run the engines.
+#[derive(Clone, Debug)]
+pub struct OracleConfig {
+    /// The engines, reference first (normally `Engine::ALL`).
+    pub engines: Vec<Engine>,
+    /// Step fuel for the reference; the others get `FUEL_SLACK` times more.
+    pub fuel: u64,
+    /// Planted bugs for the non-reference engines (tests of the fuzzer).
+    pub mutations: Mutations,
+    /// The program's file name (its stem is the module name).
+    pub path: String,
+}
+
+/// Fuel multiplier for the non-reference engines.
+pub const FUEL_SLACK: u64 = 4;
+
+impl Default for OracleConfig {
+    fn default() -> Self {
+        OracleConfig {
+            engines: Engine::ALL.to_vec(),
+            fuel: 20_000,
+            mutations: Mutations::NONE,
+            path: "fuzz.spy".into(),
+        }
+    }
+}
+
+/// The kind of a divergence, in the order they are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DivergenceKind {
+    /// An internal error or panic.
+    Bug,
+    Stdout,
+    ErrorLine,
+    Exit,
+}
+
+impl DivergenceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DivergenceKind::Bug => "bug",
+            DivergenceKind::Stdout => "stdout",
+            DivergenceKind::ErrorLine => "error-line",
+            DivergenceKind::Exit => "exit",
+        }
+    }
+}
+
+/// What identifies a finding across programs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signature {
+    /// `interp` alone for a bug of the reference, else `interp/doppler`.
+    pub engines: String,
+    pub kind: DivergenceKind,
+    /// The first differing line(s), digits replaced by `N`.
+    pub line: String,
+}
+
+impl Signature {
+    /// A short file-name-safe slug with a hash of the whole signature.
+    pub fn slug(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in format!("{}|{}|{}", self.engines, self.kind.name(), self.line).bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        format!(
+            "{}-{}-{:08x}",
+            self.engines.replace('/', "-"),
+            self.kind.name(),
+            h as u32
+        )
+    }
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{}] {}: {}", self.engines, self.kind.name(), self.line)
+    }
+}
+
+/// A disagreement between engines (or a bug of one).
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub signature: Signature,
+    /// The reference engine's outcome.
+    pub reference: Outcome,
+    /// The engine that disagreed and its outcome.
+    pub other: (Engine, Outcome),
+}
+
+/// The result of checking one program.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// Every engine agreed.
+    Agree,
+    /// Fuel or recursion depth ran out: not comparable.
+    Timeout,
+    Finding(Box<Finding>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub verdict: Verdict,
+    /// The reference ended with a static error (TypeError, NameError,
+    /// ScopeError, ParseError, WIP): the generator made an invalid program.
+    pub rejected: bool,
+    pub reference: Outcome,
+}
+
+/// Error kinds that mean "the program is not valid SPy".
+const STATIC_KINDS: &[ExcKind] = &[
+    ExcKind::TypeError,
+    ExcKind::NameError,
+    ExcKind::ScopeError,
+    ExcKind::ParseError,
+    ExcKind::Wip,
+];
+
+/// Fuel or recursion depth ran out: the outcome is not comparable.
+pub fn is_timeout(o: &Outcome) -> bool {
+    o.error
+        .as_ref()
+        .is_some_and(|e| matches!(e.kind, ExcKind::StepLimitError | ExcKind::RecursionError))
+}
+
+/// Replace each run of digits by `N` and cut long lines.
+pub fn normalize_line(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_digits = false;
+    for c in line.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('N');
+            }
+            in_digits = true;
+        } else {
+            in_digits = false;
+            out.push(c);
+        }
+    }
+    if out.chars().count() > 80 {
+        out = out.chars().take(80).collect::<String>() + "…";
+    }
+    out
+}
+
+fn config(fuel: u64, mutations: Mutations) -> RunConfig {
+    RunConfig {
+        limits: Limits {
+            max_steps: Some(fuel),
+            ..Limits::default()
+        },
+        mutations,
+        general_paths_only: false,
+    }
+}
+
+/// Run `source` on every engine and compare.
+pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
+    let engines = if cfg.engines.is_empty() {
+        Engine::ALL
+    } else {
+        &cfg.engines[..]
+    };
+    let reference_engine = engines[0];
+    let reference = run_program(
+        reference_engine,
+        &cfg.path,
+        source.as_bytes(),
+        config(cfg.fuel, cfg.mutations),
+    );
+    let rejected = reference
+        .error
+        .as_ref()
+        .is_some_and(|e| STATIC_KINDS.contains(&e.kind));
+    let done = |verdict| Checked {
+        verdict,
+        rejected,
+        reference: reference.clone(),
+    };
+    if let Some(bug) = &reference.bug {
+        return done(Verdict::Finding(Box::new(Finding {
+            signature: Signature {
+                engines: reference_engine.name().to_string(),
+                kind: DivergenceKind::Bug,
+                line: normalize_line(bug.message.lines().next().unwrap_or("")),
+            },
+            reference: reference.clone(),
+            other: (reference_engine, reference.clone()),
+        })));
+    }
+    if is_timeout(&reference) {
+        return done(Verdict::Timeout);
+    }
+    for &engine in &engines[1..] {
+        let out = run_program(
+            engine,
+            &cfg.path,
+            source.as_bytes(),
+            config(cfg.fuel * FUEL_SLACK, cfg.mutations),
+        );
+        if out.bug.is_none() && is_timeout(&out) {
+            return done(Verdict::Timeout);
+        }
+        if let Some((kind, line)) = compare(&reference, &out) {
+            return done(Verdict::Finding(Box::new(Finding {
+                signature: Signature {
+                    engines: format!("{}/{}", reference_engine.name(), engine.name()),
+                    kind,
+                    line,
+                },
+                reference: reference.clone(),
+                other: (engine, out),
+            })));
+        }
+    }
+    done(Verdict::Agree)
+}
+
+/// The first difference between two outcomes, normalized.
+pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
+    if let Some(bug) = &b.bug {
+        return Some((
+            DivergenceKind::Bug,
+            normalize_line(bug.message.lines().next().unwrap_or("")),
+        ));
+    }
+    if a.stdout != b.stdout {
+        let (mut la, mut lb) = (a.stdout.lines(), b.stdout.lines());
+        loop {
+            match (la.next(), lb.next()) {
+                (Some(x), Some(y)) if x == y => continue,
+                (x, y) => {
+                    let show = |l: Option<&str>| l.map_or("<end>".to_string(), normalize_line);
+                    let mut line = format!("{} ≠ {}", show(x), show(y));
+                    // Output that stops early usually comes with an error:
+                    // keep it in the signature, so that reducing the
+                    // program cannot drift to another cause of the same
+                    // missing line.
+                    if a.error != b.error {
+                        line.push_str(&format!(
+                            " (error: {} ≠ {})",
+                            show_error(&a.error),
+                            show_error(&b.error)
+                        ));
+                    }
+                    return Some((DivergenceKind::Stdout, line));
+                }
+            }
+        }
+    }
+    if a.error != b.error {
+        return Some((
+            DivergenceKind::ErrorLine,
+            format!("{} ≠ {}", show_error(&a.error), show_error(&b.error)),
+        ));
+    }
+    if a.exit != b.exit {
+        return Some((DivergenceKind::Exit, format!("{} ≠ {}", a.exit, b.exit)));
+    }
+    None
+}
+
+/// An outcome's error line for a signature (`<none>` without one).
+fn show_error(e: &Option<ErrorLine>) -> String {
+    e.as_ref()
+        .map_or("<none>".to_string(), |e| normalize_line(&e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_normalized() {
+        assert_eq!(normalize_line("x = -12 and 3.5"), "x = -N and N.N");
+    }
+
+    #[test]
+    fn stdout_signature_keeps_the_error() {
+        let outcome = |stdout: &str, error: Option<(ExcKind, &str)>| Outcome {
+            exit: i32::from(error.is_some()),
+            error: error.map(|(kind, message)| ErrorLine {
+                kind,
+                message: message.to_string(),
+            }),
+            report: None,
+            bug: None,
+            stdout: stdout.to_string(),
+        };
+        let (kind, line) = compare(
+            &outcome("a\nb 1\n", None),
+            &outcome(
+                "a\n",
+                Some((ExcKind::TypeError, "method `S1::a0` does not exist")),
+            ),
+        )
+        .expect("they differ");
+        assert_eq!(kind, DivergenceKind::Stdout);
+        assert_eq!(
+            line,
+            "b N ≠ <end> (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
+        );
+    }
+
+    #[test]
+    fn agreeing_program() {
+        let c = check(
+            "def main() -> None:\n    print(7 // 2)\n",
+            &OracleConfig::default(),
+        );
+        assert!(matches!(c.verdict, Verdict::Agree), "{c:?}");
+        assert!(!c.rejected);
+    }
+
+    #[test]
+    fn runaway_program_is_a_timeout() {
+        let src = "def main() -> None:\n    while True:\n        pass\n";
+        let c = check(src, &OracleConfig::default());
+        assert!(matches!(c.verdict, Verdict::Timeout), "{c:?}");
+    }
+}

@@ -1,0 +1,74 @@
+//! CI's differential-fuzzing run: a short deterministic campaign (fixed
+//! seed, fixed case count) through every engine of `Engine::ALL`; any
+//! finding fails the test and prints the minimized reproducer.
+//!
+//! The features of `campaign::KNOWN_BUGS` (engine bugs found by the
+//! fuzzer and not fixed yet) are switched off; remove an entry there when
+//! its bug is fixed.
+
+use spy_fuzz::campaign::{self, Campaign};
+use spy_fuzz::reduce::ReduceBudget;
+
+/// Enough cases to take a few seconds in a debug build on 2 cores.
+const CASES: u64 = 400;
+
+#[test]
+fn short_campaign_finds_nothing() {
+    let mut c = Campaign::new(0x5eed_2026);
+    c.cases = Some(CASES);
+    c.allowed = campaign::features_avoiding_known_bugs();
+    c.reduce = Some(ReduceBudget {
+        max_tries: 2_000,
+        max_time: std::time::Duration::from_secs(20),
+    });
+    let report = campaign::run(&c);
+    eprintln!("{}", report.stats.summary());
+    assert_eq!(report.stats.programs, CASES);
+    // The generator must make valid programs, and most must finish.
+    assert!(report.stats.rejected * 100 <= CASES, "{}", report.stats.summary());
+    assert!(report.stats.timeouts * 10 <= CASES, "{}", report.stats.summary());
+    assert!(report.stats.covered() >= 20, "{}", report.stats.coverage_table());
+    let mut msg = String::new();
+    for f in &report.findings {
+        let src = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
+        msg.push_str(&format!(
+            "\nFINDING {}\nreplay: {}\n{src}\n",
+            f.signature, f.replay
+        ));
+    }
+    assert!(report.findings.is_empty(), "{msg}");
+}
+
+#[test]
+fn cases_replay_exactly() {
+    let a = spy_fuzz::generate(&campaign::case_bytes(42, 7));
+    let b = spy_fuzz::generate(&campaign::case_bytes(42, 7));
+    assert_eq!(a.source, b.source);
+    assert_ne!(a.source, spy_fuzz::generate(&campaign::case_bytes(42, 8)).source);
+}
+
+/// The reproducers of `campaign::KNOWN_BUGS` (fuzz/known-bugs/) still
+/// diverge; when one stops, its bug is fixed: remove the `KNOWN_BUGS`
+/// entry (so the CI campaign covers the feature again) and move the file
+/// to the conformance suite.
+#[test]
+fn known_bugs_still_diverge() {
+    use spy_fuzz::oracle::{check, OracleConfig, Verdict};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("known-bugs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/known-bugs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "spy"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= campaign::KNOWN_BUGS.len());
+    for f in files {
+        let source = std::fs::read_to_string(&f).unwrap();
+        let verdict = check(&source, &OracleConfig::default()).verdict;
+        assert!(
+            matches!(verdict, Verdict::Finding(_)),
+            "{} no longer diverges: its bug is fixed, update campaign::KNOWN_BUGS",
+            f.display()
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! The `spy-interp` binary: the command line (`cli`) over the libraries
+//! spy-interp, spy-conformance and spy-fuzz, with mimalloc as its
+//! allocator (the libraries leave that choice to their users).
+
+mod cli;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    std::process::exit(cli::main());
+}

@@ -1,18 +1,24 @@
 //! spy-interp: the reference interpreter and differential harness for SPy.
 //!
-//! The pipeline is visible in the module tree:
+//! The pipeline is visible in the module tree; each module uses only the
+//! ones above it in this table (`tests/layering.rs` checks it):
 //!
 //! | module      | owns                                                        | spec chapter |
 //! |-------------|-------------------------------------------------------------|--------------|
 //! | `source`    | source files, byte ranges, line:col                         | lexical      |
-//! | `syntax`    | lexer, lalrpop grammar, AST, AST dump                        | lexical, syntax |
-//! | `resolve`   | scopes, var/const kinds, name → slot resolution             | names and scopes |
-//! | `vm`        | values, types, pure operator semantics, builtin modules     | types, conversions |
+//! | `error`     | `SpyError` / `Bug`, the two error channels                  | errors |
+//! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
+//! | `syntax`    | lexer, lalrpop grammar, AST, AST dump and walker            | lexical, syntax |
+//! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
+//! | `vm`        | values, function code, types, pure operator semantics, builtin modules | types, conversions |
+//! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
 //! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |
-//! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `engine`    | the engines (interp, doppler), `RunConfig`, `Outcome`, `run_program` | redshift |
-//! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
+//!
+//! The printer (`backend`) sits below the evaluator: it prints any AST and
+//! needs only `syntax` and `vm`'s float formatting, while DopplerFrame's
+//! provenance notes print resolved calls as they are made.
 //!
 //! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
 //! outcome, a [`error::Bug`] is a broken invariant of this implementation.

@@ -7,10 +7,10 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::is_name;
-use crate::frames::code::FuncCode;
 use crate::frames::{Eval, Frame, FrameKind, Interp};
 use crate::resolve::NameRef;
 use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
+use crate::vm::code::FuncCode;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarParam, Typed, Value};
 

@@ -34,7 +34,6 @@ mod attr;
 mod builtin_calls;
 mod call;
 mod class;
-pub mod code;
 mod convert;
 mod dispatch;
 mod display;

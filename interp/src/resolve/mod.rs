@@ -9,6 +9,7 @@
 //! and class bodies are processed after their enclosing body is fully
 //! declared, so they see every name of the enclosing scopes.
 
+pub mod builtin_names;
 pub mod scope;
 
 use std::collections::HashMap;
@@ -17,7 +18,6 @@ use std::rc::Rc;
 use crate::error::{ExcKind, SpyError};
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, NameId, Stmt, StmtKind};
-use crate::vm::builtins;
 
 pub use scope::{NameRef, Origin, Scope, ScopeKind, Symbol, VarKind};
 
@@ -189,7 +189,7 @@ impl Resolver {
             }
             return;
         }
-        if self.find_in_outer_scopes(&id.name).is_some() || builtins::lookup(&id.name).is_some() {
+        if self.find_in_outer_scopes(&id.name).is_some() || builtin_names::lookup(&id.name).is_some() {
             return;
         }
         let kind = if in_loop { VarKind::Var } else { VarKind::Const };
@@ -354,7 +354,7 @@ impl Resolver {
                 }
             }
         }
-        match builtins::lookup(name) {
+        match builtin_names::lookup(name) {
             Some(i) => NameRef::Builtin(i),
             None => NameRef::Undefined,
         }

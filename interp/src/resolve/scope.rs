@@ -100,7 +100,7 @@ pub enum NameRef {
     Outer { depth: u32, slot: u32 },
     /// A module global slot.
     Global(u32),
-    /// A builtin (index into `vm::builtins::BUILTIN_NAMES`).
+    /// A builtin (index into `resolve::builtin_names::BUILTIN_NAMES`).
     Builtin(u32),
     /// Not declared anywhere: evaluating it raises NameError (lazily).
     Undefined,

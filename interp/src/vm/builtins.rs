@@ -112,6 +112,8 @@ enum Entry {
     Func(Builtin),
 }
 
+/// The builtins in slot order: the same names as
+/// `resolve::builtin_names::BUILTIN_NAMES` (checked by a unit test below).
 const ENTRIES: &[(&str, Entry)] = &[
     ("i8", Entry::Type(TypeId::I8)),
     ("u8", Entry::Type(TypeId::U8)),
@@ -179,10 +181,7 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("WIP", Entry::Func(Builtin::ExcClass(ExcKind::Wip))),
 ];
 
-/// Index of the builtin called `name`.
-pub fn lookup(name: &str) -> Option<u32> {
-    ENTRIES.iter().position(|(n, _)| *n == name).map(|i| i as u32)
-}
+pub use crate::resolve::builtin_names::lookup;
 
 pub fn name(index: u32) -> &'static str {
     ENTRIES[index as usize].0
@@ -194,5 +193,17 @@ pub fn value(index: u32) -> Typed {
         Entry::Type(t) => Typed::blue(TypeId::TYPE, Value::Type(*t)),
         Entry::Func(Builtin::ExcClass(k)) => Typed::blue(TypeId::TYPE, Value::Builtin(Builtin::ExcClass(*k))),
         Entry::Func(b) => Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(*b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ENTRIES;
+    use crate::resolve::builtin_names::BUILTIN_NAMES;
+
+    #[test]
+    fn the_value_table_has_the_resolvers_names_in_slot_order() {
+        let names: Vec<&str> = ENTRIES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, BUILTIN_NAMES);
     }
 }

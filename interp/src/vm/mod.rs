@@ -1,7 +1,20 @@
 //! The VM: values, types, the pure operator layer, builtins, and the loaded
 //! modules with their globals.
+//!
+//! | file          | owns                                                     |
+//! |---------------|----------------------------------------------------------|
+//! | `value.rs`    | runtime values, colors, `Typed`                          |
+//! | `code.rs`     | `FuncCode`: a `def`'s AST, scope and module, shared by its functions |
+//! | `types.rs`    | the type table                                           |
+//! | `builtins.rs` | the values of the `builtins` scope (names: `resolve::builtin_names`) |
+//! | `modules.rs`  | builtin modules (`__spy__`, `operator`, `unsafe`, `simd`, `time`) |
+//! | `memo.rs`     | memoization keys of blue calls                           |
+//! | `ops/`        | pure operator semantics, formatting, conversions         |
+//!
+//! The VM uses `syntax` and `resolve`, never `frames` or later modules.
 
 pub mod builtins;
+pub mod code;
 pub mod memo;
 pub mod modules;
 pub mod ops;

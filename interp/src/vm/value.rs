@@ -7,9 +7,9 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::error::ExcKind;
-use crate::frames::code::FuncCode;
 use crate::syntax::ast::{FuncColor, FuncKind};
 use crate::vm::builtins::Builtin;
+use crate::vm::code::FuncCode;
 use crate::vm::ops::Scalar;
 use crate::vm::types::TypeId;
 

@@ -24,6 +24,7 @@ use spy_interp::engine::{run_program, Engine, Limits};
 use spy_interp::source::TextRange;
 use spy_interp::syntax::ast::{Expr, ExprKind, Module, Stmt, StmtKind};
 use spy_interp::syntax::parse_str;
+use spy_interp::syntax::walk::{self, NodeMut};
 
 /// Limits of one reduction.
 #[derive(Clone, Copy, Debug)]
@@ -238,84 +239,26 @@ impl Reducer<'_> {
 
 // ------------------------------------------------------------ tree access
 
-/// The expressions directly in a statement, and its nested blocks.
+/// The expressions directly in a statement (also those of its assignment
+/// target and parameters), and its nested blocks, in source order.
 fn stmt_parts(s: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) {
-    use spy_interp::syntax::ast::AssignTarget;
-    match &mut s.kind {
-        StmtKind::FuncDef(d) => {
-            let d = Rc::make_mut(d);
-            let mut es: Vec<&mut Expr> = d.decorators.iter_mut().collect();
-            for p in &mut d.params {
-                es.extend(p.annotation.as_mut());
-                es.extend(p.default.as_mut());
-            }
-            es.extend(d.return_type.as_mut());
-            (es, vec![&mut d.body])
-        }
-        StmtKind::ClassDef(c) => (Vec::new(), vec![&mut Rc::make_mut(c).body]),
-        StmtKind::Assign { target, value } => {
-            let mut es = Vec::new();
-            match &mut **target {
-                AssignTarget::Attribute { value: v, .. } => es.push(v),
-                AssignTarget::Subscript {
-                    value: v, indices, ..
-                } => {
-                    es.push(v);
-                    es.extend(indices.iter_mut());
-                }
-                _ => {}
-            }
-            es.push(value);
-            (es, Vec::new())
-        }
-        StmtKind::AugAssign { value, .. } => (vec![value], Vec::new()),
-        StmtKind::VarDef(v) => {
-            let v = &mut **v;
-            let mut es: Vec<&mut Expr> = v.annotation.iter_mut().collect();
-            es.extend(v.value.as_mut());
-            (es, Vec::new())
-        }
-        StmtKind::If { test, body, orelse } => (vec![test], vec![body, orelse]),
-        StmtKind::While { test, body } => (vec![test], vec![body]),
-        StmtKind::For { iter, body, .. } => (vec![iter], vec![body]),
-        StmtKind::Return(Some(e)) | StmtKind::Raise(e) | StmtKind::Expr(e) => (vec![e], Vec::new()),
-        StmtKind::Assert { test, msg } => {
-            let mut es = vec![test];
-            es.extend(msg.as_mut());
-            (es, Vec::new())
-        }
-        _ => (Vec::new(), Vec::new()),
+    fn collect<'a>(node: NodeMut<'a>, exprs: &mut Vec<&'a mut Expr>, blocks: &mut Vec<&'a mut Vec<Stmt>>) {
+        walk::children_mut(node, &mut |child| match child {
+            NodeMut::Expr(e) => exprs.push(e),
+            NodeMut::Block(b) => blocks.push(b),
+            part @ (NodeMut::Target(_) | NodeMut::Param(_)) => collect(part, exprs, blocks),
+            NodeMut::Stmt(_) | NodeMut::ImportName(_) | NodeMut::Ident(_) => {}
+        });
     }
+    let (mut exprs, mut blocks) = (Vec::new(), Vec::new());
+    collect(NodeMut::Stmt(s), &mut exprs, &mut blocks);
+    (exprs, blocks)
 }
 
 fn expr_children(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Attribute { value, .. } | ExprKind::Starred(value) => vec![&mut **value],
-        ExprKind::Walrus { value, .. } => vec![&mut **value],
-        ExprKind::Call { func, args } => {
-            let mut v = vec![&mut **func];
-            v.extend(args.iter_mut());
-            v
-        }
-        ExprKind::Subscript { value, indices } => {
-            let mut v = vec![&mut **value];
-            v.extend(indices.iter_mut());
-            v
-        }
-        ExprKind::Slice { lower, upper, step } => [lower, upper, step]
-            .into_iter()
-            .filter_map(|b| b.as_mut().map(|b| &mut **b))
-            .collect(),
-        ExprKind::UnaryOp { operand, .. } => vec![&mut **operand],
-        ExprKind::BinOp { left, right, .. }
-        | ExprKind::Compare { left, right, .. }
-        | ExprKind::BoolOp { left, right, .. } => vec![&mut **left, &mut **right],
-        ExprKind::IfExp { test, body, orelse } => vec![&mut **test, &mut **body, &mut **orelse],
-        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().collect(),
-        ExprKind::Dict(pairs) => pairs.iter_mut().flat_map(|(k, v)| [k, v]).collect(),
-        ExprKind::GeneratorExp { elt, iter, .. } => vec![&mut **elt, &mut **iter],
-        _ => Vec::new(),
-    }
+    let mut children = Vec::new();
+    walk::for_each_child_expr_mut(e, &mut |c| children.push(c));
+    children
 }
 
 /// The `n`-th block (pre-order; the module body is block 0).

@@ -357,7 +357,7 @@ pub(crate) fn residual_local(ty: TypeId, name: &str, range: TextRange) -> crate:
 /// Whether evaluating `e` may have side effects (calls, assignments).
 pub(crate) fn has_effects(e: &Expr) -> bool {
     let mut effects = false;
-    crate::resolve::walk_expr(e, &mut |e| {
+    crate::syntax::walk::walk_expr(e, &mut |e| {
         if matches!(e.kind, ExprKind::Call { .. } | ExprKind::Walrus { .. }) {
             effects = true;
         }

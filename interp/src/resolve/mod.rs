@@ -18,6 +18,7 @@ use std::rc::Rc;
 use crate::error::{ExcKind, SpyError};
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, NameId, Stmt, StmtKind};
+use crate::syntax::walk;
 
 pub use scope::{NameRef, Origin, Scope, ScopeKind, Symbol, VarKind};
 
@@ -306,7 +307,7 @@ impl Resolver {
     /// Expressions only declare through walrus targets. (A generator's
     /// target lives in a hidden slot of its own, see `resolve_genexp`.)
     fn declare_expr(&mut self, e: &Expr) {
-        walk_expr(e, &mut |e| {
+        walk_in_evaluation_order(e, &mut |e| {
             if let ExprKind::Walrus { target, .. } = &e.kind {
                 self.declare_assign(target)
             }
@@ -452,7 +453,7 @@ impl Resolver {
                         ));
                     }
                 }
-                for_each_child(e, &mut |c| self.resolve_expr(c));
+                for_each_child_in_evaluation_order(e, &mut |c| self.resolve_expr(c));
             }
         }
     }
@@ -593,68 +594,28 @@ impl Resolver {
     }
 }
 
-/// Pre-order walk over an expression and its sub-expressions (not into
-/// nested statements: expressions contain none).
-pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+/// Pre-order walk over an expression and its sub-expressions, in
+/// evaluation order (not into nested statements: expressions contain none).
+fn walk_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     f(e);
-    for_each_child(e, &mut |c| walk_expr(c, f));
+    for_each_child_in_evaluation_order(e, &mut |c| walk_in_evaluation_order(c, f));
 }
 
-/// Call `f` on each direct sub-expression of `e`, in evaluation order.
-pub fn for_each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+/// Call `f` on each direct sub-expression of `e`, in evaluation order: the
+/// walker's source order, except that a conditional evaluates its test
+/// first and a generator its iterable.
+fn for_each_child_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     match &e.kind {
-        ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_)
-        | ExprKind::Bytes(_)
-        | ExprKind::Bool(_)
-        | ExprKind::None
-        | ExprKind::Name(_) => {}
-        ExprKind::Attribute { value, .. } => f(value),
-        ExprKind::Call { func, args } => {
-            f(func);
-            for a in args {
-                f(a);
-            }
-        }
-        ExprKind::Subscript { value, indices } => {
-            f(value);
-            for a in indices {
-                f(a);
-            }
-        }
-        ExprKind::Slice { lower, upper, step } => {
-            for part in [lower, upper, step].into_iter().flatten() {
-                f(part);
-            }
-        }
-        ExprKind::UnaryOp { operand, .. } => f(operand),
-        ExprKind::BinOp { left, right, .. }
-        | ExprKind::Compare { left, right, .. }
-        | ExprKind::BoolOp { left, right, .. } => {
-            f(left);
-            f(right);
-        }
         ExprKind::IfExp { test, body, orelse } => {
             f(test);
             f(body);
             f(orelse);
         }
-        ExprKind::Tuple(items) | ExprKind::List(items) => {
-            for a in items {
-                f(a);
-            }
-        }
-        ExprKind::Dict(pairs) => pairs.iter().for_each(|(k, v)| {
-            f(k);
-            f(v);
-        }),
         ExprKind::GeneratorExp { elt, iter, .. } => {
             f(iter);
             f(elt);
         }
-        ExprKind::Starred(v) => f(v),
-        ExprKind::Walrus { value, .. } => f(value),
+        _ => walk::for_each_child_expr(e, &mut |c| f(c)),
     }
 }
 

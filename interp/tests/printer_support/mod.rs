@@ -11,6 +11,7 @@ use spy_interp::syntax::ast::{
     AssignTarget, BinOp, ClassDef, Expr, ExprKind, FuncColor, FuncDef, FuncKind, Identifier, Module, NameId,
     Param, ParamKind, Stmt, StmtKind, VarDef, VarKind,
 };
+use spy_interp::syntax::walk::{self, NodeMut};
 
 // ------------------------------------------------------------ normalizing
 
@@ -21,7 +22,7 @@ pub fn normalize(m: &Module, drop_comments: bool) -> Module {
     let mut m = m.clone();
     m.name_count = 0;
     let n = Norm { drop_comments };
-    n.body(&mut m.body, false);
+    n.block(&mut m.body, false);
     m
 }
 
@@ -29,177 +30,57 @@ struct Norm {
     drop_comments: bool,
 }
 
-fn ident(i: &mut Identifier) {
-    i.range = TextRange::default();
-    i.id = NameId(0);
-}
-
 impl Norm {
-    /// `block`: a nested block, which the printer fills with `pass`.
-    fn body(&self, stmts: &mut Vec<Stmt>, block: bool) {
+    /// `nested`: a nested block, which the printer fills with `pass`.
+    fn block(&self, stmts: &mut Vec<Stmt>, nested: bool) {
         if self.drop_comments {
             stmts.retain(|s| !matches!(s.kind, StmtKind::Comment(_)));
         }
-        if block && stmts.is_empty() {
+        if nested && stmts.is_empty() {
             stmts.push(Stmt::new(StmtKind::Pass, TextRange::default()));
         }
-        stmts.iter_mut().for_each(|s| self.stmt(s));
+        walk::children_mut(NodeMut::Block(stmts), &mut |s| self.node(s));
     }
 
-    fn stmt(&self, s: &mut Stmt) {
-        s.range = TextRange::default();
-        match &mut s.kind {
-            StmtKind::FuncDef(f) => {
-                let f = Rc::make_mut(f);
-                ident(&mut f.name);
-                f.proto_range = TextRange::default();
-                f.decorators.iter_mut().for_each(expr);
-                f.type_params.iter_mut().flatten().for_each(ident);
-                for p in &mut f.params {
-                    p.range = TextRange::default();
-                    ident(&mut p.name);
-                    p.annotation.iter_mut().for_each(expr);
-                    p.default.iter_mut().for_each(expr);
+    fn node(&self, mut node: NodeMut<'_>) {
+        let mut keeps_empty_else = false;
+        match &mut node {
+            NodeMut::Block(b) => {
+                self.block(b, true);
+                return;
+            }
+            NodeMut::Stmt(s) => {
+                s.range = TextRange::default();
+                if let StmtKind::FuncDef(f) = &mut s.kind {
+                    Rc::make_mut(f).proto_range = TextRange::default();
                 }
-                f.return_type.iter_mut().for_each(expr);
-                self.body(&mut f.body, true);
+                // An empty `else` prints as nothing: it stays empty.
+                keeps_empty_else = matches!(&s.kind, StmtKind::If { orelse, .. } if orelse.is_empty());
             }
-            StmtKind::ClassDef(c) => {
-                let c = Rc::make_mut(c);
-                ident(&mut c.name);
-                c.decorators.iter_mut().for_each(expr);
-                c.type_params.iter_mut().flatten().for_each(ident);
-                self.body(&mut c.body, true);
+            NodeMut::Expr(e) => e.range = TextRange::default(),
+            NodeMut::Target(t) => match t {
+                AssignTarget::Name(_) => {}
+                AssignTarget::Attribute { range, .. }
+                | AssignTarget::Subscript { range, .. }
+                | AssignTarget::Unpack { range, .. } => *range = TextRange::default(),
+            },
+            NodeMut::Param(p) => p.range = TextRange::default(),
+            NodeMut::ImportName(n) => n.range = TextRange::default(),
+            NodeMut::Ident(i) => {
+                i.range = TextRange::default();
+                i.id = NameId(0);
             }
-            StmtKind::Import { module, alias } => {
-                ident(module);
-                alias.iter_mut().for_each(ident);
-            }
-            StmtKind::ImportFrom { module, names } => {
-                ident(module);
-                for n in names {
-                    n.range = TextRange::default();
-                    ident(&mut n.name);
-                    n.alias.iter_mut().for_each(ident);
-                }
-            }
-            StmtKind::Assign { target, value } => {
-                match target.as_mut() {
-                    AssignTarget::Name(id) => ident(id),
-                    AssignTarget::Attribute { value, attr, range } => {
-                        expr(value);
-                        ident(attr);
-                        *range = TextRange::default();
-                    }
-                    AssignTarget::Subscript {
-                        value,
-                        indices,
-                        range,
-                    } => {
-                        expr(value);
-                        indices.iter_mut().for_each(expr);
-                        *range = TextRange::default();
-                    }
-                    AssignTarget::Unpack { names, range } => {
-                        names.iter_mut().for_each(ident);
-                        *range = TextRange::default();
-                    }
-                }
-                expr(value);
-            }
-            StmtKind::AugAssign { target, value, .. } => {
-                ident(target);
-                expr(value);
-            }
-            StmtKind::VarDef(v) => {
-                ident(&mut v.name);
-                v.annotation.iter_mut().for_each(expr);
-                v.value.iter_mut().for_each(expr);
-            }
-            StmtKind::If { test, body, orelse } => {
-                expr(test);
-                self.body(body, true);
-                // An empty `else` prints as nothing.
-                if !orelse.is_empty() {
-                    self.body(orelse, true);
+        }
+        let mut blocks = 0;
+        walk::children_mut(node, &mut |c| match c {
+            NodeMut::Block(b) => {
+                blocks += 1;
+                if !(keeps_empty_else && blocks == 2) {
+                    self.block(b, true);
                 }
             }
-            StmtKind::While { test, body } => {
-                expr(test);
-                self.body(body, true);
-            }
-            StmtKind::For { target, iter, body } => {
-                ident(target);
-                expr(iter);
-                self.body(body, true);
-            }
-            StmtKind::Return(e) => e.iter_mut().for_each(expr),
-            StmtKind::Raise(e) | StmtKind::Expr(e) => expr(e),
-            StmtKind::Assert { test, msg } => {
-                expr(test);
-                msg.iter_mut().for_each(expr);
-            }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Pass | StmtKind::Comment(_) => {}
-        }
-    }
-}
-
-fn expr(e: &mut Expr) {
-    e.range = TextRange::default();
-    match &mut e.kind {
-        ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_)
-        | ExprKind::Bytes(_)
-        | ExprKind::Bool(_)
-        | ExprKind::None => {}
-        ExprKind::Name(id) => ident(id),
-        ExprKind::Attribute { value, attr } => {
-            expr(value);
-            ident(attr);
-        }
-        ExprKind::Call { func, args } => {
-            expr(func);
-            args.iter_mut().for_each(expr);
-        }
-        ExprKind::Subscript { value, indices } => {
-            expr(value);
-            indices.iter_mut().for_each(expr);
-        }
-        ExprKind::Slice { lower, upper, step } => {
-            for part in [lower, upper, step] {
-                part.iter_mut().for_each(|b| expr(b));
-            }
-        }
-        ExprKind::UnaryOp { operand, .. } => expr(operand),
-        ExprKind::BinOp { left, right, .. }
-        | ExprKind::Compare { left, right, .. }
-        | ExprKind::BoolOp { left, right, .. } => {
-            expr(left);
-            expr(right);
-        }
-        ExprKind::IfExp { test, body, orelse } => {
-            expr(test);
-            expr(body);
-            expr(orelse);
-        }
-        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(expr),
-        ExprKind::Dict(pairs) => {
-            for (k, v) in pairs {
-                expr(k);
-                expr(v);
-            }
-        }
-        ExprKind::GeneratorExp { elt, target, iter } => {
-            expr(elt);
-            ident(target);
-            expr(iter);
-        }
-        ExprKind::Starred(inner) => expr(inner),
-        ExprKind::Walrus { target, value } => {
-            ident(target);
-            expr(value);
-        }
+            c => self.node(c),
+        });
     }
 }
 

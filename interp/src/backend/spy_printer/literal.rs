@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::syntax::token::is_keyword;
 use crate::vm::ops::format::format_f64;
+use crate::vm::ops::quote::{choose_quote, push_quoted, Escapes};
 
 /// Whether `name` can be written as is: a Python identifier (as our lexer
 /// scans it: XID_Start/`_`, then XID_Continue) that is neither a keyword
@@ -60,42 +61,15 @@ pub fn float(v: f64) -> String {
     }
 }
 
-/// The quote `repr` picks: `'` unless the text has `'` and no `"`.
-fn quote_for(has_single: bool, has_double: bool) -> char {
-    if has_single && !has_double {
-        '"'
-    } else {
-        '\''
-    }
-}
-
 /// A `str` literal: `\\`, the quote, `\n`, `\r`, `\t` escaped, other ASCII
 /// control characters and DEL as `\xNN`, everything else raw.
 pub fn push_str_literal(out: &mut String, s: &str) {
-    let q = quote_for(s.contains('\''), s.contains('"'));
-    out.push(q);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            _ if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\0'..='\x1f' | '\x7f' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            _ => out.push(c),
-        }
-    }
-    out.push(q);
+    push_quoted(out, s, Escapes::SOURCE);
 }
 
 /// A `bytes` literal: printable ASCII raw, the rest escaped.
 pub fn push_bytes_literal(out: &mut String, b: &[u8]) {
-    let q = quote_for(b.contains(&b'\''), b.contains(&b'"'));
+    let q = choose_quote(b.contains(&b'\''), b.contains(&b'"'));
     out.push('b');
     out.push(q);
     for &c in b {

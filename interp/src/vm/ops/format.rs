@@ -9,9 +9,10 @@
 //!   trailing zeros dropped, so `f32(1.0)` prints `1`.
 //! - str: [`repr_str`] is SPy's `str.__repr__` (`stdlib/_str.spy`);
 //!   [`python_repr_str`] is CPython's, for messages that upstream builds with
-//!   Python's `{s!r}`.
+//!   Python's `{s!r}`; both are policies of the one escaper in `quote`.
 
-use super::{unicode, Scalar};
+use super::quote::{quoted, Escapes};
+use super::Scalar;
 
 /// `str(x)` (= `repr(x)`) of a primitive value.
 pub fn format_scalar(value: Scalar) -> String {
@@ -131,68 +132,18 @@ fn format_g(x: f64, precision: usize) -> String {
     }
 }
 
-/// Which quote Python (and SPy) wraps a repr in: `'` unless the string
-/// contains `'` and no `"`.
-fn choose_quote(s: &str) -> char {
-    if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    }
-}
-
 /// SPy's `repr(s)` for `s: str` (upstream `_str.spy` `__repr__`): quotes as
 /// Python, escapes `\\`, the quote, `\n`, `\r`, `\t`, and `\xNN` for the
 /// other bytes below 0x20. Unlike Python, DEL (0x7f) and non-printable
 /// characters ≥ 0x7f are kept as they are.
 pub fn repr_str(s: &str) -> String {
-    let quote = choose_quote(s);
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
+    quoted(s, Escapes::SPY_REPR)
 }
 
 /// CPython's `repr(s)`: as [`repr_str`], plus escapes for DEL and every
 /// character that is not printable (`\xNN`, `\uNNNN`, `\UNNNNNNNN`).
 pub fn python_repr_str(s: &str) -> String {
-    let quote = choose_quote(s);
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        let code = u32::from(c);
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ if code < 0x20 || code == 0x7f => out.push_str(&format!("\\x{code:02x}")),
-            c if c.is_ascii() || unicode::is_printable(c) => out.push(c),
-            _ if code <= 0xff => out.push_str(&format!("\\x{code:02x}")),
-            _ if code <= 0xffff => out.push_str(&format!("\\u{code:04x}")),
-            _ => out.push_str(&format!("\\U{code:08x}")),
-        }
-    }
-    out.push(quote);
-    out
+    quoted(s, Escapes::PYTHON_REPR)
 }
 
 #[cfg(test)]

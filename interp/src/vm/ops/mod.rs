@@ -18,6 +18,7 @@
 //! | [`bool`]     | bool ops                                                    |
 //! | [`convert`]  | implicit and explicit conversions, `int(str)` parsing       |
 //! | [`format`]   | `str()`/`repr()` of primitives, `repr(str)`                 |
+//! | [`quote`]    | the string-literal escaper and its policies (repr, source)  |
 //! | [`str`]      | byte-based str operations                                   |
 //!
 //! Decisions where upstream is silent or crashes are listed in
@@ -34,6 +35,7 @@ pub mod dispatch;
 pub mod float;
 pub mod format;
 pub mod int;
+pub mod quote;
 pub mod str;
 mod unicode;
 

@@ -384,6 +384,34 @@ impl Interp<'_> {
         Ok(bound)
     }
 
+    /// The activation of `func` (running it, or shifting it when
+    /// `shifting`): a fresh environment holding its presets, and the slot of
+    /// each parameter, zipped with `args`, holding
+    /// `local(self, param, slot, arg)`.
+    pub(crate) fn activation<A>(
+        &mut self,
+        func: &Rc<Function>,
+        name: Rc<str>,
+        ns: Rc<str>,
+        shifting: bool,
+        args: impl IntoIterator<Item = A>,
+        mut local: impl FnMut(&mut Self, &ast::Param, u32, A) -> Eval<Local>,
+    ) -> Eval<Frame> {
+        let code = &func.code;
+        let locals = self.pools.fresh_env(code.scope.slot_count());
+        for (slot, preset) in func.presets.iter() {
+            locals.borrow_mut()[*slot as usize] = Some(preset.clone());
+        }
+        for (p, arg) in code.def.params.iter().zip(args) {
+            let NameRef::Local(slot) = code.res.name(p.name.id) else {
+                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
+            };
+            let value = local(self, p, slot, arg)?;
+            locals.borrow_mut()[slot as usize] = Some(value);
+        }
+        Ok(Frame::function(func, locals, name, ns, shifting))
+    }
+
     /// Run one activation of `func` with arguments already bound to its
     /// parameters. `ns` overrides the namespace of definitions made inside.
     pub(crate) fn invoke(
@@ -402,28 +430,27 @@ impl Interp<'_> {
         self.tick()?;
         let code = &func.code;
         let blue = func.color == FuncColor::Blue;
-        let locals = self.pools.fresh_env(code.scope.slot_count());
-        for (slot, local) in func.presets.iter() {
-            locals.borrow_mut()[*slot as usize] = Some(local.clone());
-        }
-        for (p, arg) in code.def.params.iter().zip(args.drain(..)) {
-            let NameRef::Local(slot) = code.res.name(p.name.id) else {
-                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
-            };
-            let (color, ty) = if blue {
-                (arg.color, self.blue_static_type(&arg))
-            } else {
-                (Color::Red, arg.ty)
-            };
-            locals.borrow_mut()[slot as usize] = Some(Local {
-                ty,
-                color,
-                value: Some(arg.value),
-            });
-        }
-        self.pools.recycle_bound(args);
         let ns = ns.map(Rc::from).unwrap_or_else(|| func.fqn.clone());
-        let mut frame = Frame::function(func, locals, func.fqn.clone(), ns, false);
+        let mut frame = self.activation(
+            func,
+            func.fqn.clone(),
+            ns,
+            false,
+            args.drain(..),
+            |interp, _, _, arg| {
+                let (color, ty) = if blue {
+                    (arg.color, interp.blue_static_type(&arg))
+                } else {
+                    (Color::Red, arg.ty)
+                };
+                Ok(Local {
+                    ty,
+                    color,
+                    value: Some(arg.value),
+                })
+            },
+        )?;
+        self.pools.recycle_bound(args);
         let color = if blue { Color::Blue } else { Color::Red };
         let result = match self.exec_block(&mut frame, &code.def.body) {
             Ok(Flow::Return(v)) => Ok(v),

@@ -16,7 +16,7 @@ use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::{self, PrimTy};
 use crate::vm::types::{TypeId, TypeKind};
-use crate::vm::value::{Function, Local, Typed, Value};
+use crate::vm::value::{Function, Typed, Value};
 
 /// The operator of a residual binary node.
 #[derive(Clone, Copy, Debug)]
@@ -850,27 +850,24 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Option<Typed>> {
         let code = func.code.clone();
-        let mut locals = vec![None; code.scope.slot_count()];
-        for (slot, local) in func.presets.iter() {
-            locals[*slot as usize] = Some(local.clone());
-        }
         self.push_inline_names();
         let mut elems = Vec::new();
-        for ((p, spec), arg) in code.def.params.iter().zip(&func.params).zip(&bound) {
-            let NameRef::Local(slot) = code.res.name(p.name.id) else {
-                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
-            };
-            let name = self.declare_residual_name(slot, &format!("{}$inl", p.name.name));
-            self.emit_declaration(f, &name, spec.ty, None, range)?;
-            let value = self.residual(f, arg, range)?;
-            elems.push(build::walrus(ident(&name, range), value, range));
-            locals[slot as usize] = Some(Local {
-                ..residual_local(spec.ty, &name, range)
-            });
-        }
-        let locals = Rc::new(std::cell::RefCell::new(locals));
         let name: Rc<str> = format!("[inline] {}", func.fqn).into();
-        let mut frame = Frame::function(func, locals, name, func.fqn.clone(), true);
+        let args = func.params.iter().zip(&bound);
+        let mut frame = self.activation(
+            func,
+            name,
+            func.fqn.clone(),
+            true,
+            args,
+            |interp, p, slot, (spec, arg)| {
+                let name = interp.declare_residual_name(slot, &format!("{}$inl", p.name.name));
+                interp.emit_declaration(f, &name, spec.ty, None, range)?;
+                let value = interp.residual(f, arg, range)?;
+                elems.push(build::walrus(ident(&name, range), value, range));
+                Ok(residual_local(spec.ty, &name, range))
+            },
+        )?;
         self.push_block();
         let shifted = self
             .exec_block(&mut frame, &code.def.body)

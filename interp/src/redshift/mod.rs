@@ -25,7 +25,7 @@ use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::ErrorMode;
 use crate::frames::doppler::{ident, name_expr, DopplerState};
 use crate::frames::{add_trace, Eval, Frame, Interp};
-use crate::resolve::{NameRef, VarKind};
+use crate::resolve::VarKind;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
 use crate::vm::types::TypeId;
@@ -207,28 +207,26 @@ impl Interp<'_> {
     fn shift_function(&mut self, func: &Rc<Function>) -> Eval<ast::FuncDef> {
         let code = func.code.clone();
         let def = code.def.clone();
-        let mut locals = vec![None; code.scope.slot_count()];
-        for (slot, local) in func.presets.iter() {
-            locals[*slot as usize] = Some(local.clone());
-        }
         self.push_names(Vec::new());
         let mut params = Vec::with_capacity(def.params.len());
-        for (p, spec) in def.params.iter().zip(&func.params) {
-            let NameRef::Local(slot) = code.res.name(p.name.id) else {
-                return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
-            };
-            let name = self.declare_residual_name(slot, &p.name.name);
-            let value = Value::Residual(Rc::new(name_expr(&name, p.name.range)));
-            locals[slot as usize] = Some(Local {
-                ty: spec.ty,
-                color: Color::Red,
-                value: Some(value),
-            });
-            params.push((name, p, spec.ty));
-        }
-        let locals = Rc::new(std::cell::RefCell::new(locals));
         let name: Rc<str> = format!("[redshift] {}", func.fqn).into();
-        let mut frame = Frame::function(func, locals, name, func.fqn.clone(), true);
+        let mut frame = self.activation(
+            func,
+            name,
+            func.fqn.clone(),
+            true,
+            &func.params,
+            |interp, p, slot, spec| {
+                let name = interp.declare_residual_name(slot, &p.name.name);
+                let value = Value::Residual(Rc::new(name_expr(&name, p.name.range)));
+                params.push((name, spec.ty));
+                Ok(Local {
+                    ty: spec.ty,
+                    color: Color::Red,
+                    value: Some(value),
+                })
+            },
+        )?;
         self.push_block();
         let result = self
             .exec_block(&mut frame, &def.body)
@@ -240,7 +238,7 @@ impl Interp<'_> {
             body.push(Stmt::new(StmtKind::Pass, def.proto_range));
         }
         let mut residual_params = Vec::with_capacity(params.len());
-        for (name, p, ty) in params {
+        for ((name, ty), p) in params.into_iter().zip(&def.params) {
             let annotation = match (&p.kind, &func.star) {
                 (ast::ParamKind::Star, Some(star)) => match &star.kind {
                     StarKind::Pack(_, types) => {

@@ -11,7 +11,7 @@
 //! | `stmt.rs`     | statements, declarations and assignments                 |
 //! | `expr.rs`     | expressions, names, colors                               |
 //! | `class.rs`    | `@struct` bodies, generic structs `C[T]`                 |
-//! | `call.rs`     | calls: arity, argument binding, function activation      |
+//! | `call.rs`     | calls: arity, argument binding, function activation (`activation`, shared with DopplerFrame) |
 //! | `function.rs` | executing `def`: annotations, `*args`, PEP 695 generics  |
 //! | `meta.rs`     | memoized blue calls, metafuncs, OpSpec, MetaArg          |
 //! | `unroll.rs`   | `UNROLL_RANGE` loops and `*(e for i in UNROLL_RANGE(n))` |
@@ -27,6 +27,9 @@
 //! | `shift_stmt.rs` | statements while redshifting: abstract control flow    |
 //! | `limits.rs`   | call depth and step fuel                                 |
 //! | `pools.rs`    | reused activation storage; closure-cycle release         |
+//!
+//! A function's code (`FuncCode`) lives in `vm::code`; the AST walker the
+//! DopplerFrame hooks use is `syntax::walk`.
 //!
 //! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
 

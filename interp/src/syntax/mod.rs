@@ -4,6 +4,8 @@
 //! entry point, actions in `helpers`) → `validate` (module-level rules,
 //! loops, depth) → a dense renumbering of name ids. The first error wins and
 //! becomes a `SpyError` (`ParseError`, `IndentationError` or `TabError`).
+//! `walk` is the one AST walker (children of every node, shared and
+//! mutable) that the later phases and the tools use.
 //!
 //! Parsing is panic-free, hang-free and memory-bounded for any input:
 //! brackets nest at most 200 deep, indentation at most 100 levels,

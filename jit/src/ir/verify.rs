@@ -16,7 +16,7 @@
 //! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`.
 
 use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
-use super::{BinOp, FuncId};
+use super::BinOp;
 use std::fmt;
 
 /// Why a module is not valid IR.
@@ -330,9 +330,4 @@ impl Checker<'_> {
         }
         Ok(())
     }
-}
-
-/// The function a [`FuncId`] names, for error messages.
-pub(crate) fn func_name(m: &Module, f: FuncId) -> &str {
-    m.functions.get(f.0 as usize).map_or("<unknown>", |f| f.name.as_str())
 }

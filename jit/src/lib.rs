@@ -46,7 +46,9 @@ pub enum JitError {
 impl fmt::Display for JitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            JitError::UnsupportedHost => f.write_str("the JIT supports only x86-64 hosts with the System V ABI"),
+            JitError::UnsupportedHost => {
+                f.write_str("the JIT supports only x86-64 hosts with the System V ABI")
+            }
             JitError::Verify(e) => write!(f, "{e}"),
             JitError::Assembler(e) => write!(f, "assembler error: {e}"),
             JitError::Memory(e) => write!(f, "cannot get executable memory: {e}"),

@@ -17,7 +17,25 @@ fn int_edges(ty: Ty) -> Vec<Word> {
     } else {
         (0, (1i128 << bits) - 1)
     };
-    let mut v: Vec<i128> = vec![0, 1, -1, 2, -2, 3, -3, 7, -7, 100, -100, min, max, min + 1, max - 1, min / 2, max / 2];
+    let mut v: Vec<i128> = vec![
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        7,
+        -7,
+        100,
+        -100,
+        min,
+        max,
+        min + 1,
+        max - 1,
+        min / 2,
+        max / 2,
+    ];
     for k in [bits as i128 - 1, bits as i128, bits as i128 + 1, 63, 64, 65] {
         v.push(k);
     }
@@ -42,7 +60,7 @@ fn f64_edges() -> Vec<f64> {
         f64::NAN,
         -f64::NAN,
         f64::from_bits(0x7FF0_0000_0000_0001), // signalling NaN
-        f64::from_bits(0x7FF8_0000_dead_beef), // NaN with payload
+        f64::from_bits(0x7FF8_0000_DEAD_BEEF), // NaN with payload
         f64::INFINITY,
         f64::NEG_INFINITY,
         f64::MIN_POSITIVE,
@@ -63,12 +81,12 @@ fn f64_edges() -> Vec<f64> {
         -2147483649.0,
         4294967295.5,
         4294967296.0,
-        9.2233720368547758e18,
+        9.223_372_036_854_776e18,
         9223372036854775807.0,
         -9223372036854775808.0,
         -9.3e18,
         1.8446744073709552e19,
-        1.8446744073709550e19,
+        1.844_674_407_370_955e19,
         3.4028235e38,
         3.5e38,
         1e-40,
@@ -82,7 +100,10 @@ fn float_edges(ty: Ty) -> Vec<Word> {
     let mut v: Vec<Word> = if ty == Ty::F64 {
         f64_edges().into_iter().map(f64::to_bits).collect()
     } else {
-        let mut v: Vec<Word> = f64_edges().into_iter().map(|x| (x as f32).to_bits() as u64).collect();
+        let mut v: Vec<Word> = f64_edges()
+            .into_iter()
+            .map(|x| (x as f32).to_bits() as u64)
+            .collect();
         v.extend([0x7F80_0001u64, 0xFFC0_1234, 1, 0x807F_FFFF, 0x0080_0000]);
         v
     };
@@ -113,14 +134,24 @@ struct Suite {
 }
 
 impl Suite {
-    fn binary(&mut self, name: String, ty: Ty, res: Ty, op: impl FnOnce(spy_jit::ir::VReg, spy_jit::ir::VReg) -> Op) {
+    fn binary(
+        &mut self,
+        name: String,
+        ty: Ty,
+        res: Ty,
+        op: impl FnOnce(spy_jit::ir::VReg, spy_jit::ir::VReg) -> Op,
+    ) {
         let f = self.m.declare(&name, &[ty, ty], &[res]);
         let mut b = self.m.function(f);
         let (x, y) = (b.param(0), b.param(1));
         let r = b.op(res, op(x, y));
         b.ret(&[r]);
         self.m.define(b);
-        self.cases.push(Case { name, f, arg_tys: vec![ty, ty] });
+        self.cases.push(Case {
+            name,
+            f,
+            arg_tys: vec![ty, ty],
+        });
     }
     fn unary(&mut self, name: String, ty: Ty, res: Ty, op: impl FnOnce(spy_jit::ir::VReg) -> Op) {
         let f = self.m.declare(&name, &[ty], &[res]);
@@ -129,14 +160,28 @@ impl Suite {
         let r = b.op(res, op(x));
         b.ret(&[r]);
         self.m.define(b);
-        self.cases.push(Case { name, f, arg_tys: vec![ty] });
+        self.cases.push(Case {
+            name,
+            f,
+            arg_tys: vec![ty],
+        });
     }
 }
 
 fn build() -> Suite {
-    let mut s = Suite { m: ModuleBuilder::new(), cases: vec![] };
+    let mut s = Suite {
+        m: ModuleBuilder::new(),
+        cases: vec![],
+    };
     for ty in Ty::ALL {
-        for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor] {
+        for op in [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+        ] {
             let ok = match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul => ty.is_int() || ty.is_float(),
                 _ => ty.is_int() || ty == Ty::Bool,
@@ -146,14 +191,31 @@ fn build() -> Suite {
             }
         }
         if ty.is_int() {
-            s.binary(format!("floordiv_{ty}"), ty, ty, |a, b| Op::FloorDiv { a, b, on_zero: code(ON_ZERO) });
-            s.binary(format!("floormod_{ty}"), ty, ty, |a, b| Op::FloorMod { a, b, on_zero: code(ON_ZERO) });
+            s.binary(format!("floordiv_{ty}"), ty, ty, |a, b| Op::FloorDiv {
+                a,
+                b,
+                on_zero: code(ON_ZERO),
+            });
+            s.binary(format!("floormod_{ty}"), ty, ty, |a, b| Op::FloorMod {
+                a,
+                b,
+                on_zero: code(ON_ZERO),
+            });
             for op in [ShiftOp::Shl, ShiftOp::Shr] {
-                s.binary(format!("{op:?}_{ty}"), ty, ty, |a, b| Op::Shift { op, a, b, on_negative: code(ON_NEG) });
+                s.binary(format!("{op:?}_{ty}"), ty, ty, |a, b| Op::Shift {
+                    op,
+                    a,
+                    b,
+                    on_negative: code(ON_NEG),
+                });
             }
         }
         if ty.is_float() {
-            s.binary(format!("fdiv_{ty}"), ty, ty, |a, b| Op::FDiv { a, b, on_zero: code(ON_FZERO) });
+            s.binary(format!("fdiv_{ty}"), ty, ty, |a, b| Op::FDiv {
+                a,
+                b,
+                on_zero: code(ON_FZERO),
+            });
         }
         if ty != Ty::Handle {
             for c in CmpOp::ALL {
@@ -206,16 +268,66 @@ fn every_op_on_edge_values() {
     assert!(calls > 50_000, "{calls} calls");
 }
 
+/// Builds an operation from two operands; `true` when the result is Bool.
+type MakeOp = Box<dyn Fn(VReg, VReg) -> (Op, bool)>;
+
 /// The binary operations of the all-pairs test, as IR builders.
-fn small_ops() -> Vec<(String, Box<dyn Fn(VReg, VReg) -> (Op, bool)>)> {
-    let mut v: Vec<(String, Box<dyn Fn(VReg, VReg) -> (Op, bool)>)> = vec![];
-    for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor] {
-        v.push((format!("{op:?}"), Box::new(move |a, b| (Op::Binary(op, a, b), false))));
+fn small_ops() -> Vec<(String, MakeOp)> {
+    let mut v: Vec<(String, MakeOp)> = vec![];
+    for op in [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+    ] {
+        v.push((
+            format!("{op:?}"),
+            Box::new(move |a, b| (Op::Binary(op, a, b), false)),
+        ));
     }
-    v.push(("floordiv".into(), Box::new(|a, b| (Op::FloorDiv { a, b, on_zero: code(ON_ZERO) }, false))));
-    v.push(("floormod".into(), Box::new(|a, b| (Op::FloorMod { a, b, on_zero: code(ON_ZERO) }, false))));
+    v.push((
+        "floordiv".into(),
+        Box::new(|a, b| {
+            (
+                Op::FloorDiv {
+                    a,
+                    b,
+                    on_zero: code(ON_ZERO),
+                },
+                false,
+            )
+        }),
+    ));
+    v.push((
+        "floormod".into(),
+        Box::new(|a, b| {
+            (
+                Op::FloorMod {
+                    a,
+                    b,
+                    on_zero: code(ON_ZERO),
+                },
+                false,
+            )
+        }),
+    ));
     for op in [ShiftOp::Shl, ShiftOp::Shr] {
-        v.push((format!("{op:?}"), Box::new(move |a, b| (Op::Shift { op, a, b, on_negative: code(ON_NEG) }, false))));
+        v.push((
+            format!("{op:?}"),
+            Box::new(move |a, b| {
+                (
+                    Op::Shift {
+                        op,
+                        a,
+                        b,
+                        on_negative: code(ON_NEG),
+                    },
+                    false,
+                )
+            }),
+        ));
     }
     for c in CmpOp::ALL {
         v.push((format!("{c:?}"), Box::new(move |a, b| (Op::Cmp(c, a, b), true))));
@@ -291,7 +403,11 @@ fn all_pairs_for_i8_and_u8_binary_ops() {
     for ty in [Ty::I8, Ty::U8] {
         for (name, op) in small_ops() {
             let pf = pairs_fn(&mut m, ty, &name, &*op);
-            let df = m.declare(&format!("direct_{name}_{ty}"), &[ty, ty], &[if op(VReg(0), VReg(1)).1 { Ty::Bool } else { ty }]);
+            let df = m.declare(
+                &format!("direct_{name}_{ty}"),
+                &[ty, ty],
+                &[if op(VReg(0), VReg(1)).1 { Ty::Bool } else { ty }],
+            );
             let mut b = m.function(df);
             let (x, y) = (b.param(0), b.param(1));
             let (o, res_bool) = op(x, y);
@@ -307,14 +423,23 @@ fn all_pairs_for_i8_and_u8_binary_ops() {
         let mut jbuf = vec![0u64; 65_536];
         let mut ebuf = vec![1u64; 65_536];
         let jr = b.jit(pf, &[jbuf.as_mut_ptr() as u64, 65_536]).unwrap();
-        let er = b.eval(pf, &[ebuf.as_mut_ptr() as u64, 65_536], &mut spy_jit::ir::eval::NoHelpers).unwrap();
+        let er = b
+            .eval(
+                pf,
+                &[ebuf.as_mut_ptr() as u64, 65_536],
+                &mut spy_jit::ir::eval::NoHelpers,
+            )
+            .unwrap();
         assert_eq!((jr.clone(), er), (vec![65_536], vec![65_536]));
         for (i, (j, e)) in jbuf.iter().zip(&ebuf).enumerate() {
             assert_eq!(j, e, "{name}_{ty}({:#x}, {:#x})", i / 256, i % 256);
             if *j == 0xDEAD {
                 let args = [sem::canon(ty, (i / 256) as u64), sem::canon(ty, (i % 256) as u64)];
                 let err = b.both(df, &args).unwrap_err();
-                assert!(matches!(err.code.get(), ON_ZERO | ON_NEG), "{name}_{ty}({args:x?})");
+                assert!(
+                    matches!(err.code.get(), ON_ZERO | ON_NEG),
+                    "{name}_{ty}({args:x?})"
+                );
             } else if i % 97 == 0 {
                 // A sample of the pairs through direct calls as well.
                 let args = [sem::canon(ty, (i / 256) as u64), sem::canon(ty, (i % 256) as u64)];
@@ -330,16 +455,28 @@ fn all_pairs_for_i8_and_u8_binary_ops() {
 fn semantics_spot_checks() {
     let suite = build();
     let find = |name: &str| suite.cases.iter().find(|c| c.name == name).unwrap().f;
-    let (fd, fm, shl, shr_i, shr_u) =
-        (find("floordiv_i64"), find("floormod_i64"), find("Shl_i32"), find("Shr_i8"), find("Shr_u8"));
-    let (f2i, u2f, fdiv, lt) =
-        (find("convert_f64_to_i32"), find("convert_u64_to_f64"), find("fdiv_f64"), find("Lt_f64"));
+    let (fd, fm, shl, shr_i, shr_u) = (
+        find("floordiv_i64"),
+        find("floormod_i64"),
+        find("Shl_i32"),
+        find("Shr_i8"),
+        find("Shr_u8"),
+    );
+    let (f2i, u2f, fdiv, lt) = (
+        find("convert_f64_to_i32"),
+        find("convert_u64_to_f64"),
+        find("fdiv_f64"),
+        find("Lt_f64"),
+    );
     let mut b = Both::new(suite.m.finish().unwrap(), 10);
     let neg = |x: i64| x as u64;
     assert_eq!(b.both(fd, &[neg(-7), 2]).unwrap(), vec![neg(-4)]);
     assert_eq!(b.both(fm, &[neg(-7), 2]).unwrap(), vec![1]);
     assert_eq!(b.both(fm, &[7, neg(-2)]).unwrap(), vec![neg(-1)]);
-    assert_eq!(b.both(fd, &[i64::MIN as u64, neg(-1)]).unwrap(), vec![i64::MIN as u64]);
+    assert_eq!(
+        b.both(fd, &[i64::MIN as u64, neg(-1)]).unwrap(),
+        vec![i64::MIN as u64]
+    );
     let e = b.both(fd, &[5, 0]).unwrap_err();
     assert_eq!((e.code.get(), e.operands), (ON_ZERO, [5, 0]));
     assert_eq!(b.both(shl, &[1, 32]).unwrap(), vec![0]);
@@ -350,9 +487,27 @@ fn semantics_spot_checks() {
     assert_eq!(b.both(f2i, &[f64::NAN.to_bits()]).unwrap(), vec![0]);
     assert_eq!(b.both(f2i, &[1e10f64.to_bits()]).unwrap(), vec![i32::MAX as u64]);
     assert_eq!(b.both(f2i, &[(-2.9f64).to_bits()]).unwrap(), vec![neg(-2)]);
-    assert_eq!(b.both(u2f, &[u64::MAX]).unwrap(), vec![18446744073709551615f64.to_bits()]);
-    assert_eq!(b.both(u2f, &[(1 << 63) + 1025]).unwrap(), vec![(((1u64 << 63) + 1025) as f64).to_bits()]);
-    assert_eq!(b.both(fdiv, &[1f64.to_bits(), (-0.0f64).to_bits()]).unwrap_err().code.get(), ON_FZERO);
-    assert_eq!(b.both(fdiv, &[1f64.to_bits(), f64::NAN.to_bits()]).unwrap()[0] & 0x7FF8_0000_0000_0000, 0x7FF8_0000_0000_0000);
-    assert_eq!(b.both(lt, &[f64::NAN.to_bits(), 1f64.to_bits()]).unwrap(), vec![0]);
+    assert_eq!(
+        b.both(u2f, &[u64::MAX]).unwrap(),
+        vec![18446744073709551615f64.to_bits()]
+    );
+    assert_eq!(
+        b.both(u2f, &[(1 << 63) + 1025]).unwrap(),
+        vec![(((1u64 << 63) + 1025) as f64).to_bits()]
+    );
+    assert_eq!(
+        b.both(fdiv, &[1f64.to_bits(), (-0.0f64).to_bits()])
+            .unwrap_err()
+            .code
+            .get(),
+        ON_FZERO
+    );
+    assert_eq!(
+        b.both(fdiv, &[1f64.to_bits(), f64::NAN.to_bits()]).unwrap()[0] & 0x7FF8_0000_0000_0000,
+        0x7FF8_0000_0000_0000
+    );
+    assert_eq!(
+        b.both(lt, &[f64::NAN.to_bits(), 1f64.to_bits()]).unwrap(),
+        vec![0]
+    );
 }

@@ -8,7 +8,7 @@ use spy_jit::ir::eval::HelperEval;
 use spy_jit::ir::{
     BinOp, CmpOp, FuncId, Helper, HelperId, ModuleBuilder, Op, SiteId, Ty, VReg, Word, TRACEBACK_CAP,
 };
-use spy_jit::runtime::{guard, HelperCtx};
+use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 fn fib_module() -> (spy_jit::ir::Module, FuncId) {
     let mut m = ModuleBuilder::new();
@@ -71,7 +71,15 @@ fn deep_recursion_hits_the_limit_without_overflowing_the_stack() {
     let module = b.module.clone();
     let ev = std::thread::Builder::new()
         .stack_size(2 << 30)
-        .spawn(move || spy_jit::ir::eval::call(&module, down, &[200_000], &eval_opts(200_000), &mut spy_jit::ir::eval::NoHelpers))
+        .spawn(move || {
+            spy_jit::ir::eval::call(
+                &module,
+                down,
+                &[200_000],
+                &eval_opts(200_000),
+                &mut spy_jit::ir::eval::NoHelpers,
+            )
+        })
         .unwrap()
         .join()
         .unwrap();
@@ -140,7 +148,10 @@ fn loop_with_many_loop_carried_mixed_values() {
         f.ret(&[acc, facc]);
         m.define(f);
         let mut b = Both::new(m.finish().unwrap(), 10);
-        assert!(b.compiled.stats().spilled_values > 0, "the test must exercise spills");
+        assert!(
+            b.compiled.stats().spilled_values > 0,
+            "the test must exercise spills"
+        );
         for n in [0, 1, 2, 7, 100] {
             b.both(main, &[n]).unwrap();
         }
@@ -152,8 +163,22 @@ fn loop_with_many_loop_carried_mixed_values() {
 #[test]
 fn calls_with_many_mixed_params_and_results() {
     let tys = [
-        Ty::I64, Ty::F64, Ty::I32, Ty::F32, Ty::U8, Ty::F64, Ty::I64, Ty::F64, Ty::U64, Ty::F64, Ty::I8, Ty::F64,
-        Ty::I64, Ty::F64, Ty::Bool, Ty::F32,
+        Ty::I64,
+        Ty::F64,
+        Ty::I32,
+        Ty::F32,
+        Ty::U8,
+        Ty::F64,
+        Ty::I64,
+        Ty::F64,
+        Ty::U64,
+        Ty::F64,
+        Ty::I8,
+        Ty::F64,
+        Ty::I64,
+        Ty::F64,
+        Ty::Bool,
+        Ty::F32,
     ];
     for n in [8, 10, 12, 16] {
         let ptys = &tys[..n];
@@ -179,14 +204,23 @@ fn calls_with_many_mixed_params_and_results() {
         }
         let first = f.param(0);
         let last = f.param(n - 1);
-        let lastf = if ptys[n - 1].is_float() { f.convert(Ty::F64, last) } else { f.const_(Ty::F64, 0) };
+        let lastf = if ptys[n - 1].is_float() {
+            f.convert(Ty::F64, last)
+        } else {
+            f.const_(Ty::F64, 0)
+        };
         let k32 = f.const_(Ty::I32, n as u64);
         f.ret(&[isum, fsum, first, lastf, k32]);
         m.define(f);
         let caller = m.declare("caller", ptys, &[Ty::I64, Ty::F64, Ty::I64, Ty::F64, Ty::I32]);
         let mut g = m.function(caller);
         let args: Vec<VReg> = (0..n).map(|k| g.param(k)).collect();
-        let r = g.call_with(callee, &[Ty::I64, Ty::F64, Ty::I64, Ty::F64, Ty::I32], &args, SiteId(1));
+        let r = g.call_with(
+            callee,
+            &[Ty::I64, Ty::F64, Ty::I64, Ty::F64, Ty::I32],
+            &args,
+            SiteId(1),
+        );
         g.ret(&r);
         m.define(g);
         let mut b = Both::new(m.finish().unwrap(), 10);
@@ -250,7 +284,7 @@ extern "C" fn h_sqrt(x: f64) -> f64 {
     x.sqrt()
 }
 
-extern "C" fn h_checked(ctx: *mut HelperCtx, a: u64) -> u64 {
+extern "C" fn h_checked(ctx: CtxPtr<'_>, a: u64) -> u64 {
     guard(ctx, |ctx| {
         if a > 100 {
             ctx.raise(code(77), [a, 100]);
@@ -261,7 +295,7 @@ extern "C" fn h_checked(ctx: *mut HelperCtx, a: u64) -> u64 {
     })
 }
 
-extern "C" fn h_panics(ctx: *mut HelperCtx, a: u64) -> u64 {
+extern "C" fn h_panics(ctx: CtxPtr<'_>, a: u64) -> u64 {
     guard(ctx, |_| {
         if a == 13 {
             panic!("unlucky");
@@ -275,12 +309,11 @@ struct Mirror;
 
 impl HelperEval for Mirror {
     fn call(&mut self, id: HelperId, _: &Helper, args: &[Word], ctx: &mut HelperCtx) -> Option<Word> {
-        let p: *mut HelperCtx = ctx;
         Some(match id.0 {
             0 => h_add3(args[0], f64::from_bits(args[1]), args[2]),
             1 => h_sqrt(f64::from_bits(args[0])).to_bits(),
-            2 => h_checked(p, args[0]),
-            _ => h_panics(p, args[0]),
+            2 => h_checked(ctx.ptr(), args[0]),
+            _ => h_panics(ctx.ptr(), args[0]),
         })
     }
 }
@@ -295,10 +328,34 @@ fn helpers_results_errors_and_panics() {
         addr,
         takes_ctx,
     };
-    let add3 = m.helper(helper("add3", &[Ty::U64, Ty::F64, Ty::U64], Ty::U64, h_add3 as *const () as usize, false));
-    let sqrt = m.helper(helper("sqrt", &[Ty::F64], Ty::F64, h_sqrt as *const () as usize, false));
-    let checked = m.helper(helper("checked", &[Ty::U64], Ty::U64, h_checked as *const () as usize, true));
-    let panics = m.helper(helper("panics", &[Ty::U64], Ty::U64, h_panics as *const () as usize, true));
+    let add3 = m.helper(helper(
+        "add3",
+        &[Ty::U64, Ty::F64, Ty::U64],
+        Ty::U64,
+        h_add3 as *const () as usize,
+        false,
+    ));
+    let sqrt = m.helper(helper(
+        "sqrt",
+        &[Ty::F64],
+        Ty::F64,
+        h_sqrt as *const () as usize,
+        false,
+    ));
+    let checked = m.helper(helper(
+        "checked",
+        &[Ty::U64],
+        Ty::U64,
+        h_checked as *const () as usize,
+        true,
+    ));
+    let panics = m.helper(helper(
+        "panics",
+        &[Ty::U64],
+        Ty::U64,
+        h_panics as *const () as usize,
+        true,
+    ));
     let inner = m.declare("inner", &[Ty::U64, Ty::F64], &[Ty::U64, Ty::F64]);
     let outer = m.declare("outer", &[Ty::U64, Ty::F64], &[Ty::U64, Ty::F64]);
     let mut f = m.function(inner);
@@ -318,16 +375,36 @@ fn helpers_results_errors_and_panics() {
     let mut b = Both::new(m.finish().unwrap(), 10);
     let ok = b.both_with(outer, &[5, 16f64.to_bits()], &mut Mirror).unwrap();
     assert_eq!(ok, vec![(5 + 5 + 16) * 2 + 5, 4f64.to_bits()]);
-    let e = b.both_with(outer, &[50, 16f64.to_bits()], &mut Mirror).unwrap_err();
-    assert_eq!((e.code.get(), e.operands, e.traceback.clone()), (77, [116, 100], vec![SiteId(2), SiteId(9)]));
-    let e = b.both_with(outer, &[13, 1f64.to_bits()], &mut Mirror).unwrap_err();
-    assert_eq!((e.code.get(), e.traceback.clone()), (INTERNAL, vec![SiteId(3), SiteId(9)]));
+    let e = b
+        .both_with(outer, &[50, 16f64.to_bits()], &mut Mirror)
+        .unwrap_err();
+    assert_eq!(
+        (e.code.get(), e.operands, e.traceback.clone()),
+        (77, [116, 100], vec![SiteId(2), SiteId(9)])
+    );
+    let e = b
+        .both_with(outer, &[13, 1f64.to_bits()], &mut Mirror)
+        .unwrap_err();
+    assert_eq!(
+        (e.code.get(), e.traceback.clone()),
+        (INTERNAL, vec![SiteId(3), SiteId(9)])
+    );
 }
 
 /// Loads and stores with null and bounds checks, over every element type.
 #[test]
 fn memory_loads_stores_and_checks() {
-    for ty in [Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::F64, Ty::Bool] {
+    for ty in [
+        Ty::I8,
+        Ty::U8,
+        Ty::I32,
+        Ty::U32,
+        Ty::I64,
+        Ty::U64,
+        Ty::F32,
+        Ty::F64,
+        Ty::Bool,
+    ] {
         let mut m = ModuleBuilder::new();
         // swap(buf, len, i, j): buf[i], buf[j] = buf[j], buf[i]; returns old buf[i].
         let swap = m.declare("swap", &[Ty::Ptr, Ty::I64, Ty::I64, Ty::I64], &[ty]);
@@ -349,7 +426,11 @@ fn memory_loads_stores_and_checks() {
         let len = (64 / ty.size()) as u64;
         for (i, j) in [(0, 1), (2, len - 1), (5, 5)] {
             let r1 = b.jit(swap, &[jb.as_mut_ptr() as u64, len, i, j]);
-            let r2 = b.eval(swap, &[eb.as_mut_ptr() as u64, len, i, j], &mut spy_jit::ir::eval::NoHelpers);
+            let r2 = b.eval(
+                swap,
+                &[eb.as_mut_ptr() as u64, len, i, j],
+                &mut spy_jit::ir::eval::NoHelpers,
+            );
             assert_eq!(r1, r2, "{ty}");
             assert_eq!(jb, eb, "{ty}");
         }
@@ -357,7 +438,9 @@ fn memory_loads_stores_and_checks() {
         assert_eq!((e.code.get(), e.operands), (30, [0, 1]));
         let e = b.both(swap, &[jb.as_mut_ptr() as u64, len, 1, len]).unwrap_err();
         assert_eq!((e.code.get(), e.operands), (31, [len, len]));
-        let e = b.both(swap, &[jb.as_mut_ptr() as u64, len, -1i64 as u64, 0]).unwrap_err();
+        let e = b
+            .both(swap, &[jb.as_mut_ptr() as u64, len, -1i64 as u64, 0])
+            .unwrap_err();
         assert_eq!((e.code.get(), e.operands), (31, [u64::MAX, len]));
     }
 }

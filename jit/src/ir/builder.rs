@@ -35,7 +35,8 @@ impl ModuleBuilder {
 
     /// Declare a function; define it later with [`Self::function`] + [`Self::define`].
     pub fn declare(&mut self, name: &str, params: &[Ty], results: &[Ty]) -> FuncId {
-        self.sigs.push((name.to_string(), params.to_vec(), results.to_vec()));
+        self.sigs
+            .push((name.to_string(), params.to_vec(), results.to_vec()));
         self.functions.push(None);
         FuncId(self.functions.len() as u32 - 1)
     }
@@ -82,7 +83,10 @@ impl ModuleBuilder {
                 message: "declared but never defined".into(),
             })?);
         }
-        let m = Module { functions, helpers: self.helpers };
+        let m = Module {
+            functions,
+            helpers: self.helpers,
+        };
         verify(&m)?;
         Ok(m)
     }
@@ -169,7 +173,15 @@ impl FunctionBuilder {
 
     pub fn shift(&mut self, op: ShiftOp, a: VReg, b: VReg, on_negative: ErrCode) -> VReg {
         let t = self.ty(a);
-        self.op(t, Op::Shift { op, a, b, on_negative })
+        self.op(
+            t,
+            Op::Shift {
+                op,
+                a,
+                b,
+                on_negative,
+            },
+        )
     }
 
     pub fn cmp(&mut self, c: CmpOp, a: VReg, b: VReg) -> VReg {
@@ -180,13 +192,45 @@ impl FunctionBuilder {
         self.op(to, Op::Convert(a))
     }
 
-    pub fn load(&mut self, ty: Ty, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) -> VReg {
-        self.op(ty, Op::Load { ptr, len, index, on_null, on_oob })
+    pub fn load(
+        &mut self,
+        ty: Ty,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) -> VReg {
+        self.op(
+            ty,
+            Op::Load {
+                ptr,
+                len,
+                index,
+                on_null,
+                on_oob,
+            },
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, ptr: VReg, len: VReg, index: VReg, value: VReg, on_null: ErrCode, on_oob: ErrCode) {
-        self.push(Stmt::Store { ptr, len, index, value, on_null, on_oob });
+    pub fn store(
+        &mut self,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        value: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) {
+        self.push(Stmt::Store {
+            ptr,
+            len,
+            index,
+            value,
+            on_null,
+            on_oob,
+        });
     }
 
     /// Call a module function; returns one fresh temporary per result.
@@ -199,14 +243,30 @@ impl FunctionBuilder {
     /// still being built).
     pub fn call_with(&mut self, func: FuncId, result_tys: &[Ty], args: &[VReg], site: SiteId) -> Vec<VReg> {
         let results: Vec<VReg> = result_tys.iter().map(|&t| self.temp(t)).collect();
-        self.push(Stmt::Call { func, args: args.to_vec(), results: results.clone(), site });
+        self.push(Stmt::Call {
+            func,
+            args: args.to_vec(),
+            results: results.clone(),
+            site,
+        });
         results
     }
 
     /// Call a helper; returns its result as a fresh temporary, if it has one.
-    pub fn call_helper(&mut self, helper: HelperId, result: Option<Ty>, args: &[VReg], site: SiteId) -> Option<VReg> {
+    pub fn call_helper(
+        &mut self,
+        helper: HelperId,
+        result: Option<Ty>,
+        args: &[VReg],
+        site: SiteId,
+    ) -> Option<VReg> {
         let r = result.map(|t| self.temp(t));
-        self.push(Stmt::CallHelper { helper, args: args.to_vec(), results: r.into_iter().collect(), site });
+        self.push(Stmt::CallHelper {
+            helper,
+            args: args.to_vec(),
+            results: r.into_iter().collect(),
+            site,
+        });
         r
     }
 
@@ -218,7 +278,11 @@ impl FunctionBuilder {
     pub fn if_(&mut self, cond: VReg, then_: impl FnOnce(&mut Self), else_: impl FnOnce(&mut Self)) {
         let t = self.nested(then_);
         let e = self.nested(else_);
-        self.push(Stmt::If { cond, then_: t, else_: e });
+        self.push(Stmt::If {
+            cond,
+            then_: t,
+            else_: e,
+        });
     }
 
     /// `loop { body }`.

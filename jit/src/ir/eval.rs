@@ -46,10 +46,21 @@ pub fn call(
     opts: &EvalOptions,
     helpers: &mut dyn HelperEval,
 ) -> Result<Vec<Word>, RunError> {
-    let mut ev = Eval { m, opts, helpers, ctx: HelperCtx::new(opts.internal_error), depth: 0, cur: vec![] };
+    let mut ev = Eval {
+        m,
+        opts,
+        helpers,
+        ctx: HelperCtx::new(opts.internal_error),
+        depth: 0,
+        cur: vec![],
+    };
     let func = m.function(f);
     assert_eq!(args.len(), func.params.len(), "argument count of `{}`", func.name);
-    let args: Vec<Word> = args.iter().zip(func.param_tys()).map(|(&w, t)| sem::canon(t, w)).collect();
+    let args: Vec<Word> = args
+        .iter()
+        .zip(func.param_tys())
+        .map(|(&w, t)| sem::canon(t, w))
+        .collect();
     match ev.call(f, &args) {
         Some(r) => Ok(r),
         None => Err(ev.ctx.error().expect("an error is pending")),
@@ -141,7 +152,12 @@ impl<'a> Eval<'a> {
                         Some(q) => q,
                         None => return self.raise(on_zero, r(a), r(b)),
                     },
-                    Op::Shift { op, a, b, on_negative } => match sem::shift(op, ty, r(a), r(b)) {
+                    Op::Shift {
+                        op,
+                        a,
+                        b,
+                        on_negative,
+                    } => match sem::shift(op, ty, r(a), r(b)) {
                         Some(w) => w,
                         None => return self.raise(on_negative, r(a), r(b)),
                     },
@@ -150,7 +166,13 @@ impl<'a> Eval<'a> {
                         sem::cmp(c, t, r(a), r(b)) as u64
                     }
                     Op::Convert(a) => sem::convert(self.vreg_ty(a), ty, r(a)),
-                    Op::Load { ptr, len, index, on_null, on_oob } => {
+                    Op::Load {
+                        ptr,
+                        len,
+                        index,
+                        on_null,
+                        on_oob,
+                    } => {
                         let (p, n, i) = (r(ptr), r(len), r(index));
                         if p == 0 {
                             return self.raise(on_null, 0, i);
@@ -164,7 +186,14 @@ impl<'a> Eval<'a> {
                 regs[dst.index()] = w;
                 Flow::Next
             }
-            Stmt::Store { ptr, len, index, value, on_null, on_oob } => {
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                on_null,
+                on_oob,
+            } => {
                 let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
                 if p == 0 {
                     return self.raise(*on_null, 0, i);
@@ -175,7 +204,12 @@ impl<'a> Eval<'a> {
                 mem::store(self.vreg_ty(*value), p, i, regs[value.index()]);
                 Flow::Next
             }
-            Stmt::Call { func, args, results, site } => {
+            Stmt::Call {
+                func,
+                args,
+                results,
+                site,
+            } => {
                 let a: Vec<Word> = args.iter().map(|v| regs[v.index()]).collect();
                 match self.call(*func, &a) {
                     Some(r) => {
@@ -191,7 +225,12 @@ impl<'a> Eval<'a> {
                     }
                 }
             }
-            Stmt::CallHelper { helper, args, results, site } => {
+            Stmt::CallHelper {
+                helper,
+                args,
+                results,
+                site,
+            } => {
                 let h = self.m.helper(*helper);
                 let a: Vec<Word> = args.iter().map(|v| regs[v.index()]).collect();
                 let r = self.helpers.call(*helper, h, &a, &mut self.ctx);

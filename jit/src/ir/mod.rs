@@ -64,8 +64,19 @@ pub enum Class {
 
 impl Ty {
     /// Every type, in declaration order (for tests and fuzzers).
-    pub const ALL: [Ty; 11] =
-        [Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::F64, Ty::Bool, Ty::Ptr, Ty::Handle];
+    pub const ALL: [Ty; 11] = [
+        Ty::I8,
+        Ty::U8,
+        Ty::I32,
+        Ty::U32,
+        Ty::I64,
+        Ty::U64,
+        Ty::F32,
+        Ty::F64,
+        Ty::Bool,
+        Ty::Ptr,
+        Ty::Handle,
+    ];
     /// The integer types (arithmetic, division, shifts).
     pub const INTS: [Ty; 6] = [Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::I64, Ty::U64];
 
@@ -238,18 +249,35 @@ pub enum Op {
     /// Integer floor division (Python `//`): rounds toward negative infinity.
     /// `MIN // -1` wraps to `MIN`. Division by zero raises `on_zero` with
     /// operands (a, b).
-    FloorDiv { a: VReg, b: VReg, on_zero: ErrCode },
+    FloorDiv {
+        a: VReg,
+        b: VReg,
+        on_zero: ErrCode,
+    },
     /// Integer floor modulo (Python `%`): the result has the sign of `b`.
     /// Modulo by zero raises `on_zero` with operands (a, b).
-    FloorMod { a: VReg, b: VReg, on_zero: ErrCode },
+    FloorMod {
+        a: VReg,
+        b: VReg,
+        on_zero: ErrCode,
+    },
     /// Float division. Division by (either) zero raises `on_zero` with the
     /// operands' bits (a, b), as SPy's `float division by zero`.
-    FDiv { a: VReg, b: VReg, on_zero: ErrCode },
+    FDiv {
+        a: VReg,
+        b: VReg,
+        on_zero: ErrCode,
+    },
     /// Shift of an integer `a` by `b` (same type). A negative count raises
     /// `on_negative` with operands (a, b). A count >= the width gives 0 for
     /// `Shl` and logical `Shr`, and the sign fill (0 or all ones) for
     /// arithmetic `Shr` (see [`sem::shift`]).
-    Shift { op: ShiftOp, a: VReg, b: VReg, on_negative: ErrCode },
+    Shift {
+        op: ShiftOp,
+        a: VReg,
+        b: VReg,
+        on_negative: ErrCode,
+    },
     /// Comparison; the destination is `Bool`.
     Cmp(CmpOp, VReg, VReg),
     /// Conversion to the destination type; see [`sem::convert`] for the rules.
@@ -258,28 +286,63 @@ pub enum Op {
     /// the buffer at `ptr` with `len` elements. A null `ptr` raises `on_null`
     /// with operands (0, index); `index >= len` (unsigned) raises `on_oob`
     /// with operands (index, len).
-    Load { ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode },
+    Load {
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    },
 }
 
 /// A statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     /// `dst = op`.
-    Assign { dst: VReg, op: Op },
+    Assign {
+        dst: VReg,
+        op: Op,
+    },
     /// Store `value` as element `index` of the buffer (`ptr`, `len`); the
     /// element type is the value's type; checks as for [`Op::Load`].
-    Store { ptr: VReg, len: VReg, index: VReg, value: VReg, on_null: ErrCode, on_oob: ErrCode },
+    Store {
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        value: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    },
     /// Direct call of a function of the same module; `results` receive the
     /// callee's results. An error in the callee appends `site` to the
     /// traceback and propagates.
-    Call { func: FuncId, args: Vec<VReg>, results: Vec<VReg>, site: SiteId },
+    Call {
+        func: FuncId,
+        args: Vec<VReg>,
+        results: Vec<VReg>,
+        site: SiteId,
+    },
     /// Call of a runtime helper (`extern "C"`), with at most one result. An
     /// error raised by the helper appends `site` and propagates.
-    CallHelper { helper: HelperId, args: Vec<VReg>, results: Vec<VReg>, site: SiteId },
+    CallHelper {
+        helper: HelperId,
+        args: Vec<VReg>,
+        results: Vec<VReg>,
+        site: SiteId,
+    },
     /// Raise an error explicitly (e.g. an `assert` or a `raise`).
-    Raise { code: ErrCode, operands: [Option<VReg>; 2] },
-    If { cond: VReg, then_: Block, else_: Block },
-    Loop { body: Block },
+    Raise {
+        code: ErrCode,
+        operands: [Option<VReg>; 2],
+    },
+    If {
+        cond: VReg,
+        then_: Block,
+        else_: Block,
+    },
+    Loop {
+        body: Block,
+    },
     /// Leave the innermost loop.
     Break,
     /// Go back to the head of the innermost loop.
@@ -314,7 +377,7 @@ impl Function {
 
 /// A runtime helper: an `extern "C"` function the machine code calls.
 ///
-/// With `takes_ctx`, the helper receives a `*mut HelperCtx` as an extra first
+/// With `takes_ctx`, the helper receives a [`crate::runtime::CtxPtr`] as an extra first
 /// argument, may raise errors through it and runs under the panic guard
 /// pattern of [`crate::runtime::guard`]. Integer-class arguments are passed
 /// as `u64` words in canonical form, floats as `f64`/`f32`.
@@ -344,7 +407,10 @@ impl Module {
     }
     /// The function with this name, if any.
     pub fn find(&self, name: &str) -> Option<FuncId> {
-        self.functions.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
     }
 }
 
@@ -369,7 +435,13 @@ pub const TRACEBACK_CAP: usize = 256;
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error code {} (operands {:#x}, {:#x})", self.code.get(), self.operands[0], self.operands[1])?;
+        write!(
+            f,
+            "error code {} (operands {:#x}, {:#x})",
+            self.code.get(),
+            self.operands[0],
+            self.operands[1]
+        )?;
         for s in &self.traceback {
             write!(f, " at site {}", s.0)?;
         }

@@ -126,7 +126,11 @@ pub fn floor_divmod(ty: Ty, a: Word, b: Word) -> Option<(Word, Word)> {
 
 /// Float division; `None` when `b` is +0.0 or -0.0.
 pub fn fdiv(ty: Ty, a: Word, b: Word) -> Option<Word> {
-    let zero = if ty == Ty::F32 { f32_of(b) == 0.0 } else { f64_of(b) == 0.0 };
+    let zero = if ty == Ty::F32 {
+        f32_of(b) == 0.0
+    } else {
+        f64_of(b) == 0.0
+    };
     if zero {
         return None;
     }
@@ -206,7 +210,11 @@ pub fn convertible(from: Ty, to: Ty) -> bool {
 ///   SSE `cvtss2sd`/`cvtsd2ss` do).
 pub fn convert(from: Ty, to: Ty, a: Word) -> Word {
     if from.is_float() {
-        let x = if from == Ty::F32 { f64::from(f32_of(a)) } else { f64_of(a) };
+        let x = if from == Ty::F32 {
+            f64::from(f32_of(a))
+        } else {
+            f64_of(a)
+        };
         return match to {
             Ty::F64 if from == Ty::F32 => {
                 if f32_of(a).is_nan() {

@@ -15,8 +15,8 @@
 //! - `Convert(a)`: `sem::convertible(t, d)`;
 //! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`.
 
-use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
 use super::BinOp;
+use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
 use std::fmt;
 
 /// Why a module is not valid IR.
@@ -40,7 +40,10 @@ pub const MAX_PARAMS: usize = 64;
 /// Check the whole module.
 pub fn verify(m: &Module) -> Result<(), VerifyError> {
     for (i, h) in m.helpers.iter().enumerate() {
-        let err = |message: String| VerifyError { function: format!("helper #{i} `{}`", h.name), message };
+        let err = |message: String| VerifyError {
+            function: format!("helper #{i} `{}`", h.name),
+            message,
+        };
         let ints = h.params.iter().filter(|t| t.class() == Class::Int).count() + h.takes_ctx as usize;
         let floats = h.params.len() + h.takes_ctx as usize - ints;
         if ints > 6 || floats > 8 {
@@ -51,9 +54,17 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
         }
     }
     for f in &m.functions {
-        Checker { m, f, defined_once: vec![false; f.vregs.len()], loop_depth: 0 }.function().map_err(
-            |message| VerifyError { function: f.name.clone(), message },
-        )?;
+        Checker {
+            m,
+            f,
+            defined_once: vec![false; f.vregs.len()],
+            loop_depth: 0,
+        }
+        .function()
+        .map_err(|message| VerifyError {
+            function: f.name.clone(),
+            message,
+        })?;
     }
     Ok(())
 }
@@ -105,7 +116,11 @@ impl Checker<'_> {
     }
 
     fn reg(&self, v: VReg) -> R<Ty> {
-        self.f.vregs.get(v.index()).map(|i| i.ty).ok_or_else(|| format!("unknown virtual register {v}"))
+        self.f
+            .vregs
+            .get(v.index())
+            .map(|i| i.ty)
+            .ok_or_else(|| format!("unknown virtual register {v}"))
     }
 
     fn use_(&self, st: &State, v: VReg) -> R<Ty> {
@@ -159,11 +174,19 @@ impl Checker<'_> {
                 self.op(&st, d, op).map_err(|e| format!("{dst} = {op:?}: {e}"))?;
                 self.def(&mut st, *dst)?;
             }
-            Stmt::Store { ptr, len, index, value, .. } => {
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                ..
+            } => {
                 self.index_args(&st, *ptr, *len, *index)?;
                 self.use_(&st, *value)?;
             }
-            Stmt::Call { func, args, results, .. } => {
+            Stmt::Call {
+                func, args, results, ..
+            } => {
                 let callee = self
                     .m
                     .functions
@@ -172,7 +195,12 @@ impl Checker<'_> {
                 self.call_sig(&mut st, &callee.param_tys(), &callee.results, args, results)
                     .map_err(|e| format!("call of `{}`: {e}", callee.name))?;
             }
-            Stmt::CallHelper { helper, args, results, .. } => {
+            Stmt::CallHelper {
+                helper,
+                args,
+                results,
+                ..
+            } => {
                 let h = self
                     .m
                     .helpers
@@ -215,7 +243,11 @@ impl Checker<'_> {
             }
             Stmt::Return(vals) => {
                 if vals.len() != self.f.results.len() {
-                    return Err(format!("Return of {} values, function has {} results", vals.len(), self.f.results.len()));
+                    return Err(format!(
+                        "Return of {} values, function has {} results",
+                        vals.len(),
+                        self.f.results.len()
+                    ));
                 }
                 for (v, &t) in vals.iter().zip(&self.f.results) {
                     let vt = self.use_(&st, *v)?;
@@ -229,7 +261,14 @@ impl Checker<'_> {
         Ok(st)
     }
 
-    fn call_sig(&mut self, st: &mut State, params: &[Ty], res: &[Ty], args: &[VReg], results: &[VReg]) -> R<()> {
+    fn call_sig(
+        &mut self,
+        st: &mut State,
+        params: &[Ty],
+        res: &[Ty],
+        args: &[VReg],
+        results: &[VReg],
+    ) -> R<()> {
         if args.len() != params.len() || results.len() != res.len() {
             return Err(format!(
                 "{} arguments and {} results given, signature has {} and {}",
@@ -260,7 +299,13 @@ impl Checker<'_> {
     }
 
     fn op(&self, st: &State, d: Ty, op: &Op) -> R<()> {
-        let same = |t: Ty| if t == d { Ok(()) } else { Err(format!("operand type {t} differs from destination type {d}")) };
+        let same = |t: Ty| {
+            if t == d {
+                Ok(())
+            } else {
+                Err(format!("operand type {t} differs from destination type {d}"))
+            }
+        };
         let pair = |a: VReg, b: VReg| -> R<Ty> {
             let (ta, tb) = (self.use_(st, a)?, self.use_(st, b)?);
             if ta != tb {

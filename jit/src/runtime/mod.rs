@@ -12,6 +12,7 @@ pub mod mem;
 pub(crate) mod stack;
 
 use crate::ir::{ErrCode, RunError, SiteId, Word, MAX_RESULTS, TRACEBACK_CAP};
+use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The context the machine code keeps in `r15`. Helpers declared with
@@ -60,6 +61,14 @@ impl HelperCtx {
         self.err_code != 0
     }
 
+    /// Clear the error state before a call.
+    pub(crate) fn reset(&mut self, internal_error: ErrCode) {
+        self.err_code = 0;
+        self.internal_error = internal_error.get();
+        self.operands = [0; 2];
+        self.tb_len = 0;
+    }
+
     pub(crate) fn push_site(&mut self, site: SiteId) {
         if (self.tb_len as usize) < TRACEBACK_CAP {
             self.tb[self.tb_len as usize] = site.0;
@@ -80,22 +89,39 @@ impl HelperCtx {
     }
 }
 
+/// The context pointer a `takes_ctx` helper receives as its first argument
+/// (ABI: one pointer word in `rdi`). Only this crate creates one: the
+/// machine code passes its pinned context, [`HelperCtx::ptr`] lends one to
+/// a Rust mirror for the lifetime of a `&mut` borrow.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct CtxPtr<'a>(*mut HelperCtx, PhantomData<&'a mut HelperCtx>);
+
+impl HelperCtx {
+    /// Lend this context as a helper's first argument (for calling a helper's
+    /// `extern "C"` body directly, e.g. from an `ir::eval` mirror).
+    pub fn ptr(&mut self) -> CtxPtr<'_> {
+        CtxPtr(self, PhantomData)
+    }
+}
+
 /// The documented pattern for a helper body: run `body` on the context and
 /// turn a panic into the internal error (`CompileOptions::internal_error`),
 /// returning `R::default()` then. A panic must never unwind into machine code.
 ///
 /// ```
-/// use spy_jit::runtime::{guard, HelperCtx};
-/// extern "C" fn checked_inc(ctx: *mut HelperCtx, x: u64) -> u64 {
+/// use spy_jit::runtime::{guard, CtxPtr};
+/// extern "C" fn checked_inc(ctx: CtxPtr<'_>, x: u64) -> u64 {
 ///     guard(ctx, |_ctx| x.checked_add(1).expect("overflow"))
 /// }
 /// ```
-pub fn guard<R: Default>(ctx: *mut HelperCtx, body: impl FnOnce(&mut HelperCtx) -> R) -> R {
-    // SAFETY: `ctx` is the pointer the machine code (or the evaluator)
-    // passes for `takes_ctx` helpers: it points to the live, boxed
-    // `HelperCtx` of the running call, and nothing else accesses it while
-    // the helper runs (the caller is suspended in the call).
-    let ctx = unsafe { &mut *ctx };
+pub fn guard<R: Default>(ctx: CtxPtr<'_>, body: impl FnOnce(&mut HelperCtx) -> R) -> R {
+    // SAFETY: a `CtxPtr` is only made by the machine code (its pinned
+    // pointer to the live, boxed `HelperCtx` of the running call, which
+    // nothing else touches while the helper runs: the caller is suspended in
+    // the call) or by `HelperCtx::ptr`, which holds the unique `&mut` borrow
+    // for the pointer's lifetime.
+    let ctx = unsafe { &mut *ctx.0 };
     match catch_unwind(AssertUnwindSafe(|| body(&mut *ctx))) {
         Ok(r) => r,
         Err(_) => {
@@ -118,7 +144,10 @@ pub struct ContextOptions {
 
 impl Default for ContextOptions {
     fn default() -> Self {
-        ContextOptions { depth_limit: 1000, helper_stack: 256 * 1024 }
+        ContextOptions {
+            depth_limit: 1000,
+            helper_stack: 256 * 1024,
+        }
     }
 }
 
@@ -127,6 +156,8 @@ impl Default for ContextOptions {
 /// the machine code writes errors into. One `Context` runs one call at a time.
 pub struct Context {
     pub(crate) opts: ContextOptions,
+    /// The context block the machine code writes into, reused across calls.
+    pub(crate) raw: Option<Box<HelperCtx>>,
     #[cfg(unix)]
     pub(crate) stack: Option<stack::NativeStack>,
 }
@@ -135,6 +166,7 @@ impl Context {
     pub fn new(opts: ContextOptions) -> Context {
         Context {
             opts,
+            raw: None,
             #[cfg(unix)]
             stack: None,
         }

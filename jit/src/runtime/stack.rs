@@ -45,7 +45,11 @@ impl NativeStack {
         }
         // SAFETY: [base + page, base + total) lies inside the mapping made above.
         let r = unsafe {
-            libc::mprotect((base as *mut u8).add(page).cast(), usable, libc::PROT_READ | libc::PROT_WRITE)
+            libc::mprotect(
+                (base as *mut u8).add(page).cast(),
+                usable,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
         };
         if r != 0 {
             let e = io::Error::last_os_error();
@@ -53,7 +57,11 @@ impl NativeStack {
             unsafe { libc::munmap(base, total) };
             return Err(e);
         }
-        Ok(NativeStack { base: base.cast(), total, guard: page })
+        Ok(NativeStack {
+            base: base.cast(),
+            total,
+            guard: page,
+        })
     }
 
     /// The initial stack pointer (16-byte aligned, one past the top).

@@ -30,8 +30,14 @@ pub fn check(f: &Function, alloc: &Allocation) -> Result<(), String> {
     for &p in &f.params {
         st.insert(alloc.loc(p), p);
     }
-    let mut c = Checker { alloc, breaks: vec![], continues: vec![] };
-    c.block(&f.body, Some(st)).map(|_| ()).map_err(|e| format!("function `{}`: {e}", f.name))
+    let mut c = Checker {
+        alloc,
+        breaks: vec![],
+        continues: vec![],
+    };
+    c.block(&f.body, Some(st))
+        .map(|_| ())
+        .map_err(|e| format!("function `{}`: {e}", f.name))
 }
 
 impl Checker<'_> {
@@ -47,7 +53,10 @@ impl Checker<'_> {
         for v in stmt_uses(s) {
             let l = self.alloc.loc(v);
             if m.get(&l) != Some(&v) {
-                return Err(format!("{v} read from {l:?}, which holds {:?} ({s:?})", m.get(&l)));
+                return Err(format!(
+                    "{v} read from {l:?}, which holds {:?} ({s:?})",
+                    m.get(&l)
+                ));
             }
         }
         if matches!(s, Stmt::Call { .. } | Stmt::CallHelper { .. }) {

@@ -25,7 +25,10 @@ enum Opnd {
 
 /// What an out-of-line stub does before jumping to the epilogue.
 enum StubKind {
-    Error { code: ErrCode, operands: [Opnd; 2] },
+    Error {
+        code: ErrCode,
+        operands: [Opnd; 2],
+    },
     /// An error is already recorded (by a callee or a helper): append the site.
     Site(SiteId),
 }
@@ -63,14 +66,19 @@ fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
         match s {
             Stmt::Call { func, args, .. } => {
                 let tys = m.function(*func).param_tys();
-                let stack = abi::arg_locs(&tys, false).iter().filter(|l| matches!(l, ArgLoc::Stack(_))).count();
+                let stack = abi::arg_locs(&tys, false)
+                    .iter()
+                    .filter(|l| matches!(l, ArgLoc::Stack(_)))
+                    .count();
                 acc.0 = acc.0.max(args.len() as u32);
                 acc.1 = acc.1.max(stack as u32);
             }
             Stmt::CallHelper { helper, args, .. } => {
                 let h = m.helper(*helper);
-                let stack =
-                    abi::arg_locs(&h.params, h.takes_ctx).iter().filter(|l| matches!(l, ArgLoc::Stack(_))).count();
+                let stack = abi::arg_locs(&h.params, h.takes_ctx)
+                    .iter()
+                    .filter(|l| matches!(l, ArgLoc::Stack(_)))
+                    .count();
                 acc.0 = acc.0.max(args.len() as u32);
                 acc.1 = acc.1.max(stack as u32);
             }
@@ -135,7 +143,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.e(Inst::AluI(Alu::Sub, RSP, s));
         // Depth counter: one activation more; negative means too deep.
         self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
-        let rec = self.stub(StubKind::Error { code: self.recursion_error, operands: [Opnd::Zero, Opnd::Zero] });
+        let rec = self.stub(StubKind::Error {
+            code: self.recursion_error,
+            operands: [Opnd::Zero, Opnd::Zero],
+        });
         self.e(Inst::Jcc(Cc::S, rec));
         self.params();
         self.block(&f.body);
@@ -149,7 +160,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.e(Inst::Pop(super::emit::RBP));
         self.e(Inst::Ret);
         self.emit_stubs();
-        FrameInfo { frame_bytes: 8 + abi::SAVED_BYTES as usize + s as usize, spilled: self.alloc.spilled }
+        FrameInfo {
+            frame_bytes: 8 + abi::SAVED_BYTES as usize + s as usize,
+            spilled: self.alloc.spilled,
+        }
     }
 
     fn stub(&mut self, kind: StubKind) -> DynamicLabel {
@@ -177,7 +191,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                     self.e(Inst::Load(LoadKind::D, RAX, abi::tb_len()));
                     self.e(Inst::AluI(Alu::Cmp, RAX, crate::ir::TRACEBACK_CAP as i32));
                     self.e(Inst::Jcc(Cc::Ae, skip));
-                    self.e(Inst::StoreImm32(Mem::indexed(CTX, RAX, Scale::S4, abi::tb_offset()), site.0 as i32));
+                    self.e(Inst::StoreImm32(
+                        Mem::indexed(CTX, RAX, Scale::S4, abi::tb_offset()),
+                        site.0 as i32,
+                    ));
                     self.em.bind(skip);
                     self.e(Inst::AluI(Alu::Add, RAX, 1));
                     self.e(Inst::Store(StoreKind::D, abi::tb_len(), RAX));
@@ -203,11 +220,15 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         for (i, l) in locs.iter().enumerate() {
             let p = self.f.params[i];
-            let Some(home) = self.alloc.locs[p.index()] else { continue };
+            let Some(home) = self.alloc.locs[p.index()] else {
+                continue;
+            };
             match *l {
-                ArgLoc::Stack(j) => {
-                    self.e(Inst::Load(LoadKind::Q, RAX, Mem::base(super::emit::RBP, 16 + 8 * j as i32)))
-                }
+                ArgLoc::Stack(j) => self.e(Inst::Load(
+                    LoadKind::Q,
+                    RAX,
+                    Mem::base(super::emit::RBP, 16 + 8 * j as i32),
+                )),
                 _ => self.e(Inst::Load(LoadKind::Q, RAX, self.stage_slot(i))),
             }
             self.store_bits(home, RAX);
@@ -327,7 +348,14 @@ impl<'a, A: Target> FnGen<'a, A> {
     fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Assign { dst, op } => self.assign(*dst, op),
-            Stmt::Store { ptr, len, index, value, on_null, on_oob } => {
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                on_null,
+                on_oob,
+            } => {
                 let ty = self.f.ty(*value);
                 self.checked_address(*ptr, *len, *index, *on_null, *on_oob);
                 let vl = self.loc(*value);
@@ -339,7 +367,12 @@ impl<'a, A: Target> FnGen<'a, A> {
                 };
                 self.e(Inst::Store(kind, Mem::indexed(RAX, RCX, scale_of(ty), 0), RDX));
             }
-            Stmt::Call { func, args, results, site } => {
+            Stmt::Call {
+                func,
+                args,
+                results,
+                site,
+            } => {
                 let callee = self.m.function(*func);
                 let ptys = callee.param_tys();
                 let rtys = callee.results.clone();
@@ -348,7 +381,12 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.check_error(*site);
                 self.call_results(results, &rtys);
             }
-            Stmt::CallHelper { helper, args, results, site } => {
+            Stmt::CallHelper {
+                helper,
+                args,
+                results,
+                site,
+            } => {
                 let h = self.m.helper(*helper);
                 self.call_args(args, &abi::arg_locs(&h.params, h.takes_ctx));
                 if h.takes_ctx {
@@ -370,7 +408,10 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Stmt::Raise { code, operands } => {
                 let ops = operands.map(|o| o.map_or(Opnd::Zero, |v| Opnd::Of(self.loc(v))));
-                let l = self.stub(StubKind::Error { code: *code, operands: ops });
+                let l = self.stub(StubKind::Error {
+                    code: *code,
+                    operands: ops,
+                });
                 self.e(Inst::Jmp(l));
             }
             Stmt::If { cond, then_, else_ } => {
@@ -489,12 +530,18 @@ impl<'a, A: Target> FnGen<'a, A> {
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
-        let null = self.stub(StubKind::Error { code: on_null, operands: [Opnd::Zero, Opnd::Of(il)] });
+        let null = self.stub(StubKind::Error {
+            code: on_null,
+            operands: [Opnd::Zero, Opnd::Of(il)],
+        });
         self.e(Inst::Jcc(Cc::E, null));
         self.int_into(index, RCX);
         let n = self.int_in(len, RDX);
         self.e(Inst::Alu(Alu::Cmp, RCX, n));
-        let oob = self.stub(StubKind::Error { code: on_oob, operands: [Opnd::Of(il), Opnd::Of(nl)] });
+        let oob = self.stub(StubKind::Error {
+            code: on_oob,
+            operands: [Opnd::Of(il), Opnd::Of(nl)],
+        });
         self.e(Inst::Jcc(Cc::Ae, oob));
     }
 
@@ -591,10 +638,21 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.e(Inst::Sse(if f32 { Sse::Divss } else { Sse::Divsd }, X14, bx));
                 self.store_float(d, X14);
             }
-            Op::Shift { op, a, b, on_negative } => self.shift(d, ty, op, a, b, on_negative),
+            Op::Shift {
+                op,
+                a,
+                b,
+                on_negative,
+            } => self.shift(d, ty, op, a, b, on_negative),
             Op::Cmp(c, a, b) => self.cmp(d, c, a, b),
             Op::Convert(a) => self.convert(d, self.f.ty(a), ty, a),
-            Op::Load { ptr, len, index, on_null, on_oob } => {
+            Op::Load {
+                ptr,
+                len,
+                index,
+                on_null,
+                on_oob,
+            } => {
                 self.checked_address(ptr, len, index, on_null, on_oob);
                 let mem = Mem::indexed(RAX, RCX, scale_of(ty), 0);
                 let kind = match ty {
@@ -619,7 +677,10 @@ impl<'a, A: Target> FnGen<'a, A> {
     fn divmod(&mut self, d: VReg, ty: Ty, a: VReg, b: VReg, on_zero: ErrCode, div: bool) {
         self.int_into(b, RCX);
         self.e(Inst::Alu(Alu::Test, RCX, RCX));
-        let z = self.stub(StubKind::Error { code: on_zero, operands: [Opnd::Of(self.loc(a)), Opnd::Of(self.loc(b))] });
+        let z = self.stub(StubKind::Error {
+            code: on_zero,
+            operands: [Opnd::Of(self.loc(a)), Opnd::Of(self.loc(b))],
+        });
         self.e(Inst::Jcc(Cc::E, z));
         self.int_into(a, RAX);
         let done = self.label();
@@ -664,8 +725,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.int_into(b, RCX);
         if ty.is_signed() {
             self.e(Inst::Alu(Alu::Test, RCX, RCX));
-            let neg =
-                self.stub(StubKind::Error { code: on_negative, operands: [Opnd::Of(self.loc(a)), Opnd::Of(self.loc(b))] });
+            let neg = self.stub(StubKind::Error {
+                code: on_negative,
+                operands: [Opnd::Of(self.loc(a)), Opnd::Of(self.loc(b))],
+            });
             self.e(Inst::Jcc(Cc::S, neg));
         }
         self.int_into(a, RAX);
@@ -766,7 +829,13 @@ impl<'a, A: Target> FnGen<'a, A> {
                 return;
             }
             let f32 = to == Ty::F32;
-            let cvt = |x: Xmm, r: Gpr| if f32 { Inst::Cvtsi2ss(x, r) } else { Inst::Cvtsi2sd(x, r) };
+            let cvt = |x: Xmm, r: Gpr| {
+                if f32 {
+                    Inst::Cvtsi2ss(x, r)
+                } else {
+                    Inst::Cvtsi2sd(x, r)
+                }
+            };
             if from == Ty::U64 {
                 // >= 2^63: halve with round-to-odd, convert, double (exact rounding).
                 let (big, done) = (self.label(), self.label());

@@ -36,14 +36,17 @@ pub const R13: Gpr = Gpr(13);
 pub const R14: Gpr = Gpr(14);
 pub const R15: Gpr = Gpr(15);
 
-const NAMES64: [&str; 16] =
-    ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"];
+const NAMES64: [&str; 16] = [
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
+    "r15",
+];
 const NAMES32: [&str; 16] = [
-    "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d",
-    "r15d",
+    "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d", "r13d",
+    "r14d", "r15d",
 ];
 const NAMES8: [&str; 16] = [
-    "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b",
+    "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b",
+    "r15b",
 ];
 
 impl Gpr {
@@ -92,11 +95,19 @@ pub struct Mem {
 
 impl Mem {
     pub fn base(base: Gpr, disp: i32) -> Mem {
-        Mem { base, index: None, disp }
+        Mem {
+            base,
+            index: None,
+            disp,
+        }
     }
     pub fn indexed(base: Gpr, index: Gpr, scale: Scale, disp: i32) -> Mem {
         assert_ne!(index, RSP, "rsp cannot be an index register");
-        Mem { base, index: Some((index, scale)), disp }
+        Mem {
+            base,
+            index: Some((index, scale)),
+            disp,
+        }
     }
     fn render(&self, size: &str) -> String {
         let mut s = format!("{size} ptr [{}", self.base.name64());
@@ -140,8 +151,22 @@ pub enum Cc {
 }
 
 impl Cc {
-    pub const ALL: [Cc; 14] =
-        [Cc::E, Cc::Ne, Cc::L, Cc::Le, Cc::G, Cc::Ge, Cc::B, Cc::Be, Cc::A, Cc::Ae, Cc::S, Cc::Ns, Cc::P, Cc::Np];
+    pub const ALL: [Cc; 14] = [
+        Cc::E,
+        Cc::Ne,
+        Cc::L,
+        Cc::Le,
+        Cc::G,
+        Cc::Ge,
+        Cc::B,
+        Cc::Be,
+        Cc::A,
+        Cc::Ae,
+        Cc::S,
+        Cc::Ns,
+        Cc::P,
+        Cc::Np,
+    ];
     fn suffix(self) -> &'static str {
         match self {
             Cc::E => "e",
@@ -175,7 +200,15 @@ pub enum Alu {
 }
 
 impl Alu {
-    pub const ALL: [Alu; 7] = [Alu::Add, Alu::Sub, Alu::And, Alu::Or, Alu::Xor, Alu::Cmp, Alu::Test];
+    pub const ALL: [Alu; 7] = [
+        Alu::Add,
+        Alu::Sub,
+        Alu::And,
+        Alu::Or,
+        Alu::Xor,
+        Alu::Cmp,
+        Alu::Test,
+    ];
     fn name(self) -> &'static str {
         match self {
             Alu::Add => "add",
@@ -465,8 +498,26 @@ impl Form {
 /// README). The emitter has no VEX forms at all; the test
 /// `no_known_misencoded_form` keeps it that way.
 pub const KNOWN_MISENCODED: &[&str] = &[
-    "vfmadd", "vfmsub", "vfnmadd", "vfnmsub", "vfmaddsub", "vfmsubadd", "vgather", "vpgather", "vcmppd", "vcmpps",
-    "vshufpd", "vshufps", "vblendpd", "vblendps", "vpblendd", "vpblendw", "vdpps", "vmpsadbw", "vpalignr", "vpsrlq",
+    "vfmadd",
+    "vfmsub",
+    "vfnmadd",
+    "vfnmsub",
+    "vfmaddsub",
+    "vfmsubadd",
+    "vgather",
+    "vpgather",
+    "vcmppd",
+    "vcmpps",
+    "vshufpd",
+    "vshufps",
+    "vblendpd",
+    "vblendps",
+    "vpblendd",
+    "vpblendw",
+    "vdpps",
+    "vmpsadbw",
+    "vpalignr",
+    "vpsrlq",
 ];
 
 impl Inst {
@@ -523,7 +574,13 @@ impl Inst {
     /// Intel-syntax text, in the format the encoding tests configure iced's
     /// formatter to print. Branch targets print as `L<label id>`.
     pub fn render(&self) -> String {
-        let hex = |v: i64| if v < 0 { format!("-{:#x}", -(v as i128)) } else { format!("{v:#x}") };
+        let hex = |v: i64| {
+            if v < 0 {
+                format!("-{:#x}", -(v as i128))
+            } else {
+                format!("{v:#x}")
+            }
+        };
         match *self {
             Inst::MovRR(d, s) => format!("mov {}, {}", d.name64(), s.name64()),
             Inst::MovRR32(d, s) => format!("mov {}, {}", d.name32(), s.name32()),
@@ -659,7 +716,9 @@ impl<A: Target> Emitter<A> {
     }
 }
 
-/// The one `dynasm!` arm per form.
+/// The one `dynasm!` arm per form. (dynasm's expansion converts dynamic
+/// register numbers with `.into()`, hence the allow.)
+#[allow(clippy::useless_conversion)]
 fn encode<A: Target>(ops: &mut A, i: Inst) {
     match i {
         Inst::MovRR(d, s) => dynasm!(ops ; .arch x64 ; mov Rq(d.0), Rq(s.0)),

@@ -6,7 +6,9 @@ use dynasmrt::VecAssembler;
 use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
 use std::collections::HashSet;
 
-const GPRS: [Gpr; 16] = [RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15];
+const GPRS: [Gpr; 16] = [
+    RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15,
+];
 
 fn xmms() -> Vec<Xmm> {
     (0..16).map(Xmm).collect()
@@ -20,7 +22,13 @@ fn mems() -> Vec<Mem> {
         for d in [0, 8, -8, 127, -128, 128, 0x1234, -0x10000] {
             v.push(Mem::base(b, d));
         }
-        for (i, sc) in [(RAX, Scale::S1), (R13, Scale::S4), (RBP, Scale::S8), (R12, Scale::S8), (R15, Scale::S1)] {
+        for (i, sc) in [
+            (RAX, Scale::S1),
+            (R13, Scale::S4),
+            (RBP, Scale::S8),
+            (R12, Scale::S8),
+            (R15, Scale::S1),
+        ] {
             for d in [0, -8, 0x100] {
                 v.push(Mem::indexed(b, i, sc, d));
             }
@@ -48,7 +56,15 @@ pub(crate) fn samples() -> Vec<Inst> {
                 v.push(Inst::Alu(op, d, s));
             }
         }
-        for imm in [0u64, 1, 0x7fff_ffff, 0x8000_0000, u64::MAX, 0x8000_0000_0000_0000, 0x1234_5678_9abc_def0] {
+        for imm in [
+            0u64,
+            1,
+            0x7fff_ffff,
+            0x8000_0000,
+            u64::MAX,
+            0x8000_0000_0000_0000,
+            0x1234_5678_9abc_def0,
+        ] {
             v.push(Inst::MovRI64(d, imm));
         }
         for imm in [0u32, 1, 0x7fff_ffff, 0x8000_0000, u32::MAX] {
@@ -89,7 +105,13 @@ pub(crate) fn samples() -> Vec<Inst> {
     }
     for m in mems() {
         for r in [RAX, RSP, RBP, RSI, RDI, R8, R12, R13, R15] {
-            for k in [LoadKind::Q, LoadKind::D, LoadKind::Dsx, LoadKind::Bsx, LoadKind::Bzx] {
+            for k in [
+                LoadKind::Q,
+                LoadKind::D,
+                LoadKind::Dsx,
+                LoadKind::Bsx,
+                LoadKind::Bzx,
+            ] {
                 v.push(Inst::Load(k, r, m));
             }
             for k in [StoreKind::Q, StoreKind::D, StoreKind::B] {
@@ -137,7 +159,11 @@ fn decode_one(bytes: &[u8]) -> (iced_x86::Instruction, String) {
     let mut dec = Decoder::with_ip(64, bytes, 0, DecoderOptions::NONE);
     let ins = dec.decode();
     assert!(!ins.is_invalid(), "invalid encoding {bytes:02x?}");
-    assert_eq!(ins.len(), bytes.len(), "{bytes:02x?} decodes to a shorter instruction");
+    assert_eq!(
+        ins.len(),
+        bytes.len(),
+        "{bytes:02x?} decodes to a shorter instruction"
+    );
     let mut s = String::new();
     formatter().format(&ins, &mut s);
     (ins, s)
@@ -153,10 +179,20 @@ fn golden_round_trip() {
         let bytes = e.asm.finalize().expect("no labels");
         let (_, text) = decode_one(&bytes);
         if text != inst.render() {
-            bad.push(format!("{:?}: emitter says `{}`, iced decodes {bytes:02x?} as `{text}`", inst, inst.render()));
+            bad.push(format!(
+                "{:?}: emitter says `{}`, iced decodes {bytes:02x?} as `{text}`",
+                inst,
+                inst.render()
+            ));
         }
     }
-    assert!(bad.is_empty(), "{} of {} mismatches:\n{}", bad.len(), samples.len(), bad[..bad.len().min(40)].join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {} mismatches:\n{}",
+        bad.len(),
+        samples.len(),
+        bad[..bad.len().min(40)].join("\n")
+    );
 }
 
 #[test]
@@ -222,7 +258,10 @@ fn no_known_misencoded_form() {
     for inst in samples() {
         let m = inst.mnemonic();
         for bad in KNOWN_MISENCODED {
-            assert!(!m.starts_with(bad), "{inst:?} is a known mis-encoded dynasm form ({bad})");
+            assert!(
+                !m.starts_with(bad),
+                "{inst:?} is a known mis-encoded dynasm form ({bad})"
+            );
         }
         assert!(!m.starts_with('v'), "{inst:?}: no VEX forms in this emitter");
         e.emit(inst);

@@ -50,14 +50,18 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
     let labels: Vec<_> = m.functions.iter().map(|_| em.new_label()).collect();
     let mut funcs = vec![];
-    let mut stats = CompileStats { functions: m.functions.len(), ..Default::default() };
+    let mut stats = CompileStats {
+        functions: m.functions.len(),
+        ..Default::default()
+    };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
         let alloc = regalloc::allocate(f);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error).emit_function(FuncId(i as u32));
+        let info =
+            FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error).emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
         frames.push((em.offset() - start, info.frame_bytes));
     }
@@ -80,12 +84,20 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     stats.max_frame_bytes = max_frame;
     let mut asm = em.asm;
     asm.commit().map_err(|e| JitError::Assembler(e.to_string()))?;
-    let buf = asm.finalize().map_err(|_| JitError::Internal("executable buffer still shared".into()))?;
-    Ok(X64Module { buf, funcs, max_frame, opts: *opts, stats })
+    let buf = asm
+        .finalize()
+        .map_err(|_| JitError::Internal("executable buffer still shared".into()))?;
+    Ok(X64Module {
+        buf,
+        funcs,
+        max_frame,
+        opts: *opts,
+        stats,
+    })
 }
 
 fn emit_thunk(em: &mut Emitter<Assembler>, params: &[Ty], results: &[Ty], target: dynasmrt::DynamicLabel) {
-    use super::emit::{R14, R15, RCX, RDI, RDX, RSI, R8};
+    use super::emit::{R14, R15, R8, RCX, RDI, RDX, RSI};
     for r in [RBP, RBX, R12, R13, R14, R15] {
         em.emit(Inst::Push(r));
     }
@@ -153,22 +165,35 @@ impl X64Module {
     /// plus the thunk, the helpers' allowance and a page of margin.
     fn stack_needed(&self, ctx: &Context) -> usize {
         let depth = ctx.opts.depth_limit as usize + 1;
-        let stack_args = self.funcs.iter().map(|f| f.params.len() * 8 + 16).max().unwrap_or(0);
+        let stack_args = self
+            .funcs
+            .iter()
+            .map(|f| f.params.len() * 8 + 16)
+            .max()
+            .unwrap_or(0);
         depth * self.max_frame + stack_args + 64 + ctx.opts.helper_stack + 4096
     }
 
     pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
         let info = &self.funcs[f.0 as usize];
         assert_eq!(args.len(), info.params.len(), "argument count of `{}`", info.name);
-        let args: Vec<Word> = args.iter().zip(&info.params).map(|(&w, &t)| sem::canon(t, w)).collect();
+        let args: Vec<Word> = args
+            .iter()
+            .zip(&info.params)
+            .map(|(&w, &t)| sem::canon(t, w))
+            .collect();
         let need = self.stack_needed(ctx);
         if ctx.stack.as_ref().is_none_or(|s| s.usable() < need) {
             ctx.stack = None;
-            let s = NativeStack::new(need).unwrap_or_else(|e| panic!("cannot map a {need}-byte JIT stack: {e}"));
+            let s =
+                NativeStack::new(need).unwrap_or_else(|e| panic!("cannot map a {need}-byte JIT stack: {e}"));
             ctx.stack = Some(s);
         }
         let top = ctx.stack.as_ref().expect("mapped above").top();
-        let mut raw = HelperCtx::new(self.opts.internal_error);
+        let raw = ctx
+            .raw
+            .get_or_insert_with(|| HelperCtx::new(self.opts.internal_error));
+        raw.reset(self.opts.internal_error);
         let mut results = vec![0 as Word; info.results.len().max(1)];
         // SAFETY: `thunk` points at an entry thunk emitted by `emit_thunk`
         // in this module's executable buffer (alive for `&self`), which
@@ -182,7 +207,13 @@ impl X64Module {
         // helpers until the call returns.
         unsafe {
             let thunk: Thunk = std::mem::transmute::<*const u8, Thunk>(self.buf.ptr(info.thunk));
-            thunk(&mut *raw, args.as_ptr(), top, results.as_mut_ptr(), u64::from(ctx.opts.depth_limit));
+            thunk(
+                &mut **raw,
+                args.as_ptr(),
+                top,
+                results.as_mut_ptr(),
+                u64::from(ctx.opts.depth_limit),
+            );
         }
         if let Some(e) = raw.error() {
             return Err(e);
@@ -191,6 +222,10 @@ impl X64Module {
             Some(_) => results[..info.results.len()].to_vec(),
             None => raw.ret[..info.results.len()].to_vec(),
         };
-        Ok(words.iter().zip(&info.results).map(|(&w, &t)| sem::canon(t, w)).collect())
+        Ok(words
+            .iter()
+            .zip(&info.results)
+            .map(|(&w, &t)| sem::canon(t, w))
+            .collect())
     }
 }

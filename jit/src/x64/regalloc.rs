@@ -99,7 +99,13 @@ impl Numbering {
 pub fn stmt_uses(s: &Stmt) -> Vec<VReg> {
     match s {
         Stmt::Assign { op, .. } => op_uses(op),
-        Stmt::Store { ptr, len, index, value, .. } => vec![*ptr, *len, *index, *value],
+        Stmt::Store {
+            ptr,
+            len,
+            index,
+            value,
+            ..
+        } => vec![*ptr, *len, *index, *value],
         Stmt::Call { args, .. } | Stmt::CallHelper { args, .. } => args.clone(),
         Stmt::Raise { operands, .. } => operands.iter().flatten().copied().collect(),
         Stmt::If { cond, .. } => vec![*cond],
@@ -122,7 +128,10 @@ pub fn op_uses(op: &Op) -> Vec<VReg> {
         Op::Const(_) => vec![],
         Op::Copy(a) | Op::Unary(_, a) | Op::Convert(a) => vec![a],
         Op::Binary(_, a, b) | Op::Cmp(_, a, b) => vec![a, b],
-        Op::FloorDiv { a, b, .. } | Op::FloorMod { a, b, .. } | Op::FDiv { a, b, .. } | Op::Shift { a, b, .. } => {
+        Op::FloorDiv { a, b, .. }
+        | Op::FloorMod { a, b, .. }
+        | Op::FDiv { a, b, .. }
+        | Op::Shift { a, b, .. } => {
             vec![a, b]
         }
         Op::Load { ptr, len, index, .. } => vec![ptr, len, index],
@@ -145,7 +154,14 @@ pub fn allocate(f: &Function) -> Allocation {
         num.occ(p, 1);
     }
     num.block(&f.body);
-    let Numbering { mut first, mut last, weight, loops, calls, .. } = num;
+    let Numbering {
+        mut first,
+        mut last,
+        weight,
+        loops,
+        calls,
+        ..
+    } = num;
 
     // Extend intervals live at a loop header over the whole loop, to a fixpoint
     // (an extension over an outer loop can reach further inner loops).
@@ -219,5 +235,9 @@ pub fn allocate(f: &Function) -> Allocation {
             _ => spill(&mut locs, v),
         }
     }
-    Allocation { locs, spill_slots, spilled }
+    Allocation {
+        locs,
+        spill_slots,
+        spilled,
+    }
 }

@@ -15,11 +15,18 @@ pub const RECURSION: u32 = 900;
 pub const INTERNAL: u32 = 901;
 
 pub fn opts() -> CompileOptions {
-    CompileOptions { recursion_error: code(RECURSION), internal_error: code(INTERNAL) }
+    CompileOptions {
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+    }
 }
 
 pub fn eval_opts(depth_limit: u32) -> EvalOptions {
-    EvalOptions { depth_limit, recursion_error: code(RECURSION), internal_error: code(INTERNAL) }
+    EvalOptions {
+        depth_limit,
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+    }
 }
 
 pub struct Both {
@@ -32,15 +39,28 @@ pub struct Both {
 impl Both {
     pub fn new(module: Module, depth: u32) -> Both {
         let compiled = compile(&module, &opts()).expect("compiles");
-        let ctx = Context::new(ContextOptions { depth_limit: depth, ..Default::default() });
-        Both { module, compiled, ctx, depth }
+        let ctx = Context::new(ContextOptions {
+            depth_limit: depth,
+            ..Default::default()
+        });
+        Both {
+            module,
+            compiled,
+            ctx,
+            depth,
+        }
     }
 
     pub fn jit(&mut self, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
         self.compiled.call(&mut self.ctx, f, args)
     }
 
-    pub fn eval(&self, f: FuncId, args: &[Word], helpers: &mut dyn HelperEval) -> Result<Vec<Word>, RunError> {
+    pub fn eval(
+        &self,
+        f: FuncId,
+        args: &[Word],
+        helpers: &mut dyn HelperEval,
+    ) -> Result<Vec<Word>, RunError> {
         eval::call(&self.module, f, args, &eval_opts(self.depth), helpers)
     }
 
@@ -49,7 +69,12 @@ impl Both {
         self.both_with(f, args, &mut NoHelpers)
     }
 
-    pub fn both_with(&mut self, f: FuncId, args: &[Word], h: &mut dyn HelperEval) -> Result<Vec<Word>, RunError> {
+    pub fn both_with(
+        &mut self,
+        f: FuncId,
+        args: &[Word],
+        h: &mut dyn HelperEval,
+    ) -> Result<Vec<Word>, RunError> {
         let j = self.jit(f, args);
         let e = self.eval(f, args, h);
         assert_eq!(j, e, "machine code vs eval for {args:x?}");

@@ -241,3 +241,110 @@ pub fn allocate(f: &Function) -> Allocation {
         spilled,
     }
 }
+
+#[cfg(all(test, debug_assertions))]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, CmpOp, ModuleBuilder, SiteId, Ty};
+    use crate::x64::{abi, check::check};
+
+    /// `f(n)`: a loop carrying an int and a float local, a temporary defined
+    /// before the loop and used inside, and a call in the loop body.
+    fn sample() -> crate::ir::Module {
+        let mut m = ModuleBuilder::new();
+        let g = m.declare("g", &[Ty::I64], &[Ty::I64]);
+        let mut b = m.function(g);
+        let p = b.param(0);
+        b.ret(&[p]);
+        m.define(b);
+        let f = m.declare("f", &[Ty::I64], &[Ty::I64, Ty::F64]);
+        let mut b = m.function(f);
+        let n = b.param(0);
+        let (i, x) = (b.local(Ty::I64), b.local(Ty::F64));
+        b.assign(i, Op::Const(0));
+        b.assign(x, Op::Const(0));
+        let one = b.const_(Ty::I64, 1);
+        b.loop_(|b| {
+            let c = b.cmp(CmpOp::Ge, i, n);
+            b.if_(c, |b| b.break_(), |_| {});
+            let r = b.call_with(g, &[Ty::I64], &[i], SiteId(0))[0];
+            let rf = b.convert(Ty::F64, r);
+            b.assign(x, Op::Binary(BinOp::Add, x, rf));
+            b.assign(i, Op::Binary(BinOp::Add, i, one));
+        });
+        b.ret(&[i, x]);
+        m.define(b);
+        m.finish().unwrap()
+    }
+
+    #[test]
+    fn values_live_across_calls_avoid_caller_saved_registers() {
+        let m = sample();
+        let f = &m.functions[1];
+        let a = allocate(f);
+        check(f, &a).unwrap();
+        // i, n and `one` live across the call: callee-saved GPRs; x: a slot.
+        for v in [f.params[0], VReg(1), VReg(3)] {
+            match a.loc(v) {
+                Loc::Gpr(r) => assert!(abi::is_callee_saved(r), "{v} in {r:?}"),
+                Loc::Slot(_) => {}
+                Loc::Xmm(_) => panic!("{v} in an xmm"),
+            }
+        }
+        assert!(
+            matches!(a.loc(VReg(2)), Loc::Slot(_)),
+            "a float live across a call is spilled"
+        );
+    }
+
+    #[test]
+    fn the_checker_catches_a_conflicting_allocation() {
+        let m = sample();
+        let f = &m.functions[1];
+        let mut a = allocate(f);
+        check(f, &a).unwrap();
+        // `one` (defined before the loop, used in it) and `n` are live at the
+        // same time: giving them one location must be caught.
+        a.locs[3] = a.locs[0];
+        assert!(check(f, &a).is_err());
+        // A caller-saved register for a value live across the call, too.
+        let mut a = allocate(f);
+        a.locs[1] = Some(Loc::Gpr(crate::x64::emit::RSI));
+        assert!(check(f, &a).unwrap_err().contains("v1"));
+    }
+
+    #[test]
+    fn loop_carried_local_is_extended_over_the_loop() {
+        // t is defined in the loop after its last use (a carried value read at
+        // the top of the next iteration): it must not share a register with
+        // anything live in the loop.
+        let mut m = ModuleBuilder::new();
+        let f = m.declare("f", &[Ty::I64], &[Ty::I64]);
+        let mut b = m.function(f);
+        let n = b.param(0);
+        let (acc, prev) = (b.local(Ty::I64), b.local(Ty::I64));
+        b.assign(acc, Op::Const(0));
+        b.assign(prev, Op::Const(0));
+        b.loop_(|b| {
+            let s = b.binary(BinOp::Add, acc, prev);
+            b.assign(acc, Op::Copy(s));
+            let c = b.cmp(CmpOp::Ge, acc, n);
+            b.if_(c, |b| b.break_(), |_| {});
+            let one = b.const_(Ty::I64, 1);
+            b.assign(prev, Op::Binary(BinOp::Add, prev, one));
+        });
+        b.ret(&[acc]);
+        m.define(b);
+        let m = m.finish().unwrap();
+        let f = &m.functions[0];
+        let a = allocate(f);
+        check(f, &a).unwrap();
+        let temps: Vec<Loc> = (3..f.vregs.len()).map(|v| a.loc(VReg(v as u32))).collect();
+        for l in [a.loc(VReg(1)), a.loc(VReg(2)), a.loc(n)] {
+            assert!(
+                !temps.contains(&l),
+                "a loop temporary shares {l:?} with a loop-carried value"
+            );
+        }
+    }
+}

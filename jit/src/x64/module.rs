@@ -41,6 +41,8 @@ pub struct X64Module {
     buf: ExecutableBuffer,
     funcs: Vec<FuncInfo>,
     max_frame: usize,
+    /// Bytes the entry thunk needs for the largest stack-argument area.
+    max_thunk_bytes: usize,
     opts: CompileOptions,
     stats: CompileStats,
 }
@@ -87,10 +89,12 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     let buf = asm
         .finalize()
         .map_err(|_| JitError::Internal("executable buffer still shared".into()))?;
+    let max_thunk_bytes = funcs.iter().map(|f| f.params.len() * 8 + 16).max().unwrap_or(0);
     Ok(X64Module {
         buf,
         funcs,
         max_frame,
+        max_thunk_bytes,
         opts: *opts,
         stats,
     })
@@ -165,13 +169,7 @@ impl X64Module {
     /// plus the thunk, the helpers' allowance and a page of margin.
     fn stack_needed(&self, ctx: &Context) -> usize {
         let depth = ctx.opts.depth_limit as usize + 1;
-        let stack_args = self
-            .funcs
-            .iter()
-            .map(|f| f.params.len() * 8 + 16)
-            .max()
-            .unwrap_or(0);
-        depth * self.max_frame + stack_args + 64 + ctx.opts.helper_stack + 4096
+        depth * self.max_frame + self.max_thunk_bytes + 64 + ctx.opts.helper_stack + 4096
     }
 
     pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {

@@ -1,0 +1,378 @@
+//! The IR verifier: typing rules, structure (loops, returns, call
+//! signatures) and definite assignment. Both the evaluator and the backend
+//! assume a verified module; [`crate::compile`] runs this first.
+//!
+//! Typing rules, by operation (`t` is the type of the operands, `d` of the
+//! destination):
+//! - `Const(w)`: `w` is canonical for `d`;
+//! - `Copy(a)`, `Unary`: `d == t`; `Not` on integers and Bool, `Neg` on
+//!   integers and floats;
+//! - `Binary`: `d == t`, both operands `t`; `Add/Sub/Mul` on integers and
+//!   floats, `And/Or/Xor` on integers and Bool;
+//! - `FloorDiv`, `FloorMod`, `Shift`: integers; `FDiv`: floats;
+//! - `Cmp`: both operands `t`, any type but `Handle` (`Ptr` compares as
+//!   unsigned), `d == Bool`;
+//! - `Convert(a)`: `sem::convertible(t, d)`;
+//! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`.
+
+use super::BinOp;
+use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
+use std::fmt;
+
+/// Why a module is not valid IR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    pub function: String,
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid IR in function `{}`: {}", self.function, self.message)
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Most arguments of one call or parameters of one function.
+pub const MAX_PARAMS: usize = 64;
+
+/// Check the whole module.
+pub fn verify(m: &Module) -> Result<(), VerifyError> {
+    for (i, h) in m.helpers.iter().enumerate() {
+        let err = |message: String| VerifyError {
+            function: format!("helper #{i} `{}`", h.name),
+            message,
+        };
+        let ints = h.params.iter().filter(|t| t.class() == Class::Int).count() + h.takes_ctx as usize;
+        let floats = h.params.len() + h.takes_ctx as usize - ints;
+        if ints > 6 || floats > 8 {
+            return Err(err("helpers take at most 6 integer and 8 float arguments".into()));
+        }
+        if h.addr == 0 {
+            return Err(err("null helper address".into()));
+        }
+    }
+    for f in &m.functions {
+        Checker {
+            m,
+            f,
+            defined_once: vec![false; f.vregs.len()],
+            loop_depth: 0,
+        }
+        .function()
+        .map_err(|message| VerifyError {
+            function: f.name.clone(),
+            message,
+        })?;
+    }
+    Ok(())
+}
+
+/// Definitely-assigned set; `None` when the point is unreachable.
+type State = Option<Vec<bool>>;
+
+fn join(a: State, b: State) -> State {
+    match (a, b) {
+        (None, s) | (s, None) => s,
+        (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| *x && *y).collect()),
+    }
+}
+
+struct Checker<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    defined_once: Vec<bool>,
+    loop_depth: u32,
+}
+
+type R<T> = Result<T, String>;
+
+impl Checker<'_> {
+    fn function(&mut self) -> R<()> {
+        let f = self.f;
+        if f.results.len() > MAX_RESULTS {
+            return Err(format!("{} results (at most {MAX_RESULTS})", f.results.len()));
+        }
+        if f.params.len() > MAX_PARAMS {
+            return Err(format!("{} parameters (at most {MAX_PARAMS})", f.params.len()));
+        }
+        let mut st = vec![false; f.vregs.len()];
+        for &p in &f.params {
+            self.reg(p)?;
+            if f.vregs[p.index()].kind != VRegKind::Local {
+                return Err(format!("parameter {p} is not a local"));
+            }
+            if st[p.index()] {
+                return Err(format!("parameter {p} listed twice"));
+            }
+            st[p.index()] = true;
+        }
+        let mut brk = None;
+        match self.block(&f.body, Some(st), &mut brk)? {
+            None => Ok(()),
+            Some(_) => Err("control reaches the end of the function without a Return".into()),
+        }
+    }
+
+    fn reg(&self, v: VReg) -> R<Ty> {
+        self.f
+            .vregs
+            .get(v.index())
+            .map(|i| i.ty)
+            .ok_or_else(|| format!("unknown virtual register {v}"))
+    }
+
+    fn use_(&self, st: &State, v: VReg) -> R<Ty> {
+        let ty = self.reg(v)?;
+        if let Some(s) = st {
+            if !s[v.index()] {
+                return Err(format!("{v} may be read before it is assigned"));
+            }
+        }
+        Ok(ty)
+    }
+
+    fn def(&mut self, st: &mut State, v: VReg) -> R<Ty> {
+        let ty = self.reg(v)?;
+        if self.f.vregs[v.index()].kind == VRegKind::Temp {
+            if self.defined_once[v.index()] {
+                return Err(format!("temporary {v} is defined twice"));
+            }
+            self.defined_once[v.index()] = true;
+        }
+        if let Some(s) = st {
+            s[v.index()] = true;
+        }
+        Ok(ty)
+    }
+
+    fn block(&mut self, b: &Block, mut st: State, brk: &mut State) -> R<State> {
+        for s in &b.0 {
+            st = self.stmt(s, st, brk)?;
+        }
+        Ok(st)
+    }
+
+    fn index_args(&self, st: &State, ptr: VReg, len: VReg, index: VReg) -> R<()> {
+        if self.use_(st, ptr)? != Ty::Ptr {
+            return Err(format!("{ptr} is not a ptr"));
+        }
+        for v in [len, index] {
+            let t = self.use_(st, v)?;
+            if !matches!(t, Ty::I64 | Ty::U64) {
+                return Err(format!("length/index {v} has type {t}, not i64/u64"));
+            }
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, mut st: State, brk: &mut State) -> R<State> {
+        match s {
+            Stmt::Assign { dst, op } => {
+                let d = self.reg(*dst)?;
+                self.op(&st, d, op).map_err(|e| format!("{dst} = {op:?}: {e}"))?;
+                self.def(&mut st, *dst)?;
+            }
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                ..
+            } => {
+                self.index_args(&st, *ptr, *len, *index)?;
+                self.use_(&st, *value)?;
+            }
+            Stmt::Call {
+                func, args, results, ..
+            } => {
+                let callee = self
+                    .m
+                    .functions
+                    .get(func.0 as usize)
+                    .ok_or_else(|| format!("call of unknown function #{}", func.0))?;
+                self.call_sig(&mut st, &callee.param_tys(), &callee.results, args, results)
+                    .map_err(|e| format!("call of `{}`: {e}", callee.name))?;
+            }
+            Stmt::CallHelper {
+                helper,
+                args,
+                results,
+                ..
+            } => {
+                let h = self
+                    .m
+                    .helpers
+                    .get(helper.0 as usize)
+                    .ok_or_else(|| format!("call of unknown helper #{}", helper.0))?;
+                let res: Vec<Ty> = h.result.into_iter().collect();
+                self.call_sig(&mut st, &h.params, &res, args, results)
+                    .map_err(|e| format!("call of helper `{}`: {e}", h.name))?;
+            }
+            Stmt::Raise { operands, .. } => {
+                for v in operands.iter().flatten() {
+                    self.use_(&st, *v)?;
+                }
+                return Ok(None);
+            }
+            Stmt::If { cond, then_, else_ } => {
+                if self.use_(&st, *cond)? != Ty::Bool {
+                    return Err(format!("If condition {cond} is not a bool"));
+                }
+                let a = self.block(then_, st.clone(), brk)?;
+                let b = self.block(else_, st, brk)?;
+                return Ok(join(a, b));
+            }
+            Stmt::Loop { body } => {
+                self.loop_depth += 1;
+                let mut inner = None;
+                self.block(body, st, &mut inner)?;
+                self.loop_depth -= 1;
+                // The body's end goes back to the head; only breaks leave.
+                return Ok(inner);
+            }
+            Stmt::Break | Stmt::Continue => {
+                if self.loop_depth == 0 {
+                    return Err(format!("{s:?} outside a loop"));
+                }
+                if let Stmt::Break = s {
+                    *brk = join(brk.take(), st);
+                }
+                return Ok(None);
+            }
+            Stmt::Return(vals) => {
+                if vals.len() != self.f.results.len() {
+                    return Err(format!(
+                        "Return of {} values, function has {} results",
+                        vals.len(),
+                        self.f.results.len()
+                    ));
+                }
+                for (v, &t) in vals.iter().zip(&self.f.results) {
+                    let vt = self.use_(&st, *v)?;
+                    if vt != t {
+                        return Err(format!("Return value {v} has type {vt}, result type is {t}"));
+                    }
+                }
+                return Ok(None);
+            }
+        }
+        Ok(st)
+    }
+
+    fn call_sig(
+        &mut self,
+        st: &mut State,
+        params: &[Ty],
+        res: &[Ty],
+        args: &[VReg],
+        results: &[VReg],
+    ) -> R<()> {
+        if args.len() != params.len() || results.len() != res.len() {
+            return Err(format!(
+                "{} arguments and {} results given, signature has {} and {}",
+                args.len(),
+                results.len(),
+                params.len(),
+                res.len()
+            ));
+        }
+        for (a, &t) in args.iter().zip(params) {
+            let at = self.use_(st, *a)?;
+            if at != t {
+                return Err(format!("argument {a} has type {at}, parameter type is {t}"));
+            }
+        }
+        for (i, r) in results.iter().enumerate() {
+            if results[..i].contains(r) {
+                return Err(format!("result register {r} given twice"));
+            }
+        }
+        for (r, &t) in results.iter().zip(res) {
+            let rt = self.def(st, *r)?;
+            if rt != t {
+                return Err(format!("result register {r} has type {rt}, result type is {t}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn op(&self, st: &State, d: Ty, op: &Op) -> R<()> {
+        let same = |t: Ty| {
+            if t == d {
+                Ok(())
+            } else {
+                Err(format!("operand type {t} differs from destination type {d}"))
+            }
+        };
+        let pair = |a: VReg, b: VReg| -> R<Ty> {
+            let (ta, tb) = (self.use_(st, a)?, self.use_(st, b)?);
+            if ta != tb {
+                return Err(format!("operands {a}: {ta} and {b}: {tb} differ in type"));
+            }
+            Ok(ta)
+        };
+        match *op {
+            Op::Const(w) => {
+                if sem::canon(d, w) != w {
+                    return Err(format!("constant {w:#x} is not canonical for {d}"));
+                }
+            }
+            Op::Copy(a) => same(self.use_(st, a)?)?,
+            Op::Unary(u, a) => {
+                let t = self.use_(st, a)?;
+                same(t)?;
+                let ok = match u {
+                    UnOp::Neg => t.is_int() || t.is_float(),
+                    UnOp::Not => t.is_int() || t == Ty::Bool,
+                };
+                if !ok {
+                    return Err(format!("{u:?} on {t}"));
+                }
+            }
+            Op::Binary(b, x, y) => {
+                let t = pair(x, y)?;
+                same(t)?;
+                let ok = match b {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => t.is_int() || t.is_float(),
+                    BinOp::And | BinOp::Or | BinOp::Xor => t.is_int() || t == Ty::Bool,
+                };
+                if !ok {
+                    return Err(format!("{b:?} on {t}"));
+                }
+            }
+            Op::FloorDiv { a, b, .. } | Op::FloorMod { a, b, .. } | Op::Shift { a, b, .. } => {
+                let t = pair(a, b)?;
+                same(t)?;
+                if !t.is_int() {
+                    return Err(format!("integer operation on {t}"));
+                }
+            }
+            Op::FDiv { a, b, .. } => {
+                let t = pair(a, b)?;
+                same(t)?;
+                if !t.is_float() {
+                    return Err(format!("float division on {t}"));
+                }
+            }
+            Op::Cmp(_, a, b) => {
+                let t = pair(a, b)?;
+                if t == Ty::Handle {
+                    return Err("comparison of handles".into());
+                }
+                if d != Ty::Bool {
+                    return Err(format!("comparison into {d}"));
+                }
+            }
+            Op::Convert(a) => {
+                let t = self.use_(st, a)?;
+                if !sem::convertible(t, d) {
+                    return Err(format!("no conversion from {t} to {d}"));
+                }
+            }
+            Op::Load { ptr, len, index, .. } => self.index_args(st, ptr, len, index)?,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,144 @@
+//! spy-jit: a leaf x86-64 code generator for SPy.
+//!
+//! It knows nothing of SPy: a front end lowers its residual module into the
+//! typed, structured [`ir`], then [`compile`] turns the whole module into
+//! machine code in one executable buffer, and [`CompiledModule::call`] runs
+//! a function on a dedicated native stack. [`ir::eval`] runs the same IR as
+//! the reference, bit for bit. See `jit/README.md` for the design.
+//!
+//! Modules: [`ir`] (IR, builder, verifier, semantics, evaluator),
+//! [`runtime`] (context, helper guard, native stack), `x64` (emitter,
+//! register allocation, code generation, executable module; x86-64 only).
+
+pub mod ir;
+pub mod runtime;
+#[cfg(all(target_arch = "x86_64", unix))]
+pub mod x64;
+
+use ir::{ErrCode, FuncId, Module, RunError, VerifyError, Word};
+use runtime::Context;
+use std::fmt;
+
+/// Options fixed at compile time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Raised by a function entered beyond the context's depth limit.
+    pub recursion_error: ErrCode,
+    /// Raised when a helper panics (see [`runtime::guard`]).
+    pub internal_error: ErrCode,
+}
+
+/// Why a module could not be compiled.
+#[derive(Debug)]
+pub enum JitError {
+    /// The host is not x86-64 with the System V ABI.
+    UnsupportedHost,
+    /// The module is not valid IR.
+    Verify(VerifyError),
+    /// The assembler rejected the code (e.g. a relocation out of range).
+    Assembler(String),
+    /// Executable memory could not be obtained.
+    Memory(String),
+    /// A bug in this crate (e.g. the allocation checker failed).
+    Internal(String),
+}
+
+impl fmt::Display for JitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JitError::UnsupportedHost => {
+                f.write_str("the JIT supports only x86-64 hosts with the System V ABI")
+            }
+            JitError::Verify(e) => write!(f, "{e}"),
+            JitError::Assembler(e) => write!(f, "assembler error: {e}"),
+            JitError::Memory(e) => write!(f, "cannot get executable memory: {e}"),
+            JitError::Internal(e) => write!(f, "internal JIT error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JitError {}
+
+impl From<VerifyError> for JitError {
+    fn from(e: VerifyError) -> Self {
+        JitError::Verify(e)
+    }
+}
+
+/// Compile every function of `m` into one executable buffer.
+pub fn compile(m: &Module, opts: &CompileOptions) -> Result<CompiledModule, JitError> {
+    #[cfg(all(target_arch = "x86_64", unix))]
+    {
+        x64::module::compile(m, opts).map(|inner| CompiledModule { inner })
+    }
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    {
+        let _ = (m, opts);
+        Err(JitError::UnsupportedHost)
+    }
+}
+
+/// A compiled module; the executable memory is freed on drop.
+pub struct CompiledModule {
+    #[cfg(all(target_arch = "x86_64", unix))]
+    inner: x64::module::X64Module,
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    #[allow(dead_code)]
+    inner: std::convert::Infallible,
+}
+
+#[cfg(all(target_arch = "x86_64", unix))]
+pub use x64::module::CompileStats;
+
+impl CompiledModule {
+    /// Call `f` with one word per parameter (canonicalized for its type;
+    /// floats as bits). Returns one word per result, or the error raised.
+    ///
+    /// `Ptr` arguments are trusted: a non-null pointer passed with a length
+    /// must point to that many valid elements (see `runtime::mem`).
+    pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
+        #[cfg(all(target_arch = "x86_64", unix))]
+        {
+            self.inner.call(ctx, f, args)
+        }
+        #[cfg(not(all(target_arch = "x86_64", unix)))]
+        {
+            let _ = (ctx, f, args);
+            match self.inner {}
+        }
+    }
+
+    /// Compilation statistics (instructions, bytes, spills, frame size).
+    #[cfg(all(target_arch = "x86_64", unix))]
+    pub fn stats(&self) -> &CompileStats {
+        self.inner.stats()
+    }
+
+    /// Bytes of machine code of one function (without its entry thunk).
+    #[cfg(all(target_arch = "x86_64", unix))]
+    pub fn code_bytes(&self, f: FuncId) -> usize {
+        self.inner.function_code_bytes(f)
+    }
+
+    /// Native stack bytes of one activation of `f`.
+    #[cfg(all(target_arch = "x86_64", unix))]
+    pub fn frame_bytes(&self, f: FuncId) -> usize {
+        self.inner.function_frame_bytes(f)
+    }
+
+    /// Intel-syntax disassembly of the whole buffer (feature `disasm`).
+    #[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+    pub fn disassemble(&self) -> String {
+        use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
+        let code = self.inner.code();
+        let mut dec = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
+        let mut fmt = IntelFormatter::new();
+        let mut out = String::new();
+        for ins in &mut dec {
+            let mut s = String::new();
+            fmt.format(&ins, &mut s);
+            out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
+        }
+        out
+    }
+}

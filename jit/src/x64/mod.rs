@@ -1,0 +1,11 @@
+//! The x86-64 backend (System V hosts only): the emitter (the only writer
+//! of instructions), register conventions, register allocation and its
+//! debug checker, code generation and the executable module.
+
+pub mod abi;
+#[cfg(debug_assertions)]
+pub mod check;
+pub mod codegen;
+pub mod emit;
+pub mod module;
+pub mod regalloc;

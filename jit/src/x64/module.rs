@@ -1,0 +1,229 @@
+//! A compiled module: one executable buffer holding every function and one
+//! entry thunk per function, and the one place where Rust calls into machine
+//! code (switching to the dedicated native stack).
+//!
+//! Entry thunk `thunk_f(ctx, args, stack_top, results, depth)` (SysV): saves
+//! the callee-saved registers, pins `r15 = ctx` and `r14 = depth`, switches
+//! `rsp` to `stack_top`, loads the argument words into the SysV argument
+//! registers and stack slots, calls `f`, stores register results into
+//! `results`, restores `rsp` and returns.
+
+use super::abi::{self, ArgLoc, CTX, DEPTH};
+use super::codegen::FnGen;
+use super::emit::{Alu, Emitter, Inst, LoadKind, Mem, StoreKind, R12, R13, RAX, RBP, RBX, RSP};
+use super::regalloc;
+use crate::ir::{sem, FuncId, Module, RunError, Ty, Word};
+use crate::runtime::{stack::NativeStack, Context, HelperCtx};
+use crate::{CompileOptions, JitError};
+use dynasmrt::x64::Assembler;
+use dynasmrt::{AssemblyOffset, ExecutableBuffer};
+
+struct FuncInfo {
+    name: String,
+    params: Vec<Ty>,
+    results: Vec<Ty>,
+    thunk: AssemblyOffset,
+    code_bytes: usize,
+    frame_bytes: usize,
+}
+
+/// Statistics of one compilation.
+#[derive(Clone, Debug, Default)]
+pub struct CompileStats {
+    pub functions: usize,
+    pub instructions: usize,
+    pub code_bytes: usize,
+    pub spilled_values: u32,
+    pub max_frame_bytes: usize,
+}
+
+pub struct X64Module {
+    buf: ExecutableBuffer,
+    funcs: Vec<FuncInfo>,
+    max_frame: usize,
+    /// Bytes the entry thunk needs for the largest stack-argument area.
+    max_thunk_bytes: usize,
+    opts: CompileOptions,
+    stats: CompileStats,
+}
+
+pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError> {
+    crate::ir::verify(m)?;
+    let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
+    let labels: Vec<_> = m.functions.iter().map(|_| em.new_label()).collect();
+    let mut funcs = vec![];
+    let mut stats = CompileStats {
+        functions: m.functions.len(),
+        ..Default::default()
+    };
+    let mut frames = vec![];
+    for (i, f) in m.functions.iter().enumerate() {
+        let alloc = regalloc::allocate(f);
+        #[cfg(debug_assertions)]
+        super::check::check(f, &alloc).map_err(JitError::Internal)?;
+        let start = em.offset();
+        let info =
+            FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error).emit_function(FuncId(i as u32));
+        stats.spilled_values += info.spilled;
+        frames.push((em.offset() - start, info.frame_bytes));
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        let thunk = AssemblyOffset(em.offset());
+        emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);
+        let (code_bytes, frame_bytes) = frames[i];
+        funcs.push(FuncInfo {
+            name: f.name.clone(),
+            params: f.param_tys(),
+            results: f.results.clone(),
+            thunk,
+            code_bytes,
+            frame_bytes,
+        });
+    }
+    stats.instructions = em.count;
+    stats.code_bytes = em.offset();
+    let max_frame = frames.iter().map(|f| f.1).max().unwrap_or(0);
+    stats.max_frame_bytes = max_frame;
+    let mut asm = em.asm;
+    asm.commit().map_err(|e| JitError::Assembler(e.to_string()))?;
+    let buf = asm
+        .finalize()
+        .map_err(|_| JitError::Internal("executable buffer still shared".into()))?;
+    let max_thunk_bytes = funcs.iter().map(|f| f.params.len() * 8 + 16).max().unwrap_or(0);
+    Ok(X64Module {
+        buf,
+        funcs,
+        max_frame,
+        max_thunk_bytes,
+        opts: *opts,
+        stats,
+    })
+}
+
+fn emit_thunk(em: &mut Emitter<Assembler>, params: &[Ty], results: &[Ty], target: dynasmrt::DynamicLabel) {
+    use super::emit::{R14, R15, R8, RCX, RDI, RDX, RSI};
+    for r in [RBP, RBX, R12, R13, R14, R15] {
+        em.emit(Inst::Push(r));
+    }
+    em.emit(Inst::MovRR(CTX, RDI));
+    em.emit(Inst::MovRR(RBX, RSI));
+    em.emit(Inst::MovRR(R12, RCX));
+    em.emit(Inst::MovRR(DEPTH, R8));
+    em.emit(Inst::MovRR(R13, RSP));
+    em.emit(Inst::MovRR(RSP, RDX));
+    let locs = abi::arg_locs(params, false);
+    let nstack = locs.iter().filter(|l| matches!(l, ArgLoc::Stack(_))).count() as i32;
+    let area = (8 * nstack + 15) / 16 * 16;
+    if area > 0 {
+        em.emit(Inst::AluI(Alu::Sub, RSP, area));
+    }
+    for (i, l) in locs.iter().enumerate() {
+        let src = Mem::base(RBX, 8 * i as i32);
+        match *l {
+            ArgLoc::Gpr(r) => em.emit(Inst::Load(LoadKind::Q, r, src)),
+            ArgLoc::Xmm(x) => em.emit(Inst::MovsdLoad(x, src)),
+            ArgLoc::Stack(j) => {
+                em.emit(Inst::Load(LoadKind::Q, RAX, src));
+                em.emit(Inst::Store(StoreKind::Q, Mem::base(RSP, 8 * j as i32), RAX));
+            }
+        }
+    }
+    em.emit(Inst::CallL(target));
+    if let Some(locs) = abi::result_regs(results) {
+        for (i, l) in locs.iter().enumerate() {
+            let dst = Mem::base(R12, 8 * i as i32);
+            match *l {
+                ArgLoc::Gpr(r) => em.emit(Inst::Store(StoreKind::Q, dst, r)),
+                ArgLoc::Xmm(x) => em.emit(Inst::MovsdStore(dst, x)),
+                ArgLoc::Stack(_) => unreachable!("results never on the stack"),
+            }
+        }
+    }
+    em.emit(Inst::MovRR(RSP, R13));
+    for r in [R15, R14, R13, R12, RBX, RBP] {
+        em.emit(Inst::Pop(r));
+    }
+    em.emit(Inst::Ret);
+}
+
+type Thunk = unsafe extern "sysv64" fn(*mut HelperCtx, *const Word, usize, *mut Word, u64);
+
+impl X64Module {
+    pub fn stats(&self) -> &CompileStats {
+        &self.stats
+    }
+
+    pub fn function_code_bytes(&self, f: FuncId) -> usize {
+        self.funcs[f.0 as usize].code_bytes
+    }
+
+    pub fn function_frame_bytes(&self, f: FuncId) -> usize {
+        self.funcs[f.0 as usize].frame_bytes
+    }
+
+    pub fn code(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Native stack a call needs: every activation up to the depth limit,
+    /// plus the thunk, the helpers' allowance and a page of margin.
+    fn stack_needed(&self, ctx: &Context) -> usize {
+        let depth = ctx.opts.depth_limit as usize + 1;
+        depth * self.max_frame + self.max_thunk_bytes + 64 + ctx.opts.helper_stack + 4096
+    }
+
+    pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
+        let info = &self.funcs[f.0 as usize];
+        assert_eq!(args.len(), info.params.len(), "argument count of `{}`", info.name);
+        let args: Vec<Word> = args
+            .iter()
+            .zip(&info.params)
+            .map(|(&w, &t)| sem::canon(t, w))
+            .collect();
+        let need = self.stack_needed(ctx);
+        if ctx.stack.as_ref().is_none_or(|s| s.usable() < need) {
+            ctx.stack = None;
+            let s =
+                NativeStack::new(need).unwrap_or_else(|e| panic!("cannot map a {need}-byte JIT stack: {e}"));
+            ctx.stack = Some(s);
+        }
+        let top = ctx.stack.as_ref().expect("mapped above").top();
+        let raw = ctx
+            .raw
+            .get_or_insert_with(|| HelperCtx::new(self.opts.internal_error));
+        raw.reset(self.opts.internal_error);
+        let mut results = vec![0 as Word; info.results.len().max(1)];
+        // SAFETY: `thunk` points at an entry thunk emitted by `emit_thunk`
+        // in this module's executable buffer (alive for `&self`), which
+        // follows the `Thunk` signature. The machine code reads `args`
+        // (one word per parameter) and writes at most one word per result
+        // into `results`; it runs on the mapped stack `top` (sized by
+        // `stack_needed` for `depth_limit` activations, the depth counter
+        // stopping deeper recursion before it can overflow) and returns to
+        // the Rust stack with every callee-saved register restored.
+        // `raw` is boxed and only accessed by the machine code and its
+        // helpers until the call returns.
+        unsafe {
+            let thunk: Thunk = std::mem::transmute::<*const u8, Thunk>(self.buf.ptr(info.thunk));
+            thunk(
+                &mut **raw,
+                args.as_ptr(),
+                top,
+                results.as_mut_ptr(),
+                u64::from(ctx.opts.depth_limit),
+            );
+        }
+        if let Some(e) = raw.error() {
+            return Err(e);
+        }
+        let words = match abi::result_regs(&info.results) {
+            Some(_) => results[..info.results.len()].to_vec(),
+            None => raw.ret[..info.results.len()].to_vec(),
+        };
+        Ok(words
+            .iter()
+            .zip(&info.results)
+            .map(|(&w, &t)| sem::canon(t, w))
+            .collect())
+    }
+}

@@ -142,6 +142,10 @@ pub struct SpyError {
     pub annotations: Vec<Annotation>,
     /// Outermost frame first.
     pub traceback: Vec<TraceEntry>,
+    /// The typed run-time error this exception is, when it is one (kind
+    /// and message then come from it): what a `$raise[N]` helper and the
+    /// JIT raise by code.
+    pub runtime: Option<Box<crate::vm::rt_error::RuntimeError>>,
 }
 
 impl SpyError {
@@ -151,6 +155,7 @@ impl SpyError {
             message: message.into(),
             annotations: Vec::new(),
             traceback: Vec::new(),
+            runtime: None,
         }
     }
 

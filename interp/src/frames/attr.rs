@@ -230,7 +230,7 @@ impl Interp<'_> {
                 },
             };
             let parts = ops::str::split(&s, sep.as_deref()).map_err(|e| -> crate::error::Failure {
-                SpyError::new(e.kind, e.message)
+                SpyError::from(e)
                     .with_error(&f.file, attr.range, "")
                     .into()
             })?;
@@ -383,7 +383,7 @@ impl Interp<'_> {
                             value: item.clone(),
                         })
                     }
-                    None => Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
                         .with_error(&f.file, *r, format!("this is {k}"))
                         .into()),
                 };
@@ -423,7 +423,7 @@ impl Interp<'_> {
                 return Err(crate::bug!("tuple-typed value is not a tuple"));
             };
             if k < 0 || k as usize >= items.len() {
-                return Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                return Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
                     .with_error(&f.file, *r, format!("this is {k}"))
                     .into());
             }
@@ -450,7 +450,7 @@ impl Interp<'_> {
                     ty: TypeId::STR,
                     value: Value::str(&c),
                 }),
-                Err(e) => Err(SpyError::new(e.kind, e.message)
+                Err(e) => Err(SpyError::from(e)
                     .with_error(&f.file, whole, "")
                     .into()),
             };
@@ -508,7 +508,7 @@ impl Interp<'_> {
                 ty: TypeId::STR,
                 value: Value::str(&out),
             }),
-            Err(e) => Err(SpyError::new(e.kind, e.message)
+            Err(e) => Err(SpyError::from(e)
                 .with_error(&f.file, obj_expr.range, "")
                 .into()),
         }

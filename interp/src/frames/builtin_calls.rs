@@ -113,7 +113,7 @@ impl Interp<'_> {
                 };
                 if step == 0 {
                     return Err(
-                        SpyError::new(ExcKind::ValueError, "range() arg 3 must not be zero")
+                        SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
                             .with_error(&f.file, args[2].1, "this is zero")
                             .into(),
                     );

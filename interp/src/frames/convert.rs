@@ -250,7 +250,7 @@ impl Interp<'_> {
                 let s = arg.value.as_str().unwrap_or_default().to_string();
                 return match ops::str::str_to_int(&s, to_p) {
                     Ok(v) => Ok(Typed::red(to, Value::Scalar(v))),
-                    Err(e) => Err(SpyError::new(e.kind, e.message)
+                    Err(e) => Err(SpyError::from(e)
                         .with_error(&f.file, arg_range, "")
                         .into()),
                 };
@@ -263,7 +263,7 @@ impl Interp<'_> {
                             ty: to,
                             value: Value::Scalar(v),
                         }),
-                        Err(e) => Err(SpyError::new(e.kind, e.message)
+                        Err(e) => Err(SpyError::from(e)
                             .with_error(&f.file, arg_range, "")
                             .into()),
                     };

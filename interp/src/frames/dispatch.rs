@@ -297,7 +297,7 @@ impl Interp<'_> {
                         ty: TypeId::prim(result),
                         value: Value::Scalar(x),
                     }),
-                    Err(e) => Err(SpyError::new(e.kind, e.message)
+                    Err(e) => Err(SpyError::from(e)
                         .with_error(&f.file, whole, "")
                         .into()),
                 };
@@ -360,7 +360,7 @@ impl Interp<'_> {
             Color::Red
         };
         let fail = |e: ops::OpError| -> Failure {
-            SpyError::new(e.kind, e.message)
+            SpyError::from(e)
                 .with_error(&f.file, whole, "")
                 .into()
         };
@@ -536,7 +536,7 @@ impl Interp<'_> {
         match (a, b) {
             (Value::Scalar(x), Value::Scalar(y)) => {
                 let eq = ops::cmpop(CmpOp::Eq, *x, *y)
-                    .map_err(|e| -> Failure { SpyError::new(e.kind, e.message).into() })?;
+                    .map_err(|e| -> Failure { SpyError::from(e).into() })?;
                 Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
@@ -615,7 +615,7 @@ impl Interp<'_> {
 
 /// An error of the pure operator layer, located at the whole operation.
 fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
-    SpyError::new(e.kind, e.message)
+    SpyError::from(e)
         .with_error(&f.file, whole, "")
         .into()
 }

@@ -49,7 +49,7 @@ impl Interp<'_> {
         let len = l.items.borrow().len() as i64;
         let k = if k < 0 { k + len } else { k };
         if k < 0 || k >= len {
-            return Err(SpyError::new(ExcKind::IndexError, "")
+            return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
                 .with_error(&f.file, *r, "list index out of range")
                 .into());
         }
@@ -141,7 +141,7 @@ impl Interp<'_> {
             }
             "pop" => match l.items.borrow_mut().pop() {
                 Some(v) => Ok(Typed::red(item_ty, v)),
-                None => Err(SpyError::new(ExcKind::IndexError, "pop from empty list")
+                None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
                     .with_error(&f.file, obj_range, "")
                     .into()),
             },
@@ -169,7 +169,7 @@ impl Interp<'_> {
                 }
                 match first {
                     Some(k) => Ok(Typed::red(TypeId::I32, Value::i32(k as i32))),
-                    None => Err(SpyError::new(ExcKind::ValueError, "value is not in list")
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::NotInList)
                         .with_error(&f.file, args[0].1, "")
                         .into()),
                 }

@@ -14,6 +14,7 @@ use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::{self, PrimTy, Scalar};
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{OpSpecValue, PtrValue, RangeValue, SimdValue, StructValue, Typed, Value};
 
@@ -29,10 +30,8 @@ pub fn host_vector_bytes() -> u32 {
     16
 }
 
-fn panic_error(f: &Frame, msg: &str, range: TextRange) -> Failure {
-    SpyError::new(ExcKind::PanicError, msg)
-        .with_error(&f.file, range, "")
-        .into()
+fn panic_error(f: &Frame, e: RuntimeError, range: TextRange) -> Failure {
+    SpyError::from(e).with_error(&f.file, range, "").into()
 }
 
 impl Interp<'_> {
@@ -255,7 +254,7 @@ impl Interp<'_> {
         if n < 0 {
             return Err(panic_error(
                 f,
-                "cannot allocate a negative number of items",
+                RuntimeError::NegativeAlloc,
                 args[0].1,
             ));
         }
@@ -278,12 +277,12 @@ impl Interp<'_> {
         };
         let i = self.ptr_index(f, idx)?;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+            return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
         let mem = mem.borrow();
         match usize::try_from(i).ok().and_then(|i| mem.get(i)) {
             Some(v) => Ok(Typed::red(item, v.clone())),
-            None => Err(panic_error(f, "ptr_getitem out of bounds", whole)),
+            None => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, whole)),
         }
     }
 
@@ -302,7 +301,7 @@ impl Interp<'_> {
         let i = self.ptr_index(f, idx)?;
         let v = self.convert_to(f, v, item, whole, None)?;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+            return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
         let mut mem = mem.borrow_mut();
         match usize::try_from(i).ok().and_then(|i| mem.get_mut(i)) {
@@ -310,7 +309,7 @@ impl Interp<'_> {
                 *slot = v.value;
                 Ok(())
             }
-            None => Err(panic_error(f, "ptr_store out of bounds", whole)),
+            None => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, whole)),
         }
     }
 
@@ -339,12 +338,12 @@ impl Interp<'_> {
         let i = fields.iter().position(|fd| fd.name == attr)?;
         let ty = fields[i].ty;
         let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mem = mem.borrow();
         Some(match mem.first() {
             Some(Value::Struct(s)) => Ok(Typed::red(ty, s.fields[i].clone())),
-            _ => Err(panic_error(f, "ptr_getitem out of bounds", range)),
+            _ => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, range)),
         })
     }
 
@@ -367,7 +366,7 @@ impl Interp<'_> {
             Err(e) => return Some(Err(e)),
         };
         let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mut mem = mem.borrow_mut();
         Some(match mem.first_mut() {
@@ -380,7 +379,7 @@ impl Interp<'_> {
                 }));
                 Ok(())
             }
-            _ => Err(panic_error(f, "ptr_store out of bounds", range)),
+            _ => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, range)),
         })
     }
 
@@ -393,11 +392,11 @@ impl Interp<'_> {
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
         let i = i.value.as_i32().unwrap_or(0) as i64;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+            return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
         let mem = mem.borrow();
         if i < 0 || i + lanes as i64 > mem.len() as i64 {
-            return Err(panic_error(f, "ptr_simd_load out of bounds", callee_range));
+            return Err(panic_error(f, RuntimeError::PtrSimdLoadOutOfBounds, callee_range));
         }
         let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize]
             .iter()
@@ -432,12 +431,12 @@ impl Interp<'_> {
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
         let i = i.value.as_i32().unwrap_or(0) as i64;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+            return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
         let mut mem = mem.borrow_mut();
         let n = vec.lanes.len() as i64;
         if i < 0 || i + n > mem.len() as i64 {
-            return Err(panic_error(f, "ptr_simd_store out of bounds", callee_range));
+            return Err(panic_error(f, RuntimeError::PtrSimdStoreOutOfBounds, callee_range));
         }
         for (k, lane_value) in vec.lanes.iter().enumerate() {
             mem[i as usize + k] = Value::Scalar(*lane_value);
@@ -591,7 +590,7 @@ impl Interp<'_> {
                 SimdOp::Cmp(cop) => ops::cmpop(cop, x, y),
             };
             out.push(v.map_err(|e| -> Failure {
-                SpyError::new(e.kind, e.message)
+                SpyError::from(e)
                     .with_error(&f.file, whole, "")
                     .into()
             })?);
@@ -624,7 +623,7 @@ impl Interp<'_> {
                 ty: TypeId::prim(lane.ty()),
                 value: Value::Scalar(*lane),
             }),
-            None => Err(SpyError::new(ExcKind::IndexError, "SIMD index out of range")
+            None => Err(SpyError::from(RuntimeError::SimdIndex)
                 .with_error(&f.file, *r, format!("this is {k}"))
                 .into()),
         }

@@ -682,10 +682,7 @@ impl Interp<'_> {
                 match usize::try_from(k).ok().and_then(|k| items.get(k)) {
                     Some(t) => *t,
                     None => {
-                        return Some(Err(SpyError::new(
-                            ExcKind::IndexError,
-                            "tuple index out of range",
-                        )
+                        return Some(Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
                         .with_error(&f.file, *r, format!("this is {k}"))
                         .into()))
                     }

@@ -102,7 +102,7 @@ impl Interp<'_> {
                 }
             }
             Value::Struct(s) => {
-                let fields = self.vm.types.struct_fields(s.ty).unwrap_or(&[]);
+                let fields = self.vm.types.checked_struct_fields(s.ty)?;
                 match fields.iter().position(|fd| fd.name == attr.name) {
                     Some(i) => Ok(Typed::red(fields[i].ty, s.fields[i].clone())),
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
@@ -202,7 +202,7 @@ impl Interp<'_> {
         attr: &ast::Identifier,
         args: Args,
     ) -> Eval<Typed> {
-        let s = obj.value.as_str().unwrap_or("").to_string();
+        let s = obj.value.checked_str()?.to_string();
         // (name, string arguments, optional i32 arguments)
         let (n_str, n_int): (usize, usize) = match attr.name.as_str() {
             "upper" | "isascii" | "isspace" => (0, 0),
@@ -250,7 +250,7 @@ impl Interp<'_> {
                 }
             } else {
                 let v = self.convert_to(f, a, TypeId::I32, r, None)?;
-                ints.push(v.value.as_i32().unwrap_or(0));
+                ints.push(v.value.checked_i32()?);
             }
         }
         let start = ints.first().copied().unwrap_or(0);
@@ -442,8 +442,8 @@ impl Interp<'_> {
         if obj.ty == TypeId::STR && int_index {
             let (i, r) = idx.into_iter().next().expect("one index");
             let i = self.convert_to(f, i, TypeId::I32, r, None)?;
-            let s = obj.value.as_str().unwrap_or("");
-            let k = i.value.as_i32().unwrap_or(0);
+            let s = obj.value.checked_str()?;
+            let k = i.value.checked_i32()?;
             return match ops::str::index(s, k as i64) {
                 Ok(c) => Ok(Typed {
                     color: obj.color.join(i.color),
@@ -501,7 +501,7 @@ impl Interp<'_> {
                     .into(),
             );
         }
-        let s = obj.value.as_str().unwrap_or("");
+        let s = obj.value.checked_str()?;
         match ops::str::slice(s, bounds[0], bounds[1], bounds[2]) {
             Ok(out) => Ok(Typed {
                 color,

@@ -103,7 +103,7 @@ impl Interp<'_> {
                 let mut ints = Vec::with_capacity(3);
                 for (a, r) in &args {
                     let v = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                    ints.push(v.value.as_i32().unwrap_or(0));
+                    ints.push(v.value.checked_i32()?);
                 }
                 let (start, stop, step) = match ints.as_slice() {
                     [stop] => (0, *stop, 1),
@@ -367,9 +367,10 @@ impl Interp<'_> {
         let field_types: Vec<TypeId> = self
             .vm
             .types
-            .struct_fields(t)
-            .map(|fields| fields.iter().map(|field| field.ty).collect())
-            .unwrap_or_default();
+            .checked_struct_fields(t)?
+            .iter()
+            .map(|field| field.ty)
+            .collect();
         if args.len() != field_types.len() {
             let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
             let def_ref = def.as_ref().map(|(file, range)| (file, *range));

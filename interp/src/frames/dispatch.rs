@@ -370,7 +370,7 @@ impl Interp<'_> {
             }
             OpImpl::PrimCmp { op, operand } => return self.prim_cmpop(f, op, operand, &l, &r, whole),
             OpImpl::StrConcat => {
-                let (a, b) = (l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
+                let (a, b) = (l.value.checked_str()?, r.value.checked_str()?);
                 self.check_str_len(f, a.len() + b.len(), whole)?;
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
@@ -378,26 +378,18 @@ impl Interp<'_> {
                 (TypeId::STR, Value::Str(s.into()))
             }
             OpImpl::StrRepeat => {
-                let n = r.value.as_i32().unwrap_or(0);
-                let len = l
-                    .value
-                    .as_str()
-                    .map_or(0, str::len)
-                    .saturating_mul(n.max(0) as usize);
-                self.check_str_len(f, len, whole)?;
-                let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
+                let n = r.value.checked_i32()?;
+                let a = l.value.checked_str()?;
+                self.check_str_len(f, a.len().saturating_mul(n.max(0) as usize), whole)?;
+                let s = ops::str::repeat(a, n.into()).map_err(fail)?;
                 (TypeId::STR, Value::str(&s))
             }
             OpImpl::StrEq { negate } => (
                 TypeId::BOOL,
-                Value::bool((l.value.as_str() == r.value.as_str()) != negate),
+                Value::bool((l.value.checked_str()? == r.value.checked_str()?) != negate),
             ),
             OpImpl::StrContains => {
-                let found = r
-                    .value
-                    .as_str()
-                    .unwrap_or("")
-                    .contains(l.value.as_str().unwrap_or(""));
+                let found = r.value.checked_str()?.contains(l.value.checked_str()?);
                 (TypeId::BOOL, Value::bool(found))
             }
             OpImpl::IdentityEq { negate } | OpImpl::Is { negate } => (
@@ -555,7 +547,7 @@ impl Interp<'_> {
                 Ok(xs.len() == ys.len())
             }
             (Value::List(x), Value::List(y)) => {
-                let item_ty = self.vm.types.list_item(ty).unwrap_or(TypeId::DYNAMIC);
+                let item_ty = self.vm.types.checked_list_item(x.ty)?;
                 let (xs, ys) = (x.items.borrow().clone(), y.items.borrow().clone());
                 if xs.len() != ys.len() {
                     return Ok(false);
@@ -576,12 +568,7 @@ impl Interp<'_> {
                     let r = self.call_dunder(f, &eq, args, whole)?;
                     return Ok(Self::scalar_bool(&r.value));
                 }
-                let fields = self
-                    .vm
-                    .types
-                    .struct_fields(ty)
-                    .map(|s| s.to_vec())
-                    .unwrap_or_default();
+                let fields = self.vm.types.checked_struct_fields(x.ty)?.to_vec();
                 for ((fx, fy), field) in x.fields.iter().zip(y.fields.iter()).zip(fields) {
                     if !self.values_equal(f, field.ty, fx, fy, whole)? {
                         return Ok(false);

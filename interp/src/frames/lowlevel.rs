@@ -73,7 +73,7 @@ impl Interp<'_> {
                 .and_then(|_| {
                     let (a, r) = &args[0];
                     let n = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                    let stop = n.value.as_i32().unwrap_or(0);
+                    let stop = n.value.checked_i32()?;
                     Ok(Typed {
                         color: n.color,
                         ty: TypeId::RANGE,
@@ -250,7 +250,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         self.check_arity(f, 1, 1, args, callee_range, None)?;
         let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
-        let n = n.value.as_i32().unwrap_or(0);
+        let n = n.value.checked_i32()?;
         if n < 0 {
             return Err(panic_error(
                 f,
@@ -320,7 +320,7 @@ impl Interp<'_> {
                 .into());
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
-        Ok(i.value.as_i32().unwrap_or(0).into())
+        Ok(i.value.checked_i32()?.into())
     }
 
     /// `p.field` of the struct a pointer points to (its first item).
@@ -390,7 +390,7 @@ impl Interp<'_> {
         };
         let p = self.expect_lane_ptr(f, &args[0], lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
-        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
             return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
@@ -429,7 +429,7 @@ impl Interp<'_> {
         };
         let p = self.expect_lane_ptr(f, &args[0], lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
-        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
             return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
@@ -491,7 +491,7 @@ impl Interp<'_> {
         for (a, r) in args {
             let v = self.convert_to(f, a, TypeId::prim(lane), r, None)?;
             color = color.join(v.color);
-            values.push(v.value.as_scalar().unwrap_or(Scalar::zero(lane)));
+            values.push(v.value.checked_scalar()?);
         }
         if values.len() == 1 {
             values = vec![values[0]; lanes as usize];
@@ -575,7 +575,7 @@ impl Interp<'_> {
                     }
                     let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
                     Ok(vec![
-                        s.value.as_scalar().unwrap_or(Scalar::zero(lane));
+                        s.value.checked_scalar()?;
                         lanes as usize
                     ])
                 }

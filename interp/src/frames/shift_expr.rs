@@ -275,12 +275,7 @@ impl Interp<'_> {
         args: &Args,
         range: TextRange,
     ) -> Eval<Typed> {
-        let fields = self
-            .vm
-            .types
-            .struct_fields(t)
-            .map(|s| s.to_vec())
-            .unwrap_or_default();
+        let fields = self.vm.types.checked_struct_fields(t)?.to_vec();
         self.check_arity(f, fields.len(), fields.len(), args, callee_range, None)?;
         let mut converted = Vec::with_capacity(args.len());
         for ((a, r), fd) in args.iter().zip(&fields) {
@@ -1000,7 +995,7 @@ impl Interp<'_> {
                     .map(|k| format!("$raise[{k}]"))
                     .find(|n| scope.find(n).is_none() && !d.raisers.contains_key(n))
                     .expect("an unused helper name");
-                d.raisers.insert(name.clone(), (e.kind, e.message.clone(), ty));
+                d.raisers.insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
                 Ok(Self::residual_value(
                     ty,
                     build::call(name_expr(&name, range), Vec::new(), range),

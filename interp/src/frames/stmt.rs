@@ -150,7 +150,7 @@ impl Interp<'_> {
             }
         }
         if let Value::List(l) = &it.value {
-            let item_ty = self.vm.types.list_item(it.ty).unwrap_or(TypeId::DYNAMIC);
+            let item_ty = self.vm.types.checked_list_item(l.ty)?;
             let mut k = 0;
             loop {
                 let item = l.items.borrow().get(k).cloned();

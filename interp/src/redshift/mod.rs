@@ -312,12 +312,7 @@ impl Interp<'_> {
             .filter(|t| self.vm.types.name(*t).starts_with(&prefix))
             .collect();
         for t in &own_structs {
-            let fields = self
-                .vm
-                .types
-                .struct_fields(*t)
-                .map(|s| s.to_vec())
-                .unwrap_or_default();
+            let fields = self.vm.types.checked_struct_fields(*t)?.to_vec();
             let mut class_body = Vec::new();
             for fd in fields {
                 let annotation = self.type_expr(&frame, fd.ty, range)?;
@@ -461,9 +456,9 @@ impl Interp<'_> {
             let body = Stmt::new(StmtKind::Return(Some(name_expr("x", range))), range);
             defs.push(helper(self, &name, vec![param], to, body)?);
         }
-        for (name, (kind, message, ty)) in raisers {
-            let msg = ast::Expr::new(ast::ExprKind::Str(message), range);
-            let exc = crate::frames::doppler::build::call(name_expr(kind.name(), range), vec![msg], range);
+        for (name, (raised, ty)) in raisers {
+            let msg = ast::Expr::new(ast::ExprKind::Str(raised.message()), range);
+            let exc = crate::frames::doppler::build::call(name_expr(raised.kind().name(), range), vec![msg], range);
             defs.push(helper(
                 self,
                 &name,

@@ -371,7 +371,11 @@ impl Interp<'_> {
                         .with_error(&f.file, *r, "this is red")
                         .into());
                 }
-                let k = i.value.as_i32().unwrap_or(-1);
+                // a blue index of another type is the program's error, as
+                // for typed tuples below (not "out of range" at -1)
+                let Some(k) = i.value.as_i32() else {
+                    return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
+                };
                 return match usize::try_from(k).ok().and_then(|k| t.items.get(k)) {
                     // Decision: a blue tuple indexed by a blue index is blue,
                     // typed by that item.

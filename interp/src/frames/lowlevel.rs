@@ -616,7 +616,11 @@ impl Interp<'_> {
                 .with_error(&f.file, *r, "this is red")
                 .into());
         }
-        let k = i.value.as_i32().unwrap_or(-1);
+        // a blue index of another type is the program's error, as for
+        // tuples (not "out of range" at -1)
+        let Some(k) = i.value.as_i32() else {
+            return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
+        };
         match usize::try_from(k).ok().and_then(|k| s.lanes.get(k)) {
             Some(lane) => Ok(Typed {
                 color: v.color,

@@ -673,7 +673,10 @@ impl Interp<'_> {
                         .with_error(&f.file, *r, "this is red")
                         .into()));
                 }
-                let k = i.value.as_i32().unwrap_or(-1);
+                // as ASTFrame's typed tuple indexing (`attr.rs`)
+                let Some(k) = i.value.as_i32() else {
+                    return Some(Err(self.mismatched(f, i.ty, TypeId::I32, *r, None)));
+                };
                 match usize::try_from(k).ok().and_then(|k| items.get(k)) {
                     Some(t) => *t,
                     None => {

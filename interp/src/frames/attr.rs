@@ -95,7 +95,11 @@ impl Interp<'_> {
                 match member {
                     Some(Value::Func(func)) => Ok(Typed::blue(func.ty, Value::Func(func))),
                     Some(other) => {
-                        let ty = self.dynamic_type(&other).unwrap_or(TypeId::DYNAMIC);
+                        // class members are made at class-definition time,
+                        // never residual values
+                        let ty = self
+                            .dynamic_type(&other)
+                            .ok_or_else(|| crate::bug!("class member `{}` is a residual value", attr.name))?;
                         Ok(Typed::blue(ty, other))
                     }
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
@@ -380,7 +384,11 @@ impl Interp<'_> {
                     // Decision: a blue tuple indexed by a blue index is blue,
                     // typed by that item.
                     Some(item) => {
-                        let ty = self.dynamic_type(item).unwrap_or(TypeId::DYNAMIC);
+                        // an interp tuple value holds concrete items (a
+                        // residual tuple is a `Value::Residual`)
+                        let ty = self
+                            .dynamic_type(item)
+                            .ok_or_else(|| crate::bug!("an interp tuple holds a residual value"))?;
                         Ok(Typed {
                             color: obj.color,
                             ty,

@@ -125,6 +125,7 @@ impl Interp<'_> {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map(|d| d.as_secs_f64())
+                    // a host clock before 1970 reads as the epoch
                     .unwrap_or(0.0);
                 Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
             }),

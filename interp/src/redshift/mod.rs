@@ -200,6 +200,7 @@ impl Interp<'_> {
             }
             self.ensure_shifted(func)?;
         }
+        // shifted and still unset: no `return` with a value, so `None`
         Ok(cell.get().unwrap_or(TypeId::NONE))
     }
 
@@ -261,6 +262,7 @@ impl Interp<'_> {
             });
         }
         let ret = match &func.inferred_ret {
+            // unset after shifting: no `return` with a value, so `None`
             Some(cell) => cell.get().unwrap_or(TypeId::NONE),
             None => func.ret,
         };

@@ -58,6 +58,7 @@ pub fn convert(value: Scalar, to: PrimTy) -> Scalar {
             PrimTy::F64 => Scalar::F64(int_to_f64(v)),
             PrimTy::F32 => Scalar::F32(int_to_f32(v)),
             PrimTy::Bool => Scalar::Bool(v != 0),
+            // `to` is an integer type here, so `wrap_int` is `Some`.
             _ => Scalar::wrap_int(v, to).unwrap_or(value),
         };
     }
@@ -68,6 +69,7 @@ pub fn convert(value: Scalar, to: PrimTy) -> Scalar {
         Scalar::Bool(b) => match to {
             PrimTy::F64 => Scalar::F64(if b { 1.0 } else { 0.0 }),
             PrimTy::F32 => Scalar::F32(if b { 1.0 } else { 0.0 }),
+            // `to` is an integer type here, so `wrap_int` is `Some`.
             _ => Scalar::wrap_int(i128::from(b), to).unwrap_or(value),
         },
         _ => value,
@@ -175,6 +177,7 @@ pub fn parse_int_str(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
         None
     };
     match value {
+        // `to` has integer bounds, so `wrap_int` is `Some`.
         Some(v) if lo <= v && v <= hi => Ok(Scalar::wrap_int(v, to).unwrap_or(Scalar::I32(0))),
         _ => {
             let shown = match (negative, digits.is_empty()) {

@@ -234,9 +234,7 @@ impl Interp<'_> {
                 },
             };
             let parts = ops::str::split(&s, sep.as_deref()).map_err(|e| -> crate::error::Failure {
-                SpyError::from(e)
-                    .with_error(&f.file, attr.range, "")
-                    .into()
+                SpyError::from(e).with_error(&f.file, attr.range, "").into()
             })?;
             let ty = self.vm.types.list(TypeId::STR);
             let items = parts.iter().map(|p| Value::str(p)).collect();
@@ -462,9 +460,7 @@ impl Interp<'_> {
                     ty: TypeId::STR,
                     value: Value::str(&c),
                 }),
-                Err(e) => Err(SpyError::from(e)
-                    .with_error(&f.file, whole, "")
-                    .into()),
+                Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
             };
         }
         if let Some(m) = self.vm.struct_method(obj.ty, "__getitem__") {
@@ -520,9 +516,7 @@ impl Interp<'_> {
                 ty: TypeId::STR,
                 value: Value::str(&out),
             }),
-            Err(e) => Err(SpyError::from(e)
-                .with_error(&f.file, obj_expr.range, "")
-                .into()),
+            Err(e) => Err(SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()),
         }
     }
 

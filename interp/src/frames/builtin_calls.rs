@@ -112,11 +112,9 @@ impl Interp<'_> {
                     _ => return Err(crate::bug!("range arity")),
                 };
                 if step == 0 {
-                    return Err(
-                        SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
-                            .with_error(&f.file, args[2].1, "this is zero")
-                            .into(),
-                    );
+                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
+                        .with_error(&f.file, args[2].1, "this is zero")
+                        .into());
                 }
                 Ok(Typed::red(
                     TypeId::RANGE,

@@ -297,9 +297,7 @@ impl Interp<'_> {
                         ty: TypeId::prim(result),
                         value: Value::Scalar(x),
                     }),
-                    Err(e) => Err(SpyError::from(e)
-                        .with_error(&f.file, whole, "")
-                        .into()),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
                 };
             }
         }
@@ -359,11 +357,7 @@ impl Interp<'_> {
         } else {
             Color::Red
         };
-        let fail = |e: ops::OpError| -> Failure {
-            SpyError::from(e)
-                .with_error(&f.file, whole, "")
-                .into()
-        };
+        let fail = |e: ops::OpError| -> Failure { SpyError::from(e).with_error(&f.file, whole, "").into() };
         let (ty, value) = match imp {
             OpImpl::PrimBin { op, operand, result } => {
                 return self.prim_binop(f, op, ops::BinSig { operand, result }, &l, &r, whole);
@@ -527,8 +521,8 @@ impl Interp<'_> {
     ) -> Eval<bool> {
         match (a, b) {
             (Value::Scalar(x), Value::Scalar(y)) => {
-                let eq = ops::cmpop(CmpOp::Eq, *x, *y)
-                    .map_err(|e| -> Failure { SpyError::from(e).into() })?;
+                let eq =
+                    ops::cmpop(CmpOp::Eq, *x, *y).map_err(|e| -> Failure { SpyError::from(e).into() })?;
                 Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
@@ -602,9 +596,7 @@ impl Interp<'_> {
 
 /// An error of the pure operator layer, located at the whole operation.
 fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
-    SpyError::from(e)
-        .with_error(&f.file, whole, "")
-        .into()
+    SpyError::from(e).with_error(&f.file, whole, "").into()
 }
 
 fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {

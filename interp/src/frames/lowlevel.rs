@@ -253,11 +253,7 @@ impl Interp<'_> {
         let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
         let n = n.value.checked_i32()?;
         if n < 0 {
-            return Err(panic_error(
-                f,
-                RuntimeError::NegativeAlloc,
-                args[0].1,
-            ));
+            return Err(panic_error(f, RuntimeError::NegativeAlloc, args[0].1));
         }
         let ty = self.vm.types.ptr(item, gc);
         let zero = self.zero_value(item);
@@ -437,7 +433,11 @@ impl Interp<'_> {
         let mut mem = mem.borrow_mut();
         let n = vec.lanes.len() as i64;
         if i < 0 || i + n > mem.len() as i64 {
-            return Err(panic_error(f, RuntimeError::PtrSimdStoreOutOfBounds, callee_range));
+            return Err(panic_error(
+                f,
+                RuntimeError::PtrSimdStoreOutOfBounds,
+                callee_range,
+            ));
         }
         for (k, lane_value) in vec.lanes.iter().enumerate() {
             mem[i as usize + k] = Value::Scalar(*lane_value);
@@ -575,10 +575,7 @@ impl Interp<'_> {
                         return Err(cannot(this));
                     }
                     let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
-                    Ok(vec![
-                        s.value.checked_scalar()?;
-                        lanes as usize
-                    ])
+                    Ok(vec![s.value.checked_scalar()?; lanes as usize])
                 }
             }
         };
@@ -590,11 +587,7 @@ impl Interp<'_> {
                 SimdOp::Bin(bop) => ops::binop(bop, x, y),
                 SimdOp::Cmp(cop) => ops::cmpop(cop, x, y),
             };
-            out.push(v.map_err(|e| -> Failure {
-                SpyError::from(e)
-                    .with_error(&f.file, whole, "")
-                    .into()
-            })?);
+            out.push(v.map_err(|e| -> Failure { SpyError::from(e).with_error(&f.file, whole, "").into() })?);
         }
         let result_lane = out.first().map(|s| s.ty()).unwrap_or(lane);
         let ty = self.vm.types.simd(result_lane, lanes);

@@ -681,8 +681,8 @@ impl Interp<'_> {
                     Some(t) => *t,
                     None => {
                         return Some(Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
-                        .with_error(&f.file, *r, format!("this is {k}"))
-                        .into()))
+                            .with_error(&f.file, *r, format!("this is {k}"))
+                            .into()))
                     }
                 }
             }
@@ -998,7 +998,8 @@ impl Interp<'_> {
                     .map(|k| format!("$raise[{k}]"))
                     .find(|n| scope.find(n).is_none() && !d.raisers.contains_key(n))
                     .expect("an unused helper name");
-                d.raisers.insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
+                d.raisers
+                    .insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
                 Ok(Self::residual_value(
                     ty,
                     build::call(name_expr(&name, range), Vec::new(), range),

@@ -460,7 +460,8 @@ impl Interp<'_> {
         }
         for (name, (raised, ty)) in raisers {
             let msg = ast::Expr::new(ast::ExprKind::Str(raised.message()), range);
-            let exc = crate::frames::doppler::build::call(name_expr(raised.kind().name(), range), vec![msg], range);
+            let exc =
+                crate::frames::doppler::build::call(name_expr(raised.kind().name(), range), vec![msg], range);
             defs.push(helper(
                 self,
                 &name,

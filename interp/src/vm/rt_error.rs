@@ -145,7 +145,9 @@ impl RuntimeError {
             RangeStepZero,
             NotInList,
             IntStrDigitsLimit { digits: 4301 },
-            InvalidIntLiteral { literal: "1x'\n".into() },
+            InvalidIntLiteral {
+                literal: "1x'\n".into(),
+            },
             FloatPowOverflow,
             RepeatedStrTooLong,
             StrTooLong { limit: 1 << 20 },
@@ -348,7 +350,11 @@ impl fmt::Display for RuntimeError {
                 )
             }
             InvalidIntLiteral { literal } => {
-                return write!(f, "invalid literal for int() with base 10: {}", python_repr_str(literal))
+                return write!(
+                    f,
+                    "invalid literal for int() with base 10: {}",
+                    python_repr_str(literal)
+                )
             }
             FloatPowOverflow => "(34, 'Numerical result out of range')",
             RepeatedStrTooLong => "repeated string is too long",
@@ -413,7 +419,10 @@ mod tests {
             "ValueError: Exceeds the limit (4300 digits) for integer string conversion: \
              value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit",
         ),
-        (209, "ValueError: invalid literal for int() with base 10: \"1x'\\n\""),
+        (
+            209,
+            "ValueError: invalid literal for int() with base 10: \"1x'\\n\"",
+        ),
         (301, "OverflowError: (34, 'Numerical result out of range')"),
         (302, "OverflowError: repeated string is too long"),
         (303, "OverflowError: string too long (the limit is 1048576 bytes)"),
@@ -429,7 +438,10 @@ mod tests {
         (504, "PanicError: ptr_simd_load out of bounds"),
         (505, "PanicError: ptr_simd_store out of bounds"),
         (506, "PanicError: cannot allocate a negative number of items"),
-        (601, "TypeError: ord() expected a character, but string of length 0 found"),
+        (
+            601,
+            "TypeError: ord() expected a character, but string of length 0 found",
+        ),
         (701, "AssertionError: assertion failed"),
         (702, "AssertionError: x must be positive"),
         (801, "RecursionError: maximum recursion depth exceeded"),
@@ -445,6 +457,30 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// Spec §7.5 lists every code with its kind, and nothing else.
+    #[test]
+    fn spec_table_lists_every_code() {
+        let spec = include_str!("../../../spec/07-errors.md");
+        let section = spec
+            .split("## 7.5 Run-time error codes")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("spec §7.5");
+        let rows: Vec<(u32, String)> = section
+            .lines()
+            .filter_map(|l| {
+                let mut cells = l.split('|').map(str::trim).skip(1);
+                let code = cells.next()?.parse().ok()?;
+                Some((code, cells.next()?.to_string()))
+            })
+            .collect();
+        let want: Vec<(u32, String)> = RuntimeError::samples()
+            .iter()
+            .map(|e| (e.code(), e.kind().name().to_string()))
+            .collect();
+        assert_eq!(rows, want);
+    }
+
     #[test]
     fn codes_are_unique() {
         let mut codes: Vec<u32> = RuntimeError::samples().iter().map(RuntimeError::code).collect();
@@ -457,7 +493,11 @@ mod tests {
     #[test]
     fn every_variant_round_trips_through_code_and_operands() {
         for e in RuntimeError::samples() {
-            assert_eq!(RuntimeError::from_code(e.code(), e.operands()), Some(e.clone()), "{e:?}");
+            assert_eq!(
+                RuntimeError::from_code(e.code(), e.operands()),
+                Some(e.clone()),
+                "{e:?}"
+            );
         }
         // every code the table decodes is a sample's (no variant is missing
         // from `samples`)

@@ -15,8 +15,8 @@
 //! `2147483647`).
 
 use super::{unicode, OpError, PrimTy, Scalar};
-use crate::vm::rt_error::RuntimeError;
 use crate::error::ExcKind;
+use crate::vm::rt_error::RuntimeError;
 
 /// Whether a value of type `from` is implicitly converted where `to` is
 /// expected. `from == to` is `true` (rule 1: nothing to do).
@@ -185,7 +185,11 @@ pub fn parse_int_str(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
                 (true, false) => format!("-{digits}"),
                 (false, false) => digits,
             };
-            Err(RuntimeError::IntOutOfRange { ty: to, digits: shown }.into())
+            Err(RuntimeError::IntOutOfRange {
+                ty: to,
+                digits: shown,
+            }
+            .into())
         }
     }
 }

@@ -13,8 +13,8 @@
 //!   Division by zero raises with the f64 messages; `**` overflows to `inf`.
 
 use super::{cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar};
-use crate::vm::rt_error::RuntimeError;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::vm::rt_error::RuntimeError;
 
 /// `a OP b` for two floats of the same type.
 pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {

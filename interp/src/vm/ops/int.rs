@@ -18,8 +18,8 @@
 use super::{
     cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, PrimTy, Scalar,
 };
-use crate::vm::rt_error::RuntimeError;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::vm::rt_error::RuntimeError;
 
 /// `a OP b` for two integers of the same type.
 pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {

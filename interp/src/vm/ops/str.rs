@@ -264,7 +264,10 @@ pub fn str_to_int(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
 /// `TypeError: ord() expected a character, but string of length 0 found`
 /// (our decision: upstream crashes with an interp-level IndexError).
 pub fn ord(s: &str) -> Result<i32, OpError> {
-    s.bytes().next().map(i32::from).ok_or(RuntimeError::OrdEmptyStr.into())
+    s.bytes()
+        .next()
+        .map(i32::from)
+        .ok_or(RuntimeError::OrdEmptyStr.into())
 }
 
 #[cfg(test)]

@@ -338,7 +338,10 @@ mod tests {
         assert!(c.rejected, "{c:?}");
         let index = "def main() -> None:\n    l = [1]\n    print(l[2])\n";
         let c = check(index, &OracleConfig::default());
-        assert_eq!(c.reference.error.as_ref().map(|e| e.kind), Some(ExcKind::IndexError));
+        assert_eq!(
+            c.reference.error.as_ref().map(|e| e.kind),
+            Some(ExcKind::IndexError)
+        );
         assert!(!c.rejected && matches!(c.verdict, Verdict::Agree), "{c:?}");
     }
 

@@ -10,6 +10,7 @@
 //! e.g. in an unrolled body, gets a fresh name), and the imports the
 //! residual module needs.
 
+use crate::vm::rt_error::RuntimeError;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -89,15 +90,17 @@ impl DopplerState {
 /// message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Raised {
-    Runtime(crate::vm::rt_error::RuntimeError),
+    Runtime(RuntimeError),
     Other(crate::error::ExcKind, String),
 }
 
 impl Raised {
     pub fn of(e: &crate::error::SpyError) -> Raised {
-        match &e.runtime {
-            Some(rt) => Raised::Runtime((**rt).clone()),
-            None => Raised::Other(e.kind, e.message.clone()),
+        match e.runtime.as_deref().map(RuntimeError::from_runtime_code) {
+            Some(Some(rt)) => Raised::Runtime(rt),
+            // not a run-time error (every code `RuntimeError` makes decodes,
+            // tested in `vm::rt_error`)
+            _ => Raised::Other(e.kind, e.message.clone()),
         }
     }
 

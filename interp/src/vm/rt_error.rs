@@ -11,14 +11,17 @@
 //!
 //! Nothing here knows about values, frames or source locations: the
 //! evaluator turns a `RuntimeError` into a located [`SpyError`] (via `From`),
-//! which remembers the typed origin (`SpyError::runtime`) so that redshift's
-//! `$raise[N]` helpers are built from the code, not from a message string.
+//! which keeps its code and operands (`SpyError::runtime`, a
+//! [`RuntimeCode`]) so that redshift's `$raise[N]` helpers are rebuilt from
+//! the code, not from a message string. The JIT's `ErrCode` (non-zero) is
+//! [`RuntimeError::code`] and its two operand words are
+//! [`Operands::words`].
 //! Static (type-level) errors — "cannot do `i8` + `i32`" — are not here:
 //! typed residual code cannot raise them.
 
 use std::fmt;
 
-use crate::error::{ExcKind, SpyError};
+use crate::error::{ExcKind, RuntimeCode, SpyError};
 use crate::vm::ops::format::python_repr_str;
 use crate::vm::ops::PrimTy;
 
@@ -250,6 +253,27 @@ impl RuntimeError {
         }
     }
 
+    /// The code and operands, owned (what a [`SpyError`] carries).
+    pub fn runtime_code(&self) -> RuntimeCode {
+        let ops = self.operands();
+        RuntimeCode {
+            code: self.code(),
+            words: ops.words,
+            text: ops.text.to_string(),
+        }
+    }
+
+    /// Inverse of [`RuntimeError::runtime_code`].
+    pub fn from_runtime_code(c: &RuntimeCode) -> Option<RuntimeError> {
+        RuntimeError::from_code(
+            c.code,
+            Operands {
+                words: c.words,
+                text: &c.text,
+            },
+        )
+    }
+
     /// The error with this code and operands; `None` for an unknown code or
     /// operands no variant produces (a bug of the caller).
     pub fn from_code(code: u32, ops: Operands<'_>) -> Option<RuntimeError> {
@@ -387,7 +411,7 @@ impl From<RuntimeError> for SpyError {
     /// The evaluator adds annotations and the traceback afterwards.
     fn from(e: RuntimeError) -> SpyError {
         let mut s = SpyError::new(e.kind(), e.to_string());
-        s.runtime = Some(Box::new(e));
+        s.runtime = Some(Box::new(e.runtime_code()));
         s
     }
 }
@@ -529,7 +553,8 @@ mod tests {
             let s: SpyError = e.clone().into();
             assert_eq!(s.kind, e.kind());
             assert_eq!(s.message, e.to_string());
-            assert_eq!(s.runtime.as_deref(), Some(&e));
+            let code = s.runtime.as_deref().expect("a runtime code");
+            assert_eq!(RuntimeError::from_runtime_code(code), Some(e.clone()));
         }
     }
 }

@@ -332,6 +332,20 @@ mod tests {
     }
 
     #[test]
+    fn static_error_rejects_and_runtime_error_does_not() {
+        let typed = "def main() -> None:\n    x: i32 = \"a\"\n";
+        let c = check(typed, &OracleConfig::default());
+        assert!(c.rejected, "{c:?}");
+        let index = "def main() -> None:\n    l = [1]\n    print(l[2])\n";
+        let c = check(index, &OracleConfig::default());
+        assert_eq!(
+            c.reference.error.as_ref().map(|e| e.kind),
+            Some(ExcKind::IndexError)
+        );
+        assert!(!c.rejected && matches!(c.verdict, Verdict::Agree), "{c:?}");
+    }
+
+    #[test]
     fn runaway_program_is_a_timeout() {
         let src = "def main() -> None:\n    while True:\n        pass\n";
         let c = check(src, &OracleConfig::default());

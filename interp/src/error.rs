@@ -142,6 +142,10 @@ pub struct SpyError {
     pub annotations: Vec<Annotation>,
     /// Outermost frame first.
     pub traceback: Vec<TraceEntry>,
+    /// When this exception is a run-time error (`vm::rt_error`), its stable
+    /// code and operands: a `$raise[N]` helper is built from them, as the
+    /// JIT raises by code. Kind and message then follow from the code.
+    pub runtime: Option<Box<RuntimeCode>>,
 }
 
 impl SpyError {
@@ -151,6 +155,7 @@ impl SpyError {
             message: message.into(),
             annotations: Vec::new(),
             traceback: Vec::new(),
+            runtime: None,
         }
     }
 
@@ -200,6 +205,17 @@ impl fmt::Display for SpyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.headline())
     }
+}
+
+/// A run-time error as the JIT raises it: a stable code and its operands
+/// (two words, and the text of a variant that carries one). Value-free, so
+/// this layer can carry it; `vm::rt_error::RuntimeError` encodes and
+/// decodes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeCode {
+    pub code: u32,
+    pub words: [u64; 2],
+    pub text: String,
 }
 
 /// An internal invariant broke: a bug in spy-interp, never a program outcome.

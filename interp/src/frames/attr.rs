@@ -95,14 +95,18 @@ impl Interp<'_> {
                 match member {
                     Some(Value::Func(func)) => Ok(Typed::blue(func.ty, Value::Func(func))),
                     Some(other) => {
-                        let ty = self.dynamic_type(&other).unwrap_or(TypeId::DYNAMIC);
+                        // class members are made at class-definition time,
+                        // never residual values
+                        let ty = self
+                            .dynamic_type(&other)
+                            .ok_or_else(|| crate::bug!("class member `{}` is a residual value", attr.name))?;
                         Ok(Typed::blue(ty, other))
                     }
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
                 }
             }
             Value::Struct(s) => {
-                let fields = self.vm.types.struct_fields(s.ty).unwrap_or(&[]);
+                let fields = self.vm.types.checked_struct_fields(s.ty)?;
                 match fields.iter().position(|fd| fd.name == attr.name) {
                     Some(i) => Ok(Typed::red(fields[i].ty, s.fields[i].clone())),
                     None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
@@ -202,7 +206,7 @@ impl Interp<'_> {
         attr: &ast::Identifier,
         args: Args,
     ) -> Eval<Typed> {
-        let s = obj.value.as_str().unwrap_or("").to_string();
+        let s = obj.value.checked_str()?.to_string();
         // (name, string arguments, optional i32 arguments)
         let (n_str, n_int): (usize, usize) = match attr.name.as_str() {
             "upper" | "isascii" | "isspace" => (0, 0),
@@ -230,9 +234,7 @@ impl Interp<'_> {
                 },
             };
             let parts = ops::str::split(&s, sep.as_deref()).map_err(|e| -> crate::error::Failure {
-                SpyError::new(e.kind, e.message)
-                    .with_error(&f.file, attr.range, "")
-                    .into()
+                SpyError::from(e).with_error(&f.file, attr.range, "").into()
             })?;
             let ty = self.vm.types.list(TypeId::STR);
             let items = parts.iter().map(|p| Value::str(p)).collect();
@@ -250,7 +252,7 @@ impl Interp<'_> {
                 }
             } else {
                 let v = self.convert_to(f, a, TypeId::I32, r, None)?;
-                ints.push(v.value.as_i32().unwrap_or(0));
+                ints.push(v.value.checked_i32()?);
             }
         }
         let start = ints.first().copied().unwrap_or(0);
@@ -371,19 +373,27 @@ impl Interp<'_> {
                         .with_error(&f.file, *r, "this is red")
                         .into());
                 }
-                let k = i.value.as_i32().unwrap_or(-1);
+                // a blue index of another type is the program's error, as
+                // for typed tuples below (not "out of range" at -1)
+                let Some(k) = i.value.as_i32() else {
+                    return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
+                };
                 return match usize::try_from(k).ok().and_then(|k| t.items.get(k)) {
                     // Decision: a blue tuple indexed by a blue index is blue,
                     // typed by that item.
                     Some(item) => {
-                        let ty = self.dynamic_type(item).unwrap_or(TypeId::DYNAMIC);
+                        // an interp tuple value holds concrete items (a
+                        // residual tuple is a `Value::Residual`)
+                        let ty = self
+                            .dynamic_type(item)
+                            .ok_or_else(|| crate::bug!("an interp tuple holds a residual value"))?;
                         Ok(Typed {
                             color: obj.color,
                             ty,
                             value: item.clone(),
                         })
                     }
-                    None => Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
                         .with_error(&f.file, *r, format!("this is {k}"))
                         .into()),
                 };
@@ -423,7 +433,7 @@ impl Interp<'_> {
                 return Err(crate::bug!("tuple-typed value is not a tuple"));
             };
             if k < 0 || k as usize >= items.len() {
-                return Err(SpyError::new(ExcKind::IndexError, "tuple index out of range")
+                return Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
                     .with_error(&f.file, *r, format!("this is {k}"))
                     .into());
             }
@@ -442,17 +452,15 @@ impl Interp<'_> {
         if obj.ty == TypeId::STR && int_index {
             let (i, r) = idx.into_iter().next().expect("one index");
             let i = self.convert_to(f, i, TypeId::I32, r, None)?;
-            let s = obj.value.as_str().unwrap_or("");
-            let k = i.value.as_i32().unwrap_or(0);
+            let s = obj.value.checked_str()?;
+            let k = i.value.checked_i32()?;
             return match ops::str::index(s, k as i64) {
                 Ok(c) => Ok(Typed {
                     color: obj.color.join(i.color),
                     ty: TypeId::STR,
                     value: Value::str(&c),
                 }),
-                Err(e) => Err(SpyError::new(e.kind, e.message)
-                    .with_error(&f.file, whole, "")
-                    .into()),
+                Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
             };
         }
         if let Some(m) = self.vm.struct_method(obj.ty, "__getitem__") {
@@ -501,16 +509,14 @@ impl Interp<'_> {
                     .into(),
             );
         }
-        let s = obj.value.as_str().unwrap_or("");
+        let s = obj.value.checked_str()?;
         match ops::str::slice(s, bounds[0], bounds[1], bounds[2]) {
             Ok(out) => Ok(Typed {
                 color,
                 ty: TypeId::STR,
                 value: Value::str(&out),
             }),
-            Err(e) => Err(SpyError::new(e.kind, e.message)
-                .with_error(&f.file, obj_expr.range, "")
-                .into()),
+            Err(e) => Err(SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()),
         }
     }
 

@@ -103,7 +103,7 @@ impl Interp<'_> {
                 let mut ints = Vec::with_capacity(3);
                 for (a, r) in &args {
                     let v = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                    ints.push(v.value.as_i32().unwrap_or(0));
+                    ints.push(v.value.checked_i32()?);
                 }
                 let (start, stop, step) = match ints.as_slice() {
                     [stop] => (0, *stop, 1),
@@ -112,11 +112,9 @@ impl Interp<'_> {
                     _ => return Err(crate::bug!("range arity")),
                 };
                 if step == 0 {
-                    return Err(
-                        SpyError::new(ExcKind::ValueError, "range() arg 3 must not be zero")
-                            .with_error(&f.file, args[2].1, "this is zero")
-                            .into(),
-                    );
+                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
+                        .with_error(&f.file, args[2].1, "this is zero")
+                        .into());
                 }
                 Ok(Typed::red(
                     TypeId::RANGE,
@@ -367,9 +365,10 @@ impl Interp<'_> {
         let field_types: Vec<TypeId> = self
             .vm
             .types
-            .struct_fields(t)
-            .map(|fields| fields.iter().map(|field| field.ty).collect())
-            .unwrap_or_default();
+            .checked_struct_fields(t)?
+            .iter()
+            .map(|field| field.ty)
+            .collect();
         if args.len() != field_types.len() {
             let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
             let def_ref = def.as_ref().map(|(file, range)| (file, *range));

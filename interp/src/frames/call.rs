@@ -484,7 +484,10 @@ impl Interp<'_> {
         // A blue function's result is blue, typed by its value when its
         // declared type is `dynamic` (there is no "dynamic blue").
         let ty = if blue && result.ty == TypeId::DYNAMIC {
-            self.dynamic_type(&result.value).unwrap_or(TypeId::DYNAMIC)
+            // a blue result is never a residual value (the only value
+            // without a dynamic type)
+            self.dynamic_type(&result.value)
+                .ok_or_else(|| crate::bug!("blue function `{}` returned a residual value", func.fqn))?
         } else if blue {
             self.blue_static_type(&result)
         } else {

@@ -247,12 +247,10 @@ impl Interp<'_> {
         }
         if let Some(to_p) = to.as_prim() {
             if arg.ty == TypeId::STR && to_p.is_int() {
-                let s = arg.value.as_str().unwrap_or_default().to_string();
+                let s = arg.value.checked_str()?.to_string();
                 return match ops::str::str_to_int(&s, to_p) {
                     Ok(v) => Ok(Typed::red(to, Value::Scalar(v))),
-                    Err(e) => Err(SpyError::new(e.kind, e.message)
-                        .with_error(&f.file, arg_range, "")
-                        .into()),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, arg_range, "").into()),
                 };
             }
             if let (Some(from_p), Value::Scalar(s)) = (arg.ty.as_prim(), &arg.value) {
@@ -263,9 +261,7 @@ impl Interp<'_> {
                             ty: to,
                             value: Value::Scalar(v),
                         }),
-                        Err(e) => Err(SpyError::new(e.kind, e.message)
-                            .with_error(&f.file, arg_range, "")
-                            .into()),
+                        Err(e) => Err(SpyError::from(e).with_error(&f.file, arg_range, "").into()),
                     };
                 }
             }

@@ -297,9 +297,7 @@ impl Interp<'_> {
                         ty: TypeId::prim(result),
                         value: Value::Scalar(x),
                     }),
-                    Err(e) => Err(SpyError::new(e.kind, e.message)
-                        .with_error(&f.file, whole, "")
-                        .into()),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
                 };
             }
         }
@@ -359,18 +357,14 @@ impl Interp<'_> {
         } else {
             Color::Red
         };
-        let fail = |e: ops::OpError| -> Failure {
-            SpyError::new(e.kind, e.message)
-                .with_error(&f.file, whole, "")
-                .into()
-        };
+        let fail = |e: ops::OpError| -> Failure { SpyError::from(e).with_error(&f.file, whole, "").into() };
         let (ty, value) = match imp {
             OpImpl::PrimBin { op, operand, result } => {
                 return self.prim_binop(f, op, ops::BinSig { operand, result }, &l, &r, whole);
             }
             OpImpl::PrimCmp { op, operand } => return self.prim_cmpop(f, op, operand, &l, &r, whole),
             OpImpl::StrConcat => {
-                let (a, b) = (l.value.as_str().unwrap_or(""), r.value.as_str().unwrap_or(""));
+                let (a, b) = (l.value.checked_str()?, r.value.checked_str()?);
                 self.check_str_len(f, a.len() + b.len(), whole)?;
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
@@ -378,26 +372,18 @@ impl Interp<'_> {
                 (TypeId::STR, Value::Str(s.into()))
             }
             OpImpl::StrRepeat => {
-                let n = r.value.as_i32().unwrap_or(0);
-                let len = l
-                    .value
-                    .as_str()
-                    .map_or(0, str::len)
-                    .saturating_mul(n.max(0) as usize);
-                self.check_str_len(f, len, whole)?;
-                let s = ops::str::repeat(l.value.as_str().unwrap_or(""), n.into()).map_err(fail)?;
+                let n = r.value.checked_i32()?;
+                let a = l.value.checked_str()?;
+                self.check_str_len(f, a.len().saturating_mul(n.max(0) as usize), whole)?;
+                let s = ops::str::repeat(a, n.into()).map_err(fail)?;
                 (TypeId::STR, Value::str(&s))
             }
             OpImpl::StrEq { negate } => (
                 TypeId::BOOL,
-                Value::bool((l.value.as_str() == r.value.as_str()) != negate),
+                Value::bool((l.value.checked_str()? == r.value.checked_str()?) != negate),
             ),
             OpImpl::StrContains => {
-                let found = r
-                    .value
-                    .as_str()
-                    .unwrap_or("")
-                    .contains(l.value.as_str().unwrap_or(""));
+                let found = r.value.checked_str()?.contains(l.value.checked_str()?);
                 (TypeId::BOOL, Value::bool(found))
             }
             OpImpl::IdentityEq { negate } | OpImpl::Is { negate } => (
@@ -535,8 +521,8 @@ impl Interp<'_> {
     ) -> Eval<bool> {
         match (a, b) {
             (Value::Scalar(x), Value::Scalar(y)) => {
-                let eq = ops::cmpop(CmpOp::Eq, *x, *y)
-                    .map_err(|e| -> Failure { SpyError::new(e.kind, e.message).into() })?;
+                let eq =
+                    ops::cmpop(CmpOp::Eq, *x, *y).map_err(|e| -> Failure { SpyError::from(e).into() })?;
                 Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
@@ -555,7 +541,7 @@ impl Interp<'_> {
                 Ok(xs.len() == ys.len())
             }
             (Value::List(x), Value::List(y)) => {
-                let item_ty = self.vm.types.list_item(ty).unwrap_or(TypeId::DYNAMIC);
+                let item_ty = self.vm.types.checked_list_item(x.ty)?;
                 let (xs, ys) = (x.items.borrow().clone(), y.items.borrow().clone());
                 if xs.len() != ys.len() {
                     return Ok(false);
@@ -576,12 +562,7 @@ impl Interp<'_> {
                     let r = self.call_dunder(f, &eq, args, whole)?;
                     return Ok(Self::scalar_bool(&r.value));
                 }
-                let fields = self
-                    .vm
-                    .types
-                    .struct_fields(ty)
-                    .map(|s| s.to_vec())
-                    .unwrap_or_default();
+                let fields = self.vm.types.checked_struct_fields(x.ty)?.to_vec();
                 for ((fx, fy), field) in x.fields.iter().zip(y.fields.iter()).zip(fields) {
                     if !self.values_equal(f, field.ty, fx, fy, whole)? {
                         return Ok(false);
@@ -615,9 +596,7 @@ impl Interp<'_> {
 
 /// An error of the pure operator layer, located at the whole operation.
 fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
-    SpyError::new(e.kind, e.message)
-        .with_error(&f.file, whole, "")
-        .into()
+    SpyError::from(e).with_error(&f.file, whole, "").into()
 }
 
 fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {

@@ -5,7 +5,6 @@ use crate::error::{ExcKind, SpyError};
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::vm::ops::format;
-use crate::vm::types::TypeId;
 use crate::vm::value::{Typed, Value};
 
 impl Interp<'_> {
@@ -77,7 +76,7 @@ impl Interp<'_> {
             Value::List(l) => {
                 // Deliberate difference: upstream prints
                 // `<spy `_list::list[T]::_ListImpl` object at 0x...>`.
-                let item_ty = self.vm.types.list_item(l.ty).unwrap_or(TypeId::DYNAMIC);
+                let item_ty = self.vm.types.checked_list_item(l.ty)?;
                 let items = l.items.borrow().clone();
                 let mut parts = Vec::with_capacity(items.len());
                 for item in items {

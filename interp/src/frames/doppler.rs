@@ -10,6 +10,7 @@
 //! e.g. in an unrolled body, gets a fresh name), and the imports the
 //! residual module needs.
 
+use crate::vm::rt_error::RuntimeError;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -58,8 +59,8 @@ pub struct DopplerState {
     /// name -> (from, to).
     pub conversions: std::collections::BTreeMap<String, (TypeId, TypeId)>,
     /// Residual helpers that raise an error found while folding a blue
-    /// operation (lazy mode): name -> (kind, message, result type).
-    pub raisers: std::collections::BTreeMap<String, (crate::error::ExcKind, String, TypeId)>,
+    /// operation (lazy mode): name -> (what it raises, result type).
+    pub raisers: std::collections::BTreeMap<String, (Raised, TypeId)>,
     /// Keep module prefixes in residual names (`--full-fqn`).
     pub full_fqn: bool,
 }
@@ -79,6 +80,41 @@ impl DopplerState {
             full_fqn: false,
             conversions: Default::default(),
             raisers: Default::default(),
+        }
+    }
+}
+
+/// What a `$raise[N]` helper raises: a typed run-time error (by its stable
+/// code, `vm::rt_error`, as the JIT raises it), or another exception found
+/// while folding a blue operation (a TypeError of a blue call...) by kind and
+/// message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Raised {
+    Runtime(RuntimeError),
+    Other(crate::error::ExcKind, String),
+}
+
+impl Raised {
+    pub fn of(e: &crate::error::SpyError) -> Raised {
+        match e.runtime.as_deref().map(RuntimeError::from_runtime_code) {
+            Some(Some(rt)) => Raised::Runtime(rt),
+            // not a run-time error (every code `RuntimeError` makes decodes,
+            // tested in `vm::rt_error`)
+            _ => Raised::Other(e.kind, e.message.clone()),
+        }
+    }
+
+    pub fn kind(&self) -> crate::error::ExcKind {
+        match self {
+            Raised::Runtime(rt) => rt.kind(),
+            Raised::Other(kind, _) => *kind,
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            Raised::Runtime(rt) => rt.to_string(),
+            Raised::Other(_, message) => message.clone(),
         }
     }
 }

@@ -112,7 +112,7 @@ impl Interp<'_> {
                     // A list is a run-time object: allocate it at run time.
                     let mut elts = Vec::with_capacity(items.len());
                     for (t, r) in &items {
-                        let item_ty = self.vm.types.list_item(list.ty).unwrap_or(t.ty);
+                        let item_ty = self.vm.types.checked_list_item(list.ty)?;
                         let t = self.convert_to(f, t.clone(), item_ty, *r, None)?;
                         elts.push(self.residual(f, &t, *r)?);
                     }
@@ -261,7 +261,7 @@ impl Interp<'_> {
             if is_runtime(&b) {
                 return self.shift_unary(f, op, &b, TypeId::BOOL, e.range);
             }
-            let v = !b.value.as_bool().unwrap_or(false);
+            let v = !b.value.checked_bool()?;
             return Ok(Typed {
                 color: b.color,
                 ty: TypeId::BOOL,
@@ -280,7 +280,7 @@ impl Interp<'_> {
             let r = self.eval_condition(f, right)?;
             return self.shift_boolop(f, op, &l, &r, left.range.cover(right.range));
         }
-        let lv = l.value.as_bool().unwrap_or(false);
+        let lv = l.value.checked_bool()?;
         let decided = match op {
             BoolOp::And => !lv,
             BoolOp::Or => lv,

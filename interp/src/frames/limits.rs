@@ -163,13 +163,9 @@ impl Interp<'_> {
         if len <= self.limits.max_str_bytes {
             return Ok(());
         }
-        Err(SpyError::new(
-            ExcKind::OverflowError,
-            format!(
-                "string too long (the limit is {} bytes)",
-                self.limits.max_str_bytes
-            ),
-        )
+        Err(SpyError::from(crate::vm::rt_error::RuntimeError::StrTooLong {
+            limit: self.limits.max_str_bytes as u64,
+        })
         .with_error(&f.file, range, "")
         .into())
     }
@@ -177,7 +173,7 @@ impl Interp<'_> {
     /// Enter a function activation; fails past the depth limit.
     pub(crate) fn enter_call(&mut self) -> Result<(), Failure> {
         if self.depth >= self.limits.max_depth {
-            return Err(SpyError::new(ExcKind::RecursionError, "maximum recursion depth exceeded").into());
+            return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RecursionDepth).into());
         }
         self.depth += 1;
         Ok(())

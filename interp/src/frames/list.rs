@@ -45,11 +45,11 @@ impl Interp<'_> {
             return Err(SpyError::new(ExcKind::TypeError, "lists take one index").into());
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
-        let k = i.value.as_i32().unwrap_or(0) as i64;
+        let k = i64::from(i.value.checked_i32()?);
         let len = l.items.borrow().len() as i64;
         let k = if k < 0 { k + len } else { k };
         if k < 0 || k >= len {
-            return Err(SpyError::new(ExcKind::IndexError, "")
+            return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
                 .with_error(&f.file, *r, "list index out of range")
                 .into());
         }
@@ -58,7 +58,7 @@ impl Interp<'_> {
 
     pub(crate) fn list_getitem(&mut self, f: &Frame, list: &Typed, l: &ListValue, idx: &Args) -> Eval<Typed> {
         let k = self.list_index(f, l, idx)?;
-        let item_ty = self.vm.types.list_item(list.ty).unwrap_or(TypeId::DYNAMIC);
+        let item_ty = self.vm.types.checked_list_item(list.ty)?;
         let v = l.items.borrow()[k].clone();
         Ok(Typed::red(item_ty, v))
     }
@@ -73,7 +73,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<()> {
         let k = self.list_index(f, l, idx)?;
-        let item_ty = self.vm.types.list_item(list.ty).unwrap_or(TypeId::DYNAMIC);
+        let item_ty = self.vm.types.checked_list_item(list.ty)?;
         let v = self.convert_to(f, v, item_ty, range, None)?;
         l.items.borrow_mut()[k] = v.value;
         Ok(())
@@ -134,14 +134,14 @@ impl Interp<'_> {
                 let i = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
                 let v = self.convert_to(f, args[1].0.clone(), item_ty, args[1].1, None)?;
                 let len = l.items.borrow().len() as i64;
-                let k = i.value.as_i32().unwrap_or(0) as i64;
+                let k = i64::from(i.value.checked_i32()?);
                 let k = if k < 0 { (k + len).max(0) } else { k.min(len) };
                 l.items.borrow_mut().insert(k as usize, v.value);
                 Ok(none)
             }
             "pop" => match l.items.borrow_mut().pop() {
                 Some(v) => Ok(Typed::red(item_ty, v)),
-                None => Err(SpyError::new(ExcKind::IndexError, "pop from empty list")
+                None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
                     .with_error(&f.file, obj_range, "")
                     .into()),
             },
@@ -169,7 +169,7 @@ impl Interp<'_> {
                 }
                 match first {
                     Some(k) => Ok(Typed::red(TypeId::I32, Value::i32(k as i32))),
-                    None => Err(SpyError::new(ExcKind::ValueError, "value is not in list")
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::NotInList)
                         .with_error(&f.file, args[0].1, "")
                         .into()),
                 }

@@ -14,6 +14,7 @@ use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::{self, PrimTy, Scalar};
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{OpSpecValue, PtrValue, RangeValue, SimdValue, StructValue, Typed, Value};
 
@@ -29,10 +30,8 @@ pub fn host_vector_bytes() -> u32 {
     16
 }
 
-fn panic_error(f: &Frame, msg: &str, range: TextRange) -> Failure {
-    SpyError::new(ExcKind::PanicError, msg)
-        .with_error(&f.file, range, "")
-        .into()
+fn panic_error(f: &Frame, e: RuntimeError, range: TextRange) -> Failure {
+    SpyError::from(e).with_error(&f.file, range, "").into()
 }
 
 impl Interp<'_> {
@@ -74,7 +73,7 @@ impl Interp<'_> {
                 .and_then(|_| {
                     let (a, r) = &args[0];
                     let n = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                    let stop = n.value.as_i32().unwrap_or(0);
+                    let stop = n.value.checked_i32()?;
                     Ok(Typed {
                         color: n.color,
                         ty: TypeId::RANGE,
@@ -126,6 +125,7 @@ impl Interp<'_> {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map(|d| d.as_secs_f64())
+                    // a host clock before 1970 reads as the epoch
                     .unwrap_or(0.0);
                 Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
             }),
@@ -251,13 +251,9 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         self.check_arity(f, 1, 1, args, callee_range, None)?;
         let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
-        let n = n.value.as_i32().unwrap_or(0);
+        let n = n.value.checked_i32()?;
         if n < 0 {
-            return Err(panic_error(
-                f,
-                "cannot allocate a negative number of items",
-                args[0].1,
-            ));
+            return Err(panic_error(f, RuntimeError::NegativeAlloc, args[0].1));
         }
         let ty = self.vm.types.ptr(item, gc);
         let zero = self.zero_value(item);
@@ -278,12 +274,12 @@ impl Interp<'_> {
         };
         let i = self.ptr_index(f, idx)?;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+            return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
         let mem = mem.borrow();
         match usize::try_from(i).ok().and_then(|i| mem.get(i)) {
             Some(v) => Ok(Typed::red(item, v.clone())),
-            None => Err(panic_error(f, "ptr_getitem out of bounds", whole)),
+            None => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, whole)),
         }
     }
 
@@ -302,7 +298,7 @@ impl Interp<'_> {
         let i = self.ptr_index(f, idx)?;
         let v = self.convert_to(f, v, item, whole, None)?;
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", whole));
+            return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
         let mut mem = mem.borrow_mut();
         match usize::try_from(i).ok().and_then(|i| mem.get_mut(i)) {
@@ -310,7 +306,7 @@ impl Interp<'_> {
                 *slot = v.value;
                 Ok(())
             }
-            None => Err(panic_error(f, "ptr_store out of bounds", whole)),
+            None => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, whole)),
         }
     }
 
@@ -321,7 +317,7 @@ impl Interp<'_> {
                 .into());
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
-        Ok(i.value.as_i32().unwrap_or(0).into())
+        Ok(i.value.checked_i32()?.into())
     }
 
     /// `p.field` of the struct a pointer points to (its first item).
@@ -339,12 +335,12 @@ impl Interp<'_> {
         let i = fields.iter().position(|fd| fd.name == attr)?;
         let ty = fields[i].ty;
         let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mem = mem.borrow();
         Some(match mem.first() {
             Some(Value::Struct(s)) => Ok(Typed::red(ty, s.fields[i].clone())),
-            _ => Err(panic_error(f, "ptr_getitem out of bounds", range)),
+            _ => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, range)),
         })
     }
 
@@ -367,7 +363,7 @@ impl Interp<'_> {
             Err(e) => return Some(Err(e)),
         };
         let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, "cannot dereference NULL pointer", range)));
+            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mut mem = mem.borrow_mut();
         Some(match mem.first_mut() {
@@ -380,7 +376,7 @@ impl Interp<'_> {
                 }));
                 Ok(())
             }
-            _ => Err(panic_error(f, "ptr_store out of bounds", range)),
+            _ => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, range)),
         })
     }
 
@@ -391,13 +387,13 @@ impl Interp<'_> {
         };
         let p = self.expect_lane_ptr(f, &args[0], lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
-        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+            return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
         let mem = mem.borrow();
         if i < 0 || i + lanes as i64 > mem.len() as i64 {
-            return Err(panic_error(f, "ptr_simd_load out of bounds", callee_range));
+            return Err(panic_error(f, RuntimeError::PtrSimdLoadOutOfBounds, callee_range));
         }
         let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize]
             .iter()
@@ -430,14 +426,18 @@ impl Interp<'_> {
         };
         let p = self.expect_lane_ptr(f, &args[0], lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
-        let i = i.value.as_i32().unwrap_or(0) as i64;
+        let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
-            return Err(panic_error(f, "cannot dereference NULL pointer", callee_range));
+            return Err(panic_error(f, RuntimeError::NullPointer, callee_range));
         };
         let mut mem = mem.borrow_mut();
         let n = vec.lanes.len() as i64;
         if i < 0 || i + n > mem.len() as i64 {
-            return Err(panic_error(f, "ptr_simd_store out of bounds", callee_range));
+            return Err(panic_error(
+                f,
+                RuntimeError::PtrSimdStoreOutOfBounds,
+                callee_range,
+            ));
         }
         for (k, lane_value) in vec.lanes.iter().enumerate() {
             mem[i as usize + k] = Value::Scalar(*lane_value);
@@ -492,7 +492,7 @@ impl Interp<'_> {
         for (a, r) in args {
             let v = self.convert_to(f, a, TypeId::prim(lane), r, None)?;
             color = color.join(v.color);
-            values.push(v.value.as_scalar().unwrap_or(Scalar::zero(lane)));
+            values.push(v.value.checked_scalar()?);
         }
         if values.len() == 1 {
             values = vec![values[0]; lanes as usize];
@@ -575,10 +575,7 @@ impl Interp<'_> {
                         return Err(cannot(this));
                     }
                     let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
-                    Ok(vec![
-                        s.value.as_scalar().unwrap_or(Scalar::zero(lane));
-                        lanes as usize
-                    ])
+                    Ok(vec![s.value.checked_scalar()?; lanes as usize])
                 }
             }
         };
@@ -590,11 +587,7 @@ impl Interp<'_> {
                 SimdOp::Bin(bop) => ops::binop(bop, x, y),
                 SimdOp::Cmp(cop) => ops::cmpop(cop, x, y),
             };
-            out.push(v.map_err(|e| -> Failure {
-                SpyError::new(e.kind, e.message)
-                    .with_error(&f.file, whole, "")
-                    .into()
-            })?);
+            out.push(v.map_err(|e| -> Failure { SpyError::from(e).with_error(&f.file, whole, "").into() })?);
         }
         let result_lane = out.first().map(|s| s.ty()).unwrap_or(lane);
         let ty = self.vm.types.simd(result_lane, lanes);
@@ -617,14 +610,18 @@ impl Interp<'_> {
                 .with_error(&f.file, *r, "this is red")
                 .into());
         }
-        let k = i.value.as_i32().unwrap_or(-1);
+        // a blue index of another type is the program's error, as for
+        // tuples (not "out of range" at -1)
+        let Some(k) = i.value.as_i32() else {
+            return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
+        };
         match usize::try_from(k).ok().and_then(|k| s.lanes.get(k)) {
             Some(lane) => Ok(Typed {
                 color: v.color,
                 ty: TypeId::prim(lane.ty()),
                 value: Value::Scalar(*lane),
             }),
-            None => Err(SpyError::new(ExcKind::IndexError, "SIMD index out of range")
+            None => Err(SpyError::from(RuntimeError::SimdIndex)
                 .with_error(&f.file, *r, format!("this is {k}"))
                 .into()),
         }

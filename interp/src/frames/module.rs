@@ -128,8 +128,11 @@ impl Interp<'_> {
             );
         }
         let result = self.invoke(&func, Vec::new(), None)?;
-        // The OS keeps the low 8 bits of the exit status.
-        Ok(result.value.as_i32().map(|v| v & 0xff).unwrap_or(0))
+        // `-> None` exits with 0; the OS keeps the low 8 bits of an `i32`.
+        if func.ret == TypeId::NONE {
+            return Ok(0);
+        }
+        Ok(result.value.checked_i32()? & 0xff)
     }
 
     pub(crate) fn exec_import(

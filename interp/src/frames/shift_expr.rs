@@ -275,12 +275,7 @@ impl Interp<'_> {
         args: &Args,
         range: TextRange,
     ) -> Eval<Typed> {
-        let fields = self
-            .vm
-            .types
-            .struct_fields(t)
-            .map(|s| s.to_vec())
-            .unwrap_or_default();
+        let fields = self.vm.types.checked_struct_fields(t)?.to_vec();
         self.check_arity(f, fields.len(), fields.len(), args, callee_range, None)?;
         let mut converted = Vec::with_capacity(args.len());
         for ((a, r), fd) in args.iter().zip(&fields) {
@@ -678,16 +673,16 @@ impl Interp<'_> {
                         .with_error(&f.file, *r, "this is red")
                         .into()));
                 }
-                let k = i.value.as_i32().unwrap_or(-1);
+                // as ASTFrame's typed tuple indexing (`attr.rs`)
+                let Some(k) = i.value.as_i32() else {
+                    return Some(Err(self.mismatched(f, i.ty, TypeId::I32, *r, None)));
+                };
                 match usize::try_from(k).ok().and_then(|k| items.get(k)) {
                     Some(t) => *t,
                     None => {
-                        return Some(Err(SpyError::new(
-                            ExcKind::IndexError,
-                            "tuple index out of range",
-                        )
-                        .with_error(&f.file, *r, format!("this is {k}"))
-                        .into()))
+                        return Some(Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
+                            .with_error(&f.file, *r, format!("this is {k}"))
+                            .into()))
                     }
                 }
             }
@@ -1003,7 +998,8 @@ impl Interp<'_> {
                     .map(|k| format!("$raise[{k}]"))
                     .find(|n| scope.find(n).is_none() && !d.raisers.contains_key(n))
                     .expect("an unused helper name");
-                d.raisers.insert(name.clone(), (e.kind, e.message.clone(), ty));
+                d.raisers
+                    .insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
                 Ok(Self::residual_value(
                     ty,
                     build::call(name_expr(&name, range), Vec::new(), range),

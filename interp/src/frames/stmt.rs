@@ -8,6 +8,7 @@ use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, AssignTarget, Expr, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Local, Typed, Value};
 use std::rc::Rc;
@@ -149,7 +150,7 @@ impl Interp<'_> {
             }
         }
         if let Value::List(l) = &it.value {
-            let item_ty = self.vm.types.list_item(it.ty).unwrap_or(TypeId::DYNAMIC);
+            let item_ty = self.vm.types.checked_list_item(l.ty)?;
             let mut k = 0;
             loop {
                 let item = l.items.borrow().get(k).cloned();
@@ -258,12 +259,14 @@ impl Interp<'_> {
         if cond.value.as_bool() == Some(true) {
             return Ok(());
         }
-        let message = match msg {
-            None => "assertion failed".to_string(),
+        let error = match msg {
+            None => RuntimeError::AssertionFailed,
             Some(m) => {
                 let mv = self.eval_expr(f, m)?;
                 match mv.value {
-                    Value::Str(text) if mv.ty == TypeId::STR => text.to_string(),
+                    Value::Str(text) if mv.ty == TypeId::STR => RuntimeError::AssertionMessage {
+                        message: text.to_string(),
+                    },
                     _ => {
                         let got = self.vm.types.name(mv.ty).to_string();
                         return Err(SpyError::new(ExcKind::TypeError, "mismatched types")
@@ -273,7 +276,7 @@ impl Interp<'_> {
                 }
             }
         };
-        Err(SpyError::new(ExcKind::AssertionError, message)
+        Err(SpyError::from(error)
             .with_error(&f.file, s.range, "assertion failed")
             .into())
     }

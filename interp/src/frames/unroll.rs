@@ -45,7 +45,7 @@ impl Interp<'_> {
             );
         }
         let n = self.convert_to(f, n, TypeId::I32, n_expr.range, None)?;
-        Ok(n.value.as_i32().unwrap_or(0).max(0))
+        Ok(n.value.checked_i32()?.max(0))
     }
 
     /// Bind the loop variable of repetition `k` (a blue constant).

@@ -66,7 +66,7 @@ impl Interp<'_> {
             Value::List(l) => {
                 // A list made at redshift time from blue values: a display
                 // that makes a fresh list each time it runs.
-                let item_ty = self.vm.types.list_item(l.ty).unwrap_or(TypeId::DYNAMIC);
+                let item_ty = self.vm.types.checked_list_item(l.ty)?;
                 let items = l.items.borrow().clone();
                 if items.is_empty() {
                     build::call(self.type_expr(f, l.ty, range)?, Vec::new(), range)
@@ -102,12 +102,7 @@ impl Interp<'_> {
                 lit(ExprKind::Tuple(items))
             }
             Value::Struct(s) => {
-                let fields = self
-                    .vm
-                    .types
-                    .struct_fields(s.ty)
-                    .map(|x| x.to_vec())
-                    .unwrap_or_default();
+                let fields = self.vm.types.checked_struct_fields(s.ty)?.to_vec();
                 let mut args = Vec::with_capacity(fields.len());
                 for (fv, fd) in s.fields.iter().zip(fields) {
                     args.push(self.const_expr(f, fv, fd.ty, range)?);

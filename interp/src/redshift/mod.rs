@@ -200,6 +200,7 @@ impl Interp<'_> {
             }
             self.ensure_shifted(func)?;
         }
+        // shifted and still unset: no `return` with a value, so `None`
         Ok(cell.get().unwrap_or(TypeId::NONE))
     }
 
@@ -261,6 +262,7 @@ impl Interp<'_> {
             });
         }
         let ret = match &func.inferred_ret {
+            // unset after shifting: no `return` with a value, so `None`
             Some(cell) => cell.get().unwrap_or(TypeId::NONE),
             None => func.ret,
         };
@@ -312,12 +314,7 @@ impl Interp<'_> {
             .filter(|t| self.vm.types.name(*t).starts_with(&prefix))
             .collect();
         for t in &own_structs {
-            let fields = self
-                .vm
-                .types
-                .struct_fields(*t)
-                .map(|s| s.to_vec())
-                .unwrap_or_default();
+            let fields = self.vm.types.checked_struct_fields(*t)?.to_vec();
             let mut class_body = Vec::new();
             for fd in fields {
                 let annotation = self.type_expr(&frame, fd.ty, range)?;
@@ -461,9 +458,10 @@ impl Interp<'_> {
             let body = Stmt::new(StmtKind::Return(Some(name_expr("x", range))), range);
             defs.push(helper(self, &name, vec![param], to, body)?);
         }
-        for (name, (kind, message, ty)) in raisers {
-            let msg = ast::Expr::new(ast::ExprKind::Str(message), range);
-            let exc = crate::frames::doppler::build::call(name_expr(kind.name(), range), vec![msg], range);
+        for (name, (raised, ty)) in raisers {
+            let msg = ast::Expr::new(ast::ExprKind::Str(raised.message()), range);
+            let exc =
+                crate::frames::doppler::build::call(name_expr(raised.kind().name(), range), vec![msg], range);
             defs.push(helper(
                 self,
                 &name,

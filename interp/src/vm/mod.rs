@@ -1,5 +1,5 @@
-//! The VM: values, types, the pure operator layer, builtins, and the loaded
-//! modules with their globals.
+//! The VM: values, types, the pure operator layer, the typed run-time errors,
+//! builtins, and the loaded modules with their globals.
 //!
 //! | file          | owns                                                     |
 //! |---------------|----------------------------------------------------------|
@@ -10,6 +10,7 @@
 //! | `modules.rs`  | builtin modules (`__spy__`, `operator`, `unsafe`, `simd`, `time`) |
 //! | `memo.rs`     | memoization keys of blue calls                           |
 //! | `ops/`        | pure operator semantics, formatting, conversions         |
+//! | `rt_error.rs` | `RuntimeError`: the errors residual code raises at run time, with stable codes |
 //!
 //! The VM uses `syntax` and `resolve`, never `frames` or later modules.
 
@@ -18,6 +19,7 @@ pub mod code;
 pub mod memo;
 pub mod modules;
 pub mod ops;
+pub mod rt_error;
 pub mod types;
 pub mod value;
 

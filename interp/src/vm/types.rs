@@ -246,6 +246,17 @@ impl TypeTable {
         }
     }
 
+    /// The item type of `id`, which the caller knows is the type of a list
+    /// value: another type is a bug. The untyped empty list `[]` has no
+    /// items, so its item type is `dynamic` (never used to convert one).
+    pub fn checked_list_item(&self, id: TypeId) -> Result<TypeId, crate::error::Failure> {
+        match self.kind(id) {
+            TypeKind::List(item) => Ok(*item),
+            TypeKind::EmptyList => Ok(TypeId::DYNAMIC),
+            _ => Err(crate::bug!("`{}` is not a list type", self.name(id))),
+        }
+    }
+
     pub fn ptr(&mut self, item: TypeId, gc: bool) -> TypeId {
         let key = TypeKey::Ptr(item, gc);
         if let Some(&id) = self.interned.get(&key) {
@@ -327,6 +338,13 @@ impl TypeTable {
             TypeKind::Struct { fields, .. } => Some(fields),
             _ => None,
         }
+    }
+
+    /// The fields of `id`, which the caller knows is a struct type (the
+    /// type of a struct value, a `StructMake`): another type is a bug.
+    pub fn checked_struct_fields(&self, id: TypeId) -> Result<&[Field], crate::error::Failure> {
+        self.struct_fields(id)
+            .ok_or_else(|| crate::bug!("`{}` is not a struct type", self.name(id)))
     }
 
     /// The type of field `name` of struct `id`.

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::error::ExcKind;
+use crate::error::{ExcKind, Failure};
 use crate::syntax::ast::{FuncColor, FuncKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::code::FuncCode;
@@ -338,6 +338,33 @@ impl Value {
             Value::Type(t) => Some(*t),
             _ => None,
         }
+    }
+}
+
+/// Accessors for a value whose static type was already checked (`str`,
+/// `i32`, `bool`, a primitive). Another shape here is a broken invariant —
+/// for example a residual value of DopplerFrame slipping into a concrete
+/// path — so it is a [`crate::error::Bug`], never a default that would make
+/// a wrong answer.
+impl Value {
+    pub fn checked_str(&self) -> Result<&str, Failure> {
+        self.as_str()
+            .ok_or_else(|| crate::bug!("a checked `str` holds {self:?}"))
+    }
+
+    pub fn checked_i32(&self) -> Result<i32, Failure> {
+        self.as_i32()
+            .ok_or_else(|| crate::bug!("a checked `i32` holds {self:?}"))
+    }
+
+    pub fn checked_bool(&self) -> Result<bool, Failure> {
+        self.as_bool()
+            .ok_or_else(|| crate::bug!("a checked `bool` holds {self:?}"))
+    }
+
+    pub fn checked_scalar(&self) -> Result<Scalar, Failure> {
+        self.as_scalar()
+            .ok_or_else(|| crate::bug!("a checked primitive holds {self:?}"))
     }
 }
 

@@ -14,8 +14,9 @@
 //! `w_f64_to_i32` uses `-(2**31) - 1` and so wraps `i32(-1e10)` to
 //! `2147483647`).
 
-use super::{format::python_repr_str, unicode, OpError, PrimTy, Scalar};
+use super::{unicode, OpError, PrimTy, Scalar};
 use crate::error::ExcKind;
+use crate::vm::rt_error::RuntimeError;
 
 /// Whether a value of type `from` is implicitly converted where `to` is
 /// expected. `from == to` is `true` (rule 1: nothing to do).
@@ -57,6 +58,7 @@ pub fn convert(value: Scalar, to: PrimTy) -> Scalar {
             PrimTy::F64 => Scalar::F64(int_to_f64(v)),
             PrimTy::F32 => Scalar::F32(int_to_f32(v)),
             PrimTy::Bool => Scalar::Bool(v != 0),
+            // `to` is an integer type here, so `wrap_int` is `Some`.
             _ => Scalar::wrap_int(v, to).unwrap_or(value),
         };
     }
@@ -67,6 +69,7 @@ pub fn convert(value: Scalar, to: PrimTy) -> Scalar {
         Scalar::Bool(b) => match to {
             PrimTy::F64 => Scalar::F64(if b { 1.0 } else { 0.0 }),
             PrimTy::F32 => Scalar::F32(if b { 1.0 } else { 0.0 }),
+            // `to` is an integer type here, so `wrap_int` is `Some`.
             _ => Scalar::wrap_int(i128::from(b), to).unwrap_or(value),
         },
         _ => value,
@@ -143,7 +146,7 @@ pub fn explicit_convert(value: Scalar, to: PrimTy) -> Result<Scalar, OpError> {
 }
 
 /// CPython's cap on the number of digits `int(str)` converts.
-const MAX_STR_DIGITS: usize = 4300;
+const MAX_STR_DIGITS: usize = crate::vm::rt_error::MAX_STR_DIGITS as usize;
 
 /// `to(s)` for `s: str` and an integer type `to`: Python's `int(s)`, then a
 /// range check (upstream `opimpl_str.py`).
@@ -174,6 +177,7 @@ pub fn parse_int_str(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
         None
     };
     match value {
+        // `to` has integer bounds, so `wrap_int` is `Some`.
         Some(v) if lo <= v && v <= hi => Ok(Scalar::wrap_int(v, to).unwrap_or(Scalar::I32(0))),
         _ => {
             let shown = match (negative, digits.is_empty()) {
@@ -181,21 +185,22 @@ pub fn parse_int_str(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
                 (true, false) => format!("-{digits}"),
                 (false, false) => digits,
             };
-            Err(OpError::new(
-                ExcKind::OverflowError,
-                format!("{to} value {shown} out of range [{lo}, {hi}]"),
-            ))
+            Err(RuntimeError::IntOutOfRange {
+                ty: to,
+                digits: shown,
+            }
+            .into())
         }
     }
 }
 
 /// Python `int(s)` in base 10 as `(negative, digits without leading zeros)`.
 fn parse_python_int(s: &str) -> Result<(bool, String), OpError> {
-    let invalid = || {
-        OpError::new(
-            ExcKind::ValueError,
-            format!("invalid literal for int() with base 10: {}", python_repr_str(s)),
-        )
+    let invalid = || -> OpError {
+        RuntimeError::InvalidIntLiteral {
+            literal: s.to_string(),
+        }
+        .into()
     };
     // CPython first maps Unicode spaces to ' ' and Unicode decimal digits to
     // ASCII digits; any other non-ASCII char makes the literal invalid.
@@ -241,13 +246,7 @@ fn parse_python_int(s: &str) -> Result<(bool, String), OpError> {
         }
     }
     if count > MAX_STR_DIGITS {
-        return Err(OpError::new(
-            ExcKind::ValueError,
-            format!(
-                "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion: \
-                 value has {count} digits; use sys.set_int_max_str_digits() to increase the limit"
-            ),
-        ));
+        return Err(RuntimeError::IntStrDigitsLimit { digits: count as u64 }.into());
     }
     while i < ascii.len() && is_space(ascii[i]) {
         i += 1;

@@ -13,8 +13,8 @@
 //!   Division by zero raises with the f64 messages; `**` overflows to `inf`.
 
 use super::{cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, Scalar};
-use crate::error::ExcKind;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::vm::rt_error::RuntimeError;
 
 /// `a OP b` for two floats of the same type.
 pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
@@ -58,14 +58,6 @@ pub fn unaryop(op: UnaryOp, a: Scalar) -> Result<Scalar, OpError> {
     }
 }
 
-fn zero_div(msg: &str) -> OpError {
-    OpError::new(ExcKind::ZeroDivisionError, msg)
-}
-
-fn domain_error() -> OpError {
-    OpError::new(ExcKind::ValueError, "math domain error")
-}
-
 // --------------------------------------------------------------------- f64
 
 fn f64_binop(op: BinOp, x: f64, y: f64) -> Result<f64, OpError> {
@@ -75,19 +67,19 @@ fn f64_binop(op: BinOp, x: f64, y: f64) -> Result<f64, OpError> {
         BinOp::Mul => x * y,
         BinOp::Div => {
             if y == 0.0 {
-                return Err(zero_div("float division by zero"));
+                return Err(RuntimeError::FloatDivByZero.into());
             }
             x / y
         }
         BinOp::FloorDiv => {
             if y == 0.0 {
-                return Err(zero_div("float floor division by zero"));
+                return Err(RuntimeError::FloatFloorDivByZero.into());
             }
             py_divmod(x, y).0
         }
         BinOp::Mod => {
             if y == 0.0 {
-                return Err(zero_div("float modulo by zero"));
+                return Err(RuntimeError::FloatModByZero.into());
             }
             py_mod(x, y)
         }
@@ -146,10 +138,10 @@ fn is_odd_integer(x: f64) -> bool {
 pub fn py_pow(iv: f64, iw: f64) -> Result<f64, OpError> {
     // Upstream opimpl_f64.py checks these two first.
     if iv == 0.0 && iw < 0.0 {
-        return Err(zero_div("0.0 cannot be raised to a negative power"));
+        return Err(RuntimeError::FloatZeroToNegativePower.into());
     }
     if iv < 0.0 && iw.is_finite() && iw % 1.0 != 0.0 {
-        return Err(domain_error());
+        return Err(RuntimeError::MathDomain.into());
     }
     // CPython Objects/floatobject.c float_pow.
     if iw == 0.0 {
@@ -200,10 +192,7 @@ pub fn py_pow(iv: f64, iw: f64) -> Result<f64, OpError> {
     }
     let r = base.powf(iw);
     if r.is_infinite() {
-        return Err(OpError::new(
-            ExcKind::OverflowError,
-            "(34, 'Numerical result out of range')",
-        ));
+        return Err(RuntimeError::FloatPowOverflow.into());
     }
     Ok(if negate { -r } else { r })
 }
@@ -217,28 +206,28 @@ fn f32_binop(op: BinOp, x: f32, y: f32) -> Result<f32, OpError> {
         BinOp::Mul => x * y,
         BinOp::Div => {
             if y == 0.0 {
-                return Err(zero_div("float division by zero"));
+                return Err(RuntimeError::FloatDivByZero.into());
             }
             x / y
         }
         BinOp::FloorDiv => {
             if y == 0.0 {
-                return Err(zero_div("float floor division by zero"));
+                return Err(RuntimeError::FloatFloorDivByZero.into());
             }
             (x / y).floor()
         }
         BinOp::Mod => {
             if y == 0.0 {
-                return Err(zero_div("float modulo by zero"));
+                return Err(RuntimeError::FloatModByZero.into());
             }
             c_mod_f32(x, y)
         }
         BinOp::Pow => {
             if x == 0.0 && y < 0.0 {
-                return Err(zero_div("0.0 cannot be raised to a negative power"));
+                return Err(RuntimeError::FloatZeroToNegativePower.into());
             }
             if x < 0.0 && y.is_finite() && y != y.trunc() {
-                return Err(domain_error());
+                return Err(RuntimeError::MathDomain.into());
             }
             x.powf(y)
         }

@@ -18,8 +18,8 @@
 use super::{
     cannot_do_binop, cannot_do_cmpop, cannot_do_unaryop, operator_not_implemented, OpError, PrimTy, Scalar,
 };
-use crate::error::ExcKind;
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::vm::rt_error::RuntimeError;
 
 /// `a OP b` for two integers of the same type.
 pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
@@ -33,28 +33,28 @@ pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
         BinOp::Mul => x.wrapping_mul(y),
         BinOp::Div => {
             if y == 0 {
-                return Err(zero_div("division by zero"));
+                return Err(RuntimeError::IntDivByZero.into());
             }
             return Ok(Scalar::F64(true_div(x, y)));
         }
         BinOp::FloorDiv => {
             if y == 0 {
-                return Err(zero_div("integer division or modulo by zero"));
+                return Err(RuntimeError::IntFloorDivByZero.into());
             }
             floor_div(x, y)
         }
         BinOp::Mod => {
             if y == 0 {
-                return Err(zero_div("integer modulo by zero"));
+                return Err(RuntimeError::IntModByZero.into());
             }
             floor_mod(x, y)
         }
         BinOp::Pow => {
             if y < 0 {
                 if x == 0 {
-                    return Err(zero_div("0 cannot be raised to a negative power"));
+                    return Err(RuntimeError::IntZeroToNegativePower.into());
                 }
-                return Err(OpError::new(ExcKind::ValueError, "integer ** negative exponent"));
+                return Err(RuntimeError::IntNegativeExponent.into());
             }
             pow_wrapping(x, y.unsigned_abs())
         }
@@ -122,13 +122,9 @@ fn wrap(v: i128, ty: PrimTy) -> Scalar {
     Scalar::wrap_int(v, ty).unwrap_or(Scalar::I32(0))
 }
 
-fn zero_div(msg: &str) -> OpError {
-    OpError::new(ExcKind::ZeroDivisionError, msg)
-}
-
 fn shift_count(y: i128) -> Result<u32, OpError> {
     if y < 0 {
-        return Err(OpError::new(ExcKind::ValueError, "negative shift count"));
+        return Err(RuntimeError::NegativeShiftCount.into());
     }
     Ok(u32::try_from(y).unwrap_or(u32::MAX))
 }

@@ -4,7 +4,8 @@
 //! `convop.py`, `primitive.py`, `libspy` and `stdlib/_str.spy`.
 //!
 //! Nothing here knows about source locations, frames or colors. A failing
-//! operation returns an [`OpError`] (`Kind: message`), and the evaluator
+//! operation returns an [`OpError`] (a typed [`RuntimeError`], or a static
+//! `Kind: message` when the types have no such operation), and the evaluator
 //! attaches the annotations. Redshift constant folding, JIT constant folding
 //! and the fuzz oracles call the same functions, so every engine agrees by
 //! construction.
@@ -28,6 +29,7 @@ use std::fmt;
 
 use crate::error::{ExcKind, SpyError};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::vm::rt_error::RuntimeError;
 
 pub mod bool;
 pub mod convert;
@@ -74,9 +76,13 @@ pub enum Scalar {
 
 /// A SPy exception raised by a pure operation, without location.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpError {
-    pub kind: ExcKind,
-    pub message: String,
+pub enum OpError {
+    /// The operation exists for these types but fails for these values
+    /// (division by zero, ...): residual code can raise it at run time.
+    Runtime(RuntimeError),
+    /// The operation does not exist for these types (`cannot do`, `WIP`):
+    /// a static error, which typed residual code never raises.
+    Static { kind: ExcKind, message: String },
 }
 
 impl PrimTy {
@@ -112,6 +118,17 @@ impl PrimTy {
     /// names bound in `builtins`, not type names, so they are not accepted.
     pub fn from_name(name: &str) -> Option<PrimTy> {
         PrimTy::ALL.iter().copied().find(|t| t.name() == name)
+    }
+
+    /// A stable number (the index in [`PrimTy::ALL`]), for operands of
+    /// run-time errors raised by code ([`crate::vm::rt_error`]).
+    pub fn code(self) -> u64 {
+        PrimTy::ALL.iter().position(|t| *t == self).unwrap_or(usize::MAX) as u64
+    }
+
+    /// Inverse of [`PrimTy::code`].
+    pub fn from_code(code: u64) -> Option<PrimTy> {
+        PrimTy::ALL.get(usize::try_from(code).ok()?).copied()
     }
 
     pub fn is_int(self) -> bool {
@@ -240,20 +257,24 @@ impl fmt::Display for Scalar {
 }
 
 impl OpError {
+    /// A static (type-level) error; run-time errors are [`OpError::Runtime`].
     pub fn new(kind: ExcKind, message: impl Into<String>) -> OpError {
-        OpError {
+        OpError::Static {
             kind,
             message: message.into(),
         }
     }
 
+    pub fn kind(&self) -> ExcKind {
+        match self {
+            OpError::Runtime(e) => e.kind(),
+            OpError::Static { kind, .. } => *kind,
+        }
+    }
+
     /// `Kind: message`, the line every engine must agree on.
     pub fn headline(&self) -> String {
-        if self.message.is_empty() {
-            format!("{}:", self.kind)
-        } else {
-            format!("{}: {}", self.kind, self.message)
-        }
+        SpyError::from(self.clone()).headline()
     }
 }
 
@@ -263,10 +284,19 @@ impl fmt::Display for OpError {
     }
 }
 
+impl From<RuntimeError> for OpError {
+    fn from(e: RuntimeError) -> OpError {
+        OpError::Runtime(e)
+    }
+}
+
 impl From<OpError> for SpyError {
     /// The evaluator adds annotations and the traceback afterwards.
     fn from(e: OpError) -> SpyError {
-        SpyError::new(e.kind, e.message)
+        match e {
+            OpError::Runtime(e) => e.into(),
+            OpError::Static { kind, message } => SpyError::new(kind, message),
+        }
     }
 }
 

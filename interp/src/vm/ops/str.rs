@@ -23,7 +23,7 @@
 //!   `OverflowError: repeated string is too long` (Python's wording).
 
 use super::{convert::parse_int_str, OpError, PrimTy, Scalar};
-use crate::error::ExcKind;
+use crate::vm::rt_error::RuntimeError;
 
 /// Bytes → String, replacing invalid sequences (cut characters) by U+FFFD.
 fn from_bytes(bytes: &[u8]) -> String {
@@ -44,7 +44,7 @@ pub fn index(s: &str, i: i64) -> Result<String, OpError> {
     let n = i64::try_from(s.len()).unwrap_or(i64::MAX);
     let j = if i < 0 { i.saturating_add(n) } else { i };
     if j < 0 || j >= n {
-        return Err(OpError::new(ExcKind::IndexError, "string index out of bound"));
+        return Err(RuntimeError::StrIndex.into());
     }
     let j = usize::try_from(j).unwrap_or(0);
     Ok(from_bytes(&s.as_bytes()[j..=j]))
@@ -60,7 +60,7 @@ pub fn slice_indices(
 ) -> Result<(i64, i64, i64), OpError> {
     let step = step.unwrap_or(1);
     if step == 0 {
-        return Err(OpError::new(ExcKind::ValueError, "slice step cannot be zero"));
+        return Err(RuntimeError::SliceStepZero.into());
     }
     let (lower, upper) = if step < 0 { (-1, length - 1) } else { (0, length) };
     let clamp = |v: Option<i64>, default: i64| match v {
@@ -107,10 +107,7 @@ pub fn repeat(s: &str, n: i64) -> Result<String, OpError> {
         return Ok(String::new());
     };
     if s.len() as u128 * count as u128 > MAX_STR_BYTES {
-        return Err(OpError::new(
-            ExcKind::OverflowError,
-            "repeated string is too long",
-        ));
+        return Err(RuntimeError::RepeatedStrTooLong.into());
     }
     Ok(s.repeat(count))
 }
@@ -232,7 +229,7 @@ pub fn split(s: &str, sep: Option<&str>) -> Result<Vec<String>, OpError> {
             .map(from_bytes)
             .collect()),
         Some(_) if s.is_empty() => Ok(vec![String::new()]),
-        Some("") => Err(OpError::new(ExcKind::ValueError, "empty separator")),
+        Some("") => Err(RuntimeError::EmptySeparator.into()),
         Some(sep) => Ok(s.split(sep).map(str::to_string).collect()),
     }
 }
@@ -267,12 +264,10 @@ pub fn str_to_int(s: &str, to: PrimTy) -> Result<Scalar, OpError> {
 /// `TypeError: ord() expected a character, but string of length 0 found`
 /// (our decision: upstream crashes with an interp-level IndexError).
 pub fn ord(s: &str) -> Result<i32, OpError> {
-    s.bytes().next().map(i32::from).ok_or_else(|| {
-        OpError::new(
-            ExcKind::TypeError,
-            "ord() expected a character, but string of length 0 found",
-        )
-    })
+    s.bytes()
+        .next()
+        .map(i32::from)
+        .ok_or(RuntimeError::OrdEmptyStr.into())
 }
 
 #[cfg(test)]

@@ -1,5 +1,11 @@
 //! Scopes and symbols: what the resolver decides about every declared name
 //! (its slot, whether it is `var` or `const`, where it was declared).
+//! A scope's symbols keep their declaration order (it is the slot order)
+//! and are indexed by name, so declaring and finding a name is O(1) and
+//! resolving a module of n definitions is linear in n.
+
+use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 
 use crate::source::TextRange;
 
@@ -62,6 +68,46 @@ pub enum ScopeKind {
     Class,
 }
 
+/// The symbols of one body in declaration order (a symbol's index is its
+/// slot), with an index from name to slot. It reads as a slice
+/// (`symbols[slot]`, `symbols.iter()`); symbols are added only by
+/// [`Symbols::push`], which keeps the index in step. A symbol's `name` must
+/// not be changed after it is pushed.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    list: Vec<Symbol>,
+    /// Slot of the first symbol of each name.
+    by_name: HashMap<String, usize, foldhash::fast::RandomState>,
+}
+
+impl Symbols {
+    /// Append `symbol`; returns its slot.
+    pub fn push(&mut self, symbol: Symbol) -> usize {
+        let slot = self.list.len();
+        self.by_name.entry(symbol.name.clone()).or_insert(slot);
+        self.list.push(symbol);
+        slot
+    }
+
+    /// The slot of the first symbol called `name`.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+}
+
+impl Deref for Symbols {
+    type Target = [Symbol];
+    fn deref(&self) -> &[Symbol] {
+        &self.list
+    }
+}
+
+impl DerefMut for Symbols {
+    fn deref_mut(&mut self) -> &mut [Symbol] {
+        &mut self.list
+    }
+}
+
 /// The symbols of one module, function or class body. A symbol's index is
 /// its slot in the frame that executes that body.
 #[derive(Clone, Debug)]
@@ -69,7 +115,7 @@ pub struct Scope {
     pub kind: ScopeKind,
     /// `mod`, `mod::f`, `mod::C`: used for FQNs and tracebacks.
     pub qualname: String,
-    pub symbols: Vec<Symbol>,
+    pub symbols: Symbols,
 }
 
 impl Scope {
@@ -77,12 +123,12 @@ impl Scope {
         Scope {
             kind,
             qualname,
-            symbols: Vec::new(),
+            symbols: Symbols::default(),
         }
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.symbols.iter().position(|s| s.name == name)
+        self.symbols.find(name)
     }
 
     pub fn slot_count(&self) -> usize {

@@ -1,7 +1,7 @@
-//! Conformance cases: discovery under a directory, and the directives a
-//! case's source may carry (`#! allow-divergence(ENGINE): reason`, one of
-//! the categories of spec/16-redshift.md §16.6, with its own
-//! `<name>.<engine>.snap`).
+//! Conformance cases: discovery under a directory or in the suite bundled
+//! into this crate (`build.rs`), and the directives a case's source may
+//! carry (`#! allow-divergence(ENGINE): reason`, one of the categories of
+//! spec/16-redshift.md §16.6, with its own `<name>.<engine>.snap`).
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +10,19 @@ use spy_interp::engine::{Engine, Outcome};
 
 use crate::runner::Target;
 
+/// Every file of `cases/` (`.spy` and `.snap`) by path relative to it,
+/// sorted, as the build found them.
+static BUNDLED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/bundled_cases.rs"));
+
+/// Where a case's files are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Store {
+    /// On disk, at `Case::path` and `Case::snapshot_path`.
+    Disk,
+    /// In the bundled table, under those paths relative to `cases/`.
+    Bundled,
+}
+
 /// One conformance case.
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -17,12 +30,31 @@ pub struct Case {
     pub name: String,
     pub path: PathBuf,
     pub snapshot_path: PathBuf,
+    store: Store,
 }
 
 impl Case {
+    /// The contents of one of the case's files (`None` if it is missing).
+    fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        match self.store {
+            Store::Disk => std::fs::read(path).ok(),
+            Store::Bundled => {
+                let key = path.to_string_lossy().replace('\\', "/");
+                BUNDLED
+                    .binary_search_by(|(p, _)| p.cmp(&key.as_str()))
+                    .ok()
+                    .map(|i| BUNDLED[i].1.to_vec())
+            }
+        }
+    }
+
+    fn read_text(&self, path: &Path) -> Option<String> {
+        self.read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
     /// The expected outcome, from the case's snapshot (None if missing).
     pub fn expected(&self) -> Option<String> {
-        let text = std::fs::read_to_string(&self.snapshot_path).ok()?;
+        let text = self.read_text(&self.snapshot_path)?;
         Some(snapshot_body(&text))
     }
 
@@ -38,12 +70,13 @@ impl Case {
             .snapshot_path
             .with_extension(format!("{}.snap", engine.name()));
         let directive = format!("#! allow-divergence({}):", engine.name());
-        let source = std::fs::read_to_string(&self.path).map_err(|e| e.to_string())?;
+        let source = self
+            .read_text(&self.path)
+            .ok_or_else(|| format!("{}: cannot read the case", self.path.display()))?;
         let declared = source.lines().any(|l| l.starts_with(&directive));
-        match (engine_snap.exists(), declared) {
-            (true, true) => Ok(std::fs::read_to_string(&engine_snap)
-                .ok()
-                .map(|t| snapshot_body(&t))),
+        let engine_expected = self.read_text(&engine_snap);
+        match (engine_expected.is_some(), declared) {
+            (true, true) => Ok(engine_expected.map(|t| snapshot_body(&t))),
             (false, false) => Ok(self.expected()),
             (true, false) => Err(format!(
                 "{} exists but the case has no `{directive} reason` line",
@@ -56,10 +89,16 @@ impl Case {
         }
     }
 
-    /// Run the case on `target` with the default limits.
+    /// The case's source.
+    pub fn source(&self) -> Result<Vec<u8>, String> {
+        self.read(&self.path)
+            .ok_or_else(|| format!("{}: cannot read the case", self.path.display()))
+    }
+
+    /// Run the case on `target` with the suite's limits (`runner::case_limits`).
     pub fn run(&self, target: Target) -> Result<Outcome, String> {
-        let source = std::fs::read(&self.path).map_err(|e| format!("{}: {e}", self.path.display()))?;
-        Ok(target.run(&self.path.to_string_lossy(), &source, Default::default()))
+        let source = self.source()?;
+        crate::runner::run_bounded(target, &self.path.to_string_lossy(), &source)
     }
 }
 
@@ -84,13 +123,30 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<Case>) -> std::io::Result<()> 
                 name: rel.to_string_lossy().replace('\\', "/"),
                 snapshot_path: path.with_extension("snap"),
                 path,
+                store: Store::Disk,
             });
         }
     }
     Ok(())
 }
 
-/// The suite bundled with this source tree.
+/// The suite's directory in this source tree (where `cargo test` reads
+/// and blesses snapshots).
 pub fn bundled_suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// The suite as it was built into this crate, sorted by name: it needs no
+/// checkout (an installed `spy-interp conformance` runs it anywhere).
+pub fn bundled_suite() -> Vec<Case> {
+    BUNDLED
+        .iter()
+        .filter_map(|(rel, _)| rel.strip_suffix(".spy"))
+        .map(|name| Case {
+            name: name.to_string(),
+            path: PathBuf::from(format!("{name}.spy")),
+            snapshot_path: PathBuf::from(format!("{name}.snap")),
+            store: Store::Bundled,
+        })
+        .collect()
 }

@@ -2,9 +2,9 @@
 //!
 //! | module     | owns                                                          |
 //! |------------|---------------------------------------------------------------|
-//! | `case`     | discovering `.spy` cases, their directives (allowed divergences) |
+//! | `case`     | discovering `.spy` cases (on disk or bundled), their directives (allowed divergences) |
 //! | `snapshot` | the outcome format stored in each case's insta snapshot       |
-//! | `runner`   | targets (engine × mode), checking a case, sharding, the rayon runner |
+//! | `runner`   | targets (engine × mode), case bounds (fuel, wall clock), checking a case, sharding, the rayon runner |
 //!
 //! A case is `cases/<area>/<name>.spy`; its expectation is the insta
 //! snapshot `cases/<area>/<name>.snap`, whose body is:
@@ -23,6 +23,6 @@ pub mod case;
 pub mod runner;
 pub mod snapshot;
 
-pub use case::{bundled_suite_dir, discover, Case};
-pub use runner::{check, run_all, shard, Target, Verdict};
+pub use case::{bundled_suite, bundled_suite_dir, discover, Case};
+pub use runner::{check, check_with, run_all, run_bounded, shard, CaseBounds, Target, Verdict};
 pub use snapshot::{normalize, snapshot, snapshot_body, snapshot_file};

@@ -1,12 +1,16 @@
 //! Running the suite: the targets a case is checked on (each engine, plus
-//! the reference engine in its `interp-general` mode), the verdict of one
-//! case on one target, deterministic sharding, and the parallel (rayon)
-//! runner behind `spy-interp conformance`.
+//! the reference engine in its `interp-general` mode), the bounds every
+//! case runs within (step fuel and a wall-clock limit: a case that does
+//! not terminate fails with that reason, the run never hangs), the verdict
+//! of one case on one target, deterministic sharding, and the parallel
+//! (rayon) runner behind `spy-interp conformance`.
 
 use std::fmt;
+use std::time::Duration;
 
 use rayon::prelude::*;
 use spy_interp::engine::{run_program, Engine, Limits, Outcome, RunConfig};
+use spy_interp::error::ExcKind;
 
 use crate::case::Case;
 use crate::snapshot::{normalize, snapshot};
@@ -75,6 +79,62 @@ impl fmt::Display for Target {
     }
 }
 
+/// What a case may spend on one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaseBounds {
+    /// Steps (statements and calls, `--max-steps`): running out is a
+    /// failure of the case (it does not terminate), not its outcome.
+    pub fuel: u64,
+    /// Wall-clock limit of one run.
+    pub wall: Duration,
+}
+
+impl Default for CaseBounds {
+    /// The suite's bounds: far above what any case needs (the largest
+    /// takes well under a million steps), low enough that a runaway case
+    /// ends in seconds in a debug build.
+    fn default() -> Self {
+        CaseBounds {
+            fuel: 50_000_000,
+            wall: Duration::from_secs(120),
+        }
+    }
+}
+
+/// Run `source` on `target` within `bounds`: `Err` says why the case did
+/// not finish (fuel or time ran out).
+pub fn run_bounded_with(target: Target, path: &str, source: &[u8], bounds: CaseBounds) -> Result<Outcome, String> {
+    let limits = Limits {
+        max_steps: Some(bounds.fuel),
+        ..Limits::default()
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (path, source) = (path.to_string(), source.to_vec());
+    // The run goes on in the background if the time runs out; its fuel
+    // ends it.
+    std::thread::Builder::new()
+        .name("spy-case".into())
+        .spawn(move || {
+            let _ = tx.send(target.run(&path, &source, limits));
+        })
+        .map_err(|e| format!("cannot start the case: {e}"))?;
+    let outcome = rx
+        .recv_timeout(bounds.wall)
+        .map_err(|_| format!("the case did not finish within {} s (wall-clock limit)", bounds.wall.as_secs_f64()))?;
+    match &outcome.error {
+        Some(e) if e.kind == ExcKind::StepLimitError => Err(format!(
+            "the case did not finish within the suite's fuel of {} steps (does it terminate?)",
+            bounds.fuel
+        )),
+        _ => Ok(outcome),
+    }
+}
+
+/// [`run_bounded_with`] the suite's [`CaseBounds`].
+pub fn run_bounded(target: Target, path: &str, source: &[u8]) -> Result<Outcome, String> {
+    run_bounded_with(target, path, source, CaseBounds::default())
+}
+
 /// Keep the cases of shard `index` (0-based) of `count`: deterministic,
 /// by position in the sorted list.
 pub fn shard(cases: Vec<Case>, index: usize, count: usize) -> Vec<Case> {
@@ -96,8 +156,14 @@ pub struct Verdict {
     pub detail: String,
 }
 
-/// Check one case on one target against its snapshot.
+/// Check one case on one target against its snapshot, within the suite's
+/// bounds.
 pub fn check(case: &Case, target: Target) -> Verdict {
+    check_with(case, target, CaseBounds::default())
+}
+
+/// [`check`] within `bounds`.
+pub fn check_with(case: &Case, target: Target, bounds: CaseBounds) -> Verdict {
     let verdict = |passed, detail: String| Verdict {
         case: case.name.clone(),
         target,
@@ -114,7 +180,10 @@ pub fn check(case: &Case, target: Target) -> Verdict {
         }
         Err(e) => return verdict(false, e),
     };
-    match case.run(target) {
+    let run = case
+        .source()
+        .and_then(|source| run_bounded_with(target, &case.path.to_string_lossy(), &source, bounds));
+    match run {
         Err(e) => verdict(false, e),
         Ok(outcome) => {
             let actual = normalize(&snapshot(&outcome));

@@ -64,6 +64,7 @@ mod tests {
             }),
             report: None,
             bug: None,
+            host: None,
             stdout: "a\n".into(),
         };
         let body = snapshot_body(&snapshot_file(&outcome));

@@ -9,7 +9,8 @@
 //! the command that replays it.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -235,7 +236,8 @@ pub struct FoundBug {
     pub hits: u64,
     pub source: String,
     pub reduced: Option<Reduced>,
-    pub files: Option<CaseFiles>,
+    /// Where the finding was written, or why it could not be.
+    pub files: Option<Result<CaseFiles, String>>,
     /// Replays the original case.
     pub replay: String,
 }
@@ -371,7 +373,7 @@ pub fn run(c: &Campaign) -> Report {
                 "Fuzz finding {}\nreplay: {}\nrun:    spy-interp execute --engine ENGINE --max-steps {} {name}.spy",
                 f.signature, f.replay, c.oracle.fuel
             );
-            f.files = write_case(dir, &name, &comment, source).ok();
+            f.files = Some(write_case(dir, &name, &comment, source).map_err(|e| e.to_string()));
         }
     });
     Report { stats, findings }
@@ -391,13 +393,25 @@ fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
     Ok(allowed)
 }
 
-/// `spy-interp fuzz`: returns the exit code (1 if anything was found).
-pub fn main(args: FuzzOptions) -> i32 {
+/// `dir` exists (or can be made) and a file can be written in it: checked
+/// before a campaign starts, so no finding is lost at its end.
+pub fn check_writable(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(format!(".spy-fuzz-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"probe")?;
+    std::fs::remove_file(&probe)
+}
+
+/// `spy-interp fuzz`: writes its report to `out` and returns the exit
+/// code: 1 if anything was found, or if every program timed out (nothing
+/// was compared), or if a finding could not be written; 2 for bad
+/// options or an unwritable `--out`. `Err` is a failed write to `out`.
+pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     let allowed = match parse_features(&args) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return Ok(2);
         }
     };
     let mut c = Campaign::new(args.seed);
@@ -407,14 +421,24 @@ pub fn main(args: FuzzOptions) -> i32 {
         c.oracle.mutations = m.into();
     }
     if let Some(i) = args.case {
-        return replay(&c, i);
+        return replay(&c, i, out);
+    }
+    if let Err(e) = check_writable(&args.out) {
+        eprintln!("error: cannot write findings to {}: {e}", args.out.display());
+        return Ok(2);
     }
     if let Some(file) = &args.reduce {
-        return reduce_file(&c, file, &args.out);
+        return reduce_file(&c, file, &args.out, out);
     }
     c.cases = args.cases;
     c.time = match (args.seconds, args.cases) {
-        (Some(s), _) => Some(Duration::from_secs_f64(s)),
+        (Some(s), _) => match Duration::try_from_secs_f64(s) {
+            Ok(d) if !d.is_zero() => Some(d),
+            _ => {
+                eprintln!("error: --seconds {s} is not a duration above 0");
+                return Ok(2);
+            }
+        },
         (None, None) => Some(Duration::from_secs(10)),
         (None, Some(_)) => None,
     };
@@ -428,85 +452,107 @@ pub fn main(args: FuzzOptions) -> i32 {
         Ok(p) => p.install(|| run(&c)),
         Err(_) => run(&c),
     };
-    println!("{}", report.stats.summary());
+    writeln!(out, "{}", report.stats.summary())?;
     if !args.quiet {
-        println!(
+        writeln!(
+            out,
             "feature coverage (share of programs):\n{}",
             report.stats.coverage_table()
-        );
+        )?;
     }
+    let mut lost = 0;
     for f in &report.findings {
-        println!(
+        writeln!(
+            out,
             "\nFINDING {} ({} hit(s), first at case {})",
             f.signature, f.hits, f.case
-        );
+        )?;
         if let Some(r) = &f.reduced {
-            println!(
+            writeln!(
+                out,
                 "  minimized to {} lines ({} candidates tried)",
                 r.lines(),
                 r.tries
-            );
+            )?;
         }
-        if let Some(files) = &f.files {
-            println!(
+        match &f.files {
+            Some(Ok(files)) => writeln!(
+                out,
                 "  case:   {}\n  outcome: {}",
                 files.spy.display(),
                 files.snap.display()
-            );
+            )?,
+            Some(Err(e)) => {
+                lost += 1;
+                eprintln!("error: cannot write finding {} to {}: {e}", f.signature, args.out.display());
+            }
+            None => {}
         }
-        println!("  replay: {}", f.replay);
+        writeln!(out, "  replay: {}", f.replay)?;
     }
-    i32::from(!report.findings.is_empty())
+    let compared = report.stats.programs - report.stats.timeouts;
+    if compared == 0 {
+        eprintln!(
+            "error: no program was compared: all {} timed out (fuel {}); raise --fuel",
+            report.stats.programs, c.oracle.fuel
+        );
+        return Ok(1);
+    }
+    if lost > 0 {
+        eprintln!("error: {lost} finding(s) could not be written (see above)");
+    }
+    Ok(i32::from(!report.findings.is_empty() || lost > 0))
 }
 
 /// Print case `i` and what every engine did with it.
-fn replay(c: &Campaign, i: u64) -> i32 {
+fn replay(c: &Campaign, i: u64, out: &mut dyn Write) -> std::io::Result<i32> {
     let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
-    println!("{}", program.source);
-    println!("# features: {}", program.features.names());
+    writeln!(out, "{}", program.source)?;
+    writeln!(out, "# features: {}", program.features.names())?;
     let checked = check(&program.source, &c.oracle);
-    println!("# reference outcome:\n{}", snapshot(&checked.reference));
-    match checked.verdict {
+    writeln!(out, "# reference outcome:\n{}", snapshot(&checked.reference))?;
+    Ok(match checked.verdict {
         Verdict::Agree => {
-            println!("# all engines agree");
+            writeln!(out, "# all engines agree")?;
             0
         }
         Verdict::Timeout => {
-            println!("# timeout (fuel {})", c.oracle.fuel);
+            writeln!(out, "# timeout (fuel {})", c.oracle.fuel)?;
             0
         }
         Verdict::Finding(f) => {
-            println!(
+            writeln!(
+                out,
                 "# FINDING {}\n# {} outcome:\n{}",
                 f.signature,
                 f.other.0.name(),
                 snapshot(&f.other.1)
-            );
+            )?;
             1
         }
-    }
+    })
 }
 
 /// `--reduce FILE`: minimize one program and write it as a case.
-fn reduce_file(c: &Campaign, file: &std::path::Path, out: &std::path::Path) -> i32 {
+fn reduce_file(c: &Campaign, file: &Path, dir: &Path, out: &mut dyn Write) -> std::io::Result<i32> {
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", file.display());
-            return 2;
+            return Ok(2);
         }
     };
     let Verdict::Finding(f) = check(&source, &c.oracle).verdict else {
-        println!("no finding: every engine agrees on {}", file.display());
-        return 0;
+        writeln!(out, "no finding: every engine agrees on {}", file.display())?;
+        return Ok(0);
     };
     let r = reduce(&source, &f.signature, &c.oracle, ReduceBudget::default());
     let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
     let comment = format!("Fuzz finding {}\nreduced from {}", f.signature, file.display());
-    println!("FINDING {}\n{}", f.signature, r.source);
-    match write_case(out, &name, &comment, &r.source) {
-        Ok(files) => println!("case: {}\noutcome: {}", files.spy.display(), files.snap.display()),
-        Err(e) => eprintln!("error: cannot write the case: {e}"),
+    writeln!(out, "FINDING {}\n{}", f.signature, r.source)?;
+    match write_case(dir, &name, &comment, &r.source) {
+        Ok(files) => writeln!(out, "case: {}\noutcome: {}", files.spy.display(), files.snap.display())?,
+        Err(e) => eprintln!("error: cannot write the case to {}: {e}", dir.display()),
     }
-    1
+    Ok(1)
 }

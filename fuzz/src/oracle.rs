@@ -304,6 +304,7 @@ mod tests {
             }),
             report: None,
             bug: None,
+            host: None,
             stdout: stdout.to_string(),
         };
         let (kind, line) = compare(

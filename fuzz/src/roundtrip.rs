@@ -7,8 +7,8 @@
 use crate::oracle::{compare, is_timeout, normalize_line};
 use spy_interp::backend::print_module;
 use spy_interp::engine::{run_program, Engine, RunConfig};
-use spy_interp::frames::limits::INTERP_STACK_BYTES;
 use spy_interp::frames::{Interp, Limits};
+use spy_interp::native_stack;
 use spy_interp::redshift::ErrorMode;
 use spy_interp::syntax::parse_str;
 
@@ -17,18 +17,15 @@ use spy_interp::syntax::parse_str;
 /// concern). A panic is an `Err`.
 pub fn residual_text(path: &str, source: &str, limits: Limits) -> Result<Option<(String, String)>, String> {
     let (path, source) = (path.to_string(), source.to_string());
-    let handle = std::thread::Builder::new()
-        .stack_size(INTERP_STACK_BYTES)
-        .spawn(move || {
-            let mut blue_output = Vec::new();
-            let mut interp = Interp::new(&mut blue_output, RunConfig::from(limits));
-            interp
-                .redshift_file(&path, source.as_bytes(), ErrorMode::Lazy)
-                .ok()
-                .map(|r| (print_module(&r.module), r.modname))
-        })
-        .map_err(|e| e.to_string())?;
-    handle.join().map_err(|_| "redshift panicked".to_string())
+    native_stack::run(limits.max_depth, move || {
+        let mut blue_output = Vec::new();
+        let mut interp = Interp::new(&mut blue_output, RunConfig::from(limits));
+        interp
+            .redshift_file(&path, source.as_bytes(), ErrorMode::Lazy)
+            .ok()
+            .map(|r| (print_module(&r.module), r.modname))
+    })
+    .map_err(|e| format!("redshift: {e}"))
 }
 
 /// Check the property on one program; `Err` describes the violation.

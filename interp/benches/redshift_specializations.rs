@@ -34,19 +34,17 @@ fn metafunc_module(n: usize) -> String {
 
 fn time_redshift(name: &str, source: &str, specializations: usize) {
     let src = source.to_string();
-    let handle = std::thread::Builder::new()
-        .stack_size(spy_interp::frames::limits::INTERP_STACK_BYTES)
-        .spawn(move || {
-            let mut sink = Vec::new();
-            let mut interp = Interp::new(&mut sink, RunConfig::default());
-            let start = Instant::now();
-            let residual = interp.redshift_with("bench.spy", src.as_bytes(), RedshiftOptions::default());
-            let elapsed = start.elapsed();
-            let functions = residual.map(|r| r.module.body.len()).unwrap_or(0);
-            (elapsed, functions)
-        })
-        .expect("spawn");
-    let (elapsed, functions) = handle.join().expect("redshift thread");
+    let run = move || {
+        let mut sink = Vec::new();
+        let mut interp = Interp::new(&mut sink, RunConfig::default());
+        let start = Instant::now();
+        let residual = interp.redshift_with("bench.spy", src.as_bytes(), RedshiftOptions::default());
+        let elapsed = start.elapsed();
+        let functions = residual.map(|r| r.module.body.len()).unwrap_or(0);
+        (elapsed, functions)
+    };
+    let (elapsed, functions) =
+        spy_interp::native_stack::run(RunConfig::default().limits.max_depth, run).expect("redshift thread");
     let per = elapsed.as_secs_f64() * 1e6 / specializations as f64;
     println!(
         "{name:<10} {specializations:>5} specializations, {functions:>5} residual defs, total {:>8.2} ms, {per:>7.1} µs/specialization",

@@ -10,12 +10,17 @@
 //! behind a panic net and returns its [`Outcome`]: exit code, stdout, and
 //! the uncaught SPy exception as a typed `(ExcKind, message)`; an internal
 //! error of spy-interp is kept apart as a `bug` (a finding, never an
-//! outcome).
+//! outcome), and a failure of the host to take the program's output as
+//! `host`. [`run_program`] captures stdout in memory (for the harnesses);
+//! [`run_program_to`] streams it to a writer as the program runs (for the
+//! command line).
 
 use std::fmt;
+use std::io::Write;
 
-use crate::error::{Bug, ExcKind, Failure, SpyError};
-use crate::frames::{limits, Interp};
+use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
+use crate::frames::Interp;
+use crate::native_stack;
 use crate::redshift::ErrorMode;
 
 pub use crate::frames::{Limits, Mutation, Mutations, RunConfig};
@@ -75,11 +80,11 @@ impl ErrorLine {
 }
 
 impl fmt::Display for ErrorLine {
-    /// `Kind: message` (`Kind:` when the message is empty), as the last
-    /// line of the report on stderr.
+    /// `Kind: message` (`Kind` alone when the message is empty), as the
+    /// stable line of the report on stderr.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.message.is_empty() {
-            write!(f, "{}:", self.kind)
+            write!(f, "{}", self.kind)
         } else {
             write!(f, "{}: {}", self.kind, self.message)
         }
@@ -96,6 +101,10 @@ pub struct Outcome {
     pub report: Option<String>,
     /// An internal error of spy-interp: always a failure.
     pub bug: Option<Bug>,
+    /// The program's output could not be written (only when it streams to
+    /// a writer that can fail, see `run_program_to`).
+    pub host: Option<HostError>,
+    /// What the program printed (empty when it was streamed).
     pub stdout: String,
 }
 
@@ -103,41 +112,86 @@ impl Outcome {
     /// Exit code of an internal error (as a Rust panic's).
     pub const BUG_EXIT: i32 = 101;
 
+    /// Exit code when the host failed the program (sysexits' `EX_IOERR`).
+    pub const HOST_EXIT: i32 = 74;
+
     fn bug(message: String, stdout: String) -> Outcome {
         Outcome {
             exit: Outcome::BUG_EXIT,
             error: None,
             report: None,
             bug: Some(Bug::new(message)),
+            host: None,
             stdout,
         }
     }
 
-    fn of(result: Result<i32, Failure>, out: Vec<u8>) -> Outcome {
-        let stdout = String::from_utf8_lossy(&out).into_owned();
+    fn of(result: Result<i32, Failure>, stdout: String) -> Outcome {
+        let clean = Outcome {
+            exit: 0,
+            error: None,
+            report: None,
+            bug: None,
+            host: None,
+            stdout,
+        };
         match result {
-            Ok(exit) => Outcome {
-                exit,
-                error: None,
-                report: None,
-                bug: None,
-                stdout,
-            },
+            Ok(exit) => Outcome { exit, ..clean },
             Err(Failure::Raise(e)) => Outcome {
                 exit: 1,
                 error: Some(ErrorLine::of(&e)),
                 report: Some(crate::diag::render(&e)),
-                bug: None,
-                stdout,
+                ..clean
             },
-            Err(Failure::Bug(b)) => Outcome::bug(b.message, stdout),
+            Err(Failure::Bug(b)) => Outcome::bug(b.message, clean.stdout),
+            Err(Failure::Host(h)) => Outcome {
+                exit: Outcome::HOST_EXIT,
+                host: Some(h),
+                ..clean
+            },
         }
     }
 }
 
-/// Run `source` (named `path`) with `engine` on a thread with a deep stack.
+/// Run `source` (named `path`) with `engine` on a thread with a deep stack
+/// (sized for `config.limits.max_depth`), capturing its output in memory.
 /// A panic anywhere in the engine becomes an `Outcome` with a `bug`.
 pub fn run_program(engine: Engine, path: &str, source: &[u8], config: RunConfig) -> Outcome {
+    match run_on_eval_thread(engine, path, source, config, Vec::new()) {
+        Ok((outcome, out)) => Outcome {
+            stdout: String::from_utf8_lossy(&out).into_owned(),
+            ..outcome
+        },
+        Err(e) => Outcome::bug(e.to_string(), String::new()),
+    }
+}
+
+/// Like [`run_program`], but the program's output goes to `out` as it is
+/// printed (the outcome's `stdout` is empty). `out` is flushed when the
+/// program ends, however it ends; a write or flush that fails ends the run
+/// with `host` set. Buffering is `out`'s business.
+pub fn run_program_to(
+    engine: Engine,
+    path: &str,
+    source: &[u8],
+    config: RunConfig,
+    out: Box<dyn Write + Send>,
+) -> Outcome {
+    match run_on_eval_thread(engine, path, source, config, out) {
+        Ok((outcome, _)) => outcome,
+        Err(e) => Outcome::bug(e.to_string(), String::new()),
+    }
+}
+
+/// Run the program on an evaluator thread (`native_stack::run`) writing to
+/// `out`; returns its outcome (with an empty `stdout`) and the writer.
+fn run_on_eval_thread<W: Write + Send + 'static>(
+    engine: Engine,
+    path: &str,
+    source: &[u8],
+    config: RunConfig,
+    mut out: W,
+) -> Result<(Outcome, W), native_stack::RunError> {
     let path = path.to_string();
     let source = source.to_vec();
     let config = if engine.is_reference() {
@@ -148,45 +202,33 @@ pub fn run_program(engine: Engine, path: &str, source: &[u8], config: RunConfig)
     } else {
         config
     };
-    let handle = std::thread::Builder::new()
-        .stack_size(limits::INTERP_STACK_BYTES)
-        .spawn(move || {
-            let mut out = Vec::new();
-            let result = match engine {
-                Engine::Interp => run_interp(&path, &source, &mut out, config),
-                Engine::Doppler => run_doppler(&path, &source, &mut out, config),
-            };
-            Outcome::of(result, out)
-        });
-    let joined = handle
-        .map_err(|e| format!("cannot start the interpreter thread: {e}"))
-        .and_then(|h| h.join().map_err(|p| format!("panic: {}", panic_text(&*p))));
-    joined.unwrap_or_else(|message| Outcome::bug(message, String::new()))
+    native_stack::run(config.limits.max_depth, move || {
+        let result = match engine {
+            Engine::Interp => run_interp(&path, &source, &mut out, config),
+            Engine::Doppler => run_doppler(&path, &source, &mut out, config),
+        };
+        (Outcome::of(result, String::new()), out)
+    })
 }
 
-/// The text of a panic payload.
-pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "panic".to_string())
+/// Flush `out` after a run: a flush that fails is the run's failure unless
+/// the run already failed the same way or found a bug.
+fn flushed<T>(result: Result<T, Failure>, out: &mut dyn Write) -> Result<T, Failure> {
+    match (out.flush(), result) {
+        (Err(e), Ok(_) | Err(Failure::Raise(_))) => Err(HostError::output(&e).into()),
+        (_, result) => result,
+    }
 }
 
 /// The interp engine: parse, resolve and run the program in ASTFrame,
-/// writing its output to `out`; `Ok` is the exit code. Runs on the calling
-/// thread: callers that accept arbitrary programs should use a thread with
-/// `limits::INTERP_STACK_BYTES` of stack (as `run_program` does).
-pub fn run_interp(
-    path: &str,
-    source: &[u8],
-    out: &mut dyn std::io::Write,
-    config: RunConfig,
-) -> Result<i32, Failure> {
+/// writing its output to `out` (flushed at the end); `Ok` is the exit
+/// code. Runs on the calling thread: callers that accept arbitrary
+/// programs should run it on a `native_stack::run` thread (as
+/// `run_program` does).
+pub fn run_interp(path: &str, source: &[u8], out: &mut dyn Write, config: RunConfig) -> Result<i32, Failure> {
     let mut interp = Interp::new(out, config);
     let result = interp.run_main_file(path, source);
-    let _ = interp.out.flush();
-    result
+    flushed(result, interp.out)
 }
 
 /// The doppler engine: redshift `source` (lazy errors), print the residual
@@ -206,8 +248,7 @@ pub fn run_doppler(
         };
         let mut interp = Interp::new(out, redshift_config);
         let r = interp.redshift_file(path, source, ErrorMode::Lazy);
-        let _ = interp.out.flush();
-        r?
+        flushed(r, interp.out)?
     };
     let text = crate::backend::spy_printer::print_module(&residual.module);
     let residual_path = format!("{path}.redshift/{}.spy", residual.modname);

@@ -6,6 +6,10 @@
 //!   and a traceback. Every engine must produce the same `Kind: message`.
 //! - [`Bug`]: an internal invariant of this implementation broke. It is never
 //!   a legitimate outcome of a program; the fuzzer reports it as a finding.
+//! - [`HostError`]: the host failed the program (its output could not be
+//!   written: a closed pipe, a full disk). Not a SPy exception (no program
+//!   can raise or observe it, redshift never turns it into a residual
+//!   `raise`) and not a bug: the run ends and the user is told.
 //!
 //! Evaluation functions return `Result<T, Outcome>`-like types whose error is
 //! [`Failure`], which is either of the two.
@@ -140,7 +144,8 @@ pub struct SpyError {
     pub kind: ExcKind,
     pub message: String,
     pub annotations: Vec<Annotation>,
-    /// Outermost frame first.
+    /// Innermost frame first: each frame the error passes through on its
+    /// way out appends itself (a traceback is printed outermost first).
     pub traceback: Vec<TraceEntry>,
     /// When this exception is a run-time error (`vm::rt_error`), its stable
     /// code and operands: a `$raise[N]` helper is built from them, as the
@@ -191,10 +196,12 @@ impl SpyError {
         self
     }
 
-    /// The stable line every engine must agree on: `Kind: message`.
+    /// The stable line every engine must agree on: `Kind: message`, or
+    /// `Kind` alone when the message is empty (`raise ValueError`), as
+    /// CPython prints it.
     pub fn headline(&self) -> String {
         if self.message.is_empty() {
-            format!("{}:", self.kind)
+            self.kind.to_string()
         } else {
             format!("{}: {}", self.kind, self.message)
         }
@@ -238,6 +245,28 @@ impl fmt::Display for Bug {
     }
 }
 
+/// The host could not do what the program asked of it: writing the
+/// program's output failed. The message says what and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostError {
+    pub message: String,
+}
+
+impl HostError {
+    /// Writing the program's output (stdout) failed with `e`.
+    pub fn output(e: &std::io::Error) -> HostError {
+        HostError {
+            message: format!("cannot write the program's output: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OSError: {}", self.message)
+    }
+}
+
 /// Why an evaluation did not produce a value.
 #[derive(Clone, Debug)]
 pub enum Failure {
@@ -245,11 +274,19 @@ pub enum Failure {
     Raise(Box<SpyError>),
     /// A bug in the implementation.
     Bug(Bug),
+    /// The host failed the program (its output could not be written).
+    Host(HostError),
 }
 
 impl From<SpyError> for Failure {
     fn from(e: SpyError) -> Failure {
         Failure::Raise(Box::new(e))
+    }
+}
+
+impl From<HostError> for Failure {
+    fn from(h: HostError) -> Failure {
+        Failure::Host(h)
     }
 }
 

@@ -6,9 +6,10 @@
 //! | module      | owns                                                        | spec chapter |
 //! |-------------|-------------------------------------------------------------|--------------|
 //! | `source`    | source files, byte ranges, line:col                         | lexical      |
-//! | `error`     | `SpyError` / `Bug`, the two error channels                  | errors |
+//! | `error`     | `SpyError` / `Bug` / `HostError`, the three error channels   | errors |
 //! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
-//! | `syntax`    | lexer, lalrpop grammar, AST, AST dump and walker            | lexical, syntax |
+//! | `native_stack` | the evaluator thread's stack size and overflow guard     | errors (limits) |
+//! | `syntax`    | reading source input, lexer, lalrpop grammar, AST, AST dump and walker | lexical, syntax |
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
 //! | `vm`        | values, function code, types, pure operator semantics, builtin modules | types, conversions |
 //! | `backend`   | printing a (residual) module back as SPy source            | — |
@@ -20,8 +21,10 @@
 //! needs only `syntax` and `vm`'s float formatting, while DopplerFrame's
 //! provenance notes print resolved calls as they are made.
 //!
-//! Errors travel on two channels (`error`): a [`error::SpyError`] is a program
-//! outcome, a [`error::Bug`] is a broken invariant of this implementation.
+//! Errors travel on three channels (`error`): a [`error::SpyError`] is a
+//! program outcome, a [`error::Bug`] is a broken invariant of this
+//! implementation, a [`error::HostError`] is the host failing the program
+//! (its output could not be written).
 //!
 //! The crates above this one: `spy-conformance` (the suite and its runner),
 //! `spy-fuzz` (differential fuzzing) and `spy-interp-cli` (the `spy-interp`
@@ -34,6 +37,7 @@ pub mod diag;
 pub mod engine;
 pub mod error;
 pub mod frames;
+pub mod native_stack;
 pub mod redshift;
 pub mod resolve;
 pub mod source;

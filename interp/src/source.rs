@@ -102,6 +102,16 @@ impl SourceFile {
         }
     }
 
+    /// Number of lines (a final line without a newline counts).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where the (0-based) line `line` starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts[line] as usize
+    }
+
     /// The text of the (0-based) line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line] as usize;

@@ -13,6 +13,8 @@ const LAYERS: &[&[&str]] = &[
     &["source"],
     &["error"],
     &["diag"],
+    // The evaluator thread's stack (used by frames, redshift and engine).
+    &["native_stack"],
     &["syntax"],
     &["resolve"],
     &["vm"],

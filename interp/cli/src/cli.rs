@@ -1,8 +1,10 @@
 //! The `spy-interp` command line: `execute` (and the `spy-interp FILE`
 //! shorthand), `parse`, `redshift`, `conformance`, and `fuzz`. Flags are
-//! parsed here (clap) and handed to the libraries as plain values.
+//! parsed here (clap, with value parsers that reject what the libraries
+//! cannot take) and handed to the libraries as plain values; every command
+//! writes its output through `output::Stdout`.
 
-use std::io::Write;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -11,8 +13,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spy_conformance::{self as conformance, Target};
 use spy_fuzz::campaign::FuzzOptions;
 use spy_interp::engine::{Engine, Limits, Mutation};
+use spy_interp::native_stack::MAX_DEPTH;
 use spy_interp::redshift::ErrorMode;
 use spy_interp::redshift::{Format, RedshiftOptions};
+use spy_interp::syntax::input::{read_source, ReadSourceError};
+
+use crate::output::{self, Stdout};
 
 /// `--engine`: an engine, or the reference engine in a mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -91,8 +97,10 @@ struct LimitArgs {
     /// Stop with StepLimitError after N steps (statements and calls).
     #[arg(long, value_name = "N")]
     max_steps: Option<u64>,
-    /// Maximum call depth before RecursionError.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    /// Maximum call depth before RecursionError (1 to 100000: the
+    /// evaluator's native stack is sized for it).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     max_depth: u32,
 }
 
@@ -164,8 +172,9 @@ enum Command {
 /// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`).
 #[derive(clap::Args, Clone, Debug)]
 struct FuzzArgs {
-    /// Stop after N seconds (default 10 when --cases is not given).
-    #[arg(long, value_name = "N")]
+    /// Stop after N seconds (default 10 when --cases is not given); a
+    /// number above 0 and at most a year.
+    #[arg(long, value_name = "N", value_parser = parse_seconds)]
     seconds: Option<f64>,
     /// Stop after N cases.
     #[arg(long, value_name = "N")]
@@ -179,11 +188,11 @@ struct FuzzArgs {
     /// Where minimized findings are written.
     #[arg(long, default_value = "fuzz-findings")]
     out: PathBuf,
-    /// Step fuel of the reference engine per program.
-    #[arg(long, default_value_t = 20_000)]
+    /// Step fuel of the reference engine per program (at least 1).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     fuel: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads (default: one per core; at least 1).
+    #[arg(long, value_parser = parse_jobs)]
     jobs: Option<usize>,
     /// Only these features (comma-separated names).
     #[arg(long, value_name = "LIST")]
@@ -208,6 +217,28 @@ struct FuzzArgs {
     /// No progress line.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// `--seconds`: a finite duration above 0, at most a year (what
+/// `Duration::from_secs_f64` takes without panicking, and a sane bound).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if s.is_finite() && s > 0.0 && s <= YEAR {
+        Ok(s)
+    } else {
+        Err(format!("`{text}` is not a duration above 0 and at most {YEAR} seconds (a year)"))
+    }
+}
+
+/// `--jobs`: at least one worker, at most 1024.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("`{text}` is not a number of workers from 1 to 1024")),
+    }
 }
 
 impl FuzzArgs {
@@ -240,9 +271,10 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    match cli.command {
-        Some(Command::Execute { engine, limits, file }) => execute(engine, &file, limits.limits()),
-        Some(Command::Parse { file }) => parse(&file),
+    let out = Stdout::new();
+    let code = match cli.command {
+        Some(Command::Execute { engine, limits, file }) => execute(&out, engine, &file, limits.limits()),
+        Some(Command::Parse { file }) => parse(&out, &file),
         Some(Command::Redshift {
             error_mode,
             format,
@@ -250,42 +282,70 @@ pub fn main() -> i32 {
             full_fqn,
             limits,
             file,
-        }) => redshift(error_mode, format, (provenance, full_fqn), limits.limits(), &file),
+        }) => redshift(&out, error_mode, format, (provenance, full_fqn), limits.limits(), &file),
         Some(Command::Conformance {
             dir,
             shard,
             engine,
             verbose,
-        }) => run_conformance(dir, shard, engine, verbose),
-        Some(Command::Fuzz(args)) => spy_fuzz::campaign::main(args.options()),
+        }) => run_conformance(&out, dir, shard, engine, verbose),
+        Some(Command::Fuzz(args)) => {
+            let mut w = out.clone();
+            spy_fuzz::campaign::main(args.options(), &mut w)
+                .unwrap_or_else(|e| output::failed(&spy_interp::error::HostError::output(&e)))
+        }
         None => match cli.file {
-            Some(file) => execute(EngineArg::Interp, &file, cli.limits.limits()),
+            Some(file) => execute(&out, EngineArg::Interp, &file, cli.limits.limits()),
             None => {
                 eprintln!("usage: spy-interp [execute|parse|conformance] FILE (see --help)");
                 2
             }
         },
+    };
+    if code == output::HOST_EXIT {
+        // Already reported; flushing again would fail (and say so) again.
+        return code;
+    }
+    match out.finish() {
+        Ok(()) => code,
+        Err(host) => host,
     }
 }
 
+/// Read a source file within the size limit; the exit code on failure
+/// (2: it cannot be read; 1: it is too large, a ParseError).
 fn read(path: &PathBuf) -> Result<Vec<u8>, i32> {
-    std::fs::read(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
-        2
+    read_source(path).map_err(|e| match e {
+        ReadSourceError::Io(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            2
+        }
+        ReadSourceError::TooLarge(e) => {
+            eprint!("{}", spy_interp::diag::render(&e));
+            1
+        }
     })
 }
 
-fn execute(engine: EngineArg, file: &PathBuf, limits: Limits) -> i32 {
+fn execute(out: &Stdout, engine: EngineArg, file: &PathBuf, limits: Limits) -> i32 {
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let outcome = engine.target().run(&file.to_string_lossy(), &source, limits);
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(outcome.stdout.as_bytes());
-    let _ = stdout.flush();
+    let target = engine.target();
+    // The program's output streams to stdout as it runs.
+    let outcome = spy_interp::engine::run_program_to(
+        target.engine,
+        &file.to_string_lossy(),
+        &source,
+        target.config(limits),
+        Box::new(out.clone()),
+    );
     if let Some(report) = &outcome.report {
         eprint!("{report}");
+    }
+    if let Some(host) = &outcome.host {
+        return output::failed(host);
     }
     if let Some(bug) = &outcome.bug {
         eprintln!(
@@ -296,16 +356,13 @@ fn execute(engine: EngineArg, file: &PathBuf, limits: Limits) -> i32 {
     outcome.exit
 }
 
-fn parse(file: &PathBuf) -> i32 {
+fn parse(out: &Stdout, file: &PathBuf) -> i32 {
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
     match spy_interp::syntax::parse_command_output(&file.to_string_lossy(), &source) {
-        Ok(dump) => {
-            print!("{dump}");
-            0
-        }
+        Ok(dump) => out.emit(&dump).err().unwrap_or(0),
         Err(e) => {
             eprint!("{}", spy_interp::diag::render(&e));
             1
@@ -314,6 +371,7 @@ fn parse(file: &PathBuf) -> i32 {
 }
 
 fn redshift(
+    out: &Stdout,
     error_mode: ErrorModeArg,
     format: FormatArg,
     (provenance, full_fqn): (bool, bool),
@@ -337,14 +395,11 @@ fn redshift(
         provenance,
         full_fqn,
     };
-    let out =
+    let result =
         spy_interp::redshift::redshift_source(&file.to_string_lossy(), &source, options, format, limits);
-    eprint!("{}", out.blue_stdout);
-    match out.result {
-        Ok(text) => {
-            print!("{text}");
-            0
-        }
+    eprint!("{}", result.blue_stdout);
+    match result.result {
+        Ok(text) => out.emit(&text).err().unwrap_or(0),
         Err(report) => {
             eprint!("{report}");
             1
@@ -353,16 +408,20 @@ fn redshift(
 }
 
 fn run_conformance(
+    out: &Stdout,
     dir: Option<PathBuf>,
     shard: Option<String>,
     engine: Option<EngineArg>,
     verbose: bool,
 ) -> i32 {
-    let dir = dir.unwrap_or_else(conformance::bundled_suite_dir);
-    let mut cases = match conformance::discover(&dir) {
+    let found = match &dir {
+        Some(dir) => conformance::discover(dir).map_err(|e| (dir.display().to_string(), e)),
+        None => Ok(conformance::bundled_suite()),
+    };
+    let mut cases = match found {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: cannot read conformance suite {}: {e}", dir.display());
+        Err((dir, e)) => {
+            eprintln!("error: cannot read conformance suite {dir}: {e}");
             return 2;
         }
     };
@@ -388,21 +447,23 @@ fn run_conformance(
     );
     let verdicts = conformance::run_all(&cases, &targets, || bar.inc(1));
     bar.finish_and_clear();
+    let mut text = String::new();
     let mut failed = 0;
     for v in verdicts.iter().filter(|v| !v.passed) {
         failed += 1;
-        println!("FAIL [{}] {}", v.target, v.case);
+        let _ = writeln!(text, "FAIL [{}] {}", v.target, v.case);
         if verbose {
-            println!("{}", v.detail);
+            let _ = writeln!(text, "{}", v.detail);
         }
     }
-    println!();
+    text.push('\n');
     let width = targets.iter().map(|t| t.name().len()).max().unwrap_or(0).max(6);
-    println!("{:<width$} {:>7} {:>7}", "engine", "passed", "failed");
+    let _ = writeln!(text, "{:<width$} {:>7} {:>7}", "engine", "passed", "failed");
     for target in &targets {
         let mine: Vec<_> = verdicts.iter().filter(|v| v.target == *target).collect();
         let passed = mine.iter().filter(|v| v.passed).count();
-        println!(
+        let _ = writeln!(
+            text,
             "{:<width$} {:>7} {:>7}",
             target.name(),
             passed,
@@ -411,7 +472,8 @@ fn run_conformance(
     }
     let modes = targets.iter().filter(|t| t.is_mode()).count();
     let plain = targets.len() - modes;
-    println!(
+    let _ = writeln!(
+        text,
         "{} cases, {} engine{}{}: {}",
         cases.len(),
         plain,
@@ -422,5 +484,8 @@ fn run_conformance(
         },
         if failed == 0 { "all passed" } else { "FAILURES" }
     );
+    if let Err(code) = out.emit(&text) {
+        return code;
+    }
     i32::from(failed != 0)
 }

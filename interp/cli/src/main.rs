@@ -3,6 +3,7 @@
 //! allocator (the libraries leave that choice to their users).
 
 mod cli;
+mod output;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

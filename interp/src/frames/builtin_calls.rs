@@ -393,7 +393,7 @@ impl Interp<'_> {
             .out
             .write_all(line.as_bytes())
             .and_then(|_| self.out.write_all(b"\n"));
-        result.map_err(|e| SpyError::new(ExcKind::Exception, format!("cannot write to stdout: {e}")).into())
+        result.map_err(|e| crate::error::HostError::output(&e).into())
     }
 }
 

@@ -134,11 +134,6 @@ impl From<Mutation> for Mutations {
     }
 }
 
-/// Native stack given to the thread that runs the interpreter: deep enough
-/// for `max_depth` nested SPy calls of maximally nested expressions, in
-/// debug builds too. It is virtual memory, committed only when touched.
-pub const INTERP_STACK_BYTES: usize = 1 << 30;
-
 impl Interp<'_> {
     /// Count one step; fails when the fuel is exhausted.
     pub(crate) fn tick(&mut self) -> Result<(), Failure> {
@@ -172,7 +167,9 @@ impl Interp<'_> {
 
     /// Enter a function activation; fails past the depth limit.
     pub(crate) fn enter_call(&mut self) -> Result<(), Failure> {
-        if self.depth >= self.limits.max_depth {
+        // The native stack may run short before `max_depth` when calls are
+        // deep in expressions (`native_stack`): the same error, earlier.
+        if self.depth >= self.limits.max_depth || crate::native_stack::exhausted() {
             return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RecursionDepth).into());
         }
         self.depth += 1;

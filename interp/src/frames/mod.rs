@@ -226,9 +226,7 @@ impl Drop for Interp<'_> {
 pub(crate) fn add_trace(err: Failure, frame: &Frame) -> Failure {
     match err {
         Failure::Raise(mut e) => {
-            e.traceback.insert(
-                0,
-                TraceEntry {
+            e.traceback.push(TraceEntry {
                     name: frame.name.to_string(),
                     file: frame.file.clone(),
                     range: frame.current,

@@ -97,7 +97,7 @@ impl Interp<'_> {
         let Some(main) = main else {
             self.out
                 .write_all(b"Cannot find function main()\n")
-                .map_err(|e| Failure::from(SpyError::new(ExcKind::Exception, e.to_string())))?;
+                .map_err(|e| Failure::from(crate::error::HostError::output(&e)))?;
             return Ok(0);
         };
         let file = m.file.clone();

@@ -89,18 +89,16 @@ pub fn redshift_source(
             Ok(residual) => Ok(crate::backend::print_module(&residual.module)),
             Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
             Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
+            Err(crate::error::Failure::Host(h)) => Err(format!("{h}\n")),
         };
         RedshiftOutput {
             blue_stdout: String::from_utf8_lossy(&blue_output).into_owned(),
             result,
         }
     };
-    let handle = std::thread::Builder::new()
-        .stack_size(crate::frames::limits::INTERP_STACK_BYTES)
-        .spawn(run);
-    match handle.map(|h| h.join()) {
-        Ok(Ok(out)) => out,
-        _ => RedshiftOutput {
+    match crate::native_stack::run(limits.max_depth, run) {
+        Ok(out) => out,
+        Err(_) => RedshiftOutput {
             blue_stdout: String::new(),
             result: Err("internal error (a bug in spy-interp): redshift panicked\n".to_string()),
         },

@@ -4,7 +4,7 @@
 //! entry point, actions in `helpers`) → `validate` (module-level rules,
 //! loops, depth) → a dense renumbering of name ids. The first error wins and
 //! becomes a `SpyError` (`ParseError`, `IndentationError` or `TabError`).
-//! `walk` is the one AST walker (children of every node, shared and
+//! `input` reads a source file within the size limit. `walk` is the one AST walker (children of every node, shared and
 //! mutable) that the later phases and the tools use.
 //!
 //! Parsing is panic-free, hang-free and memory-bounded for any input:
@@ -15,6 +15,7 @@
 pub mod ast;
 pub mod dump;
 pub mod error;
+pub mod input;
 mod helpers;
 pub mod lexer;
 pub mod token;

@@ -1,0 +1,164 @@
+//! The evaluator's native stack: how large the thread that runs a program
+//! gets for a given call-depth limit, and the guard that turns running
+//! short of it into a `RecursionError` instead of a native stack overflow
+//! (which aborts the process).
+//!
+//! ASTFrame is a tree walker: each SPy call costs native stack (measured
+//! with simple recursion `return f(n - 1) + 1`, 1 GiB holds about 42,000
+//! calls in a debug build and 132,000 in a release build, about 40,000 and
+//! 143,000 for blue recursion at redshift time; an expression nested deep
+//! inside each call costs more). A thread started by [`spawn`] gets [`BASE_BYTES`]
+//! (room for maximally nested expressions) plus [`PER_CALL_BYTES`] per
+//! allowed call, and records where its stack ends; [`exhausted`] is true
+//! when less than [`GUARD_BYTES`] are left, and the evaluator checks it on
+//! every call (`frames::limits`). A program stays deterministic: below the
+//! limit the stack suffices for ordinary calls, and only a program that
+//! would otherwise crash gets its `RecursionError` earlier.
+//!
+//! The stack is virtual memory, committed only when touched.
+
+use std::cell::Cell;
+use std::sync::{Arc, Mutex};
+
+/// Stack for the part of a run that does not grow with the call depth.
+pub const BASE_BYTES: usize = 1 << 30;
+
+/// Stack reserved per allowed SPy call (a debug build uses about 25 KiB
+/// per simple call).
+pub const PER_CALL_BYTES: usize = 32 << 10;
+
+/// The largest call-depth limit a run accepts (`--max-depth`): the stack
+/// it needs (4.2 GiB of address space) must be reservable, and a debug
+/// build touches about 2.5 GB of it at that depth.
+pub const MAX_DEPTH: u32 = 100_000;
+
+/// Stack that must remain when a call starts: one call whose expressions
+/// are nested as deep as the parser allows, plus unwinding and rendering
+/// the error.
+pub const GUARD_BYTES: usize = 128 << 20;
+
+thread_local! {
+    /// Lowest stack address a call may start below, or 0 (no guard: a
+    /// thread not started by `spawn`).
+    static FLOOR: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Native stack for a run whose call depth is at most `max_depth`.
+pub fn stack_bytes(max_depth: u32) -> usize {
+    BASE_BYTES + (max_depth.min(MAX_DEPTH) as usize) * PER_CALL_BYTES
+}
+
+/// Why [`run`] did not return `f`'s result.
+#[derive(Debug)]
+pub enum RunError {
+    /// The thread could not be started (even with `BASE_BYTES` of stack).
+    Spawn(std::io::Error),
+    /// `f` panicked; the panic's text.
+    Panic(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn(e) => write!(f, "cannot start the interpreter thread: {e}"),
+            RunError::Panic(p) => write!(f, "panic: {p}"),
+        }
+    }
+}
+
+/// Run `f` on a new thread whose stack fits `max_depth` calls, with the
+/// guard armed, and wait for its result. If that much address space cannot
+/// be reserved, the thread gets `BASE_BYTES` (the guard still ends a deep
+/// recursion cleanly, only earlier).
+pub fn run<T, F>(max_depth: u32, f: F) -> Result<T, RunError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    // `Builder::spawn` drops the closure when it fails: keep `f` outside it
+    // so that the fallback can still run it.
+    let slot = Arc::new(Mutex::new(Some(f)));
+    let start = |size: usize| {
+        let slot = slot.clone();
+        std::thread::Builder::new()
+            .name("spy-eval".into())
+            .stack_size(size)
+            .spawn(move || {
+                arm(size);
+                let f = slot.lock().ok().and_then(|mut f| f.take());
+                f.map(|f| f())
+            })
+    };
+    let wanted = stack_bytes(max_depth);
+    let handle = match start(wanted) {
+        Ok(h) => h,
+        Err(_) if wanted > BASE_BYTES => start(BASE_BYTES).map_err(RunError::Spawn)?,
+        Err(e) => return Err(RunError::Spawn(e)),
+    };
+    match handle.join() {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Err(RunError::Panic("the evaluator thread lost its task".into())),
+        Err(payload) => Err(RunError::Panic(panic_text(&*payload))),
+    }
+}
+
+/// The text of a panic payload.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// Record the end of the current thread's stack of `size` bytes.
+fn arm(size: usize) {
+    let here = probe();
+    let usable = size.saturating_sub(GUARD_BYTES);
+    FLOOR.with(|floor| floor.set(here.saturating_sub(usable)));
+}
+
+/// The address of a local: where the stack currently is (it grows down
+/// on every target we build for).
+#[inline(never)]
+fn probe() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// Less than `GUARD_BYTES` of this thread's stack remain.
+pub fn exhausted() -> bool {
+    let floor = FLOOR.with(Cell::get);
+    floor != 0 && probe() < floor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Unbounded native recursion on a guarded thread stops at the guard.
+    #[test]
+    fn the_guard_trips_before_the_stack_ends() {
+        fn dive(n: u64) -> u64 {
+            if exhausted() {
+                return n;
+            }
+            let pad = std::hint::black_box([0u8; 4096]);
+            dive(n + 1) + u64::from(pad[0])
+        }
+        let reached = run(0, || dive(0)).expect("the thread runs");
+        // 4 KiB frames: about (BASE_BYTES - GUARD_BYTES) / 4 KiB of them.
+        assert!(reached > 100_000, "{reached}");
+    }
+
+    #[test]
+    fn a_thread_not_started_by_run_has_no_guard() {
+        assert!(!exhausted());
+    }
+
+    #[test]
+    fn the_stack_grows_with_the_depth_limit_up_to_the_cap() {
+        assert!(stack_bytes(MAX_DEPTH) > stack_bytes(1000));
+        assert_eq!(stack_bytes(u32::MAX), stack_bytes(MAX_DEPTH));
+    }
+}

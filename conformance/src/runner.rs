@@ -103,7 +103,12 @@ impl Default for CaseBounds {
 
 /// Run `source` on `target` within `bounds`: `Err` says why the case did
 /// not finish (fuel or time ran out).
-pub fn run_bounded_with(target: Target, path: &str, source: &[u8], bounds: CaseBounds) -> Result<Outcome, String> {
+pub fn run_bounded_with(
+    target: Target,
+    path: &str,
+    source: &[u8],
+    bounds: CaseBounds,
+) -> Result<Outcome, String> {
     let limits = Limits {
         max_steps: Some(bounds.fuel),
         ..Limits::default()
@@ -118,9 +123,12 @@ pub fn run_bounded_with(target: Target, path: &str, source: &[u8], bounds: CaseB
             let _ = tx.send(target.run(&path, &source, limits));
         })
         .map_err(|e| format!("cannot start the case: {e}"))?;
-    let outcome = rx
-        .recv_timeout(bounds.wall)
-        .map_err(|_| format!("the case did not finish within {} s (wall-clock limit)", bounds.wall.as_secs_f64()))?;
+    let outcome = rx.recv_timeout(bounds.wall).map_err(|_| {
+        format!(
+            "the case did not finish within {} s (wall-clock limit)",
+            bounds.wall.as_secs_f64()
+        )
+    })?;
     match &outcome.error {
         Some(e) if e.kind == ExcKind::StepLimitError => Err(format!(
             "the case did not finish within the suite's fuel of {} steps (does it terminate?)",
@@ -211,4 +219,63 @@ pub fn run_all(cases: &[Case], targets: &[Target], progress: impl Fn() + Sync) -
             v
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::discover;
+
+    /// A case that never terminates, in a directory of its own, with a
+    /// snapshot that would match a clean exit.
+    fn runaway_case(name: &str) -> Case {
+        let dir = std::env::temp_dir().join(format!("spy-conformance-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("loop.spy"),
+            "def main() -> None:\n    while True:\n        pass\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("loop.snap"), "---\nsource: x\n---\nexit: 0\nstdout:\n").unwrap();
+        let mut cases = discover(&dir).unwrap();
+        assert_eq!(cases.len(), 1);
+        cases.remove(0)
+    }
+
+    #[test]
+    fn a_case_that_runs_out_of_fuel_fails_with_the_reason() {
+        let case = runaway_case("fuel");
+        let bounds = CaseBounds {
+            fuel: 10_000,
+            wall: Duration::from_secs(60),
+        };
+        let v = check_with(&case, Target::INTERP, bounds);
+        assert!(!v.passed);
+        assert!(v.detail.contains("fuel of 10000 steps"), "{}", v.detail);
+    }
+
+    #[test]
+    fn a_case_that_runs_out_of_time_fails_with_the_reason() {
+        let case = runaway_case("wall");
+        let bounds = CaseBounds {
+            fuel: 200_000_000,
+            wall: Duration::from_millis(200),
+        };
+        let v = check_with(&case, Target::INTERP, bounds);
+        assert!(!v.passed);
+        assert!(v.detail.contains("wall-clock limit"), "{}", v.detail);
+    }
+
+    #[test]
+    fn the_bundled_suite_is_the_checkout_suite() {
+        let bundled: Vec<String> = crate::bundled_suite().into_iter().map(|c| c.name).collect();
+        let on_disk: Vec<String> = discover(&crate::bundled_suite_dir())
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(bundled, on_disk);
+        let case = crate::bundled_suite().into_iter().next().unwrap();
+        assert!(case.expected().is_some(), "{} has its snapshot", case.name);
+    }
 }

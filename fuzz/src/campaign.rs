@@ -484,7 +484,11 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
             )?,
             Some(Err(e)) => {
                 lost += 1;
-                eprintln!("error: cannot write finding {} to {}: {e}", f.signature, args.out.display());
+                eprintln!(
+                    "error: cannot write finding {} to {}: {e}",
+                    f.signature,
+                    args.out.display()
+                );
             }
             None => {}
         }
@@ -551,7 +555,12 @@ fn reduce_file(c: &Campaign, file: &Path, dir: &Path, out: &mut dyn Write) -> st
     let comment = format!("Fuzz finding {}\nreduced from {}", f.signature, file.display());
     writeln!(out, "FINDING {}\n{}", f.signature, r.source)?;
     match write_case(dir, &name, &comment, &r.source) {
-        Ok(files) => writeln!(out, "case: {}\noutcome: {}", files.spy.display(), files.snap.display())?,
+        Ok(files) => writeln!(
+            out,
+            "case: {}\noutcome: {}",
+            files.spy.display(),
+            files.snap.display()
+        )?,
         Err(e) => eprintln!("error: cannot write the case to {}: {e}", dir.display()),
     }
     Ok(1)

@@ -150,9 +150,11 @@ impl Excerpt {
             let line = file.line_text(l);
             let end = start + line.len();
             let on_line = spans.iter().filter(|(s, _)| (start..=end).contains(s));
-            let (from, to) = on_line.fold(None, |acc: Option<(usize, usize)>, &(s, e)| {
-                Some(acc.map_or((s, e), |(a, b)| (a.min(s), b.max(e))))
-            }).map_or((0, 0), |(s, e)| (s - start, e.min(end) - start));
+            let (from, to) = on_line
+                .fold(None, |acc: Option<(usize, usize)>, &(s, e)| {
+                    Some(acc.map_or((s, e), |(a, b)| (a.min(s), b.max(e))))
+                })
+                .map_or((0, 0), |(s, e)| (s - start, e.min(end) - start));
             let window = Window::around(line, from, to);
             lines.push((start, text.len(), window));
             text.push_str(&window.cut(line));
@@ -231,10 +233,12 @@ fn render_report(err: &SpyError) -> String {
     }
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     for a in &err.annotations {
-        files.entry(a.file.path.clone()).or_insert_with(|| match &excerpts[&a.file.path] {
-            Some(x) => x.text.clone(),
-            None => a.file.text.clone(),
-        });
+        files
+            .entry(a.file.path.clone())
+            .or_insert_with(|| match &excerpts[&a.file.path] {
+                Some(x) => x.text.clone(),
+                None => a.file.text.clone(),
+            });
     }
     let mut buf = Vec::new();
     let written = report.finish().write(ariadne::sources(files), &mut buf);
@@ -304,7 +308,8 @@ mod tests {
     #[test]
     fn an_empty_message_is_the_kind_alone() {
         let f = SourceFile::new("t.spy", "def main() -> None:\n    raise ValueError\n");
-        let err = SpyError::new(ExcKind::ValueError, "").with_error(&f, TextRange::new(24, 40), "raised here");
+        let err =
+            SpyError::new(ExcKind::ValueError, "").with_error(&f, TextRange::new(24, 40), "raised here");
         let text = render(&err);
         assert_eq!(text.lines().next(), Some("ValueError"), "{text}");
     }
@@ -315,8 +320,11 @@ mod tests {
         let src = format!("def main() -> None:\n    s = \"{pad}\" + 1 + \"{pad}\"\n");
         let at = src.find(" + 1").expect("the operator") as u32 + 1;
         let f = SourceFile::new("t.spy", src.clone());
-        let err = SpyError::new(ExcKind::TypeError, "cannot do `str` + `i32`")
-            .with_error(&f, TextRange::new(at, at + 1), "here");
+        let err = SpyError::new(ExcKind::TypeError, "cannot do `str` + `i32`").with_error(
+            &f,
+            TextRange::new(at, at + 1),
+            "here",
+        );
         let mut err = err;
         err.traceback.push(TraceEntry {
             name: "t::main".into(),
@@ -324,7 +332,12 @@ mod tests {
             range: TextRange::new(at, at + 1),
         });
         let text = render(&err);
-        assert!(text.len() < 2_000, "{} bytes:\n{}", text.len(), &text[..2_000.min(text.len())]);
+        assert!(
+            text.len() < 2_000,
+            "{} bytes:\n{}",
+            text.len(),
+            &text[..2_000.min(text.len())]
+        );
         assert!(text.contains("...xxx"), "{text}");
         assert!(text.contains("\" + 1 + \"xxx"), "{text}");
         // The location is the file's, not the cut text's.
@@ -344,6 +357,9 @@ mod tests {
         }
         let text = render(&err);
         assert_eq!(text.matches("* t::f at").count(), 3, "{text}");
-        assert!(text.contains("  [Previous line repeated 997 more times]\n"), "{text}");
+        assert!(
+            text.contains("  [Previous line repeated 997 more times]\n"),
+            "{text}"
+        );
     }
 }

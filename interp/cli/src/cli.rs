@@ -229,7 +229,9 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     if s.is_finite() && s > 0.0 && s <= YEAR {
         Ok(s)
     } else {
-        Err(format!("`{text}` is not a duration above 0 and at most {YEAR} seconds (a year)"))
+        Err(format!(
+            "`{text}` is not a duration above 0 and at most {YEAR} seconds (a year)"
+        ))
     }
 }
 
@@ -282,7 +284,14 @@ pub fn main() -> i32 {
             full_fqn,
             limits,
             file,
-        }) => redshift(&out, error_mode, format, (provenance, full_fqn), limits.limits(), &file),
+        }) => redshift(
+            &out,
+            error_mode,
+            format,
+            (provenance, full_fqn),
+            limits.limits(),
+            &file,
+        ),
         Some(Command::Conformance {
             dir,
             shard,

@@ -74,9 +74,7 @@ impl Stdout {
 
     /// Flush what is buffered (the end of a command).
     pub fn finish(&self) -> Result<(), i32> {
-        self.lock()
-            .flush()
-            .map_err(|e| failed(&HostError::output(&e)))
+        self.lock().flush().map_err(|e| failed(&HostError::output(&e)))
     }
 }
 

@@ -227,11 +227,10 @@ pub(crate) fn add_trace(err: Failure, frame: &Frame) -> Failure {
     match err {
         Failure::Raise(mut e) => {
             e.traceback.push(TraceEntry {
-                    name: frame.name.to_string(),
-                    file: frame.file.clone(),
-                    range: frame.current,
-                },
-            );
+                name: frame.name.to_string(),
+                file: frame.file.clone(),
+                range: frame.current,
+            });
             Failure::Raise(e)
         }
         bug => bug,

@@ -1,0 +1,450 @@
+//! Hostile input for the `spy-interp` binary: programs, files and flags
+//! that once crashed it, hung it, exhausted memory or lost output. Each
+//! runs the binary cargo built with a wall-clock limit (the child is
+//! killed past it, and the test fails) and, where memory is the point, a
+//! ceiling on the child's peak RSS (`wait4`'s rusage of that one child).
+//! Large inputs are generated at test time.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_spy-interp"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spy-hostile-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn program(name: &str, source: &str) -> PathBuf {
+    let path = temp_dir(name).join(format!("{name}.spy"));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+/// What a bounded run of the binary did.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// Peak resident memory of the child, in KiB.
+    max_rss_kib: i64,
+    elapsed: Duration,
+}
+
+/// Run the binary with `args`, stdout to `stdout` (captured when `None`),
+/// killed after `limit`; panics if it had to be killed.
+fn run_with(args: &[&str], stdout: Option<Stdio>, limit: Duration) -> Run {
+    let start = Instant::now();
+    let capture = stdout.is_none();
+    let mut child = Command::new(binary())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout.unwrap_or_else(Stdio::piped))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn spy-interp");
+    let pid = child.id() as libc::pid_t;
+    let read_all = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = capture.then(|| read_all(Box::new(child.stdout.take().unwrap())));
+    let err = read_all(Box::new(child.stderr.take().unwrap()));
+    let done = Arc::new(AtomicBool::new(false));
+    let killed = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (done, killed) = (done.clone(), killed.clone());
+        std::thread::spawn(move || {
+            while start.elapsed() < limit {
+                if done.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if !done.load(Ordering::SeqCst) {
+                killed.store(true, Ordering::SeqCst);
+                // SAFETY: `pid` is our child, not reaped yet (we reap it below).
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        })
+    };
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child; `status` and `usage` outlive the call.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    done.store(true, Ordering::SeqCst);
+    let _ = watchdog.join();
+    assert_eq!(waited, pid, "wait4 failed");
+    let stderr = err.join().unwrap();
+    assert!(
+        !killed.load(Ordering::SeqCst),
+        "spy-interp {args:?} did not finish within {limit:?}; stderr: {}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    Run {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout: out.map(|h| h.join().unwrap()).unwrap_or_default(),
+        stderr,
+        max_rss_kib: usage.ru_maxrss,
+        elapsed: start.elapsed(),
+    }
+}
+
+fn run(args: &[&str], limit: Duration) -> Run {
+    run_with(args, None, limit)
+}
+
+const SECS: fn(u64) -> Duration = Duration::from_secs;
+
+/// No run may end in a panic or a native crash.
+fn assert_no_crash(r: &Run) {
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(!r.stderr.contains("overflowed its stack"), "{}", r.stderr);
+    assert!(r.code.is_some(), "killed by a signal: {r:?}");
+}
+
+const PRINT_FOREVER: &str = "def main() -> None:\n    while True:\n        print(\"x\" * 100)\n";
+
+// ---------------------------------------------------------------- output
+
+#[test]
+fn output_streams_while_the_program_runs() {
+    let p = program("stream", PRINT_FOREVER);
+    let mut child = Command::new(binary())
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(SECS(30));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        line.expect("no output within 30 s"),
+        format!("{}\n", "x".repeat(100))
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_the_program_with_a_message() {
+    let p = program("epipe", PRINT_FOREVER);
+    let mut child = Command::new(binary())
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line (as `| head -1` does), then close the pipe.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    drop(stdout);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > SECS(30) {
+            let _ = child.kill();
+            panic!("spy-interp kept running after its stdout was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert_eq!(status.code(), Some(74), "{stderr}");
+    assert!(
+        stderr.starts_with("OSError: cannot write the program's output"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_full_disk_is_an_error_in_every_command() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let p = program("full", "def main() -> None:\n    print(\"hello\")\n");
+    let p = p.to_str().unwrap();
+    for args in [
+        vec!["execute", p],
+        vec!["execute", "--engine", "doppler", p],
+        vec!["parse", p],
+        vec!["redshift", p],
+        vec!["fuzz", "--cases", "2", "--quiet", "--out"],
+    ] {
+        let mut args = args.clone();
+        let out = temp_dir("full-fuzz");
+        let out = out.to_str().unwrap().to_string();
+        if args[0] == "fuzz" {
+            args.push(&out);
+        }
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let r = run_with(&args, Some(Stdio::from(full)), SECS(120));
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(74), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("OSError: cannot write"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+// ---------------------------------------------------------------- stack
+
+#[test]
+fn deep_recursion_past_the_old_native_limit_is_a_recursion_error() {
+    // A debug build's 1 GiB stack used to overflow at about 43,000 calls.
+    let p = program(
+        "deep",
+        "def f(n: i32) -> i32:\n    return f(n + 1) + 1\n\ndef main() -> None:\n    print(f(0))\n",
+    );
+    let r = run(
+        &["execute", "--max-depth", "60000", p.to_str().unwrap()],
+        SECS(300),
+    );
+    assert_no_crash(&r);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r
+        .stderr
+        .contains("RecursionError: maximum recursion depth exceeded"));
+    // Identical frames are counted, not printed 60,000 times (`main` is
+    // one of the 60,000 calls).
+    assert!(
+        r.stderr.contains("  [Previous line repeated 59996 more times]\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.len() < 4_000, "{} bytes of stderr", r.stderr.len());
+}
+
+#[test]
+fn deep_expressions_in_every_call_end_at_the_stack_guard() {
+    // Each call nests 150 expressions: the stack sized for the depth limit
+    // runs short first, and the guard turns that into RecursionError.
+    let mut e = "f(n + 1)".to_string();
+    for _ in 0..150 {
+        e = format!("(1 + {e})");
+    }
+    let src = format!("def f(n: i32) -> i32:\n    return {e}\n\ndef main() -> None:\n    print(f(0))\n");
+    let p = program("deepexpr", &src);
+    for engine in ["interp", "doppler"] {
+        let r = run(
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-depth",
+                "5000",
+                p.to_str().unwrap(),
+            ],
+            SECS(300),
+        );
+        assert_no_crash(&r);
+        assert!(
+            r.stderr
+                .contains("RecursionError: maximum recursion depth exceeded"),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn depth_limits_out_of_range_are_usage_errors() {
+    let p = program("depthflag", "def main() -> None:\n    pass\n");
+    for depth in ["0", "200000", "-1"] {
+        let flag = format!("--max-depth={depth}");
+        let r = run(&["execute", &flag, p.to_str().unwrap()], SECS(30));
+        assert_eq!(r.code, Some(2), "{depth}: {}", r.stderr);
+        assert!(r.stderr.contains("--max-depth"), "{}", r.stderr);
+    }
+}
+
+// ---------------------------------------------------------------- source input
+
+#[test]
+fn a_device_as_source_is_too_large_quickly_and_in_bounded_memory() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let r = run(&["execute", "/dev/zero"], SECS(60));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("ParseError: source file too large"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.max_rss_kib < 400 << 10, "peak RSS {} KiB", r.max_rss_kib);
+}
+
+#[test]
+fn a_huge_file_is_refused_before_it_is_read() {
+    // Sparse: 5 GB of size, no disk.
+    let path = temp_dir("huge").join("huge.spy");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(5 << 30).unwrap();
+    for cmd in ["execute", "parse", "redshift"] {
+        let r = run(&[cmd, path.to_str().unwrap()], SECS(30));
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("ParseError: source file too large"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.max_rss_kib < 100 << 10, "peak RSS {} KiB", r.max_rss_kib);
+        assert!(r.elapsed < SECS(10), "{:?}", r.elapsed);
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+// ---------------------------------------------------------------- name resolution
+
+#[test]
+fn sixty_four_thousand_functions_resolve_in_linear_time() {
+    let n = 64_000;
+    let mut src = String::from("def f0(a: i32) -> i32:\n    return a\n\n");
+    for i in 1..n {
+        src.push_str(&format!("def f{i}(a: i32) -> i32:\n    return f{}(a)\n\n", i - 1));
+    }
+    src.push_str("def main() -> None:\n    print(f5(1))\n");
+    let p = program("many", &src);
+    // Quadratic resolution took 19 s in a release build (minutes in debug).
+    let r = run(&["execute", p.to_str().unwrap()], SECS(90));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, "1\n");
+}
+
+// ---------------------------------------------------------------- diagnostics
+
+#[test]
+fn a_very_long_line_is_not_echoed_whole() {
+    let pad = "y".repeat(400_000);
+    let src = format!("def main() -> None:\n    s = \"{pad}\" + 1\n");
+    let p = program("longline", &src);
+    let r = run(&["execute", p.to_str().unwrap()], SECS(60));
+    assert_eq!(r.code, Some(1), "{}", &r.stderr[..r.stderr.len().min(500)]);
+    assert!(
+        r.stderr.contains("TypeError: cannot do `str` + `i32`"),
+        "{}",
+        &r.stderr[..r.stderr.len().min(2000)]
+    );
+    assert!(r.stderr.len() < 5_000, "{} bytes of stderr", r.stderr.len());
+}
+
+#[test]
+fn raising_a_class_prints_its_name_alone() {
+    let p = program("raiseclass", "def main() -> None:\n    raise ValueError\n");
+    let r = run(&["execute", p.to_str().unwrap()], SECS(30));
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.lines().any(|l| l == "ValueError"), "{}", r.stderr);
+    assert!(!r.stderr.contains("ValueError:"), "{}", r.stderr);
+}
+
+// ---------------------------------------------------------------- fuzz flags
+
+#[test]
+fn bad_fuzz_flags_are_usage_errors_not_panics() {
+    let out = temp_dir("fuzzflags");
+    let out = out.to_str().unwrap();
+    for flags in [
+        ["--seconds", "inf"],
+        ["--seconds", "nan"],
+        ["--seconds", "1e30"],
+        ["--seconds", "-5"],
+        ["--seconds", "0"],
+        ["--jobs", "0"],
+        ["--fuel", "0"],
+    ] {
+        let flag = format!("{}={}", flags[0], flags[1]);
+        let r = run(&["fuzz", &flag, "--out", out], SECS(30));
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(2), "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(flags[0]), "{flags:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn an_unwritable_findings_directory_fails_before_the_campaign() {
+    let r = run(
+        &[
+            "fuzz",
+            "--cases",
+            "1000000",
+            "--quiet",
+            "--out",
+            "/dev/null/findings",
+        ],
+        SECS(30),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("cannot write findings to /dev/null/findings"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_campaign_where_everything_times_out_fails() {
+    let out = temp_dir("fuzztimeout");
+    let r = run(
+        &[
+            "fuzz",
+            "--cases",
+            "8",
+            "--fuel",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        SECS(120),
+    );
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("no program was compared"), "{}", r.stderr);
+}
+
+// ---------------------------------------------------------------- conformance
+
+#[test]
+fn the_bundled_suite_runs_from_anywhere() {
+    // A copy of the binary, run from an empty directory: the suite is in
+    // the binary, not read from this checkout.
+    let dir = temp_dir("installed");
+    let copy = dir.join("spy-interp");
+    std::fs::copy(binary(), &copy).unwrap();
+    let out = Command::new(&copy)
+        .args(["conformance", "--engine", "interp", "--shard", "0/40"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let cases: usize = stdout
+        .lines()
+        .find_map(|l| l.split_once(" cases,").and_then(|(n, _)| n.trim().parse().ok()))
+        .expect("a summary line");
+    assert!(cases > 10, "{stdout}");
+    let _ = std::io::stderr().flush();
+}

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("conformance/cases is readable")
         .map(|e| e.expect("a directory entry").path())
@@ -14,7 +14,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            collect(root, &path, out);
+            collect(&path, out);
         } else if path.extension().is_some_and(|e| e == "spy" || e == "snap") {
             out.push(path);
         }
@@ -25,7 +25,7 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
-    collect(&root, &root, &mut files);
+    collect(&root, &mut files);
     // Sorted as strings: the crate looks entries up by binary search.
     let mut entries: Vec<(String, String)> = files
         .iter()

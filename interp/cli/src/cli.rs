@@ -323,7 +323,7 @@ pub fn main() -> i32 {
 
 /// Read a source file within the size limit; the exit code on failure
 /// (2: it cannot be read; 1: it is too large, a ParseError).
-fn read(path: &PathBuf) -> Result<Vec<u8>, i32> {
+fn read(path: &std::path::Path) -> Result<Vec<u8>, i32> {
     read_source(path).map_err(|e| match e {
         ReadSourceError::Io(e) => {
             eprintln!("error: cannot read {}: {e}", path.display());
@@ -336,7 +336,7 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, i32> {
     })
 }
 
-fn execute(out: &Stdout, engine: EngineArg, file: &PathBuf, limits: Limits) -> i32 {
+fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limits) -> i32 {
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
@@ -365,7 +365,7 @@ fn execute(out: &Stdout, engine: EngineArg, file: &PathBuf, limits: Limits) -> i
     outcome.exit
 }
 
-fn parse(out: &Stdout, file: &PathBuf) -> i32 {
+fn parse(out: &Stdout, file: &std::path::Path) -> i32 {
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
@@ -385,7 +385,7 @@ fn redshift(
     format: FormatArg,
     (provenance, full_fqn): (bool, bool),
     limits: Limits,
-    file: &PathBuf,
+    file: &std::path::Path,
 ) -> i32 {
     let error_mode = match error_mode {
         ErrorModeArg::Eager => ErrorMode::Eager,

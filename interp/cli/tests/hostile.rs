@@ -40,7 +40,9 @@ struct Run {
 }
 
 /// Run the binary with `args`, stdout to `stdout` (captured when `None`),
-/// killed after `limit`; panics if it had to be killed.
+/// killed after `limit`; panics if it had to be killed. The child is
+/// reaped by `wait4` (for its own rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run_with(args: &[&str], stdout: Option<Stdio>, limit: Duration) -> Run {
     let start = Instant::now();
     let capture = stdout.is_none();

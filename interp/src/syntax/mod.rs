@@ -15,8 +15,8 @@
 pub mod ast;
 pub mod dump;
 pub mod error;
-pub mod input;
 mod helpers;
+pub mod input;
 pub mod lexer;
 pub mod token;
 mod validate;

@@ -452,7 +452,7 @@ mod tests {
         (303, "OverflowError: string too long (the limit is 1048576 bytes)"),
         (304, "OverflowError: i8 value -129 out of range [-128, 127]"),
         (401, "IndexError: string index out of bound"),
-        (402, "IndexError:"),
+        (402, "IndexError"),
         (403, "IndexError: pop from empty list"),
         (404, "IndexError: tuple index out of range"),
         (405, "IndexError: SIMD index out of range"),

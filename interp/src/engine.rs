@@ -2,15 +2,16 @@
 //! compares them on.
 //!
 //! An [`Engine`] is a way of running a whole program: `Interp` (ASTFrame on
-//! the source: the reference) and `Doppler` (redshift, print the residual
-//! module, parse it back and run it in ASTFrame). A [`RunConfig`] says how:
+//! the source: the reference), `Doppler` (redshift, print the residual
+//! module, parse it back and run it in ASTFrame) and `Jit` (the same
+//! residual module, lowered to spy-jit's IR and run as x86-64 code). A [`RunConfig`] says how:
 //! limits, planted bugs, and whether ASTFrame's shortcuts are switched off
 //! (the `interp-general` mode, a configuration of the reference engine, not
 //! an engine). [`run_program`] runs one program on a deep-stack thread
 //! behind a panic net and returns its [`Outcome`]: exit code, stdout, and
 //! the uncaught SPy exception as a typed `(ExcKind, message)`; an internal
 //! error of spy-interp is kept apart as a `bug` (a finding, never an
-//! outcome), and a failure of the host to take the program's output as
+//! outcome; a program the jit engine cannot compile is `not_native`), and a failure of the host to take the program's output as
 //! `host`. [`run_program`] captures stdout in memory (for the harnesses);
 //! [`run_program_to`] streams it to a writer as the program runs (for the
 //! command line).
@@ -20,6 +21,7 @@ use std::io::Write;
 
 use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
 use crate::frames::Interp;
+pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::ErrorMode;
 
@@ -32,16 +34,28 @@ pub enum Engine {
     Interp,
     /// Redshift (lazy errors), print the residual module, run it in ASTFrame.
     Doppler,
+    /// The doppler engine's residual module, lowered and run natively.
+    Jit,
 }
 
 impl Engine {
     /// Every engine that exists, reference first.
-    pub const ALL: &'static [Engine] = &[Engine::Interp, Engine::Doppler];
+    pub const ALL: &'static [Engine] = &[Engine::Interp, Engine::Doppler, Engine::Jit];
 
     pub fn name(self) -> &'static str {
         match self {
             Engine::Interp => "interp",
             Engine::Doppler => "doppler",
+            Engine::Jit => "jit",
+        }
+    }
+
+    /// The engine whose allowed divergences (spec §16.6) this one shares:
+    /// the jit engine runs doppler's residual module.
+    pub fn divergence_engine(self) -> Engine {
+        match self {
+            Engine::Jit => Engine::Doppler,
+            e => e,
         }
     }
 
@@ -104,6 +118,9 @@ pub struct Outcome {
     /// The program's output could not be written (only when it streams to
     /// a writer that can fail, see `run_program_to`).
     pub host: Option<HostError>,
+    /// The jit engine could not run the program natively, and why (a gap
+    /// the harnesses count, never a silent fallback).
+    pub not_native: Option<NotNative>,
     /// What the program printed (empty when it was streamed).
     pub stdout: String,
 }
@@ -111,6 +128,20 @@ pub struct Outcome {
 impl Outcome {
     /// Exit code of an internal error (as a Rust panic's).
     pub const BUG_EXIT: i32 = 101;
+    /// Exit code when the jit engine cannot run the program natively.
+    pub const NOT_NATIVE_EXIT: i32 = 3;
+
+    fn not_native(why: NotNative) -> Outcome {
+        Outcome {
+            exit: Outcome::NOT_NATIVE_EXIT,
+            error: None,
+            report: Some(format!("{why}\n")),
+            bug: None,
+            host: None,
+            not_native: Some(why),
+            stdout: String::new(),
+        }
+    }
 
     /// Exit code when the host failed the program (sysexits' `EX_IOERR`).
     pub const HOST_EXIT: i32 = 74;
@@ -122,6 +153,7 @@ impl Outcome {
             report: None,
             bug: Some(Bug::new(message)),
             host: None,
+            not_native: None,
             stdout,
         }
     }
@@ -133,6 +165,7 @@ impl Outcome {
             report: None,
             bug: None,
             host: None,
+            not_native: None,
             stdout,
         };
         match result {
@@ -206,6 +239,10 @@ fn run_on_eval_thread<W: Write + Send + 'static>(
         let result = match engine {
             Engine::Interp => run_interp(&path, &source, &mut out, config),
             Engine::Doppler => run_doppler(&path, &source, &mut out, config),
+            Engine::Jit => match run_jit(&path, &source, &mut out, config) {
+                Ok(r) => r,
+                Err(why) => return (Outcome::not_native(why), out),
+            },
         };
         (Outcome::of(result, String::new()), out)
     })
@@ -240,6 +277,19 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
+    let (residual_path, text) = redshift_for_run(path, source, out, config)?;
+    run_interp(&residual_path, text.as_bytes(), out, config)
+}
+
+/// Redshift `source` (lazy errors) and print the residual module: its path
+/// (`<path>.redshift/<module>.spy`, run under the original module name) and
+/// text. Output printed by blue code goes to `out`.
+fn redshift_for_run(
+    path: &str,
+    source: &[u8],
+    out: &mut dyn std::io::Write,
+    config: RunConfig,
+) -> Result<(String, String), Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
         let redshift_config = RunConfig {
@@ -252,5 +302,44 @@ pub fn run_doppler(
     };
     let text = crate::backend::spy_printer::print_module(&residual.module);
     let residual_path = format!("{path}.redshift/{}.spy", residual.modname);
-    run_interp(&residual_path, text.as_bytes(), out, config)
+    Ok((residual_path, text))
+}
+
+/// The jit engine: the doppler engine's residual module (redshifted with
+/// lazy errors, printed, parsed back and initialized in ASTFrame: the
+/// in-memory AST carries placeholder name ids), lowered to spy-jit's IR,
+/// compiled and run. `Err` when it cannot run natively: an unsupported
+/// construct (with its location), the host, or `--max-steps` (refused:
+/// machine code counts no steps, see spec/17-jit.md).
+pub fn run_jit(
+    path: &str,
+    source: &[u8],
+    out: &mut dyn std::io::Write,
+    config: RunConfig,
+) -> Result<Result<i32, Failure>, NotNative> {
+    if config.limits.max_steps.is_some() {
+        return Err(NotNative::Option("--max-steps (step fuel)".to_string()));
+    }
+    let (residual_path, text) = match redshift_for_run(path, source, out, config) {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e)),
+    };
+    run_jit_residual(&residual_path, text.as_bytes(), out, config)
+}
+
+/// The jit engine on residual source (what `spy-interp redshift -E lazy`
+/// prints), named `path`.
+pub fn run_jit_residual(
+    path: &str,
+    source: &[u8],
+    out: &mut dyn std::io::Write,
+    config: RunConfig,
+) -> Result<Result<i32, Failure>, NotNative> {
+    let mut interp = Interp::new(out, config);
+    let module = match interp.load_residual_module(path, source) {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(e)),
+    };
+    let r = crate::lower::run::run_module(&mut interp, module);
+    r.map(|result| flushed(result, interp.out))
 }

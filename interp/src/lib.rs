@@ -15,7 +15,8 @@
 //! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
 //! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |
-//! | `engine`    | the engines (interp, doppler), `RunConfig`, `Outcome`, `run_program` | redshift |
+//! | `lower`     | the residual module → spy-jit IR, helpers, running it natively | jit |
+//! | `engine`    | the engines (interp, doppler, jit), `RunConfig`, `Outcome`, `run_program` | redshift, jit |
 //!
 //! The printer (`backend`) sits below the evaluator: it prints any AST and
 //! needs only `syntax` and `vm`'s float formatting, while DopplerFrame's
@@ -37,6 +38,7 @@ pub mod diag;
 pub mod engine;
 pub mod error;
 pub mod frames;
+pub mod lower;
 pub mod native_stack;
 pub mod redshift;
 pub mod resolve;

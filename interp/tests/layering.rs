@@ -21,6 +21,8 @@ const LAYERS: &[&[&str]] = &[
     &["backend"],
     &["frames"],
     &["redshift"],
+    // Residual module -> spy-jit IR, and running it (the jit engine).
+    &["lower"],
     // Running a program on an engine (the crates above this one start here).
     &["engine"],
 ];

@@ -27,6 +27,8 @@ enum EngineArg {
     Interp,
     /// Redshift, then run the residual module.
     Doppler,
+    /// Redshift, lower the residual module to spy-jit's IR, run it as x86-64 code.
+    Jit,
     /// ASTFrame with its shortcuts switched off (a mode, not an engine).
     InterpGeneral,
 }
@@ -36,6 +38,7 @@ impl EngineArg {
         match self {
             EngineArg::Interp => Target::engine(Engine::Interp),
             EngineArg::Doppler => Target::engine(Engine::Doppler),
+            EngineArg::Jit => Target::engine(Engine::Jit),
             EngineArg::InterpGeneral => Target::INTERP_GENERAL,
         }
     }
@@ -341,6 +344,10 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limi
         Ok(s) => s,
         Err(code) => return code,
     };
+    if engine == EngineArg::Jit && limits.max_steps.is_some() {
+        eprintln!("error: --max-steps is not supported by --engine jit (machine code counts no steps; see spec/17-jit.md)");
+        return 2;
+    }
     let target = engine.target();
     // The program's output streams to stdout as it runs.
     let outcome = spy_interp::engine::run_program_to(

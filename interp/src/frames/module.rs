@@ -27,6 +27,12 @@ impl Interp<'_> {
         self.call_main(id)
     }
 
+    /// Parse, resolve and initialize a residual module (the jit engine's
+    /// input); its id.
+    pub fn load_residual_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
+        self.load_main_module(path, source)
+    }
+
     /// Parse, resolve and initialize the program's module.
     pub(crate) fn load_main_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
         let (file, module) = syntax::parse_bytes(path, source)?;

@@ -292,8 +292,22 @@ impl FunctionBuilder {
     }
 
     fn nested(&mut self, f: impl FnOnce(&mut Self)) -> Block {
-        self.stack.push(vec![]);
+        self.open_block();
         f(self);
+        self.close_block()
+    }
+
+    /// Start a nested block explicitly (for front ends whose own state
+    /// cannot be captured by the closures of [`Self::if_`] / [`Self::loop_`]):
+    /// statements go to it until [`Self::close_block`], whose result is then
+    /// pushed inside a `Stmt::If` or `Stmt::Loop`.
+    pub fn open_block(&mut self) {
+        self.stack.push(vec![]);
+    }
+
+    /// Close the innermost block opened with [`Self::open_block`].
+    pub fn close_block(&mut self) -> Block {
+        assert!(self.stack.len() > 1, "close_block without open_block");
         Block(self.stack.pop().expect("nested block"))
     }
 

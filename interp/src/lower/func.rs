@@ -1,0 +1,466 @@
+//! One residual function body into one IR function: its locals (each SPy
+//! local is one IR local per flattened register), its statements and its
+//! structured control flow. Expressions are in `expr.rs`.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use spy_jit::ir::{Block, ErrCode, FunctionBuilder, Op, Stmt as IrStmt, Ty, VReg};
+
+use super::errors::{ErrorInfo, FrameAt, Label, Message};
+use super::{Declared, LowerCx, LowerError, Lowered};
+use crate::error::ExcKind;
+use crate::resolve::{NameRef, Resolution};
+use crate::source::{SourceFile, TextRange};
+use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, Stmt, StmtKind};
+use crate::vm::builtins::Builtin;
+use crate::vm::types::TypeId;
+use crate::vm::value::{Function, Value};
+
+/// A lowered SPy value: its static type and its registers (flattened).
+#[derive(Clone, Debug)]
+pub(crate) struct LVal {
+    pub ty: TypeId,
+    pub regs: Vec<VReg>,
+}
+
+impl LVal {
+    pub fn none() -> LVal {
+        LVal {
+            ty: TypeId::NONE,
+            regs: Vec::new(),
+        }
+    }
+    pub fn one(ty: TypeId, r: VReg) -> LVal {
+        LVal { ty, regs: vec![r] }
+    }
+}
+
+/// The lowering of one function.
+pub(crate) struct FnLower<'c, 'a, 'out> {
+    pub cx: &'c mut LowerCx<'a, 'out>,
+    pub fb: FunctionBuilder,
+    pub func: Rc<Function>,
+    pub file: Rc<SourceFile>,
+    pub res: Rc<Resolution>,
+    /// Locals by slot: declared type and IR locals.
+    pub locals: HashMap<u32, LVal>,
+    /// The statement being lowered (the frame's `current` in tracebacks).
+    pub stmt_range: TextRange,
+}
+
+pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<FunctionBuilder> {
+    let func = d.func.clone();
+    let code = func.code.clone();
+    let fb = cx.builder.function(d.id);
+    let mut l = FnLower {
+        cx,
+        fb,
+        func: func.clone(),
+        file: code.file.clone(),
+        res: code.res.clone(),
+        locals: HashMap::new(),
+        stmt_range: code.def.proto_range,
+    };
+    // Parameters: their slots are the first of the function's scope.
+    let mut next = 0;
+    for (i, (p, spec)) in code.def.params.iter().zip(&func.params).enumerate() {
+        let n = l.cx.flatten(spec.ty, &l.file, p.range)?.len();
+        let regs = (next..next + n).map(|k| l.fb.param(k)).collect();
+        next += n;
+        let slot = code.scope.find(&p.name.name).unwrap_or(i) as u32;
+        l.locals.insert(slot, LVal { ty: spec.ty, regs });
+    }
+    l.block(&code.def.body)?;
+    // Falling off the end: `return None` (a body whose every path returns
+    // makes this dead code, which the IR allows).
+    if func.ret == TypeId::NONE {
+        l.fb.ret(&[]);
+    } else {
+        let code = l.raise_code(
+            ExcKind::TypeError,
+            format!("`{}` ended without returning a value", func.fqn),
+            code.def.proto_range,
+            "",
+        );
+        l.fb.raise(code, [None, None]);
+    }
+    Ok(l.fb)
+}
+
+impl FnLower<'_, '_, '_> {
+    pub fn unsupported<T>(&self, what: impl Into<String>, range: TextRange) -> Lowered<T> {
+        Err(LowerError::unsupported(what, &self.file, range))
+    }
+
+    pub fn type_name(&self, ty: TypeId) -> String {
+        self.cx.interp.vm.types.name(ty).to_string()
+    }
+
+    pub fn frame_at(&self, range: TextRange) -> FrameAt {
+        FrameAt {
+            name: self.func.fqn.clone(),
+            file: self.file.clone(),
+            range,
+        }
+    }
+
+    /// The code of an error raised by the operation at `range` of the
+    /// current statement.
+    pub fn raise_code(&mut self, kind: ExcKind, message: impl Into<String>, range: TextRange, label: &str) -> ErrCode {
+        let at = (
+            self.frame_at(self.stmt_range),
+            Label {
+                range,
+                text: label.to_string(),
+            },
+        );
+        self.cx.errors.code(ErrorInfo {
+            kind,
+            message: Message::Fixed(message.into()),
+            at: Some(at),
+        })
+    }
+
+    /// Lower statements into the current block, then `f` runs nothing else.
+    fn nested(&mut self, body: &[Stmt]) -> Lowered<Block> {
+        self.fb.open_block();
+        let r = self.block(body);
+        let b = self.fb.close_block();
+        r.map(|_| b)
+    }
+
+    fn block(&mut self, body: &[Stmt]) -> Lowered<()> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
+        self.stmt_range = s.range;
+        match &s.kind {
+            StmtKind::Pass | StmtKind::Comment(_) => {}
+            StmtKind::Expr(e) => {
+                self.expr(e)?;
+            }
+            StmtKind::VarDef(v) => self.vardef(v, s.range)?,
+            StmtKind::Assign { target, value } => self.assign(target, value)?,
+            StmtKind::AugAssign { target, op, value } => {
+                let cur = self.read_local(target)?;
+                let rhs = self.expr(value)?;
+                let whole = target.range.cover(value.range);
+                let r = self.binop(*op, cur, target.range, rhs, value.range, whole)?;
+                self.store_local(target, r, value.range)?;
+            }
+            StmtKind::If { test, body, orelse } => {
+                let c = self.condition(test)?;
+                let then_ = self.nested(body)?;
+                let else_ = self.nested(orelse)?;
+                self.fb.push(IrStmt::If { cond: c, then_, else_ });
+            }
+            StmtKind::While { test, body } => {
+                self.fb.open_block();
+                let r = self.while_body(test, body);
+                let b = self.fb.close_block();
+                r?;
+                self.fb.push(IrStmt::Loop { body: b });
+            }
+            StmtKind::For { target, iter, body } => self.for_range(target, iter, body)?,
+            StmtKind::Break => self.fb.break_(),
+            StmtKind::Continue => self.fb.continue_(),
+            StmtKind::Return(value) => {
+                let v = match value {
+                    Some(e) => {
+                        let v = self.expr(e)?;
+                        self.coerce(v, self.func.ret, e.range)?
+                    }
+                    None => self.coerce(LVal::none(), self.func.ret, s.range)?,
+                };
+                self.fb.ret(&v.regs);
+            }
+            StmtKind::Raise(e) => {
+                let (kind, message) = self.raised(e)?;
+                let code = self.raise_code(kind, message, s.range, "raised here");
+                self.fb.raise(code, [None, None]);
+            }
+            StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_ref())?,
+            StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => {
+                return self.unsupported("a nested `def`/`class`", s.range)
+            }
+            StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => {
+                return self.unsupported("an `import` in a function", s.range)
+            }
+        }
+        Ok(())
+    }
+
+    fn while_body(&mut self, test: &Expr, body: &[Stmt]) -> Lowered<()> {
+        let c = self.condition(test)?;
+        let stop = Block(vec![IrStmt::Break]);
+        self.fb.push(IrStmt::If {
+            cond: c,
+            then_: Block::default(),
+            else_: stop,
+        });
+        self.block(body)
+    }
+
+    /// `for i in range(start, stop, step)`, as ASTFrame runs it: the
+    /// counter is an `i64`, the target an `i32`, a zero step raises.
+    fn for_range(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
+        let ExprKind::Call { func, args } = &iter.kind else {
+            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+        };
+        let is_range = matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range)));
+        if !is_range || args.is_empty() || args.len() > 3 {
+            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+        }
+        let mut ints = Vec::new();
+        for a in args {
+            let v = self.expr(a)?;
+            let v = self.coerce(v, TypeId::I32, a.range)?;
+            ints.push(self.fb.convert(Ty::I64, v.regs[0]));
+        }
+        let zero = self.fb.const_(Ty::I64, 0);
+        let one = self.fb.const_(Ty::I64, 1);
+        let (start, stop, step) = match ints.as_slice() {
+            [stop] => (zero, *stop, one),
+            [start, stop] => (*start, *stop, one),
+            [start, stop, step] => (*start, *stop, *step),
+            _ => unreachable!("1 to 3 arguments"),
+        };
+        if args.len() == 3 {
+            let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
+            let code = self.raise_code(ExcKind::ValueError, "range() arg 3 must not be zero", args[2].range, "this is zero");
+            let raise = Block(vec![IrStmt::Raise {
+                code,
+                operands: [None, None],
+            }]);
+            self.fb.push(IrStmt::If {
+                cond: is_zero,
+                then_: raise,
+                else_: Block::default(),
+            });
+        }
+        let next = self.fb.local(Ty::I64);
+        self.fb.assign(next, Op::Copy(start));
+        self.fb.open_block();
+        let r = (|| {
+            use spy_jit::ir::{BinOp as IB, CmpOp as IC};
+            let i = self.fb.op(Ty::I64, Op::Copy(next));
+            let pos = self.fb.cmp(IC::Gt, step, zero);
+            let below = self.fb.cmp(IC::Lt, i, stop);
+            let up = self.fb.binary(IB::And, pos, below);
+            let neg = self.fb.cmp(IC::Lt, step, zero);
+            let above = self.fb.cmp(IC::Gt, i, stop);
+            let down = self.fb.binary(IB::And, neg, above);
+            let go = self.fb.binary(IB::Or, up, down);
+            self.fb.push(IrStmt::If {
+                cond: go,
+                then_: Block::default(),
+                else_: Block(vec![IrStmt::Break]),
+            });
+            let advanced = self.fb.binary(IB::Add, i, step);
+            self.fb.assign(next, Op::Copy(advanced));
+            let value = self.fb.convert(Ty::I32, i);
+            self.store_local(target, LVal::one(TypeId::I32, value), target.range)?;
+            self.block(body)
+        })();
+        let b = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body: b });
+        Ok(())
+    }
+
+    fn assert(&mut self, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Lowered<()> {
+        let c = self.condition(test)?;
+        self.fb.open_block();
+        let r = (|| {
+            let at = (
+                self.frame_at(s.range),
+                Label {
+                    range: s.range,
+                    text: "assertion failed".to_string(),
+                },
+            );
+            match msg {
+                None => {
+                    let code = self.cx.errors.code(ErrorInfo {
+                        kind: ExcKind::AssertionError,
+                        message: Message::Fixed("assertion failed".into()),
+                        at: Some(at),
+                    });
+                    self.fb.raise(code, [None, None]);
+                }
+                Some(m) => {
+                    let v = self.expr(m)?;
+                    if v.ty != TypeId::STR {
+                        return self.unsupported("an `assert` message that is not a `str`", m.range);
+                    }
+                    let code = self.cx.errors.code(ErrorInfo {
+                        kind: ExcKind::AssertionError,
+                        message: Message::FromHandle,
+                        at: Some(at),
+                    });
+                    self.fb.raise(code, [Some(v.regs[0]), None]);
+                }
+            }
+            Ok(())
+        })();
+        let fail = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::If {
+            cond: c,
+            then_: Block::default(),
+            else_: fail,
+        });
+        Ok(())
+    }
+
+    /// What `raise e` raises: a blue exception, spelled as a literal in
+    /// residual code (`ValueError('msg')` or `ValueError`).
+    fn raised(&mut self, e: &Expr) -> Lowered<(ExcKind, String)> {
+        let class = |l: &Self, callee: &Expr| match l.static_value(callee) {
+            Some(Value::Builtin(Builtin::ExcClass(k))) => Some(k),
+            _ => None,
+        };
+        match &e.kind {
+            ExprKind::Call { func, args } => {
+                if let (Some(k), [arg]) = (class(self, func), args.as_slice()) {
+                    if let ExprKind::Str(m) = &arg.kind {
+                        return Ok((k, m.clone()));
+                    }
+                }
+                if let (Some(k), []) = (class(self, func), args.as_slice()) {
+                    return Ok((k, String::new()));
+                }
+            }
+            _ => {
+                if let Some(k) = class(self, e) {
+                    return Ok((k, String::new()));
+                }
+            }
+        }
+        self.unsupported("a `raise` of anything but an exception literal", e.range)
+    }
+
+    // ------------------------------------------------------------ locals
+
+    fn slot(&self, id: &ast::Identifier) -> Lowered<u32> {
+        match self.res.name(id.id) {
+            NameRef::Local(slot) => Ok(slot),
+            NameRef::Global(_) => self.unsupported(format!("an assignment to the module global `{}`", id.name), id.range),
+            _ => self.unsupported(format!("the variable `{}`", id.name), id.range),
+        }
+    }
+
+    /// Declare the IR locals of a SPy local of type `ty` (once per slot).
+    fn declare_local(&mut self, id: &ast::Identifier, ty: TypeId) -> Lowered<LVal> {
+        let slot = self.slot(id)?;
+        if let Some(l) = self.locals.get(&slot) {
+            if l.ty == ty {
+                return Ok(l.clone());
+            }
+            return self.unsupported(format!("the local `{}` redeclared with another type", id.name), id.range);
+        }
+        let tys = self.cx.flatten(ty, &self.file, id.range)?;
+        let regs = tys.iter().map(|&t| self.fb.local(t)).collect();
+        let l = LVal { ty, regs };
+        self.locals.insert(slot, l.clone());
+        Ok(l)
+    }
+
+    fn vardef(&mut self, v: &ast::VarDef, range: TextRange) -> Lowered<()> {
+        let Some(annotation) = &v.annotation else {
+            return self.unsupported("a declaration without a type", range);
+        };
+        let ty = self.eval_type(annotation)?;
+        self.declare_local(&v.name, ty)?;
+        if let Some(value) = &v.value {
+            let x = self.expr(value)?;
+            self.store_local(&v.name, x, value.range)?;
+        }
+        Ok(())
+    }
+
+    /// The type an annotation denotes, evaluated by ASTFrame in the module.
+    pub fn eval_type(&mut self, t: &Expr) -> Lowered<TypeId> {
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        interp
+            .eval_type_expr(&mut frame, t)
+            .or_else(|_| self.unsupported("a type annotation that cannot be evaluated", t.range))
+    }
+
+    fn assign(&mut self, target: &AssignTarget, value: &Expr) -> Lowered<()> {
+        match target {
+            AssignTarget::Name(id) => {
+                let x = self.expr(value)?;
+                self.store_local(id, x, value.range)
+            }
+            AssignTarget::Unpack { names, range } => {
+                let x = self.expr(value)?;
+                let Some(items) = self.cx.interp.vm.types.tuple_items(x.ty).map(|i| i.to_vec()) else {
+                    return self.unsupported(format!("unpacking a `{}`", self.type_name(x.ty)), *range);
+                };
+                if items.len() != names.len() {
+                    return self.unsupported("an unpacking of the wrong arity", *range);
+                }
+                let parts = self.split(&x, &items, *range)?;
+                for (id, part) in names.iter().zip(parts) {
+                    self.store_local(id, part, value.range)?;
+                }
+                Ok(())
+            }
+            AssignTarget::Attribute { range, .. } => self.unsupported("an assignment to an attribute", *range),
+            AssignTarget::Subscript { range, .. } => self.unsupported("an assignment to a subscript", *range),
+        }
+    }
+
+    /// The values of the items of a flattened tuple/struct `x`.
+    pub fn split(&self, x: &LVal, items: &[TypeId], range: TextRange) -> Lowered<Vec<LVal>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for &t in items {
+            let n = self.cx.flatten(t, &self.file, range)?.len();
+            out.push(LVal {
+                ty: t,
+                regs: x.regs[at..at + n].to_vec(),
+            });
+            at += n;
+        }
+        Ok(out)
+    }
+
+    /// Assign `x` (converted to the local's declared type) to a local.
+    pub fn store_local(&mut self, id: &ast::Identifier, x: LVal, range: TextRange) -> Lowered<()> {
+        let slot = self.slot(id)?;
+        let Some(local) = self.locals.get(&slot).cloned() else {
+            return self.unsupported(format!("the undeclared local `{}`", id.name), id.range);
+        };
+        let x = self.coerce(x, local.ty, range)?;
+        for (&dst, &src) in local.regs.iter().zip(&x.regs) {
+            self.fb.assign(dst, Op::Copy(src));
+        }
+        Ok(())
+    }
+
+    /// A copy of a local's current value (temporaries, so later
+    /// assignments to the local do not change it).
+    pub fn read_local(&mut self, id: &ast::Identifier) -> Lowered<LVal> {
+        let slot = self.slot(id)?;
+        let Some(local) = self.locals.get(&slot).cloned() else {
+            return self.unsupported(format!("the undeclared local `{}`", id.name), id.range);
+        };
+        let regs = local
+            .regs
+            .iter()
+            .map(|&r| {
+                let t = self.fb.ty(r);
+                self.fb.op(t, Op::Copy(r))
+            })
+            .collect();
+        Ok(LVal { ty: local.ty, regs })
+    }
+}

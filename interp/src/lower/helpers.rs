@@ -1,0 +1,300 @@
+//! The JIT's runtime helpers: `extern "C"` functions the machine code calls
+//! for everything that is not a single machine instruction — formatting
+//! and `print`, str values, integer `**` and `/`, float `//` `%` `**`. Each
+//! body runs under `spy_jit::runtime::guard` and calls the interpreter's own
+//! function (`vm::ops`), so results and error texts cannot diverge.
+//!
+//! The state of one run ([`RunState`]: the str handle table, the output
+//! buffer, the error table) lives in a thread-local installed around the
+//! call (the machine code runs on the calling thread). A str `Handle` is an
+//! index into `RunState::strs`; the first handles are the program's str
+//! constants, in lowering order.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty, Word};
+use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
+
+use crate::lower::errors::ErrorTable;
+use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
+use crate::syntax::ast::BinOp;
+use crate::vm::ops::{self, format, OpError, PrimTy, Scalar};
+
+/// Everything a run's helpers share.
+pub struct RunState {
+    /// What the program printed, in order.
+    pub out: Vec<u8>,
+    /// str values by handle.
+    pub strs: Vec<Rc<str>>,
+    /// The parts of the `print` call in progress.
+    parts: Vec<Rc<str>>,
+    pub errors: ErrorTable,
+    /// `Limits::max_str_bytes`.
+    pub max_str_bytes: usize,
+}
+
+impl RunState {
+    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize) -> RunState {
+        RunState {
+            out: Vec::new(),
+            strs,
+            parts: Vec::new(),
+            errors,
+            max_str_bytes,
+        }
+    }
+
+    pub fn text(&self, h: Word) -> String {
+        self.strs.get(h as usize).map(|s| s.to_string()).unwrap_or_default()
+    }
+
+    fn str(&self, h: Word) -> Rc<str> {
+        self.strs.get(h as usize).cloned().expect("a valid str handle")
+    }
+
+    fn handle(&mut self, s: impl Into<Rc<str>>) -> Word {
+        self.strs.push(s.into());
+        self.strs.len() as Word - 1
+    }
+
+    fn raise(&mut self, ctx: &mut HelperCtx, e: OpError) {
+        let code = self.errors.helper_code(e.kind, &e.message);
+        ctx.raise(code, [0, 0]);
+    }
+
+    /// ASTFrame's `check_str_len`.
+    fn check_len(&mut self, ctx: &mut HelperCtx, len: usize) -> bool {
+        if len <= self.max_str_bytes {
+            return true;
+        }
+        let message = format!("string too long (the limit is {} bytes)", self.max_str_bytes);
+        self.raise(ctx, OpError::new(crate::error::ExcKind::OverflowError, message));
+        false
+    }
+}
+
+thread_local! {
+    static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
+}
+
+/// Install the state of the run about to start on this thread.
+pub fn install(state: RunState) {
+    RUN.with(|r| *r.borrow_mut() = Some(state));
+}
+
+/// Take the state back after the run.
+pub fn take() -> Option<RunState> {
+    RUN.with(|r| r.borrow_mut().take())
+}
+
+/// Run a helper body on the run state, under the panic guard.
+fn with<R: Default>(ctx: CtxPtr<'_>, body: impl FnOnce(&mut RunState, &mut HelperCtx) -> R) -> R {
+    guard(ctx, |c| {
+        RUN.with(|r| {
+            let mut state = r.borrow_mut();
+            body(state.as_mut().expect("the run state is installed"), c)
+        })
+    })
+}
+
+// ------------------------------------------------------------ formatting
+
+extern "C" fn fmt_scalar(ctx: CtxPtr<'_>, ty: u64, w: u64) -> u64 {
+    with(ctx, |st, _| {
+        let p = prim_of_code(ty).expect("a primitive type code");
+        st.handle(format::format_scalar(scalar_of_word(p, w)))
+    })
+}
+
+extern "C" fn fmt_f64(ctx: CtxPtr<'_>, x: f64) -> u64 {
+    with(ctx, |st, _| st.handle(format::format_scalar(Scalar::F64(x))))
+}
+
+extern "C" fn fmt_f32(ctx: CtxPtr<'_>, x: f32) -> u64 {
+    with(ctx, |st, _| st.handle(format::format_scalar(Scalar::F32(x))))
+}
+
+extern "C" fn repr_str(ctx: CtxPtr<'_>, h: u64) -> u64 {
+    with(ctx, |st, _| {
+        let s = st.str(h);
+        st.handle(format::repr_str(&s))
+    })
+}
+
+extern "C" fn print_part(ctx: CtxPtr<'_>, h: u64) {
+    with(ctx, |st, _| {
+        let s = st.str(h);
+        st.parts.push(s);
+    })
+}
+
+/// ASTFrame's `print`: the parts joined by a space, then a newline.
+extern "C" fn print_end(ctx: CtxPtr<'_>) {
+    with(ctx, |st, _| {
+        let line = st.parts.iter().map(|p| &**p).collect::<Vec<_>>().join(" ");
+        st.parts.clear();
+        st.out.extend_from_slice(line.as_bytes());
+        st.out.push(b'\n');
+    })
+}
+
+// ------------------------------------------------------------------ str
+
+extern "C" fn str_concat(ctx: CtxPtr<'_>, a: u64, b: u64) -> u64 {
+    with(ctx, |st, c| {
+        let (x, y) = (st.str(a), st.str(b));
+        if !st.check_len(c, x.len() + y.len()) {
+            return 0;
+        }
+        st.handle(ops::str::concat(&x, &y))
+    })
+}
+
+extern "C" fn str_repeat(ctx: CtxPtr<'_>, a: u64, n: u64) -> u64 {
+    with(ctx, |st, c| {
+        let (s, n) = (st.str(a), n as i32);
+        if !st.check_len(c, s.len().saturating_mul(n.max(0) as usize)) {
+            return 0;
+        }
+        match ops::str::repeat(&s, n.into()) {
+            Ok(r) => st.handle(r),
+            Err(e) => {
+                st.raise(c, e);
+                0
+            }
+        }
+    })
+}
+
+extern "C" fn str_eq(ctx: CtxPtr<'_>, a: u64, b: u64) -> u64 {
+    with(ctx, |st, _| u64::from(ops::str::eq(&st.str(a), &st.str(b))))
+}
+
+extern "C" fn str_len(ctx: CtxPtr<'_>, a: u64) -> u64 {
+    with(ctx, |st, _| ops::str::len(&st.str(a)) as i64 as u64)
+}
+
+extern "C" fn str_index(ctx: CtxPtr<'_>, a: u64, i: u64) -> u64 {
+    with(ctx, |st, c| match ops::str::index(&st.str(a), i as i64) {
+        Ok(r) => st.handle(r),
+        Err(e) => {
+            st.raise(c, e);
+            0
+        }
+    })
+}
+
+// -------------------------------------------------------------- numbers
+
+fn binop_of_code(code: u64) -> BinOp {
+    BinOp::ALL[code as usize]
+}
+
+/// The helper's number for `op`.
+pub fn binop_code(op: BinOp) -> Word {
+    BinOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as Word
+}
+
+fn run_binop(st: &mut RunState, c: &mut HelperCtx, op: u64, p: PrimTy, a: Scalar, b: Scalar) -> Option<Scalar> {
+    match ops::dispatch::run_binop(binop_of_code(op), p, a, b) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            st.raise(c, e);
+            None
+        }
+    }
+}
+
+/// An integer `**` (`ty` is the operand type); the result is the canonical
+/// word of that type, returned as a `u64` (the caller converts it back).
+extern "C" fn int_binop(ctx: CtxPtr<'_>, op: u64, ty: u64, a: u64, b: u64) -> u64 {
+    with(ctx, |st, c| {
+        let p = prim_of_code(ty).expect("a primitive type code");
+        run_binop(st, c, op, p, scalar_of_word(p, a), scalar_of_word(p, b))
+            .map(word_of_scalar)
+            .unwrap_or(0)
+    })
+}
+
+/// An integer `/`: true division, an `f64`.
+extern "C" fn int_div(ctx: CtxPtr<'_>, ty: u64, a: u64, b: u64) -> f64 {
+    with(ctx, |st, c| {
+        let p = prim_of_code(ty).expect("a primitive type code");
+        let op = binop_code(BinOp::Div);
+        match run_binop(st, c, op, p, scalar_of_word(p, a), scalar_of_word(p, b)) {
+            Some(Scalar::F64(r)) => r,
+            _ => 0.0,
+        }
+    })
+}
+
+extern "C" fn f64_binop(ctx: CtxPtr<'_>, op: u64, a: f64, b: f64) -> f64 {
+    with(ctx, |st, c| {
+        match run_binop(st, c, op, PrimTy::F64, Scalar::F64(a), Scalar::F64(b)) {
+            Some(Scalar::F64(r)) => r,
+            _ => 0.0,
+        }
+    })
+}
+
+extern "C" fn f32_binop(ctx: CtxPtr<'_>, op: u64, a: f32, b: f32) -> f32 {
+    with(ctx, |st, c| {
+        match run_binop(st, c, op, PrimTy::F32, Scalar::F32(a), Scalar::F32(b)) {
+            Some(Scalar::F32(r)) => r,
+            _ => 0.0,
+        }
+    })
+}
+
+/// The helpers of one module, declared once.
+#[derive(Clone, Copy, Debug)]
+pub struct Helpers {
+    pub fmt_scalar: HelperId,
+    pub fmt_f64: HelperId,
+    pub fmt_f32: HelperId,
+    pub repr_str: HelperId,
+    pub print_part: HelperId,
+    pub print_end: HelperId,
+    pub str_concat: HelperId,
+    pub str_repeat: HelperId,
+    pub str_eq: HelperId,
+    pub str_len: HelperId,
+    pub str_index: HelperId,
+    pub int_binop: HelperId,
+    pub int_div: HelperId,
+    pub f64_binop: HelperId,
+    pub f32_binop: HelperId,
+}
+
+impl Helpers {
+    pub fn declare(m: &mut ModuleBuilder) -> Helpers {
+        let mut h = |name: &str, params: &[Ty], result: Option<Ty>, addr: usize| {
+            m.helper(Helper {
+                name: name.to_string(),
+                params: params.to_vec(),
+                result,
+                addr,
+                takes_ctx: true,
+            })
+        };
+        use Ty::*;
+        Helpers {
+            fmt_scalar: h("fmt_scalar", &[U64, U64], Some(Handle), fmt_scalar as *const () as usize),
+            fmt_f64: h("fmt_f64", &[F64], Some(Handle), fmt_f64 as *const () as usize),
+            fmt_f32: h("fmt_f32", &[F32], Some(Handle), fmt_f32 as *const () as usize),
+            repr_str: h("repr_str", &[Handle], Some(Handle), repr_str as *const () as usize),
+            print_part: h("print_part", &[Handle], None, print_part as *const () as usize),
+            print_end: h("print_end", &[], None, print_end as *const () as usize),
+            str_concat: h("str_concat", &[Handle, Handle], Some(Handle), str_concat as *const () as usize),
+            str_repeat: h("str_repeat", &[Handle, I32], Some(Handle), str_repeat as *const () as usize),
+            str_eq: h("str_eq", &[Handle, Handle], Some(Bool), str_eq as *const () as usize),
+            str_len: h("str_len", &[Handle], Some(I32), str_len as *const () as usize),
+            str_index: h("str_index", &[Handle, I64], Some(Handle), str_index as *const () as usize),
+            int_binop: h("int_binop", &[U64, U64, U64, U64], Some(U64), int_binop as *const () as usize),
+            int_div: h("int_div", &[U64, U64, U64], Some(F64), int_div as *const () as usize),
+            f64_binop: h("f64_binop", &[U64, F64, F64], Some(F64), f64_binop as *const () as usize),
+            f32_binop: h("f32_binop", &[U64, F32, F32], Some(F32), f32_binop as *const () as usize),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! How a SPy value of a static type lives in IR registers: primitives are
+//! one register of the matching `Ty`, `str` one `Handle`, `None` nothing,
+//! static tuples and structs by value the concatenation of their items'
+//! registers (flattened). Also the one mapping between canonical IR words
+//! and `vm::ops::Scalar`, used by every helper.
+
+use spy_jit::ir::{Ty, Word};
+
+use crate::vm::ops::{PrimTy, Scalar};
+use crate::vm::types::{TypeId, TypeKind, TypeTable};
+
+/// The IR type of a primitive.
+pub fn prim_ty(p: PrimTy) -> Ty {
+    match p {
+        PrimTy::I8 => Ty::I8,
+        PrimTy::U8 => Ty::U8,
+        PrimTy::I32 => Ty::I32,
+        PrimTy::U32 => Ty::U32,
+        PrimTy::I64 => Ty::I64,
+        PrimTy::U64 => Ty::U64,
+        PrimTy::F32 => Ty::F32,
+        PrimTy::F64 => Ty::F64,
+        PrimTy::Bool => Ty::Bool,
+    }
+}
+
+/// The registers of a value of type `ty`, in order; `None` when the type
+/// has no native layout yet (the caller reports what it is).
+pub fn flatten(types: &TypeTable, ty: TypeId) -> Option<Vec<Ty>> {
+    let mut out = Vec::new();
+    flatten_into(types, ty, &mut out).then_some(out)
+}
+
+fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
+    match types.kind(ty) {
+        TypeKind::Prim(p) => out.push(prim_ty(*p)),
+        TypeKind::Str => out.push(Ty::Handle),
+        TypeKind::NoneType => {}
+        TypeKind::Tuple(items) => {
+            for &t in items {
+                if !flatten_into(types, t, out) {
+                    return false;
+                }
+            }
+        }
+        TypeKind::Struct { fields, complete: true } => {
+            for fd in fields {
+                if !flatten_into(types, fd.ty, out) {
+                    return false;
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The stable number of a primitive type passed to helpers.
+pub fn prim_code(p: PrimTy) -> Word {
+    PrimTy::ALL.iter().position(|&q| q == p).unwrap_or(0) as Word
+}
+
+/// The primitive type of a helper's type number.
+pub fn prim_of_code(code: Word) -> Option<PrimTy> {
+    PrimTy::ALL.get(code as usize).copied()
+}
+
+/// A scalar from its canonical IR word (floats as their bits).
+pub fn scalar_of_word(p: PrimTy, w: Word) -> Scalar {
+    match p {
+        PrimTy::I8 => Scalar::I8(w as i8),
+        PrimTy::U8 => Scalar::U8(w as u8),
+        PrimTy::I32 => Scalar::I32(w as i32),
+        PrimTy::U32 => Scalar::U32(w as u32),
+        PrimTy::I64 => Scalar::I64(w as i64),
+        PrimTy::U64 => Scalar::U64(w),
+        PrimTy::F32 => Scalar::F32(f32::from_bits(w as u32)),
+        PrimTy::F64 => Scalar::F64(f64::from_bits(w)),
+        PrimTy::Bool => Scalar::Bool(w != 0),
+    }
+}
+
+/// The canonical IR word of a scalar (see `spy_jit::ir`).
+pub fn word_of_scalar(s: Scalar) -> Word {
+    match s {
+        Scalar::I8(v) => v as i64 as Word,
+        Scalar::U8(v) => Word::from(v),
+        Scalar::I32(v) => v as i64 as Word,
+        Scalar::U32(v) => Word::from(v),
+        Scalar::I64(v) => v as Word,
+        Scalar::U64(v) => v,
+        Scalar::F32(v) => Word::from(v.to_bits()),
+        Scalar::F64(v) => v.to_bits(),
+        Scalar::Bool(b) => Word::from(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_scalars_round_trip_canonically() {
+        let samples = [
+            Scalar::I8(-1),
+            Scalar::U8(255),
+            Scalar::I32(i32::MIN),
+            Scalar::U32(u32::MAX),
+            Scalar::I64(-7),
+            Scalar::U64(u64::MAX),
+            Scalar::F32(-0.5),
+            Scalar::F64(f64::NAN),
+            Scalar::Bool(true),
+        ];
+        for s in samples {
+            let w = word_of_scalar(s);
+            let back = scalar_of_word(s.ty(), w);
+            assert_eq!(word_of_scalar(back), w, "{s:?}");
+            assert_eq!(prim_of_code(prim_code(s.ty())), Some(s.ty()));
+        }
+        // Signed values are sign-extended, unsigned zero-extended.
+        assert_eq!(word_of_scalar(Scalar::I8(-1)), u64::MAX);
+        assert_eq!(word_of_scalar(Scalar::U8(255)), 255);
+    }
+
+    #[test]
+    fn tuples_flatten_into_their_scalars() {
+        let mut t = TypeTable::new();
+        let inner = t.tuple(vec![TypeId::F64, TypeId::STR]);
+        let outer = t.tuple(vec![TypeId::I32, inner, TypeId::NONE, TypeId::BOOL]);
+        assert_eq!(
+            flatten(&t, outer),
+            Some(vec![Ty::I32, Ty::F64, Ty::Handle, Ty::Bool])
+        );
+        let list = t.list(TypeId::I32);
+        assert_eq!(flatten(&t, list), None);
+    }
+}

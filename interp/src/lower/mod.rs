@@ -1,0 +1,245 @@
+//! Lowering: the typed residual module (spec §16.5), loaded and initialized
+//! in an `Interp` like any module, into `spy_jit::ir` — and running it.
+//!
+//! | file         | owns                                                         |
+//! |--------------|--------------------------------------------------------------|
+//! | `mod.rs`     | the program: which functions, their IR signatures, `LowerError` |
+//! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
+//! | `func.rs`    | one function body: locals, statements, control flow          |
+//! | `expr.rs`    | expressions, calls, builtins, conversions                    |
+//! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
+//! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
+//! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
+//!
+//! No typing rule is written here: every operator's implementation and
+//! result type come from `vm::ops` (`binop_signature`, `cmpop_signature`,
+//! `unaryop_signature`, `implicit_convertible`, `explicit_convertible`,
+//! `resolve::prefixed_int_literal`), the functions ASTFrame and DopplerFrame
+//! use. Types of locals, parameters and results are the values module init
+//! computed (`Function::params`, annotations evaluated by ASTFrame).
+//! Anything else is a [`LowerError::Unsupported`] naming what and where:
+//! there is no fallback to the interpreter.
+
+pub mod errors;
+mod expr;
+mod func;
+pub mod helpers;
+pub mod layout;
+pub mod run;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+use spy_jit::ir::{self, FuncId, ModuleBuilder, Ty};
+
+use crate::frames::Interp;
+use crate::source::{SourceFile, TextRange};
+use crate::syntax::ast::FuncColor;
+use crate::vm::types::TypeId;
+use crate::vm::value::{Function, ModuleId, Value};
+use errors::ErrorTable;
+use helpers::Helpers;
+
+/// Why a residual module cannot be compiled natively (yet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerError {
+    /// A construct the lowering does not handle: what, and `file:line:col`.
+    Unsupported { what: String, at: String },
+}
+
+impl LowerError {
+    pub(crate) fn unsupported(what: impl Into<String>, file: &SourceFile, range: TextRange) -> LowerError {
+        LowerError::Unsupported {
+            what: what.into(),
+            at: file.location(range.start),
+        }
+    }
+
+    /// What is not supported (without the location): the category the
+    /// conformance suite's "not yet native" list records.
+    pub fn what(&self) -> &str {
+        match self {
+            LowerError::Unsupported { what, .. } => what,
+        }
+    }
+}
+
+impl fmt::Display for LowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LowerError::Unsupported { what, at } => write!(f, "{at}: the JIT cannot compile {what} (yet)"),
+        }
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+pub(crate) type Lowered<T> = Result<T, LowerError>;
+
+/// A lowered residual module, ready to compile.
+pub struct Program {
+    pub module: ir::Module,
+    pub main: FuncId,
+    /// `main`'s return type (`None` or `i32`).
+    pub main_ret: TypeId,
+    pub errors: ErrorTable,
+    /// The str constants: handles `0..strings.len()`.
+    pub strings: Vec<Rc<str>>,
+}
+
+/// A function of the program and its IR signature.
+#[derive(Clone)]
+struct Declared {
+    id: FuncId,
+    func: Rc<Function>,
+    results: Vec<Ty>,
+}
+
+/// State shared by the functions being lowered.
+pub(crate) struct LowerCx<'a, 'out> {
+    interp: &'a mut Interp<'out>,
+    module: ModuleId,
+    builder: ModuleBuilder,
+    helpers: Helpers,
+    errors: ErrorTable,
+    strings: Vec<Rc<str>>,
+    string_ids: HashMap<Rc<str>, u64>,
+    /// Functions by identity (`Rc` address), declared when first called.
+    declared: HashMap<usize, Declared>,
+    /// Declared but not yet lowered.
+    queue: Vec<Declared>,
+}
+
+impl LowerCx<'_, '_> {
+    /// The handle of a str constant.
+    fn string(&mut self, s: &str) -> u64 {
+        if let Some(&h) = self.string_ids.get(s) {
+            return h;
+        }
+        let s: Rc<str> = s.into();
+        let h = self.strings.len() as u64;
+        self.strings.push(s.clone());
+        self.string_ids.insert(s, h);
+        h
+    }
+
+    /// The IR registers of a value of `ty`, or what cannot be lowered.
+    fn flatten(&self, ty: TypeId, file: &SourceFile, range: TextRange) -> Lowered<Vec<Ty>> {
+        layout::flatten(&self.interp.vm.types, ty).ok_or_else(|| {
+            LowerError::unsupported(
+                format!("a value of type `{}`", self.interp.vm.types.name(ty)),
+                file,
+                range,
+            )
+        })
+    }
+
+    /// The IR function of a red function, declared on first use.
+    fn declare(&mut self, func: &Rc<Function>, file: &SourceFile, range: TextRange) -> Lowered<Declared> {
+        let key = Rc::as_ptr(func) as *const () as usize;
+        if let Some(d) = self.declared.get(&key) {
+            return Ok(d.clone());
+        }
+        let def_file = func.code.file.clone();
+        let proto = func.code.def.proto_range;
+        if func.color != FuncColor::Red || func.module != self.module {
+            return Err(LowerError::unsupported(
+                format!("a call of `{}` (not a red function of the module)", func.fqn),
+                file,
+                range,
+            ));
+        }
+        if func.star.is_some() {
+            return Err(LowerError::unsupported(
+                format!("`{}`: a `*args` parameter", func.fqn),
+                &def_file,
+                proto,
+            ));
+        }
+        if func.inferred_ret.is_some() {
+            return Err(LowerError::unsupported(
+                format!("`{}`: an inferred return type", func.fqn),
+                &def_file,
+                proto,
+            ));
+        }
+        let mut params = Vec::new();
+        for p in &func.params {
+            params.extend(self.flatten(p.ty, &def_file, proto)?);
+        }
+        let results = self.flatten(func.ret, &def_file, proto)?;
+        if results.len() > ir::MAX_RESULTS {
+            return Err(LowerError::unsupported(
+                format!("`{}`: a result of more than {} scalars", func.fqn, ir::MAX_RESULTS),
+                &def_file,
+                proto,
+            ));
+        }
+        let id = self.builder.declare(&func.fqn, &params, &results);
+        let d = Declared {
+            id,
+            func: func.clone(),
+            results,
+        };
+        self.declared.insert(key, d.clone());
+        self.queue.push(d.clone());
+        Ok(d)
+    }
+}
+
+/// What `main` is, or why the program is not run at all.
+pub enum MainOf {
+    Main(Rc<Function>),
+    /// No `main`: ASTFrame prints `Cannot find function main()`.
+    Missing,
+}
+
+/// The program's `main`, as ASTFrame's `call_main` finds it.
+pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
+    let m = interp.vm.module(module);
+    let slot = m.resolution.module_scope.find("main");
+    let main = slot.and_then(|i| m.globals[i].clone()).and_then(|g| g.value);
+    match main {
+        None => Some(MainOf::Missing),
+        Some(Value::Func(f)) if f.params.is_empty() && (f.ret == TypeId::NONE || f.ret == TypeId::I32) => {
+            Some(MainOf::Main(f))
+        }
+        Some(_) => None,
+    }
+}
+
+/// Lower `main` of the initialized residual module `module` and every
+/// function it reaches.
+pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
+    let mut builder = ModuleBuilder::new();
+    let helpers = Helpers::declare(&mut builder);
+    let mut cx = LowerCx {
+        interp,
+        module,
+        builder,
+        helpers,
+        errors: ErrorTable::new(),
+        strings: Vec::new(),
+        string_ids: HashMap::new(),
+        declared: HashMap::new(),
+        queue: Vec::new(),
+    };
+    let file = main.code.file.clone();
+    let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
+    while let Some(d) = cx.queue.pop() {
+        let body = func::lower_function(&mut cx, &d)?;
+        cx.builder.define(body);
+    }
+    let module_ir = cx.builder.finish().map_err(|e| LowerError::Unsupported {
+        what: format!("this program: the lowered IR is invalid ({e})"),
+        at: file.path.clone(),
+    })?;
+    Ok(Program {
+        module: module_ir,
+        main: main_decl.id,
+        main_ret: main.ret,
+        errors: cx.errors,
+        strings: cx.strings,
+    })
+}

@@ -1,0 +1,112 @@
+//! Running a lowered program: compile it with spy-jit, call `main` on a
+//! context whose depth limit is ASTFrame's, with the run state installed
+//! for the helpers, then turn the result into what ASTFrame returns: the
+//! exit code, or the `SpyError` rebuilt from the error code and its sites.
+//! A program that cannot run natively says why ([`NotNative`]).
+
+use std::fmt;
+
+use spy_jit::ir::ErrCode;
+use spy_jit::runtime::{Context, ContextOptions};
+use spy_jit::{CompileOptions, JitError};
+
+use super::errors::{ErrorTable, INTERNAL, RECURSION};
+use super::helpers::{self, RunState};
+use super::{find_main, lower_program, LowerError, MainOf};
+use crate::error::{Bug, Failure};
+use crate::frames::{Interp, Limits};
+use crate::vm::types::TypeId;
+use crate::vm::value::ModuleId;
+
+/// Why the jit engine did not run a program natively: not a SPy error and
+/// not a bug, a gap of the JIT (counted by the harnesses).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotNative {
+    /// The lowering does not handle a construct of the residual module.
+    Lower(LowerError),
+    /// The host has no backend (not x86-64 System V).
+    Host(String),
+    /// A run option the engine does not implement (`--max-steps`).
+    Option(String),
+}
+
+impl NotNative {
+    /// The category, without the location.
+    pub fn what(&self) -> &str {
+        match self {
+            NotNative::Lower(e) => e.what(),
+            NotNative::Host(s) | NotNative::Option(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for NotNative {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotNative::Lower(e) => write!(f, "{e}"),
+            NotNative::Host(s) => write!(f, "the jit engine cannot run on this host: {s}"),
+            NotNative::Option(s) => write!(f, "the jit engine does not support {s}"),
+        }
+    }
+}
+
+/// Lower, compile and run `main` of the initialized residual module.
+pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i32, Failure>, NotNative> {
+    let main = match find_main(interp, module) {
+        Some(MainOf::Main(f)) => f,
+        Some(MainOf::Missing) => {
+            let r = interp.out.write_all(b"Cannot find function main()\n");
+            return Ok(r.map(|_| 0).map_err(|e| Failure::Bug(Bug::new(e.to_string()))));
+        }
+        None => {
+            let file = interp.vm.module(module).file.clone();
+            return Err(NotNative::Lower(LowerError::unsupported(
+                "a `main` that is not `def main() -> None` or `-> i32`",
+                &file,
+                Default::default(),
+            )));
+        }
+    };
+    let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
+    let code = |c| ErrCode::new(c).expect("non-zero");
+    let opts = CompileOptions {
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+    };
+    let compiled = match spy_jit::compile(&program.module, &opts) {
+        Ok(c) => c,
+        Err(JitError::UnsupportedHost) => return Err(NotNative::Host(JitError::UnsupportedHost.to_string())),
+        Err(e) => return Ok(Err(Failure::Bug(Bug::new(format!("JIT compilation failed: {e}"))))),
+    };
+    let mut ctx = Context::new(ContextOptions {
+        depth_limit: depth_limit(interp.limits),
+        ..ContextOptions::default()
+    });
+    helpers::install(RunState::new(
+        program.strings,
+        program.errors,
+        interp.limits.max_str_bytes,
+    ));
+    let result = compiled.call(&mut ctx, program.main, &[]);
+    let state = helpers::take().expect("the run state is still installed");
+    let written = interp.out.write_all(&state.out);
+    if let Err(e) = written {
+        return Ok(Err(Failure::Bug(Bug::new(format!("cannot write to stdout: {e}")))));
+    }
+    Ok(match result {
+        Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),
+        Ok(_) => Ok(0),
+        Err(e) if ErrorTable::is_internal(e.code) => Err(Failure::Bug(Bug::new("a JIT helper panicked"))),
+        Err(e) => match state.errors.rebuild(&e, &|h| state.text(h)) {
+            Some(err) => Err(err.into()),
+            None => Err(Failure::Bug(Bug::new(format!("unknown JIT error: {e}")))),
+        },
+    })
+}
+
+/// The JIT's depth limit: ASTFrame counts every activation, `main`
+/// included, against `max_depth`, and so does the JIT (its entry function
+/// counts as one), so the limits are equal.
+pub fn depth_limit(limits: Limits) -> u32 {
+    limits.max_depth
+}

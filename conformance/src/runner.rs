@@ -26,6 +26,7 @@ pub struct Target {
 impl Target {
     pub const INTERP: Target = Target::engine(Engine::Interp);
     pub const DOPPLER: Target = Target::engine(Engine::Doppler);
+    pub const JIT: Target = Target::engine(Engine::Jit);
     /// ASTFrame with its shortcuts off, against the reference's snapshots.
     pub const INTERP_GENERAL: Target = Target {
         engine: Engine::Interp,
@@ -33,7 +34,7 @@ impl Target {
     };
 
     /// Every target the suite checks: each engine, then each mode.
-    pub const ALL: &'static [Target] = &[Target::INTERP, Target::DOPPLER, Target::INTERP_GENERAL];
+    pub const ALL: &'static [Target] = &[Target::INTERP, Target::DOPPLER, Target::JIT, Target::INTERP_GENERAL];
 
     pub const fn engine(engine: Engine) -> Target {
         Target {
@@ -162,6 +163,9 @@ pub struct Verdict {
     pub passed: bool,
     /// What went wrong, for failures.
     pub detail: String,
+    /// For the jit engine: whether the case ran natively (a listed
+    /// not-yet-native case passes without running natively).
+    pub native: Option<bool>,
 }
 
 /// Check one case on one target against its snapshot, within the suite's
@@ -177,6 +181,7 @@ pub fn check_with(case: &Case, target: Target, bounds: CaseBounds) -> Verdict {
         target,
         passed,
         detail,
+        native: None,
     };
     let expected = match case.expected_for(target.engine) {
         Ok(Some(e)) => e,
@@ -193,6 +198,24 @@ pub fn check_with(case: &Case, target: Target, bounds: CaseBounds) -> Verdict {
         .and_then(|source| run_bounded_with(target, &case.path.to_string_lossy(), &source, bounds));
     match run {
         Err(e) => verdict(false, e),
+        Ok(outcome) if target.engine == Engine::Jit => {
+            let native = crate::native::NotYetNative::bundled().and_then(|l| l.check(&case.name, &outcome));
+            match native {
+                Err(e) => verdict(false, e),
+                Ok(false) => Verdict {
+                    native: Some(false),
+                    ..verdict(true, String::new())
+                },
+                Ok(true) => {
+                    let actual = normalize(&snapshot(&outcome));
+                    let passed = outcome.bug.is_none() && actual == expected;
+                    Verdict {
+                        native: Some(true),
+                        ..verdict(passed, format!("--- expected\n{expected}\n--- actual\n{actual}\n"))
+                    }
+                }
+            }
+        }
         Ok(outcome) => {
             let actual = normalize(&snapshot(&outcome));
             if outcome.bug.is_none() && actual == expected {

@@ -65,6 +65,7 @@ mod tests {
             report: None,
             bug: None,
             host: None,
+            not_native: None,
             stdout: "a\n".into(),
         };
         let body = snapshot_body(&snapshot_file(&outcome));

@@ -159,6 +159,8 @@ pub struct Stats {
     pub programs: u64,
     pub rejected: u64,
     pub timeouts: u64,
+    /// Programs the jit engine could not run natively (not findings).
+    pub not_native: u64,
     pub findings: u64,
     /// Programs using each feature (`Feature::ALL` order).
     pub coverage: [u64; Feature::ALL.len()],
@@ -172,6 +174,7 @@ impl Default for Stats {
             programs: 0,
             rejected: 0,
             timeouts: 0,
+            not_native: 0,
             findings: 0,
             coverage: [0; Feature::ALL.len()],
             elapsed: Duration::ZERO,
@@ -184,6 +187,7 @@ impl Stats {
         self.programs += o.programs;
         self.rejected += o.rejected;
         self.timeouts += o.timeouts;
+        self.not_native += o.not_native;
         self.findings += o.findings;
         for (a, b) in self.coverage.iter_mut().zip(o.coverage) {
             *a += b;
@@ -205,12 +209,13 @@ impl Stats {
 
     pub fn summary(&self) -> String {
         format!(
-            "{} programs in {:.1}s ({:.0}/s), {:.1}% rejected, {:.1}% timeouts, coverage {}/{}, {} finding(s)",
+            "{} programs in {:.1}s ({:.0}/s), {:.1}% rejected, {:.1}% timeouts, {:.1}% not native (jit), coverage {}/{}, {} finding(s)",
             self.programs,
             self.elapsed.as_secs_f64(),
             self.per_second(),
             self.pct(self.rejected),
             self.pct(self.timeouts),
+            self.pct(self.not_native),
             self.covered(),
             Feature::ALL.len(),
             self.findings
@@ -316,6 +321,9 @@ pub fn run(c: &Campaign) -> Report {
             }
             if checked.rejected {
                 local.rejected += 1;
+            }
+            if checked.not_native {
+                local.not_native += 1;
             }
             match checked.verdict {
                 Verdict::Agree => {}

@@ -123,6 +123,9 @@ pub struct Checked {
     /// ScopeError, ParseError, WIP): the generator made an invalid program.
     pub rejected: bool,
     pub reference: Outcome,
+    /// An engine (the jit) could not run the program natively: counted,
+    /// not a finding; the other engines are still compared.
+    pub not_native: bool,
 }
 
 /// Error kinds that mean "the program is not valid SPy".
@@ -191,10 +194,12 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         .error
         .as_ref()
         .is_some_and(|e| STATIC_KINDS.contains(&e.kind));
-    let done = |verdict| Checked {
+    let mut not_native = false;
+    let done = |verdict, not_native| Checked {
         verdict,
         rejected,
         reference: reference.clone(),
+        not_native,
     };
     if let Some(bug) = &reference.bug {
         return done(Verdict::Finding(Box::new(Finding {
@@ -205,20 +210,27 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
             },
             reference: reference.clone(),
             other: (reference_engine, reference.clone()),
-        })));
+        })), false);
     }
     if is_timeout(&reference) {
-        return done(Verdict::Timeout);
+        return done(Verdict::Timeout, false);
     }
     for &engine in &engines[1..] {
-        let out = run_program(
-            engine,
-            &cfg.path,
-            source.as_bytes(),
-            config(cfg.fuel * FUEL_SLACK, cfg.mutations),
-        );
+        // Machine code counts no steps (spec/17-jit.md): the jit engine
+        // runs without fuel a program the reference finished within it.
+        let fuel = match engine {
+            Engine::Jit => None,
+            _ => Some(cfg.fuel * FUEL_SLACK),
+        };
+        let mut run_config = config(cfg.fuel, cfg.mutations);
+        run_config.limits.max_steps = fuel;
+        let out = run_program(engine, &cfg.path, source.as_bytes(), run_config);
+        if out.not_native.is_some() && out.bug.is_none() {
+            not_native = true;
+            continue;
+        }
         if out.bug.is_none() && is_timeout(&out) {
-            return done(Verdict::Timeout);
+            return done(Verdict::Timeout, not_native);
         }
         if let Some((kind, line)) = compare(&reference, &out) {
             return done(Verdict::Finding(Box::new(Finding {
@@ -229,10 +241,10 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
                 },
                 reference: reference.clone(),
                 other: (engine, out),
-            })));
+            })), not_native);
         }
     }
-    done(Verdict::Agree)
+    done(Verdict::Agree, not_native)
 }
 
 /// The first difference between two outcomes, normalized.
@@ -305,6 +317,7 @@ mod tests {
             report: None,
             bug: None,
             host: None,
+            not_native: None,
             stdout: stdout.to_string(),
         };
         let (kind, line) = compare(

@@ -486,6 +486,15 @@ fn run_conformance(
             mine.len() - passed
         );
     }
+    let jit: Vec<_> = verdicts.iter().filter(|v| v.target.engine == Engine::Jit).collect();
+    if !jit.is_empty() {
+        let native = jit.iter().filter(|v| v.native == Some(true)).count();
+        println!(
+            "jit coverage: {native}/{} cases run natively ({:.1}%); the rest are listed in spec/17-jit.md",
+            jit.len(),
+            100.0 * native as f64 / jit.len() as f64
+        );
+    }
     let modes = targets.iter().filter(|t| t.is_mode()).count();
     let plain = targets.len() - modes;
     let _ = writeln!(

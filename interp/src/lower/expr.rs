@@ -158,6 +158,12 @@ impl FnLower<'_, '_, '_> {
                 let ty = self.cx.interp.vm.types.tuple(tys);
                 Ok(LVal { ty, regs })
             }
+            ExprKind::Walrus { target, value } => {
+                let v = self.expr(value)?;
+                self.declare_walrus(target, v.ty)?;
+                self.store_local(target, v, value.range)?;
+                self.read_local(target)
+            }
             ExprKind::Subscript { value, indices } => self.subscript(value, indices, e.range),
             ExprKind::Call { func, args } => self.call(e, func, args),
             ExprKind::Attribute { .. } => self.unsupported("an attribute", e.range),
@@ -505,6 +511,24 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// `str(e)` of a blue value that is not a scalar or a str (a type, a
+    /// function, a builtin), formatted now by ASTFrame's `str_of`.
+    fn static_text(&mut self, e: &Expr) -> Option<String> {
+        let v = self.static_value(e)?;
+        if matches!(v, Value::Scalar(_) | Value::Str(_) | Value::None) {
+            return None;
+        }
+        let ty = match &v {
+            Value::Type(_) => TypeId::TYPE,
+            _ => TypeId::BUILTIN_FUNC,
+        };
+        let interp = &mut *self.cx.interp;
+        let frame = interp.module_frame(self.cx.module);
+        interp
+            .str_of(&frame, &crate::vm::value::Typed::blue(ty, v), e.range)
+            .ok()
+    }
+
     /// `str(v)`: a str handle.
     fn str_of(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         if v.ty == TypeId::STR {
@@ -543,7 +567,14 @@ impl FnLower<'_, '_, '_> {
     fn print(&mut self, args: &[Expr], range: TextRange) -> Lowered<LVal> {
         let mut values = Vec::new();
         for a in args {
-            values.push((self.expr(a)?, a.range));
+            match self.static_text(a) {
+                Some(text) => {
+                    let h = self.cx.string(&text);
+                    let r = self.fb.const_(Ty::Handle, h);
+                    values.push((LVal::one(TypeId::STR, r), a.range));
+                }
+                None => values.push((self.expr(a)?, a.range)),
+            }
         }
         let mut parts = Vec::new();
         for (v, r) in values {

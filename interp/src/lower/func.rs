@@ -77,11 +77,14 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
     if func.ret == TypeId::NONE {
         l.fb.ret(&[]);
     } else {
+        // ASTFrame: the error points at the last statement of the body.
+        let end = code.def.body.last().map(|s| s.range).unwrap_or(code.def.proto_range);
+        l.stmt_range = end;
         let code = l.raise_code(
             ExcKind::TypeError,
-            format!("`{}` ended without returning a value", func.fqn),
-            code.def.proto_range,
-            "",
+            "reached the end of the function without a `return`",
+            end,
+            "no return",
         );
         l.fb.raise(code, [None, None]);
     }
@@ -243,6 +246,9 @@ impl FnLower<'_, '_, '_> {
                 else_: Block::default(),
             });
         }
+        // The target is an `i32` local (declared by the loop, as ASTFrame's
+        // `store_slot` does).
+        self.declare_local(target, TypeId::I32)?;
         let next = self.fb.local(Ty::I64);
         self.fb.assign(next, Op::Copy(start));
         self.fb.open_block();
@@ -369,6 +375,15 @@ impl FnLower<'_, '_, '_> {
         let l = LVal { ty, regs };
         self.locals.insert(slot, l.clone());
         Ok(l)
+    }
+
+    /// `x := e` declares `x` with `e`'s type when it is new.
+    pub fn declare_walrus(&mut self, id: &ast::Identifier, ty: TypeId) -> Lowered<()> {
+        let slot = self.slot(id)?;
+        if !self.locals.contains_key(&slot) {
+            self.declare_local(id, ty)?;
+        }
+        Ok(())
     }
 
     fn vardef(&mut self, v: &ast::VarDef, range: TextRange) -> Lowered<()> {

@@ -242,3 +242,41 @@ fn redshift_provenance_names_the_original_call() {
     );
     assert!(residual.contains("`add[i32]` at "), "{residual}");
 }
+
+#[test]
+fn execute_engine_jit_runs_natively_and_reports_errors_like_interp() {
+    let src = "def g(x: i32, y: i32) -> i32:\n    return x // y\n\ndef main() -> i32:\n    print(\"a\", 7 // 2, 1.5 ** 2.0, 'x' + 'y')\n    print(g(1, 0))\n    return 0\n";
+    let p = program("jit_err", src);
+    let jit = run(&["execute", "--engine", "jit", p.to_str().unwrap()]);
+    let interp = run(&["execute", "--engine", "interp", p.to_str().unwrap()]);
+    assert_eq!(jit.status.code(), Some(1));
+    assert_eq!(text(&jit.stdout), "a 3 2.25 xy\n");
+    assert_eq!(text(&jit.stdout), text(&interp.stdout));
+    let last = |o: &Output| text(&o.stderr).lines().find(|l| l.starts_with("ZeroDivisionError")).map(str::to_string);
+    assert_eq!(last(&jit), Some("ZeroDivisionError: integer division or modulo by zero".into()));
+    assert_eq!(last(&jit), last(&interp));
+    // The traceback names the same frames.
+    for frame in ["jit_err::main", "jit_err::g"] {
+        assert!(text(&jit.stderr).contains(frame), "{}", text(&jit.stderr));
+    }
+    let ok = program("jit_exit", "def main() -> i32:\n    return 300\n");
+    assert_eq!(run(&["execute", "--engine", "jit", ok.to_str().unwrap()]).status.code(), Some(300 & 0xff));
+}
+
+#[test]
+fn execute_engine_jit_refuses_max_steps_and_names_what_it_cannot_compile() {
+    let p = program("jit_steps", "def main() -> None:\n    print(1)\n");
+    let out = run(&["execute", "--engine", "jit", "--max-steps", "10", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--max-steps is not supported by --engine jit"));
+    let lists = program(
+        "jit_list",
+        "def main() -> None:\n    xs: list[i32] = [1, 2]\n    print(xs[0])\n",
+    );
+    let out = run(&["execute", "--engine", "jit", lists.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(err.contains("jit_list.spy:2:"), "{err}");
+    assert!(err.contains("the JIT cannot compile"), "{err}");
+    assert_eq!(text(&out.stdout), "");
+}

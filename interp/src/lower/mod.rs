@@ -243,3 +243,93 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         strings: cx.strings,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spy_jit::ir::{Op, Stmt};
+
+    /// Lower residual source `src` (as `redshift -E lazy` prints it).
+    fn lower(src: &str) -> Lowered<Program> {
+        let mut out = Vec::new();
+        let mut interp = Interp::new(&mut out, Default::default());
+        let id = interp.load_residual_module("m.spy", src.as_bytes()).expect("valid residual");
+        let Some(MainOf::Main(main)) = find_main(&interp, id) else {
+            panic!("no main");
+        };
+        lower_program(&mut interp, id, &main)
+    }
+
+    fn stmts(b: &spy_jit::ir::Block, out: &mut Vec<Stmt>) {
+        for s in &b.0 {
+            out.push(s.clone());
+            match s {
+                Stmt::If { then_, else_, .. } => {
+                    stmts(then_, out);
+                    stmts(else_, out);
+                }
+                Stmt::Loop { body } => stmts(body, out),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn only_reachable_functions_are_lowered_and_tuples_are_flattened() {
+        let p = lower(
+            "def pair(a: i32) -> tuple[i32, f64]:\n    return a, 0.5\n\ndef unused() -> None:\n    xs: list[i32] = [1]\n\ndef main() -> None:\n    t: tuple[i32, f64] = pair(1)\n    print(t[1] // 2.0)\n",
+        )
+        .expect("lowers");
+        let names: Vec<_> = p.module.functions.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["m::main", "m::pair"]);
+        let pair = &p.module.functions[1];
+        assert_eq!(pair.results, vec![Ty::I32, Ty::F64]);
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let helpers: Vec<_> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::CallHelper { helper, .. } => Some(p.module.helper(*helper).name.as_str()),
+                _ => None,
+            })
+            .collect();
+        // f64 `//` and the formatting are the interpreter's functions.
+        assert_eq!(helpers, ["f64_binop", "fmt_f64", "print_part", "print_end"]);
+    }
+
+    #[test]
+    fn integer_floor_division_is_one_op_with_its_own_error_code() {
+        let p = lower("def main() -> None:\n    x: i8 = i8(-7)\n    print(x // i8(2), x % i8(2))\n").expect("lowers");
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let codes: Vec<_> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    op: Op::FloorDiv { on_zero, .. } | Op::FloorMod { on_zero, .. },
+                    ..
+                } => Some(*on_zero),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(codes.len(), 2);
+        assert_ne!(codes[0], codes[1]);
+        let texts: Vec<_> = codes
+            .iter()
+            .map(|c| match &p.errors.info(*c).unwrap().message {
+                errors::Message::Fixed(m) => m.clone(),
+                errors::Message::FromHandle => String::new(),
+            })
+            .collect();
+        assert_eq!(texts, ["integer division or modulo by zero", "integer modulo by zero"]);
+    }
+
+    #[test]
+    fn an_unsupported_construct_names_what_and_where() {
+        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = [1]\n") else {
+            panic!("lists are not native yet");
+        };
+        assert_eq!(e.to_string(), "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)");
+        assert_eq!(e.what(), "a value of type `list[i32]`");
+    }
+}

@@ -98,7 +98,10 @@ fn check(ex: &Example) -> Result<(), Failed> {
 /// it cannot run natively must be listed in spec/17-jit.md §"Not yet
 /// native" as `<chapter>:<line>` (see `spy_conformance::native`).
 fn check_engine(ex: &Example, target: Target) -> Result<(), Failed> {
-    let directive = format!("#! allow-divergence({}):", target.engine.divergence_engine().name());
+    let directive = format!(
+        "#! allow-divergence({}):",
+        target.engine.divergence_engine().name()
+    );
     if !target.engine.is_reference() && ex.source.lines().any(|l| l.starts_with(&directive)) {
         return Ok(());
     }

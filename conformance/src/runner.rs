@@ -34,7 +34,12 @@ impl Target {
     };
 
     /// Every target the suite checks: each engine, then each mode.
-    pub const ALL: &'static [Target] = &[Target::INTERP, Target::DOPPLER, Target::JIT, Target::INTERP_GENERAL];
+    pub const ALL: &'static [Target] = &[
+        Target::INTERP,
+        Target::DOPPLER,
+        Target::JIT,
+        Target::INTERP_GENERAL,
+    ];
 
     pub const fn engine(engine: Engine) -> Target {
         Target {
@@ -211,7 +216,10 @@ pub fn check_with(case: &Case, target: Target, bounds: CaseBounds) -> Verdict {
                     let passed = outcome.bug.is_none() && actual == expected;
                     Verdict {
                         native: Some(true),
-                        ..verdict(passed, format!("--- expected\n{expected}\n--- actual\n{actual}\n"))
+                        ..verdict(
+                            passed,
+                            format!("--- expected\n{expected}\n--- actual\n{actual}\n"),
+                        )
                     }
                 }
             }

@@ -202,15 +202,18 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         not_native,
     };
     if let Some(bug) = &reference.bug {
-        return done(Verdict::Finding(Box::new(Finding {
-            signature: Signature {
-                engines: reference_engine.name().to_string(),
-                kind: DivergenceKind::Bug,
-                line: normalize_line(bug.message.lines().next().unwrap_or("")),
-            },
-            reference: reference.clone(),
-            other: (reference_engine, reference.clone()),
-        })), false);
+        return done(
+            Verdict::Finding(Box::new(Finding {
+                signature: Signature {
+                    engines: reference_engine.name().to_string(),
+                    kind: DivergenceKind::Bug,
+                    line: normalize_line(bug.message.lines().next().unwrap_or("")),
+                },
+                reference: reference.clone(),
+                other: (reference_engine, reference.clone()),
+            })),
+            false,
+        );
     }
     if is_timeout(&reference) {
         return done(Verdict::Timeout, false);
@@ -233,15 +236,18 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
             return done(Verdict::Timeout, not_native);
         }
         if let Some((kind, line)) = compare(&reference, &out) {
-            return done(Verdict::Finding(Box::new(Finding {
-                signature: Signature {
-                    engines: format!("{}/{}", reference_engine.name(), engine.name()),
-                    kind,
-                    line,
-                },
-                reference: reference.clone(),
-                other: (engine, out),
-            })), not_native);
+            return done(
+                Verdict::Finding(Box::new(Finding {
+                    signature: Signature {
+                        engines: format!("{}/{}", reference_engine.name(), engine.name()),
+                        kind,
+                        line,
+                    },
+                    reference: reference.clone(),
+                    other: (engine, out),
+                })),
+                not_native,
+            );
         }
     }
     done(Verdict::Agree, not_native)

@@ -49,23 +49,49 @@ def float_of(x: i32) -> f64:
 
 #[test]
 fn jit_matches_the_reference_from_memory_and_from_redshift_output() {
-    let reference = run_program(Engine::Interp, "prog.spy", PROGRAM.as_bytes(), RunConfig::default());
+    let reference = run_program(
+        Engine::Interp,
+        "prog.spy",
+        PROGRAM.as_bytes(),
+        RunConfig::default(),
+    );
     let jit = run_program(Engine::Jit, "prog.spy", PROGRAM.as_bytes(), RunConfig::default());
     assert_eq!(reference.bug, None);
     assert_eq!(jit.not_native, None, "{:?}", jit.report);
-    assert_eq!((jit.exit, &jit.stdout, &jit.error), (reference.exit, &reference.stdout, &reference.error));
+    assert_eq!(
+        (jit.exit, &jit.stdout, &jit.error),
+        (reference.exit, &reference.stdout, &reference.error)
+    );
 
     let options = RedshiftOptions {
         error_mode: ErrorMode::Lazy,
         ..Default::default()
     };
-    let residual = redshift_source("prog.spy", PROGRAM.as_bytes(), options, Format::Spy, Limits::default())
-        .result
-        .expect("redshift");
+    let residual = redshift_source(
+        "prog.spy",
+        PROGRAM.as_bytes(),
+        options,
+        Format::Spy,
+        Limits::default(),
+    )
+    .result
+    .expect("redshift");
     let mut from_memory = Vec::new();
-    let a = run_jit("prog.spy", PROGRAM.as_bytes(), &mut from_memory, RunConfig::default()).expect("native");
+    let a = run_jit(
+        "prog.spy",
+        PROGRAM.as_bytes(),
+        &mut from_memory,
+        RunConfig::default(),
+    )
+    .expect("native");
     let mut from_text = Vec::new();
-    let b = run_jit_residual("prog.spy", residual.as_bytes(), &mut from_text, RunConfig::default()).expect("native");
+    let b = run_jit_residual(
+        "prog.spy",
+        residual.as_bytes(),
+        &mut from_text,
+        RunConfig::default(),
+    )
+    .expect("native");
     assert_eq!(a.ok(), b.ok());
     assert_eq!(from_memory, from_text);
     assert_eq!(String::from_utf8(from_text).unwrap(), reference.stdout);
@@ -88,13 +114,22 @@ def main() -> None:
             let r = run_program(Engine::Interp, "rec.spy", src.as_bytes(), config(depth));
             let j = run_program(Engine::Jit, "rec.spy", src.as_bytes(), config(depth));
             assert_eq!(j.not_native, None);
-            assert_eq!((&j.stdout, &j.error, j.exit), (&r.stdout, &r.error, r.exit), "depth {depth}, n {n}");
+            assert_eq!(
+                (&j.stdout, &j.error, j.exit),
+                (&r.stdout, &r.error, r.exit),
+                "depth {depth}, n {n}"
+            );
         }
         // main + down(depth - 2 .. 0) is exactly `depth` activations.
         let ok = src.replace("DEPTH", &(depth - 2).to_string());
-        assert_eq!(run_program(Engine::Jit, "rec.spy", ok.as_bytes(), config(depth)).error, None);
+        assert_eq!(
+            run_program(Engine::Jit, "rec.spy", ok.as_bytes(), config(depth)).error,
+            None
+        );
         let over = src.replace("DEPTH", &(depth - 1).to_string());
-        let e = run_program(Engine::Jit, "rec.spy", over.as_bytes(), config(depth)).error.unwrap();
+        let e = run_program(Engine::Jit, "rec.spy", over.as_bytes(), config(depth))
+            .error
+            .unwrap();
         assert_eq!(e.to_string(), "RecursionError: maximum recursion depth exceeded");
     }
 }
@@ -108,7 +143,10 @@ fn what_the_jit_cannot_compile_is_a_typed_not_native_outcome() {
     let Some(NotNative::Lower(e)) = &o.not_native else {
         panic!("expected a lowering gap, got {o:?}");
     };
-    assert!(e.to_string().starts_with("lists.spy.redshift/lists.spy:2:"), "{e}");
+    assert!(
+        e.to_string().starts_with("lists.spy.redshift/lists.spy:2:"),
+        "{e}"
+    );
     assert_eq!(e.what(), "a value of type `list[i32]`");
     let steps = RunConfig {
         limits: Limits {
@@ -117,6 +155,11 @@ fn what_the_jit_cannot_compile_is_a_typed_not_native_outcome() {
         },
         ..RunConfig::default()
     };
-    let o = run_program(Engine::Jit, "steps.spy", b"def main() -> None:\n    pass\n", steps);
+    let o = run_program(
+        Engine::Jit,
+        "steps.spy",
+        b"def main() -> None:\n    pass\n",
+        steps,
+    );
     assert!(matches!(o.not_native, Some(NotNative::Option(_))), "{o:?}");
 }

@@ -486,7 +486,10 @@ fn run_conformance(
             mine.len() - passed
         );
     }
-    let jit: Vec<_> = verdicts.iter().filter(|v| v.target.engine == Engine::Jit).collect();
+    let jit: Vec<_> = verdicts
+        .iter()
+        .filter(|v| v.target.engine == Engine::Jit)
+        .collect();
     if !jit.is_empty() {
         let native = jit.iter().filter(|v| v.native == Some(true)).count();
         println!(

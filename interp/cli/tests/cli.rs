@@ -252,21 +252,41 @@ fn execute_engine_jit_runs_natively_and_reports_errors_like_interp() {
     assert_eq!(jit.status.code(), Some(1));
     assert_eq!(text(&jit.stdout), "a 3 2.25 xy\n");
     assert_eq!(text(&jit.stdout), text(&interp.stdout));
-    let last = |o: &Output| text(&o.stderr).lines().find(|l| l.starts_with("ZeroDivisionError")).map(str::to_string);
-    assert_eq!(last(&jit), Some("ZeroDivisionError: integer division or modulo by zero".into()));
+    let last = |o: &Output| {
+        text(&o.stderr)
+            .lines()
+            .find(|l| l.starts_with("ZeroDivisionError"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        last(&jit),
+        Some("ZeroDivisionError: integer division or modulo by zero".into())
+    );
     assert_eq!(last(&jit), last(&interp));
     // The traceback names the same frames.
     for frame in ["jit_err::main", "jit_err::g"] {
         assert!(text(&jit.stderr).contains(frame), "{}", text(&jit.stderr));
     }
     let ok = program("jit_exit", "def main() -> i32:\n    return 300\n");
-    assert_eq!(run(&["execute", "--engine", "jit", ok.to_str().unwrap()]).status.code(), Some(300 & 0xff));
+    assert_eq!(
+        run(&["execute", "--engine", "jit", ok.to_str().unwrap()])
+            .status
+            .code(),
+        Some(300 & 0xff)
+    );
 }
 
 #[test]
 fn execute_engine_jit_refuses_max_steps_and_names_what_it_cannot_compile() {
     let p = program("jit_steps", "def main() -> None:\n    print(1)\n");
-    let out = run(&["execute", "--engine", "jit", "--max-steps", "10", p.to_str().unwrap()]);
+    let out = run(&[
+        "execute",
+        "--engine",
+        "jit",
+        "--max-steps",
+        "10",
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--max-steps is not supported by --engine jit"));
     let lists = program(

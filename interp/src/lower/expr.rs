@@ -68,7 +68,9 @@ impl FnLower<'_, '_, '_> {
                         Ok(LVal::one(TypeId::STR, r))
                     }
                     Some(Value::None) => Ok(LVal::none()),
-                    Some(_) => self.unsupported(format!("the value of `{}` used as a value", id.name), e.range),
+                    Some(_) => {
+                        self.unsupported(format!("the value of `{}` used as a value", id.name), e.range)
+                    }
                     None => self.unsupported(format!("the module variable `{}`", id.name), e.range),
                 },
             },
@@ -76,7 +78,9 @@ impl FnLower<'_, '_, '_> {
                 op: UnaryOp::Neg,
                 operand,
             } if matches!(operand.kind, ExprKind::Int(_)) => {
-                let ExprKind::Int(v) = operand.kind else { unreachable!() };
+                let ExprKind::Int(v) = operand.kind else {
+                    unreachable!()
+                };
                 match i32::try_from(-(v as i128)) {
                     Ok(x) => Ok(self.konst(Scalar::I32(x))),
                     Err(_) => self.unsupported("an integer literal out of the `i32` range", e.range),
@@ -109,7 +113,11 @@ impl FnLower<'_, '_, '_> {
                     BoolOp::And => (other, Default::default()),
                     BoolOp::Or => (Default::default(), other),
                 };
-                self.fb.push(IrStmt::If { cond: l, then_, else_ });
+                self.fb.push(IrStmt::If {
+                    cond: l,
+                    then_,
+                    else_,
+                });
                 let v = self.fb.op(Ty::Bool, Op::Copy(out));
                 Ok(LVal::one(TypeId::BOOL, v))
             }
@@ -123,7 +131,10 @@ impl FnLower<'_, '_, '_> {
                 let out: Vec<VReg> = tys.iter().map(|&t| self.fb.local(t)).collect();
                 let mut then_ = then_;
                 for (&o, &r) in out.iter().zip(&a.regs) {
-                    then_.0.push(IrStmt::Assign { dst: o, op: Op::Copy(r) });
+                    then_.0.push(IrStmt::Assign {
+                        dst: o,
+                        op: Op::Copy(r),
+                    });
                 }
                 self.fb.open_block();
                 let b = self.expr(orelse).and_then(|b| self.coerce(b, a.ty, orelse.range));
@@ -134,7 +145,11 @@ impl FnLower<'_, '_, '_> {
                 }
                 let else_ = self.fb.close_block();
                 b?;
-                self.fb.push(IrStmt::If { cond: c, then_, else_ });
+                self.fb.push(IrStmt::If {
+                    cond: c,
+                    then_,
+                    else_,
+                });
                 let regs = out
                     .iter()
                     .map(|&o| {
@@ -211,7 +226,13 @@ impl FnLower<'_, '_, '_> {
         })
     }
 
-    fn call_helper(&mut self, h: spy_jit::ir::HelperId, result: Option<Ty>, args: &[VReg], range: TextRange) -> Option<VReg> {
+    fn call_helper(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Option<Ty>,
+        args: &[VReg],
+        range: TextRange,
+    ) -> Option<VReg> {
         let site = self.helper_site(range);
         self.fb.call_helper(h, result, args, site)
     }
@@ -222,7 +243,10 @@ impl FnLower<'_, '_, '_> {
 
     fn unary(&mut self, op: UnaryOp, v: LVal, range: TextRange) -> Lowered<LVal> {
         let Some(t) = v.ty.as_prim() else {
-            return self.unsupported(format!("`{}` of a `{}`", op.symbol(), self.type_name(v.ty)), range);
+            return self.unsupported(
+                format!("`{}` of a `{}`", op.symbol(), self.type_name(v.ty)),
+                range,
+            );
         };
         let Some(result) = ops::unaryop_signature(op, t) else {
             return self.unsupported(format!("`{}` of a `{}`", op.symbol(), t), range);
@@ -319,13 +343,16 @@ impl FnLower<'_, '_, '_> {
             BinOp::Div if p.is_int() => {
                 let (h, ty) = (self.cx.helpers.int_div, self.word(prim_code(p)));
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
-                self.call_helper(h, Some(Ty::F64), &[ty, wa, wb], whole).expect("a result")
+                self.call_helper(h, Some(Ty::F64), &[ty, wa, wb], whole)
+                    .expect("a result")
             }
             BinOp::Pow if p.is_int() => {
                 let h = self.cx.helpers.int_binop;
                 let (o, ty) = (self.word(binop_code(op)), self.word(prim_code(p)));
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
-                let w = self.call_helper(h, Some(Ty::U64), &[o, ty, wa, wb], whole).expect("a result");
+                let w = self
+                    .call_helper(h, Some(Ty::U64), &[o, ty, wa, wb], whole)
+                    .expect("a result");
                 self.fb.convert(prim_ty(p), w)
             }
             BinOp::FloorDiv | BinOp::Mod | BinOp::Pow if p.is_float() => {
@@ -426,11 +453,13 @@ impl FnLower<'_, '_, '_> {
 
     fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Lowered<LVal> {
         if let Some((name, v, _)) = crate::resolve::prefixed_int_literal(e) {
-            if matches!(self.res.name(match &func.kind {
-                ExprKind::Name(id) => id.id,
-                _ => unreachable!("a prefixed literal's callee is a name"),
-            }), NameRef::Builtin(_))
-            {
+            if matches!(
+                self.res.name(match &func.kind {
+                    ExprKind::Name(id) => id.id,
+                    _ => unreachable!("a prefixed literal's callee is a name"),
+                }),
+                NameRef::Builtin(_)
+            ) {
                 let p = PrimTy::from_name(name).expect("an integer type name");
                 let s = Scalar::wrap_int(v, p).expect("an integer type");
                 return Ok(self.konst(s));

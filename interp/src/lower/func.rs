@@ -78,7 +78,12 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
         l.fb.ret(&[]);
     } else {
         // ASTFrame: the error points at the last statement of the body.
-        let end = code.def.body.last().map(|s| s.range).unwrap_or(code.def.proto_range);
+        let end = code
+            .def
+            .body
+            .last()
+            .map(|s| s.range)
+            .unwrap_or(code.def.proto_range);
         l.stmt_range = end;
         let code = l.raise_code(
             ExcKind::TypeError,
@@ -110,7 +115,13 @@ impl FnLower<'_, '_, '_> {
 
     /// The code of an error raised by the operation at `range` of the
     /// current statement.
-    pub fn raise_code(&mut self, kind: ExcKind, message: impl Into<String>, range: TextRange, label: &str) -> ErrCode {
+    pub fn raise_code(
+        &mut self,
+        kind: ExcKind,
+        message: impl Into<String>,
+        range: TextRange,
+        label: &str,
+    ) -> ErrCode {
         let at = (
             self.frame_at(self.stmt_range),
             Label {
@@ -160,7 +171,11 @@ impl FnLower<'_, '_, '_> {
                 let c = self.condition(test)?;
                 let then_ = self.nested(body)?;
                 let else_ = self.nested(orelse)?;
-                self.fb.push(IrStmt::If { cond: c, then_, else_ });
+                self.fb.push(IrStmt::If {
+                    cond: c,
+                    then_,
+                    else_,
+                });
             }
             StmtKind::While { test, body } => {
                 self.fb.open_block();
@@ -235,7 +250,12 @@ impl FnLower<'_, '_, '_> {
         };
         if args.len() == 3 {
             let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
-            let code = self.raise_code(ExcKind::ValueError, "range() arg 3 must not be zero", args[2].range, "this is zero");
+            let code = self.raise_code(
+                ExcKind::ValueError,
+                "range() arg 3 must not be zero",
+                args[2].range,
+                "this is zero",
+            );
             let raise = Block(vec![IrStmt::Raise {
                 code,
                 operands: [None, None],
@@ -356,7 +376,10 @@ impl FnLower<'_, '_, '_> {
     fn slot(&self, id: &ast::Identifier) -> Lowered<u32> {
         match self.res.name(id.id) {
             NameRef::Local(slot) => Ok(slot),
-            NameRef::Global(_) => self.unsupported(format!("an assignment to the module global `{}`", id.name), id.range),
+            NameRef::Global(_) => self.unsupported(
+                format!("an assignment to the module global `{}`", id.name),
+                id.range,
+            ),
             _ => self.unsupported(format!("the variable `{}`", id.name), id.range),
         }
     }
@@ -368,7 +391,10 @@ impl FnLower<'_, '_, '_> {
             if l.ty == ty {
                 return Ok(l.clone());
             }
-            return self.unsupported(format!("the local `{}` redeclared with another type", id.name), id.range);
+            return self.unsupported(
+                format!("the local `{}` redeclared with another type", id.name),
+                id.range,
+            );
         }
         let tys = self.cx.flatten(ty, &self.file, id.range)?;
         let regs = tys.iter().map(|&t| self.fb.local(t)).collect();
@@ -428,7 +454,9 @@ impl FnLower<'_, '_, '_> {
                 }
                 Ok(())
             }
-            AssignTarget::Attribute { range, .. } => self.unsupported("an assignment to an attribute", *range),
+            AssignTarget::Attribute { range, .. } => {
+                self.unsupported("an assignment to an attribute", *range)
+            }
             AssignTarget::Subscript { range, .. } => self.unsupported("an assignment to a subscript", *range),
         }
     }

@@ -46,7 +46,10 @@ impl RunState {
     }
 
     pub fn text(&self, h: Word) -> String {
-        self.strs.get(h as usize).map(|s| s.to_string()).unwrap_or_default()
+        self.strs
+            .get(h as usize)
+            .map(|s| s.to_string())
+            .unwrap_or_default()
     }
 
     fn str(&self, h: Word) -> Rc<str> {
@@ -196,7 +199,14 @@ pub fn binop_code(op: BinOp) -> Word {
     BinOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as Word
 }
 
-fn run_binop(st: &mut RunState, c: &mut HelperCtx, op: u64, p: PrimTy, a: Scalar, b: Scalar) -> Option<Scalar> {
+fn run_binop(
+    st: &mut RunState,
+    c: &mut HelperCtx,
+    op: u64,
+    p: PrimTy,
+    a: Scalar,
+    b: Scalar,
+) -> Option<Scalar> {
     match ops::dispatch::run_binop(binop_of_code(op), p, a, b) {
         Ok(r) => Some(r),
         Err(e) => {
@@ -280,21 +290,71 @@ impl Helpers {
         };
         use Ty::*;
         Helpers {
-            fmt_scalar: h("fmt_scalar", &[U64, U64], Some(Handle), fmt_scalar as *const () as usize),
+            fmt_scalar: h(
+                "fmt_scalar",
+                &[U64, U64],
+                Some(Handle),
+                fmt_scalar as *const () as usize,
+            ),
             fmt_f64: h("fmt_f64", &[F64], Some(Handle), fmt_f64 as *const () as usize),
             fmt_f32: h("fmt_f32", &[F32], Some(Handle), fmt_f32 as *const () as usize),
-            repr_str: h("repr_str", &[Handle], Some(Handle), repr_str as *const () as usize),
+            repr_str: h(
+                "repr_str",
+                &[Handle],
+                Some(Handle),
+                repr_str as *const () as usize,
+            ),
             print_part: h("print_part", &[Handle], None, print_part as *const () as usize),
             print_end: h("print_end", &[], None, print_end as *const () as usize),
-            str_concat: h("str_concat", &[Handle, Handle], Some(Handle), str_concat as *const () as usize),
-            str_repeat: h("str_repeat", &[Handle, I32], Some(Handle), str_repeat as *const () as usize),
-            str_eq: h("str_eq", &[Handle, Handle], Some(Bool), str_eq as *const () as usize),
+            str_concat: h(
+                "str_concat",
+                &[Handle, Handle],
+                Some(Handle),
+                str_concat as *const () as usize,
+            ),
+            str_repeat: h(
+                "str_repeat",
+                &[Handle, I32],
+                Some(Handle),
+                str_repeat as *const () as usize,
+            ),
+            str_eq: h(
+                "str_eq",
+                &[Handle, Handle],
+                Some(Bool),
+                str_eq as *const () as usize,
+            ),
             str_len: h("str_len", &[Handle], Some(I32), str_len as *const () as usize),
-            str_index: h("str_index", &[Handle, I64], Some(Handle), str_index as *const () as usize),
-            int_binop: h("int_binop", &[U64, U64, U64, U64], Some(U64), int_binop as *const () as usize),
-            int_div: h("int_div", &[U64, U64, U64], Some(F64), int_div as *const () as usize),
-            f64_binop: h("f64_binop", &[U64, F64, F64], Some(F64), f64_binop as *const () as usize),
-            f32_binop: h("f32_binop", &[U64, F32, F32], Some(F32), f32_binop as *const () as usize),
+            str_index: h(
+                "str_index",
+                &[Handle, I64],
+                Some(Handle),
+                str_index as *const () as usize,
+            ),
+            int_binop: h(
+                "int_binop",
+                &[U64, U64, U64, U64],
+                Some(U64),
+                int_binop as *const () as usize,
+            ),
+            int_div: h(
+                "int_div",
+                &[U64, U64, U64],
+                Some(F64),
+                int_div as *const () as usize,
+            ),
+            f64_binop: h(
+                "f64_binop",
+                &[U64, F64, F64],
+                Some(F64),
+                f64_binop as *const () as usize,
+            ),
+            f32_binop: h(
+                "f32_binop",
+                &[U64, F32, F32],
+                Some(F32),
+                f32_binop as *const () as usize,
+            ),
         }
     }
 }

@@ -43,7 +43,10 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
                 }
             }
         }
-        TypeKind::Struct { fields, complete: true } => {
+        TypeKind::Struct {
+            fields,
+            complete: true,
+        } => {
             for fd in fields {
                 if !flatten_into(types, fd.ty, out) {
                     return false;

@@ -171,7 +171,11 @@ impl LowerCx<'_, '_> {
         let results = self.flatten(func.ret, &def_file, proto)?;
         if results.len() > ir::MAX_RESULTS {
             return Err(LowerError::unsupported(
-                format!("`{}`: a result of more than {} scalars", func.fqn, ir::MAX_RESULTS),
+                format!(
+                    "`{}`: a result of more than {} scalars",
+                    func.fqn,
+                    ir::MAX_RESULTS
+                ),
                 &def_file,
                 proto,
             ));
@@ -253,7 +257,9 @@ mod tests {
     fn lower(src: &str) -> Lowered<Program> {
         let mut out = Vec::new();
         let mut interp = Interp::new(&mut out, Default::default());
-        let id = interp.load_residual_module("m.spy", src.as_bytes()).expect("valid residual");
+        let id = interp
+            .load_residual_module("m.spy", src.as_bytes())
+            .expect("valid residual");
         let Some(MainOf::Main(main)) = find_main(&interp, id) else {
             panic!("no main");
         };
@@ -299,7 +305,8 @@ mod tests {
 
     #[test]
     fn integer_floor_division_is_one_op_with_its_own_error_code() {
-        let p = lower("def main() -> None:\n    x: i8 = i8(-7)\n    print(x // i8(2), x % i8(2))\n").expect("lowers");
+        let p = lower("def main() -> None:\n    x: i8 = i8(-7)\n    print(x // i8(2), x % i8(2))\n")
+            .expect("lowers");
         let mut body = Vec::new();
         stmts(&p.module.functions[0].body, &mut body);
         let codes: Vec<_> = body
@@ -321,7 +328,10 @@ mod tests {
                 errors::Message::FromHandle => String::new(),
             })
             .collect();
-        assert_eq!(texts, ["integer division or modulo by zero", "integer modulo by zero"]);
+        assert_eq!(
+            texts,
+            ["integer division or modulo by zero", "integer modulo by zero"]
+        );
     }
 
     #[test]
@@ -329,7 +339,10 @@ mod tests {
         let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = [1]\n") else {
             panic!("lists are not native yet");
         };
-        assert_eq!(e.to_string(), "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)");
+        assert_eq!(
+            e.to_string(),
+            "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)"
+        );
         assert_eq!(e.what(), "a value of type `list[i32]`");
     }
 }

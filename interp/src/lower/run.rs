@@ -76,7 +76,11 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,
         Err(JitError::UnsupportedHost) => return Err(NotNative::Host(JitError::UnsupportedHost.to_string())),
-        Err(e) => return Ok(Err(Failure::Bug(Bug::new(format!("JIT compilation failed: {e}"))))),
+        Err(e) => {
+            return Ok(Err(Failure::Bug(Bug::new(format!(
+                "JIT compilation failed: {e}"
+            )))))
+        }
     };
     let mut ctx = Context::new(ContextOptions {
         depth_limit: depth_limit(interp.limits),
@@ -91,7 +95,9 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     let state = helpers::take().expect("the run state is still installed");
     let written = interp.out.write_all(&state.out);
     if let Err(e) = written {
-        return Ok(Err(Failure::Bug(Bug::new(format!("cannot write to stdout: {e}")))));
+        return Ok(Err(Failure::Bug(Bug::new(format!(
+            "cannot write to stdout: {e}"
+        )))));
     }
     Ok(match result {
         Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),

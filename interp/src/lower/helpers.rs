@@ -62,6 +62,7 @@ impl RunState {
     }
 
     fn raise(&mut self, ctx: &mut HelperCtx, e: OpError) {
+        let e = crate::error::SpyError::from(e);
         let code = self.errors.helper_code(e.kind, &e.message);
         ctx.raise(code, [0, 0]);
     }
@@ -71,8 +72,11 @@ impl RunState {
         if len <= self.max_str_bytes {
             return true;
         }
-        let message = format!("string too long (the limit is {} bytes)", self.max_str_bytes);
-        self.raise(ctx, OpError::new(crate::error::ExcKind::OverflowError, message));
+        let limit = self.max_str_bytes as u64;
+        self.raise(
+            ctx,
+            OpError::Runtime(crate::vm::rt_error::RuntimeError::StrTooLong { limit }),
+        );
         false
     }
 }

@@ -147,5 +147,21 @@ fn main() {
         }
     }
     assert!(!trials.is_empty(), "no examples found in spec/");
+    // Every example the not-yet-native list names must exist (a stale
+    // `<chapter>:<line>` would otherwise never be checked).
+    let names: std::collections::HashSet<String> = trials.iter().map(|t| t.name().to_string()).collect();
+    trials.push(Trial::test("not_yet_native_names_existing_examples", move || {
+        let list = NotYetNative::bundled().map_err(Failed::from)?;
+        let stale: Vec<_> = list
+            .entries
+            .keys()
+            .filter(|k| k.contains(':') && !names.contains(*k))
+            .collect();
+        if stale.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("spec/17-jit.md lists examples that do not exist: {stale:?}").into())
+        }
+    }));
     libtest_mimic::run(&args, trials).exit();
 }

@@ -19,6 +19,24 @@ fn main() {
         dir.display()
     );
     let mut trials = Vec::new();
+    // Every case the jit engine's not-yet-native list names must exist.
+    let names: std::collections::HashSet<String> = cases.iter().map(|c| c.name.clone()).collect();
+    trials.push(Trial::test(
+        "jit::not_yet_native_names_existing_cases",
+        move || {
+            let list = conformance::NotYetNative::bundled().map_err(Failed::from)?;
+            let stale: Vec<_> = list
+                .entries
+                .keys()
+                .filter(|k| !k.contains(':') && !names.contains(*k))
+                .collect();
+            if stale.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("spec/17-jit.md lists cases that do not exist: {stale:?}").into())
+            }
+        },
+    ));
     for case in cases {
         for &target in Target::ALL {
             let case = case.clone();

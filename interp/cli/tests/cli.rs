@@ -149,7 +149,10 @@ fn missing_file_and_bad_engine_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("invalid value 'nope'"), "{stderr}");
-    assert!(stderr.contains("interp, doppler, interp-general"), "{stderr}");
+    assert!(
+        stderr.contains("interp, doppler, jit, interp-general"),
+        "{stderr}"
+    );
 }
 
 #[test]

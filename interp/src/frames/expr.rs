@@ -211,6 +211,9 @@ impl Interp<'_> {
                 }
             }
             NameRef::Global(slot) => {
+                if !self.blue_calls.is_empty() && self.is_module_var(f, slot) {
+                    return Err(self.module_var_in_blue_code(f, id, "read"));
+                }
                 let module = self.vm.module(f.module);
                 let global = module.globals.get(slot as usize).cloned().flatten();
                 match global.and_then(|g| g.value.map(|v| (g.color, g.ty, v))) {
@@ -232,6 +235,30 @@ impl Interp<'_> {
                 "not found in this scope",
             )),
         }
+    }
+
+    /// Whether global `slot` of the frame's module is a module `var`.
+    pub(crate) fn is_module_var(&self, f: &Frame, slot: u32) -> bool {
+        let scope = &self.vm.module(f.module).resolution.module_scope;
+        scope.symbols[slot as usize].kind == crate::resolve::VarKind::Var
+    }
+
+    /// Blue code (a blue call, a metafunc, and the red functions they call)
+    /// cannot use a module `var`: its value depends on when the code runs,
+    /// which differs between interp and redshift (spec §9.6).
+    pub(crate) fn module_var_in_blue_code(
+        &self,
+        f: &Frame,
+        id: &ast::Identifier,
+        what: &str,
+    ) -> crate::error::Failure {
+        self.error_at(
+            f,
+            ExcKind::TypeError,
+            format!("blue code cannot {what} module variable `{}`", id.name),
+            id.range,
+            "this is a module `var`: its value is known only at run time",
+        )
     }
 
     fn unassigned(&self, f: &Frame, id: &ast::Identifier, what: &str) -> crate::error::Failure {

@@ -486,6 +486,9 @@ impl Interp<'_> {
                         self.declare_slot(f, id, v)?;
                         Ok(())
                     }
+                    Some(_) if sym.kind == VarKind::Var && !self.blue_calls.is_empty() => {
+                        Err(self.module_var_in_blue_code(f, id, "assign"))
+                    }
                     Some(g) if sym.kind == VarKind::Var => {
                         let v = self.convert_to(f, v, g.ty, value_range, None)?;
                         if f.shifting {

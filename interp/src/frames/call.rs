@@ -269,15 +269,21 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        let bound = self.bind_args(f, func, args, call_range)?;
         if f.shifting && func.color == FuncColor::Red {
             // Red functions do not run while shifting: a residual call, or
             // the inlined body of a `@force_inline` function.
-            if func.force_inline {
-                return self.shift_inline_call(f, func, bound, call_range);
-            }
-            return self.shift_function_call(f, func, bound, call_range);
+            let mut args = args;
+            let param = |k: usize| func.star.is_none().then(|| func.params.get(k).map(|p| p.ty)).flatten();
+            let bindings = self.bind_before_hooks(f, &mut args, param)?;
+            let bound = self.bind_args(f, func, args, call_range)?;
+            let call = if func.force_inline {
+                self.shift_inline_call(f, func, bound, call_range)
+            } else {
+                self.shift_function_call(f, func, bound, call_range)
+            };
+            return self.after_bindings_if_any(f, bindings, call, call_range);
         }
+        let bound = self.bind_args(f, func, args, call_range)?;
         self.invoke(func, bound, None)
     }
 

@@ -314,6 +314,52 @@ impl Interp<'_> {
         Ok(bindings)
     }
 
+    /// Whether converting a value of type `from` to `to` calls a conversion
+    /// hook (`__convert_to__` of `from` or `__convert_from__` of `to`).
+    pub(crate) fn converts_via_hook(&self, from: TypeId, to: TypeId) -> bool {
+        from != to
+            && (self.vm.struct_method(from, "__convert_to__").is_some()
+                || self.vm.struct_method(to, "__convert_from__").is_some())
+    }
+
+    /// ASTFrame evaluates every argument of a call, then converts them. A
+    /// conversion hook is a call that the residual code makes in its
+    /// argument's place, so when a later argument is evaluated at run time
+    /// the hook would run first: bind every run-time argument to a
+    /// temporary before converting (`bind_in_order`), and build the result
+    /// with `after_bindings`. `target(k)`: the type argument `k` is
+    /// converted to. No bindings when no hook runs before a run-time
+    /// argument.
+    pub(crate) fn bind_before_hooks(
+        &mut self,
+        f: &Frame,
+        args: &mut [(Typed, TextRange)],
+        target: impl Fn(usize) -> Option<TypeId>,
+    ) -> Eval<Vec<Expr>> {
+        let first_hook = args
+            .iter()
+            .enumerate()
+            .position(|(k, (a, _))| target(k).is_some_and(|t| self.converts_via_hook(a.ty, t)));
+        match first_hook {
+            Some(k) if args[k + 1..].iter().any(|(a, _)| is_runtime(a)) => self.bind_in_order(f, args),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// `result` after the `bindings` of `bind_before_hooks` (none: itself).
+    pub(crate) fn after_bindings_if_any(
+        &mut self,
+        f: &Frame,
+        bindings: Vec<Expr>,
+        result: Eval<Typed>,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        if bindings.is_empty() {
+            return result;
+        }
+        self.after_bindings(f, bindings, &result?, range)
+    }
+
     /// `(t1 := a, t2 := b, result)[2]`: `result` evaluated after the
     /// `bindings` of `bind_in_order`.
     pub(crate) fn after_bindings(

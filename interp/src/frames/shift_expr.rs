@@ -277,12 +277,15 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let fields = self.vm.types.checked_struct_fields(t)?.to_vec();
         self.check_arity(f, fields.len(), fields.len(), args, callee_range, None)?;
+        let mut args = args.clone();
+        let bindings = self.bind_before_hooks(f, &mut args, |k| fields.get(k).map(|fd| fd.ty))?;
         let mut converted = Vec::with_capacity(args.len());
         for ((a, r), fd) in args.iter().zip(&fields) {
             converted.push((self.convert_to(f, a.clone(), fd.ty, *r, None)?, *r));
         }
         let callee = build::attribute(self.type_expr(f, t, callee_range)?, "__make__", callee_range);
-        self.shift_call(f, callee, &converted, t, range)
+        let made = self.shift_call(f, callee, &converted, t, range);
+        self.after_bindings_if_any(f, bindings, made, range)
     }
 
     /// Calling a type with a run-time argument: conversions, constructors.
@@ -343,11 +346,15 @@ impl Interp<'_> {
             TypeKind::Tuple(items) => self
                 .check_arity(f, items.len(), items.len(), args, callee_range, None)
                 .and_then(|_| {
+                    let mut args = args.clone();
+                    let bindings = self.bind_before_hooks(f, &mut args, |k| items.get(k).copied())?;
+                    let mut converted = Vec::with_capacity(args.len());
                     for ((a, r), ty) in args.iter().zip(&items) {
-                        self.convert_to(f, a.clone(), *ty, *r, None)?;
+                        converted.push((self.convert_to(f, a.clone(), *ty, *r, None)?, *r));
                     }
                     let callee = self.type_expr(f, t, callee_range)?;
-                    self.shift_call(f, callee, args, t, range)
+                    let made = self.shift_call(f, callee, &converted, t, range);
+                    self.after_bindings_if_any(f, bindings, made, range)
                 }),
             TypeKind::Simd { lane, lanes } => {
                 if args.len() != 1 {
@@ -357,8 +364,13 @@ impl Interp<'_> {
                         return Some(Err(e));
                     }
                 }
+                let mut args = args.clone();
+                let bindings = match self.bind_before_hooks(f, &mut args, |_| Some(TypeId::prim(lane))) {
+                    Ok(b) => b,
+                    Err(e) => return Some(Err(e)),
+                };
                 let mut converted = Vec::with_capacity(args.len());
-                for (a, r) in args {
+                for (a, r) in &args {
                     match self.convert_to(f, a.clone(), TypeId::prim(lane), *r, None) {
                         Ok(v) => converted.push((v, *r)),
                         Err(e) => return Some(Err(e)),
@@ -368,11 +380,10 @@ impl Interp<'_> {
                     // Known lanes: `make_simd` folds the vector.
                     return None;
                 }
-                let callee = match self.type_expr(f, t, callee_range) {
-                    Ok(c) => c,
-                    Err(e) => return Some(Err(e)),
-                };
-                self.shift_call(f, callee, &converted, t, range)
+                let made = self
+                    .type_expr(f, t, callee_range)
+                    .and_then(|callee| self.shift_call(f, callee, &converted, t, range));
+                self.after_bindings_if_any(f, bindings, made, range)
             }
             TypeKind::List(_) => self.check_arity(f, 0, 0, args, callee_range, None).and_then(|_| {
                 let callee = self.type_expr(f, t, callee_range)?;

@@ -64,6 +64,36 @@ impl OpImpl {
     fn is_pure(&self) -> bool {
         !matches!(self, OpImpl::Method { .. })
     }
+
+    /// The static type of the result (a dunder's is its function's).
+    pub(crate) fn result_type(&self) -> Option<TypeId> {
+        Some(match self {
+            OpImpl::PrimBin { result, .. } => TypeId::prim(*result),
+            OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
+            OpImpl::Method { .. } => return None,
+            _ => TypeId::BOOL,
+        })
+    }
+
+    /// How residual code spells this implementation: the operator that
+    /// selects it again from the same static types (a dunder is a call).
+    pub(crate) fn spelling(&self) -> Option<BinSym> {
+        let cmp = |negate: bool, yes: CmpOp, no: CmpOp| BinSym::Cmp(if negate { no } else { yes });
+        Some(match *self {
+            OpImpl::PrimBin { op, .. } => BinSym::Bin(op),
+            OpImpl::PrimCmp { op, .. } => BinSym::Cmp(op),
+            OpImpl::StrConcat => BinSym::Bin(BinOp::Add),
+            OpImpl::StrRepeat => BinSym::Bin(BinOp::Mul),
+            OpImpl::StrEq { negate } | OpImpl::IdentityEq { negate } | OpImpl::ValueEq { negate } => {
+                cmp(negate, CmpOp::Eq, CmpOp::NotEq)
+            }
+            OpImpl::Is { negate } => cmp(negate, CmpOp::Is, CmpOp::IsNot),
+            OpImpl::StrContains | OpImpl::TupleContains | OpImpl::RangeContains | OpImpl::ListContains => {
+                BinSym::Cmp(CmpOp::In)
+            }
+            OpImpl::Method { .. } => return None,
+        })
+    }
 }
 
 fn wip_op(symbol: &str) -> String {
@@ -127,7 +157,7 @@ impl Interp<'_> {
         let Some(imp) = imp else {
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
-        self.exec_binary(f, imp, BinSym::Bin(op), l, r, whole)
+        self.exec_binary(f, imp, l, r, whole)
     }
 
     pub(crate) fn cmpop(
@@ -179,7 +209,7 @@ impl Interp<'_> {
             }
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
-        self.exec_binary(f, imp, BinSym::Cmp(op), l, r, whole)
+        self.exec_binary(f, imp, l, r, whole)
     }
 
     fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
@@ -316,25 +346,19 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         imp: OpImpl,
-        sym: BinSym,
         l: Typed,
         r: Typed,
         whole: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting && !matches!(imp, OpImpl::Method { .. }) {
+        if let (true, Some(ty)) = (f.shifting, imp.result_type()) {
             // Equality of value types may call user `__eq__`s: decide it at
             // run time whenever an operand is red.
             let deep = matches!(
                 imp,
                 OpImpl::ValueEq { .. } | OpImpl::TupleContains | OpImpl::ListContains
             );
-            let ty = match imp {
-                OpImpl::PrimBin { result, .. } => TypeId::prim(result),
-                OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
-                _ => TypeId::BOOL,
-            };
             if is_runtime(&l) || is_runtime(&r) || (deep && !(l.is_blue() && r.is_blue())) {
-                return self.shift_binary(f, sym, &l, &r, ty, whole);
+                return self.shift_binary(f, &imp, &l, &r, whole);
             }
             // Folding blue operands: an error (`1 // 0`) happens at run time,
             // at this point of the expression.

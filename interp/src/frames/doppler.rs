@@ -481,6 +481,11 @@ pub(crate) mod build {
         )
     }
 
+    pub fn boolop(op: ast::BoolOp, left: Expr, right: Expr, range: TextRange) -> Expr {
+        let (left, right) = (Box::new(left), Box::new(right));
+        Expr::new(ExprKind::BoolOp { op, left, right }, range)
+    }
+
     pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {
         Expr::new(
             ExprKind::Walrus {

@@ -535,7 +535,7 @@ impl Interp<'_> {
                 SimdOp::Bin(b) => crate::frames::shift_expr::BinSym::Bin(b),
                 SimdOp::Cmp(c) => crate::frames::shift_expr::BinSym::Cmp(c),
             };
-            return Some(self.shift_binary(f, sym, l, r, ty, whole));
+            return Some(self.shift_node(f, sym, l, r, ty, whole));
         }
         Some(self.simd_binop_inner(f, op, l, r, lane, lanes, (lr, rr), whole))
     }

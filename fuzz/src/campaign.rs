@@ -27,29 +27,18 @@ use crate::oracle::{check, OracleConfig, Signature, Verdict};
 use crate::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
 
 /// Engine bugs the fuzzer found and that are not fixed yet, with the
-/// generator feature that provokes each (reproducers: `fuzz/known-bugs/`). `--avoid-known-bugs` (and the CI
-/// campaign) switches these features off, so a campaign reports only new
-/// findings; remove an entry when its bug is fixed.
+/// generator feature that provokes each (reproducers: `fuzz/known-bugs/`).
+/// The CI campaign and the cargo-fuzz targets switch these features off,
+/// so a campaign reports only new findings; remove an entry when its bug
+/// is fixed. None is open.
 pub const KNOWN_BUGS: &[(Feature, &str)] = &[
-    (
-        Feature::MetaDunders,
-        "doppler: field-wise `==` of a struct whose field type has a metafunc `__eq__` is left to run \
-         time, where the residual struct has no `__eq__` (metafuncs are blue), so the fields are \
-         compared plainly instead of through the metafunc's implementation \
-         (fuzz/known-bugs/metafunc_eq_in_fieldwise_equality.spy; 1 hit in 750k programs)",
-    ),
-    (
-        Feature::ConvertHooks,
-        "doppler: a conversion hook called on an argument runs before the later arguments are \
-         evaluated, where ASTFrame evaluates every argument first and then converts, so the hook's \
-         effects or error are reordered with later arguments \
-         (fuzz/known-bugs/convert_hook_order_in_simd_args.spy; 1 hit in 750k programs)",
-    ),
     // Fixed so far, with reproducers in conformance/cases/differential/:
     // `and`/`or` conversions, inlined result conversions, lazy folding
     // errors, reordered OpSpec arguments, the colors of `a if c else b` and
     // `a and b`, the operand order of a `__contains__` dunder, calling a
-    // struct-valued field, a SIMD lane converted by a hook.
+    // struct-valued field, a SIMD lane converted by a hook, a metafunc
+    // `__eq__` under field-wise `==`, conversion hooks reordered with later
+    // arguments, blue code reading a module `var` (now an error, spec §9.6).
 ];
 
 /// Every feature except those of `KNOWN_BUGS`.
@@ -83,9 +72,6 @@ pub struct FuzzOptions {
     pub features: Option<String>,
     /// Never these features (comma-separated names).
     pub without: Option<String>,
-    /// Switch off the features that provoke known, unfixed engine bugs
-    /// (`KNOWN_BUGS`).
-    pub avoid_known_bugs: bool,
     /// Planted bug for the non-reference engines (test of the fuzzer).
     pub mutation: Option<Mutation>,
     /// Minimize the program in this file instead of generating programs;
@@ -109,7 +95,6 @@ impl Default for FuzzOptions {
             jobs: None,
             features: None,
             without: None,
-            avoid_known_bugs: false,
             mutation: None,
             reduce: None,
             no_reduce: false,
@@ -394,9 +379,6 @@ fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
     };
     if let Some(list) = &args.without {
         allowed = allowed.intersect(FeatureSet(!FeatureSet::parse(list)?.0));
-    }
-    if args.avoid_known_bugs {
-        allowed = allowed.intersect(features_avoiding_known_bugs());
     }
     Ok(allowed)
 }

@@ -203,10 +203,6 @@ struct FuzzArgs {
     /// Never these features (comma-separated names).
     #[arg(long, value_name = "LIST")]
     without: Option<String>,
-    /// Switch off the features that provoke known, unfixed engine bugs
-    /// (`spy_fuzz::campaign::KNOWN_BUGS`).
-    #[arg(long)]
-    avoid_known_bugs: bool,
     /// Planted bug for the non-reference engines (test of the fuzzer).
     #[arg(long, value_enum, value_name = "NAME")]
     mutation: Option<MutationArg>,
@@ -258,7 +254,6 @@ impl FuzzArgs {
             jobs: self.jobs,
             features: self.features,
             without: self.without,
-            avoid_known_bugs: self.avoid_known_bugs,
             mutation: self.mutation.map(|m| m.0),
             reduce: self.reduce,
             no_reduce: self.no_reduce,

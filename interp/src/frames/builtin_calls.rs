@@ -6,10 +6,13 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
+use crate::frames::doppler::is_runtime;
+use crate::frames::signatures::Site;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::CmpOp;
 use crate::vm::builtins::Builtin;
+use crate::vm::ops::signatures::{self as sig, BuiltinImpl, BuiltinSig};
 use crate::vm::ops::{self, Scalar};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, ExceptionValue, RangeValue, StructValue, TupleValue, Typed, Value};
@@ -28,6 +31,18 @@ impl Interp<'_> {
                 return result;
             }
         }
+        let site = Site {
+            callee: callee_range,
+            receiver: callee_range,
+            whole: call_range,
+        };
+        if let Some(sig) = self.builtin_sig(f, b, &args, site) {
+            let sig = sig?;
+            if f.shifting && sig.imp != BuiltinImpl::LenDunder && args.iter().any(|(a, _)| is_runtime(a)) {
+                return self.shift_builtin_call(f, b, &sig, callee_range, &args, call_range);
+            }
+            return self.exec_builtin(f, b, &sig, args, call_range);
+        }
         match b {
             Builtin::Print => {
                 let mut parts = Vec::with_capacity(args.len());
@@ -37,127 +52,6 @@ impl Interp<'_> {
                 let line = parts.join(" ");
                 self.write_stdout(&line)?;
                 Ok(Typed::red(TypeId::NONE, Value::None))
-            }
-            Builtin::Len => {
-                self.check_arity(f, 1, 1, &args, callee_range, None)?;
-                let (a, r) = &args[0];
-                if let Some(items) = self.vm.types.tuple_items(a.ty) {
-                    // Decision: len() of a static tuple is blue (it depends
-                    // only on the type).
-                    return Ok(Typed::blue(TypeId::I32, Value::i32(items.len() as i32)));
-                }
-                if let Value::List(l) = &a.value {
-                    return Ok(Typed::red(TypeId::I32, Value::i32(l.items.borrow().len() as i32)));
-                }
-                if let Value::Tuple(t) = &a.value {
-                    // interp tuples: blue when the tuple is
-                    return Ok(Typed {
-                        color: a.color,
-                        ty: TypeId::I32,
-                        value: Value::i32(t.items.len() as i32),
-                    });
-                }
-                if let Value::Str(s) = &a.value {
-                    return Ok(Typed {
-                        color: a.color,
-                        ty: TypeId::I32,
-                        value: Value::i32(s.len() as i32),
-                    });
-                }
-                if let Some(m) = self.vm.struct_method(a.ty, "__len__") {
-                    // A metafunc `__len__` goes through the metacall protocol.
-                    return self.call_dunder(f, &m, vec![(a.clone(), *r)], call_range);
-                }
-                let ty = self.vm.types.name(a.ty).to_string();
-                Err(
-                    SpyError::new(ExcKind::TypeError, format!("cannot call len(`{ty}`)"))
-                        .with_error(&f.file, *r, format!("this is `{ty}`"))
-                        .into(),
-                )
-            }
-            Builtin::Abs => {
-                self.check_arity(f, 1, 1, &args, callee_range, None)?;
-                let (a, r) = &args[0];
-                match (&a.value, a.ty.as_prim()) {
-                    (Value::Scalar(s), Some(p)) if p != ops::PrimTy::Bool => {
-                        let v = abs_scalar(*s);
-                        Ok(Typed {
-                            color: a.color,
-                            ty: a.ty,
-                            value: Value::Scalar(v),
-                        })
-                    }
-                    _ => {
-                        let ty = self.vm.types.name(a.ty).to_string();
-                        Err(
-                            SpyError::new(ExcKind::TypeError, format!("cannot call abs(`{ty}`)"))
-                                .with_error(&f.file, *r, format!("this is `{ty}`"))
-                                .into(),
-                        )
-                    }
-                }
-            }
-            Builtin::Min | Builtin::Max => self.call_min_max(f, b, callee_range, args),
-            Builtin::Range => {
-                self.check_arity(f, 1, 3, &args, callee_range, None)?;
-                let mut ints = Vec::with_capacity(3);
-                for (a, r) in &args {
-                    let v = self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                    ints.push(v.value.checked_i32()?);
-                }
-                let (start, stop, step) = match ints.as_slice() {
-                    [stop] => (0, *stop, 1),
-                    [start, stop] => (*start, *stop, 1),
-                    [start, stop, step] => (*start, *stop, *step),
-                    _ => return Err(crate::bug!("range arity")),
-                };
-                if step == 0 {
-                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
-                        .with_error(&f.file, args[2].1, "this is zero")
-                        .into());
-                }
-                Ok(Typed::red(
-                    TypeId::RANGE,
-                    Value::Range(RangeValue { start, stop, step }),
-                ))
-            }
-            Builtin::Repr => {
-                self.check_arity(f, 1, 1, &args, callee_range, None)?;
-                let (a, r) = &args[0];
-                let text = self.repr_of(f, a, *r)?;
-                Ok(Typed {
-                    color: a.color,
-                    ty: TypeId::STR,
-                    value: Value::str(&text),
-                })
-            }
-            Builtin::Ord => {
-                self.check_arity(f, 1, 1, &args, callee_range, None)?;
-                let (a, r) = &args[0];
-                match &a.value {
-                    Value::Str(s) if a.ty == TypeId::STR => match s.as_bytes().first() {
-                        Some(&byte) => Ok(Typed {
-                            color: a.color,
-                            ty: TypeId::I32,
-                            value: Value::i32(byte as i32),
-                        }),
-                        None => Err(SpyError::new(
-                            ExcKind::TypeError,
-                            "ord() expected a character, but string of length 0 found",
-                        )
-                        .with_error(&f.file, *r, "")
-                        .into()),
-                    },
-                    _ => {
-                        let ty = self.vm.types.name(a.ty).to_string();
-                        Err(SpyError::new(
-                            ExcKind::TypeError,
-                            format!("ord: expected `str` or `bytes`, found `{ty}`"),
-                        )
-                        .with_error(&f.file, *r, format!("this is `{ty}`"))
-                        .into())
-                    }
-                }
             }
             Builtin::List => Err(
                 SpyError::new(ExcKind::TypeError, "cannot call objects of type `type`")
@@ -218,34 +112,90 @@ impl Interp<'_> {
         }
     }
 
-    fn call_min_max(
-        &mut self,
-        f: &mut Frame,
-        b: Builtin,
-        callee_range: TextRange,
-        args: Args,
-    ) -> Eval<Typed> {
-        self.check_arity(f, 2, usize::MAX, &args, callee_range, None)?;
-        let mut best = args[0].clone();
-        for (a, r) in args.into_iter().skip(1) {
-            let sig = match (best.0.ty.as_prim(), a.ty.as_prim()) {
-                (Some(x), Some(y)) => ops::cmpop_signature(CmpOp::Lt, x, y),
-                _ => None,
-            };
-            let Some(operand) = sig else {
-                let (ln, rn) = (
-                    self.vm.types.name(best.0.ty).to_string(),
-                    self.vm.types.name(a.ty).to_string(),
-                );
-                return Err(SpyError::new(
-                    ExcKind::TypeError,
-                    format!("cannot do {}(`{ln}`, `{rn}`)", b.name()),
-                )
-                .with_error(&f.file, best.1, format!("this is `{ln}`"))
-                .with_error(&f.file, r, format!("this is `{rn}`"))
-                .into());
-            };
-            let ty = TypeId::prim(operand.operand);
+    /// A builtin of the signature table on values, as its signature says.
+    fn exec_builtin(&mut self, f: &mut Frame, b: Builtin, sig: &BuiltinSig, args: Args, call_range: TextRange) -> Eval<Typed> {
+        let (a, r) = args.first().cloned().ok_or_else(|| crate::bug!("builtin without arguments"))?;
+        let with_color = |ty: TypeId, value: Value| Typed { color: a.color, ty, value };
+        match sig.imp {
+            // Decision: len() of a static tuple is blue (it depends only
+            // on the type).
+            BuiltinImpl::LenOfTuple(n) => Ok(Typed::blue(TypeId::I32, Value::i32(n as i32))),
+            BuiltinImpl::LenOfList => match &a.value {
+                Value::List(l) => Ok(Typed::red(TypeId::I32, Value::i32(l.items.borrow().len() as i32))),
+                other => Err(crate::bug!("len of a list-typed {other:?}")),
+            },
+            // interp tuples: blue when the tuple is
+            BuiltinImpl::LenOfInterpTuple => match &a.value {
+                Value::Tuple(t) => Ok(with_color(TypeId::I32, Value::i32(t.items.len() as i32))),
+                other => Err(crate::bug!("len of a tuple-typed {other:?}")),
+            },
+            BuiltinImpl::LenOfStr => match &a.value {
+                Value::Str(s) => Ok(with_color(TypeId::I32, Value::i32(s.len() as i32))),
+                other => Err(crate::bug!("len of a str-typed {other:?}")),
+            },
+            BuiltinImpl::LenDunder => {
+                // A metafunc `__len__` goes through the metacall protocol.
+                let m = self
+                    .vm
+                    .struct_method(a.ty, "__len__")
+                    .ok_or_else(|| crate::bug!("`__len__` vanished"))?;
+                self.call_dunder(f, &m, vec![(a, r)], call_range)
+            }
+            BuiltinImpl::Abs => match &a.value {
+                Value::Scalar(s) => Ok(with_color(a.ty, Value::Scalar(abs_scalar(*s)))),
+                other => Err(crate::bug!("abs of a number-typed {other:?}")),
+            },
+            BuiltinImpl::MinMax { .. } => self.call_min_max(f, b, args),
+            BuiltinImpl::Range => {
+                let mut ints = Vec::with_capacity(3);
+                for ((a, r), to) in args.iter().zip(&sig.params) {
+                    let to = to.ok_or_else(|| crate::bug!("range parameter without a type"))?;
+                    let v = self.convert_to(f, a.clone(), to, *r, None)?;
+                    ints.push(v.value.checked_i32()?);
+                }
+                let (start, stop, step) = match ints.as_slice() {
+                    [stop] => (0, *stop, 1),
+                    [start, stop] => (*start, *stop, 1),
+                    [start, stop, step] => (*start, *stop, *step),
+                    _ => return Err(crate::bug!("range arity")),
+                };
+                if step == 0 {
+                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::RangeStepZero)
+                        .with_error(&f.file, args[2].1, "this is zero")
+                        .into());
+                }
+                Ok(Typed::red(
+                    TypeId::RANGE,
+                    Value::Range(RangeValue { start, stop, step }),
+                ))
+            }
+            BuiltinImpl::Repr => {
+                let text = self.repr_of(f, &a, r)?;
+                Ok(with_color(TypeId::STR, Value::str(&text)))
+            }
+            BuiltinImpl::Ord => match &a.value {
+                Value::Str(s) => match s.as_bytes().first() {
+                    Some(&byte) => Ok(with_color(TypeId::I32, Value::i32(byte as i32))),
+                    None => Err(SpyError::new(
+                        ExcKind::TypeError,
+                        "ord() expected a character, but string of length 0 found",
+                    )
+                    .with_error(&f.file, r, "")
+                    .into()),
+                },
+                other => Err(crate::bug!("ord of a str-typed {other:?}")),
+            },
+        }
+    }
+
+    /// `min`/`max` pairwise, each step converting both operands to the type
+    /// they meet at (checked by the signature).
+    fn call_min_max(&mut self, f: &mut Frame, b: Builtin, args: Args) -> Eval<Typed> {
+        let mut args = args.into_iter();
+        let mut best = args.next().ok_or_else(|| crate::bug!("min/max arity"))?;
+        for (a, r) in args {
+            let operand = sig::min_max_operand(best.0.ty, a.ty).ok_or_else(|| crate::bug!("min/max types"))?;
+            let ty = TypeId::prim(operand);
             let x = self.convert_to(f, best.0.clone(), ty, best.1, None)?;
             let y = self.convert_to(f, a, ty, r, None)?;
             let (Value::Scalar(sx), Value::Scalar(sy)) = (&x.value, &y.value) else {

@@ -21,6 +21,7 @@
 //! | `convert.rs`  | implicit and explicit conversions                        |
 //! | `attr.rs`     | attributes, subscripts, methods of builtin types         |
 //! | `builtin_calls.rs` | builtin functions (`print`, `len`, `range`...)     |
+//! | `signatures.rs` | asking `vm::ops::signatures` with operands; locating its errors |
 //! | `display.rs`  | `str()` / `repr()` of every value                        |
 //! | `doppler.rs`  | DopplerFrame hooks: residual values, blocks, names       |
 //! | `shift_expr.rs` | expressions while redshifting: residual nodes          |
@@ -51,6 +52,7 @@ mod module;
 mod pools;
 mod shift_expr;
 mod shift_stmt;
+mod signatures;
 mod stmt;
 mod unroll;
 

@@ -15,7 +15,8 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
-use crate::vm::ops::{self, PrimTy};
+use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig};
+use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
 
@@ -331,92 +332,36 @@ impl Interp<'_> {
                 .check_arity(f, 3, 3, args, callee_range, None)
                 .and_then(|_| call(self, TypeId::NONE)),
             Builtin::StructMake(t) if runtime => self.shift_struct_make(f, t, callee_range, args, range),
-            Builtin::Len
-                if runtime
-                    && args
-                        .first()
-                        .is_none_or(|(a, _)| self.vm.struct_method(a.ty, "__len__").is_none()) =>
-            {
-                self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                    let a = &args[0].0;
-                    if let Some(items) = self.vm.types.tuple_items(a.ty) {
-                        // Blue by decision; keep the operand's effects.
-                        let n = items.len() as i32;
-                        self.emit_effect(f, a, args[0].1)?;
-                        return Ok(Typed::blue(TypeId::I32, Value::i32(n)));
-                    }
-                    if a.ty == TypeId::STR || self.vm.types.list_item(a.ty).is_some() {
-                        return call(self, TypeId::I32);
-                    }
-                    Err(SpyError::new(
-                        ExcKind::TypeError,
-                        format!("cannot call len(`{}`)", self.vm.types.name(a.ty)),
-                    )
-                    .with_error(&f.file, args[0].1, "")
-                    .into())
-                })
-            }
-            Builtin::Abs if runtime => self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                let ty = args[0].0.ty;
-                match ty.as_prim() {
-                    Some(p) if p != PrimTy::Bool => call(self, ty),
-                    _ => Err(SpyError::new(
-                        ExcKind::TypeError,
-                        format!("cannot call abs(`{}`)", self.vm.types.name(ty)),
-                    )
-                    .with_error(&f.file, args[0].1, "")
-                    .into()),
-                }
-            }),
-            Builtin::Min | Builtin::Max if runtime => self
-                .check_arity(f, 2, usize::MAX, args, callee_range, None)
-                .and_then(|_| {
-                    let mut ty = args[0].0.ty;
-                    for (a, r) in &args[1..] {
-                        let sig = match (ty.as_prim(), a.ty.as_prim()) {
-                            (Some(x), Some(y)) => ops::cmpop_signature(CmpOp::Lt, x, y),
-                            _ => None,
-                        };
-                        let Some(sig) = sig else {
-                            return Err(SpyError::new(
-                                ExcKind::TypeError,
-                                format!(
-                                    "cannot do {}(`{}`, `{}`)",
-                                    b.name(),
-                                    self.vm.types.name(ty),
-                                    self.vm.types.name(a.ty)
-                                ),
-                            )
-                            .with_error(&f.file, *r, "")
-                            .into());
-                        };
-                        ty = TypeId::prim(sig.operand);
-                    }
-                    call(self, ty)
-                }),
-            Builtin::Range if runtime => self.check_arity(f, 1, 3, args, callee_range, None).and_then(|_| {
-                for (a, r) in args {
-                    self.convert_to(f, a.clone(), TypeId::I32, *r, None)?;
-                }
-                call(self, TypeId::RANGE)
-            }),
-            Builtin::Repr if runtime => self
-                .check_arity(f, 1, 1, args, callee_range, None)
-                .and_then(|_| call(self, TypeId::STR)),
-            Builtin::Ord if runtime => self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                if args[0].0.ty != TypeId::STR {
-                    let ty = self.vm.types.name(args[0].0.ty).to_string();
-                    return Err(SpyError::new(
-                        ExcKind::TypeError,
-                        format!("ord: expected `str` or `bytes`, found `{ty}`"),
-                    )
-                    .with_error(&f.file, args[0].1, format!("this is `{ty}`"))
-                    .into());
-                }
-                call(self, TypeId::I32)
-            }),
             _ => return None,
         })
+    }
+
+    /// A builtin of the signature table with a run-time argument: a
+    /// residual call of the type its signature gives (`len` of a static
+    /// tuple is blue, keeping its operand's effects).
+    pub(crate) fn shift_builtin_call(
+        &mut self,
+        f: &Frame,
+        b: Builtin,
+        sig: &BuiltinSig,
+        callee_range: TextRange,
+        args: &Args,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        if let BuiltinImpl::LenOfTuple(n) = sig.imp {
+            let (a, r) = args.first().ok_or_else(|| crate::bug!("len arity"))?;
+            self.emit_effect(f, a, *r)?;
+            return Ok(Typed::blue(TypeId::I32, Value::i32(n as i32)));
+        }
+        // Check the conversions now; the residual call converts again.
+        for ((a, r), to) in args.iter().zip(&sig.params) {
+            if let Some(to) = to {
+                self.convert_to(f, a.clone(), *to, *r, None)?;
+            }
+        }
+        let ty = sig.result.ok_or_else(|| crate::bug!("builtin `{}` has no result type", b.name()))?;
+        let callee = self.const_expr(f, &Value::Builtin(b), TypeId::BUILTIN_FUNC, callee_range)?;
+        self.shift_call(f, callee, args, ty, range)
     }
 
     fn shift_struct_make(

@@ -14,6 +14,7 @@
 //! |--------------|-------------------------------------------------------------|
 //! | (this file)  | [`PrimTy`], [`Scalar`], [`OpError`], error wording helpers  |
 //! | [`dispatch`] | type-level tables: which `(op, Ta, Tb)` exist, value dispatch |
+//! | [`signatures`] | value-free signatures of builtins, `T(x)`, str/list methods, subscripts |
 //! | [`int`]      | same-typed integer ops (wrapping, floor division, shifts)  |
 //! | [`float`]    | same-typed f64 (Python) and f32 (libspy C) ops              |
 //! | [`bool`]     | bool ops                                                    |
@@ -38,6 +39,7 @@ pub mod float;
 pub mod format;
 pub mod int;
 pub mod quote;
+pub mod signatures;
 pub mod str;
 mod unicode;
 

@@ -1,0 +1,652 @@
+//! Value-free signatures of builtins (`len abs min max range repr ord`),
+//! explicit conversions `T(x)`, the methods of `str` and `list[T]` (arity,
+//! parameters and result in one table) and subscripts (static tuples, SIMD
+//! lanes, `str`, `list[T]`, pointers). Each answers, from static types (and
+//! a blue index where the rule needs one) alone: is this allowed, what does
+//! it return and which implementation runs, or which error — typed, with
+//! its exact text and the operand it annotates.
+//!
+//! ASTFrame's concrete rules and DopplerFrame's shift builders both call
+//! these (and the JIT lowering will), so a static check exists once; the
+//! evaluator turns a [`SigError`] into a located error. Operators have
+//! their tables in [`super::dispatch`].
+
+use crate::error::ExcKind;
+use crate::syntax::ast::CmpOp;
+use crate::vm::builtins::Builtin;
+use crate::vm::ops::{cmpop_signature, convert as opconv, PrimTy};
+use crate::vm::types::{TypeId, TypeKind, TypeTable};
+
+/// The part of an operation an error annotates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// Argument (or index) `k`.
+    Arg(usize),
+    /// Arguments `0..k` together.
+    ArgsBefore(usize),
+    /// The callee: the builtin's name, the method's name.
+    Callee,
+    /// The object of a method call or a subscript.
+    Receiver,
+    /// The whole call or subscript.
+    Whole,
+}
+
+/// A static error of a signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SigError {
+    /// The number of arguments is outside `min..=max` (the evaluator's
+    /// arity error, which names the missing or extra arguments).
+    Arity { min: usize, max: usize },
+    /// `TypeError: mismatched types` at argument `arg`.
+    Mismatched {
+        arg: usize,
+        expected: TypeId,
+        got: TypeId,
+    },
+    /// Any other error: its kind and text, error labels and notes.
+    Error {
+        kind: ExcKind,
+        message: String,
+        labels: Vec<(At, String)>,
+        notes: Vec<(At, String)>,
+    },
+}
+
+fn error(kind: ExcKind, message: impl Into<String>, labels: Vec<(At, String)>) -> SigError {
+    SigError::Error {
+        kind,
+        message: message.into(),
+        labels,
+        notes: Vec::new(),
+    }
+}
+
+fn arity(n: usize, min: usize, max: usize) -> Result<(), SigError> {
+    if n < min || n > max {
+        return Err(SigError::Arity { min, max });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- builtins
+
+/// The implementation a builtin call selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinImpl {
+    /// `len` of a static tuple: blue, the number of items (decision: it
+    /// depends only on the type); the operand is still evaluated.
+    LenOfTuple(usize),
+    /// `len` of an interp tuple (blue when the tuple is).
+    LenOfInterpTuple,
+    LenOfStr,
+    LenOfList,
+    /// `len` through the struct's `__len__` (a call of the dunder).
+    LenDunder,
+    /// `abs` of a number (wrapping for ints).
+    Abs,
+    /// `min` / `max`: pairwise, each step converting both operands to the
+    /// type [`min_max_operand`] gives; `operand` is the last step's.
+    MinMax { operand: PrimTy },
+    /// `range(stop)`, `range(start, stop[, step])`: every argument
+    /// converted to `i32`.
+    Range,
+    Repr,
+    /// `ord` of a one-character `str`.
+    Ord,
+}
+
+/// A builtin call's signature: its implementation, result type (`None`:
+/// the dunder's), and the type each argument is converted to (if any).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltinSig {
+    pub imp: BuiltinImpl,
+    pub result: Option<TypeId>,
+    pub params: Vec<Option<TypeId>>,
+}
+
+/// One step of `min`/`max`: the type both operands meet at (the `<` table).
+pub fn min_max_operand(a: TypeId, b: TypeId) -> Option<PrimTy> {
+    cmpop_signature(CmpOp::Lt, a.as_prim()?, b.as_prim()?).map(|s| s.operand)
+}
+
+/// The signature of calling builtin `b` with arguments of types `args`;
+/// `has_len` says whether a type has a `__len__` method. `None`: `b` is
+/// not one of the builtins this table covers (effects, modules, types...).
+pub fn builtin_signature(
+    types: &TypeTable,
+    b: Builtin,
+    args: &[TypeId],
+    has_len: impl Fn(TypeId) -> bool,
+) -> Option<Result<BuiltinSig, SigError>> {
+    let unary = |imp, result| {
+        arity(args.len(), 1, 1).map(|_| BuiltinSig {
+            imp,
+            result: Some(result),
+            params: vec![None],
+        })
+    };
+    Some(match b {
+        Builtin::Len => arity(args.len(), 1, 1).and_then(|_| len_signature(types, args[0], has_len)),
+        Builtin::Abs => arity(args.len(), 1, 1).and_then(|_| match args[0].as_prim() {
+            Some(p) if p != PrimTy::Bool => unary(BuiltinImpl::Abs, args[0]),
+            _ => Err(this_is(types, "cannot call abs", args[0])),
+        }),
+        Builtin::Min | Builtin::Max => min_max_signature(types, b, args),
+        Builtin::Range => arity(args.len(), 1, 3).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Range,
+            result: Some(TypeId::RANGE),
+            params: vec![Some(TypeId::I32); args.len()],
+        }),
+        Builtin::Repr => unary(BuiltinImpl::Repr, TypeId::STR),
+        Builtin::Ord => arity(args.len(), 1, 1).and_then(|_| {
+            if args[0] != TypeId::STR {
+                let n = types.name(args[0]);
+                return Err(error(
+                    ExcKind::TypeError,
+                    format!("ord: expected `str` or `bytes`, found `{n}`"),
+                    vec![(At::Arg(0), format!("this is `{n}`"))],
+                ));
+            }
+            unary(BuiltinImpl::Ord, TypeId::I32)
+        }),
+        _ => return None,
+    })
+}
+
+/// `` TypeError: cannot call what(`T`) `` annotated `this is `T`` at the argument.
+fn this_is(types: &TypeTable, what: &str, t: TypeId) -> SigError {
+    let n = types.name(t);
+    error(
+        ExcKind::TypeError,
+        format!("{what}(`{n}`)"),
+        vec![(At::Arg(0), format!("this is `{n}`"))],
+    )
+}
+
+fn len_signature(types: &TypeTable, t: TypeId, has_len: impl Fn(TypeId) -> bool) -> Result<BuiltinSig, SigError> {
+    let imp = if let Some(items) = types.tuple_items(t) {
+        BuiltinImpl::LenOfTuple(items.len())
+    } else if t == TypeId::EMPTY_LIST || types.list_item(t).is_some() {
+        BuiltinImpl::LenOfList
+    } else if t == TypeId::INTERP_TUPLE {
+        BuiltinImpl::LenOfInterpTuple
+    } else if t == TypeId::STR {
+        BuiltinImpl::LenOfStr
+    } else if has_len(t) {
+        BuiltinImpl::LenDunder
+    } else {
+        return Err(this_is(types, "cannot call len", t));
+    };
+    let result = (imp != BuiltinImpl::LenDunder).then_some(TypeId::I32);
+    Ok(BuiltinSig {
+        imp,
+        result,
+        params: vec![None],
+    })
+}
+
+fn min_max_signature(types: &TypeTable, b: Builtin, args: &[TypeId]) -> Result<BuiltinSig, SigError> {
+    arity(args.len(), 2, usize::MAX)?;
+    let mut ty = args[0];
+    let mut operand = PrimTy::Bool;
+    for (k, &t) in args.iter().enumerate().skip(1) {
+        let Some(step) = min_max_operand(ty, t) else {
+            let (ln, rn) = (types.name(ty), types.name(t));
+            return Err(error(
+                ExcKind::TypeError,
+                format!("cannot do {}(`{ln}`, `{rn}`)", b.name()),
+                vec![
+                    (At::ArgsBefore(k), format!("this is `{ln}`")),
+                    (At::Arg(k), format!("this is `{rn}`")),
+                ],
+            ));
+        };
+        operand = step;
+        ty = TypeId::prim(step);
+    }
+    Ok(BuiltinSig {
+        imp: BuiltinImpl::MinMax { operand },
+        result: Some(ty),
+        params: vec![None; args.len()],
+    })
+}
+
+// ------------------------------------------------------------- conversions
+
+/// The implementation of an explicit conversion `T(x)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvImpl {
+    /// `T(x)` with `x: T` (decision: the identity).
+    Identity,
+    /// `str(x)`: the text of `x` (red for non-str arguments).
+    Str,
+    /// `int(s)` for an integer type: parsing, with a range check.
+    StrToInt(PrimTy),
+    /// A primitive conversion of the explicit table.
+    Prim { from: PrimTy, to: PrimTy },
+}
+
+/// `to(x)` for `x: from`, where `to` is a primitive type or `str`.
+pub fn conversion_signature(types: &TypeTable, to: TypeId, from: TypeId) -> Result<ConvImpl, SigError> {
+    if from == to {
+        return Ok(ConvImpl::Identity);
+    }
+    if to == TypeId::STR {
+        return Ok(ConvImpl::Str);
+    }
+    if let Some(to_p) = to.as_prim() {
+        if from == TypeId::STR && opconv::explicit_convertible_from_str(to_p) {
+            return Ok(ConvImpl::StrToInt(to_p));
+        }
+        if let Some(from_p) = from.as_prim() {
+            if opconv::explicit_convertible(to_p, from_p) {
+                return Ok(ConvImpl::Prim { from: from_p, to: to_p });
+            }
+        }
+        if to == TypeId::BOOL {
+            return Err(error(
+                ExcKind::TypeError,
+                "cannot instantiate `bool`",
+                vec![(At::Whole, String::new())],
+            ));
+        }
+    }
+    let (to, got) = (types.name(to), types.name(from));
+    Err(error(
+        ExcKind::TypeError,
+        format!("cannot convert `{got}` to `{to}`"),
+        vec![(At::Arg(0), format!("this is `{got}`"))],
+    ))
+}
+
+// ----------------------------------------------------------------- methods
+
+/// The methods of `str`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrMethod {
+    Upper,
+    IsAscii,
+    IsSpace,
+    StartsWith,
+    EndsWith,
+    Split,
+    Find,
+    Count,
+    Replace,
+}
+
+/// The methods of `list[T]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListMethod {
+    Append,
+    Insert,
+    Pop,
+    Clear,
+    Copy,
+    Count,
+    Index,
+}
+
+impl ListMethod {
+    /// Whether the method changes the list (not allowed on `[]`).
+    pub fn mutates(self) -> bool {
+        matches!(
+            self,
+            ListMethod::Append | ListMethod::Insert | ListMethod::Pop | ListMethod::Clear
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodImpl {
+    Str(StrMethod),
+    List(ListMethod),
+    /// A method of the untyped empty list `[]` that does not change it:
+    /// the result is `[]` again.
+    EmptyList,
+}
+
+/// What a method parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// Exactly this type (`str` arguments of `str` methods).
+    Exact(TypeId),
+    /// Converted to this type with the implicit rules.
+    Convert(TypeId),
+}
+
+/// A method call's signature: implementation, one [`Param`] per argument
+/// given, and the result type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodSig {
+    pub imp: MethodImpl,
+    pub params: Vec<Param>,
+    pub result: TypeId,
+}
+
+/// `recv.name(args)` for a `str` or `list[T]` receiver. `None`: the
+/// receiver has no builtin methods.
+pub fn method_signature(
+    types: &mut TypeTable,
+    recv: TypeId,
+    name: &str,
+    args: &[TypeId],
+) -> Option<Result<MethodSig, SigError>> {
+    if recv == TypeId::STR {
+        return Some(str_method(types, name, args.len()));
+    }
+    if recv == TypeId::EMPTY_LIST || types.list_item(recv).is_some() {
+        return Some(list_method(types, recv, name, args.len()));
+    }
+    None
+}
+
+fn str_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, SigError> {
+    use StrMethod::*;
+    const S: Param = Param::Exact(TypeId::STR);
+    const I: Param = Param::Convert(TypeId::I32);
+    // (method, required, parameters, result)
+    let (m, required, params, result): (StrMethod, usize, &[Param], TypeId) = match name {
+        "upper" => (Upper, 0, &[], TypeId::STR),
+        "isascii" => (IsAscii, 0, &[], TypeId::BOOL),
+        "isspace" => (IsSpace, 0, &[], TypeId::BOOL),
+        "startswith" => (StartsWith, 1, &[S], TypeId::BOOL),
+        "endswith" => (EndsWith, 1, &[S], TypeId::BOOL),
+        "split" => (Split, 0, &[S], types.list(TypeId::STR)),
+        "find" => (Find, 1, &[S, I, I], TypeId::I32),
+        "count" => (Count, 1, &[S, I, I], TypeId::I32),
+        "replace" => (Replace, 2, &[S, S], TypeId::STR),
+        _ => {
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `str::{name}` does not exist"),
+                vec![(At::Callee, String::new())],
+            ))
+        }
+    };
+    arity(n, required, params.len())?;
+    Ok(MethodSig {
+        imp: MethodImpl::Str(m),
+        params: params[..n].to_vec(),
+        result,
+    })
+}
+
+fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<MethodSig, SigError> {
+    use ListMethod::*;
+    let m = match name {
+        "append" => Append,
+        "insert" => Insert,
+        "pop" => Pop,
+        "clear" => Clear,
+        "copy" => Copy,
+        "count" => Count,
+        "index" => Index,
+        _ => {
+            let l = types.name(recv);
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `{l}::{name}` does not exist"),
+                vec![(At::Receiver, format!("this is `{l}`"))],
+            ));
+        }
+    };
+    let count = match m {
+        Pop | Clear | Copy => 0,
+        Append | Count | Index => 1,
+        Insert => 2,
+    };
+    arity(n, count, count)?;
+    let Some(item) = types.list_item(recv) else {
+        if m.mutates() {
+            return Err(SigError::Error {
+                kind: ExcKind::TypeError,
+                message: "cannot mutate an untyped empty list".into(),
+                labels: vec![(At::Receiver, "this is untyped".into())],
+                notes: vec![(At::Receiver, "help: use an explicit type: `l: list[T] = []`".into())],
+            });
+        }
+        return Ok(MethodSig {
+            imp: MethodImpl::EmptyList,
+            params: vec![Param::Exact(TypeId::DYNAMIC); n],
+            result: TypeId::EMPTY_LIST,
+        });
+    };
+    let (params, result) = match m {
+        Append => (vec![Param::Convert(item)], TypeId::NONE),
+        Insert => (vec![Param::Convert(TypeId::I32), Param::Convert(item)], TypeId::NONE),
+        Pop => (vec![], item),
+        Clear => (vec![], TypeId::NONE),
+        Copy => (vec![], recv),
+        Count | Index => (vec![Param::Convert(item)], TypeId::I32),
+    };
+    Ok(MethodSig {
+        imp: MethodImpl::List(m),
+        params,
+        result,
+    })
+}
+
+// -------------------------------------------------------------- subscripts
+
+/// One index of a subscript: its static type, and its value when it is
+/// blue (`Some(None)`: blue but not an `i32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Index {
+    pub ty: TypeId,
+    pub blue: Option<Option<i32>>,
+}
+
+/// The implementation a subscript selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubscriptImpl {
+    /// Item `k` of a static tuple (blue index, range-checked statically).
+    TupleItem(usize),
+    /// Lane `k` of a SIMD vector (blue index, range-checked statically).
+    SimdLane(usize),
+    /// One character of a `str` (the index converted to `i32`).
+    StrChar,
+    /// An item of a `list[T]` (the index converted to `i32`).
+    ListItem,
+    /// An item a pointer points to (the index converted to `i32`).
+    PtrItem,
+}
+
+/// A subscript's signature: implementation, result type, and the type the
+/// index is converted to (if any).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubscriptSig {
+    pub imp: SubscriptImpl,
+    pub result: TypeId,
+    pub index: Option<TypeId>,
+}
+
+/// `obj[idx...]` for an object of type `obj`. `None`: not a subscript of
+/// these types (generics, types, `__getitem__`, or a form that falls
+/// through to those).
+pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Option<Result<SubscriptSig, SigError>> {
+    let sig = |imp, result, index| Ok(SubscriptSig { imp, result, index });
+    let one = |what: &str| match idx {
+        [i] => Ok(*i),
+        _ => Err(error(ExcKind::TypeError, format!("{what} take one index"), Vec::new())),
+    };
+    // A blue `i32` index in `0..n`.
+    let blue_index = |i: Index, what: &str, n: usize| -> Result<usize, SigError> {
+        let Some(value) = i.blue else {
+            return Err(error(
+                ExcKind::TypeError,
+                format!("{what} index must be blue"),
+                vec![(At::Arg(0), "this is red".into())],
+            ));
+        };
+        let Some(k) = value else {
+            return Err(SigError::Mismatched {
+                arg: 0,
+                expected: TypeId::I32,
+                got: i.ty,
+            });
+        };
+        match usize::try_from(k).ok().filter(|&k| k < n) {
+            Some(k) => Ok(k),
+            None => Err(error(
+                ExcKind::IndexError,
+                format!("{what} index out of range"),
+                vec![(At::Arg(0), format!("this is {k}"))],
+            )),
+        }
+    };
+    Some(match types.kind(obj) {
+        TypeKind::Tuple(items) => {
+            let [i] = idx else { return None };
+            blue_index(*i, "tuple", items.len()).and_then(|k| sig(SubscriptImpl::TupleItem(k), items[k], None))
+        }
+        TypeKind::Simd { lane, lanes } => one("SIMD vectors")
+            .and_then(|i| blue_index(i, "SIMD", *lanes as usize))
+            .and_then(|k| sig(SubscriptImpl::SimdLane(k), TypeId::prim(*lane), None)),
+        TypeKind::Str => {
+            let [i] = idx else { return None };
+            let int = i
+                .ty
+                .as_prim()
+                .is_some_and(|p| opconv::implicit_convertible(p, PrimTy::I32));
+            if !int {
+                return None;
+            }
+            sig(SubscriptImpl::StrChar, TypeId::STR, Some(TypeId::I32))
+        }
+        TypeKind::List(item) => {
+            one("lists").and_then(|_| sig(SubscriptImpl::ListItem, *item, Some(TypeId::I32)))
+        }
+        TypeKind::Ptr { item, .. } => {
+            one("pointers").and_then(|_| sig(SubscriptImpl::PtrItem, *item, Some(TypeId::I32)))
+        }
+        _ if obj == TypeId::EMPTY_LIST => {
+            // `[][i]` is always out of range; its item type is unknown.
+            one("lists").and_then(|_| sig(SubscriptImpl::ListItem, TypeId::DYNAMIC, Some(TypeId::I32)))
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn types() -> TypeTable {
+        TypeTable::new()
+    }
+
+    #[test]
+    fn len_by_type() {
+        let mut t = types();
+        let tup = t.tuple(vec![TypeId::I32, TypeId::STR]);
+        let len = |t: &TypeTable, a: TypeId| builtin_signature(t, Builtin::Len, &[a], |_| false).unwrap();
+        assert_eq!(len(&t, tup).unwrap().imp, BuiltinImpl::LenOfTuple(2));
+        assert_eq!(len(&t, TypeId::STR).unwrap().imp, BuiltinImpl::LenOfStr);
+        let SigError::Error { message, labels, .. } = len(&t, TypeId::F64).unwrap_err() else {
+            panic!("not a typed error")
+        };
+        assert_eq!(message, "cannot call len(`f64`)");
+        assert_eq!(labels, vec![(At::Arg(0), "this is `f64`".to_string())]);
+        assert_eq!(
+            builtin_signature(&t, Builtin::Len, &[], |_| false).unwrap(),
+            Err(SigError::Arity { min: 1, max: 1 })
+        );
+        assert!(builtin_signature(&t, Builtin::Print, &[], |_| false).is_none());
+    }
+
+    #[test]
+    fn min_max_meets_pairwise() {
+        let t = types();
+        let sig = builtin_signature(&t, Builtin::Min, &[TypeId::I32, TypeId::F32, TypeId::F64], |_| false);
+        let sig = sig.unwrap().unwrap();
+        assert_eq!(sig.imp, BuiltinImpl::MinMax { operand: PrimTy::F64 });
+        assert_eq!(sig.result, Some(TypeId::F64));
+        let err = builtin_signature(&t, Builtin::Max, &[TypeId::I32, TypeId::I64], |_| false);
+        let Err(SigError::Error { message, labels, .. }) = err.unwrap() else {
+            panic!("expected an error")
+        };
+        assert_eq!(message, "cannot do max(`i32`, `i64`)");
+        assert_eq!(labels[0].0, At::ArgsBefore(1));
+        assert_eq!(labels[1].0, At::Arg(1));
+    }
+
+    #[test]
+    fn explicit_conversions() {
+        let t = types();
+        assert_eq!(
+            conversion_signature(&t, TypeId::I32, TypeId::I32),
+            Ok(ConvImpl::Identity)
+        );
+        assert_eq!(
+            conversion_signature(&t, TypeId::I8, TypeId::STR),
+            Ok(ConvImpl::StrToInt(PrimTy::I8))
+        );
+        assert_eq!(
+            conversion_signature(&t, TypeId::I32, TypeId::F64),
+            Ok(ConvImpl::Prim {
+                from: PrimTy::F64,
+                to: PrimTy::I32
+            })
+        );
+        let bool_err = conversion_signature(&t, TypeId::BOOL, TypeId::I32).unwrap_err();
+        assert!(matches!(bool_err, SigError::Error { message, .. } if message == "cannot instantiate `bool`"));
+        let f64_str = conversion_signature(&t, TypeId::F64, TypeId::STR).unwrap_err();
+        assert!(matches!(f64_str, SigError::Error { message, .. } if message == "cannot convert `str` to `f64`"));
+    }
+
+    #[test]
+    fn method_table() {
+        let mut t = types();
+        let find = method_signature(&mut t, TypeId::STR, "find", &[TypeId::STR, TypeId::I8]);
+        let find = find.unwrap().unwrap();
+        assert_eq!(find.imp, MethodImpl::Str(StrMethod::Find));
+        assert_eq!(find.params, vec![Param::Exact(TypeId::STR), Param::Convert(TypeId::I32)]);
+        assert_eq!(find.result, TypeId::I32);
+        assert_eq!(
+            method_signature(&mut t, TypeId::STR, "upper", &[TypeId::STR]).unwrap(),
+            Err(SigError::Arity { min: 0, max: 0 })
+        );
+        let l = t.list(TypeId::F64);
+        let pop = method_signature(&mut t, l, "pop", &[]).unwrap().unwrap();
+        assert_eq!(pop.result, TypeId::F64);
+        let ins = method_signature(&mut t, l, "insert", &[TypeId::I32, TypeId::F64]).unwrap().unwrap();
+        assert_eq!(ins.params, vec![Param::Convert(TypeId::I32), Param::Convert(TypeId::F64)]);
+        let append = method_signature(&mut t, TypeId::EMPTY_LIST, "append", &[TypeId::I32]).unwrap();
+        assert!(matches!(append, Err(SigError::Error { message, .. }) if message == "cannot mutate an untyped empty list"));
+        assert!(method_signature(&mut t, TypeId::I32, "upper", &[]).is_none());
+    }
+
+    #[test]
+    fn subscripts_need_a_blue_index_in_range() {
+        let mut t = types();
+        let tup = t.tuple(vec![TypeId::I32, TypeId::STR]);
+        let blue = |k| Index {
+            ty: TypeId::I32,
+            blue: Some(Some(k)),
+        };
+        let red = Index {
+            ty: TypeId::I32,
+            blue: None,
+        };
+        let s = subscript_signature(&t, tup, &[blue(1)]).unwrap().unwrap();
+        assert_eq!((s.imp, s.result), (SubscriptImpl::TupleItem(1), TypeId::STR));
+        let out = subscript_signature(&t, tup, &[blue(2)]).unwrap().unwrap_err();
+        assert!(matches!(out, SigError::Error { kind: ExcKind::IndexError, labels, .. } if labels[0].1 == "this is 2"));
+        let red_err = subscript_signature(&t, tup, &[red]).unwrap().unwrap_err();
+        assert!(matches!(red_err, SigError::Error { message, .. } if message == "tuple index must be blue"));
+        let v = t.simd(PrimTy::F32, 4);
+        let lane = subscript_signature(&t, v, &[blue(3)]).unwrap().unwrap();
+        assert_eq!(lane.result, TypeId::F32);
+        let out = subscript_signature(&t, v, &[blue(4)]).unwrap().unwrap_err();
+        assert!(matches!(out, SigError::Error { message, .. } if message == "SIMD index out of range"));
+        let s = subscript_signature(&t, TypeId::STR, &[red]).unwrap().unwrap();
+        assert_eq!((s.result, s.index), (TypeId::STR, Some(TypeId::I32)));
+        let f = Index {
+            ty: TypeId::F64,
+            blue: None,
+        };
+        assert!(subscript_signature(&t, TypeId::STR, &[f]).is_none());
+    }
+}

@@ -10,6 +10,7 @@ use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::Expr;
 use crate::vm::builtins::Builtin;
+use crate::vm::ops::signatures::ConvImpl;
 use crate::vm::ops::{self, convert as opconv, Scalar};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Typed, Value};
@@ -234,53 +235,40 @@ impl Interp<'_> {
         arg_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        // Deliberate choice: `T(x)` with `x` already of type `T` is the
-        // identity (upstream returns NULL from `__new__`).
-        if arg.ty == to {
-            return Ok(arg);
-        }
-        if to == TypeId::STR {
-            let text = self.str_of(f, &arg, arg_range)?;
-            // `str(x)` is red for non-str arguments (upstream: `i32.__str__`
-            // is not pure).
-            return Ok(Typed::red(TypeId::STR, Value::str(&text)));
-        }
-        if let Some(to_p) = to.as_prim() {
-            if arg.ty == TypeId::STR && to_p.is_int() {
-                let s = arg.value.checked_str()?.to_string();
-                return match ops::str::str_to_int(&s, to_p) {
-                    Ok(v) => Ok(Typed::red(to, Value::Scalar(v))),
-                    Err(e) => Err(SpyError::from(e).with_error(&f.file, arg_range, "").into()),
+        let site = crate::frames::signatures::Site {
+            callee: call_range,
+            receiver: call_range,
+            whole: call_range,
+        };
+        let located =
+            |e: ops::OpError| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, arg_range, "").into() };
+        match self.conversion_sig(f, to, &(arg.clone(), arg_range), site)? {
+            // Deliberate choice: `T(x)` with `x` already of type `T` is the
+            // identity (upstream returns NULL from `__new__`).
+            ConvImpl::Identity => Ok(arg),
+            ConvImpl::Str => {
+                let text = self.str_of(f, &arg, arg_range)?;
+                // `str(x)` is red for non-str arguments (upstream:
+                // `i32.__str__` is not pure).
+                Ok(Typed::red(TypeId::STR, Value::str(&text)))
+            }
+            ConvImpl::StrToInt(p) => {
+                let s = arg.value.checked_str()?;
+                let v = ops::str::str_to_int(s, p).map_err(located)?;
+                Ok(Typed::red(to, Value::Scalar(v)))
+            }
+            ConvImpl::Prim { to: p, .. } => {
+                let Value::Scalar(s) = &arg.value else {
+                    return Err(crate::bug!("number-typed {:?}", arg.value));
                 };
-            }
-            if let (Some(from_p), Value::Scalar(s)) = (arg.ty.as_prim(), &arg.value) {
-                if opconv::explicit_convertible(to_p, from_p) {
-                    return match opconv::explicit_convert(*s, to_p) {
-                        Ok(v) => Ok(Typed {
-                            color: arg.color,
-                            ty: to,
-                            value: Value::Scalar(v),
-                        }),
-                        Err(e) => Err(SpyError::from(e).with_error(&f.file, arg_range, "").into()),
-                    };
-                }
-            }
-            if to == TypeId::BOOL {
-                return Err(SpyError::new(ExcKind::TypeError, "cannot instantiate `bool`")
-                    .with_error(&f.file, call_range, "")
-                    .into());
+                let v = opconv::explicit_convert(*s, p).map_err(located)?;
+                Ok(Typed {
+                    color: arg.color,
+                    ty: to,
+                    value: Value::Scalar(v),
+                })
             }
         }
-        let (to_name, got) = (
-            self.vm.types.name(to).to_string(),
-            self.vm.types.name(arg.ty).to_string(),
-        );
-        Err(SpyError::new(
-            ExcKind::TypeError,
-            format!("cannot convert `{got}` to `{to_name}`"),
-        )
-        .with_error(&f.file, arg_range, format!("this is `{got}`"))
-        .into())
     }
 
     /// Evaluate an annotation: it must be a type (`None` means NoneType).

@@ -15,7 +15,7 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
-use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig};
+use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl};
 use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
@@ -405,30 +405,13 @@ impl Interp<'_> {
         Some(match kind {
             TypeKind::Prim(_) | TypeKind::Str => {
                 self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                    let (a, r) = &args[0];
-                    let ok = a.ty == t
-                        || t == TypeId::STR
-                        || match (t.as_prim(), a.ty.as_prim()) {
-                            (Some(to), Some(from)) => ops::convert::explicit_convertible(to, from),
-                            (Some(to), None) => a.ty == TypeId::STR && to.is_int(),
-                            _ => false,
-                        };
-                    if !ok {
-                        let (to, got) = (
-                            self.vm.types.name(t).to_string(),
-                            self.vm.types.name(a.ty).to_string(),
-                        );
-                        let msg = if t == TypeId::BOOL {
-                            "cannot instantiate `bool`".to_string()
-                        } else {
-                            format!("cannot convert `{got}` to `{to}`")
-                        };
-                        return Err(SpyError::new(ExcKind::TypeError, msg)
-                            .with_error(&f.file, *r, format!("this is `{got}`"))
-                            .into());
-                    }
-                    if a.ty == t {
-                        return Ok(a.clone());
+                    let site = crate::frames::signatures::Site {
+                        callee: range,
+                        receiver: range,
+                        whole: range,
+                    };
+                    if self.conversion_sig(f, t, &args[0], site)? == ConvImpl::Identity {
+                        return Ok(args[0].0.clone());
                     }
                     let callee = self.type_expr(f, t, callee_range)?;
                     self.shift_call(f, callee, args, t, range)

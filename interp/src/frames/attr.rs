@@ -5,11 +5,13 @@
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::doppler::is_runtime;
+use crate::frames::signatures::Site;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
+use crate::vm::ops::signatures::{MethodImpl, StrMethod};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Typed, Value};
 
@@ -158,16 +160,29 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting {
-            if let Some(r) = self.shift_builtin_method(f, &obj, attr, &args, call_range) {
-                return r;
+        let site = Site {
+            callee: attr.range,
+            receiver: obj_expr.range,
+            whole: call_range,
+        };
+        if let Some(sig) = self.method_sig(f, &obj, &attr.name, &args, site) {
+            let sig = sig?;
+            // Lists are red: every method of a typed list is residual.
+            let residual = self.vm.types.list_item(obj.ty).is_some()
+                || is_runtime(&obj)
+                || args.iter().any(|(a, _)| is_runtime(a));
+            if f.shifting && residual {
+                return self.shift_builtin_method(f, &obj, attr, &sig, &args, call_range);
             }
-        }
-        if obj.ty == TypeId::STR {
-            return self.call_str_method(f, obj, attr, args);
-        }
-        if let Value::List(_) = obj.value {
-            return self.call_list_method(f, obj, obj_expr.range, attr, args);
+            let args = self.method_args(f, &sig, &args)?;
+            return match sig.imp {
+                MethodImpl::Str(m) => self.call_str_method(f, obj, m, attr.range, args),
+                MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
+                MethodImpl::EmptyList => Ok(Typed::red(
+                    TypeId::EMPTY_LIST,
+                    self.new_list(TypeId::EMPTY_LIST, Vec::new()),
+                )),
+            };
         }
         if let Some(m) = self.vm.struct_method(obj.ty, &attr.name) {
             let is_static = self
@@ -199,94 +214,66 @@ impl Interp<'_> {
         .into())
     }
 
+    /// `s.m(args)`, the arguments checked by the method's signature.
     fn call_str_method(
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        attr: &ast::Identifier,
+        m: StrMethod,
+        name_range: TextRange,
         args: Args,
     ) -> Eval<Typed> {
-        let s = obj.value.checked_str()?.to_string();
-        // (name, string arguments, optional i32 arguments)
-        let (n_str, n_int): (usize, usize) = match attr.name.as_str() {
-            "upper" | "isascii" | "isspace" => (0, 0),
-            "startswith" | "endswith" => (1, 0),
-            "split" => (0, 0),
-            "find" | "count" => (1, 2),
-            "replace" => (2, 0),
-            _ => {
-                return Err(SpyError::new(
-                    ExcKind::TypeError,
-                    format!("method `str::{}` does not exist", attr.name),
-                )
-                .with_error(&f.file, attr.range, "")
-                .into())
-            }
-        };
-        let max = if attr.name == "split" { 1 } else { n_str + n_int };
-        self.check_arity(f, n_str, max, &args, attr.range, None)?;
-        if attr.name == "split" {
-            let sep = match args.first() {
-                None => None,
-                Some((a, r)) => match &a.value {
-                    Value::Str(v) if a.ty == TypeId::STR => Some(v.to_string()),
-                    _ => return Err(self.mismatched(f, a.ty, TypeId::STR, *r, None)),
-                },
-            };
-            let parts = ops::str::split(&s, sep.as_deref()).map_err(|e| -> crate::error::Failure {
-                SpyError::from(e).with_error(&f.file, attr.range, "").into()
-            })?;
-            let ty = self.vm.types.list(TypeId::STR);
-            let items = parts.iter().map(|p| Value::str(p)).collect();
-            return Ok(Typed::red(ty, self.new_list(ty, items)));
-        }
+        let text = |v: &Value| v.checked_str().map(str::to_string);
+        let s = text(&obj.value)?;
         let mut color = obj.color;
-        let mut strs = Vec::with_capacity(n_str);
-        let mut ints = Vec::with_capacity(n_int);
-        for (i, (a, r)) in args.into_iter().enumerate() {
+        let mut strs = Vec::with_capacity(2);
+        let mut ints = Vec::with_capacity(2);
+        for (a, _) in &args {
             color = color.join(a.color);
-            if i < n_str {
-                match &a.value {
-                    Value::Str(v) if a.ty == TypeId::STR => strs.push(v.to_string()),
-                    _ => return Err(self.mismatched(f, a.ty, TypeId::STR, r, None)),
-                }
+            if a.ty == TypeId::STR {
+                strs.push(text(&a.value)?);
             } else {
-                let v = self.convert_to(f, a, TypeId::I32, r, None)?;
-                ints.push(v.value.checked_i32()?);
+                ints.push(a.value.checked_i32()?);
             }
         }
         let start = ints.first().copied().unwrap_or(0);
         let end = ints.get(1).copied().unwrap_or_else(|| ops::str::len(&s));
-        // Upstream: only `replace` (and operators) are pure among str methods.
-        let color = if attr.name == "replace" { color } else { Color::Red };
-        let (ty, value) = match attr.name.as_str() {
-            "upper" => (TypeId::STR, Value::str(&ops::str::upper(&s))),
-            "isascii" => (TypeId::BOOL, Value::bool(ops::str::isascii(&s))),
-            "isspace" => (TypeId::BOOL, Value::bool(ops::str::isspace(&s))),
-            "find" => (
+        let arg = |k: usize| strs.get(k).map(String::as_str).ok_or_else(|| crate::bug!("str method arity"));
+        let located =
+            |e: ops::OpError| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, name_range, "").into() };
+        let (ty, value) = match m {
+            StrMethod::Split => {
+                let parts = ops::str::split(&s, strs.first().map(String::as_str)).map_err(located)?;
+                let ty = self.vm.types.list(TypeId::STR);
+                let items = parts.iter().map(|p| Value::str(p)).collect();
+                return Ok(Typed::red(ty, self.new_list(ty, items)));
+            }
+            StrMethod::Upper => (TypeId::STR, Value::str(&ops::str::upper(&s))),
+            StrMethod::IsAscii => (TypeId::BOOL, Value::bool(ops::str::isascii(&s))),
+            StrMethod::IsSpace => (TypeId::BOOL, Value::bool(ops::str::isspace(&s))),
+            StrMethod::Find => (
                 TypeId::I32,
-                Value::i32(ops::str::find_range(&s, &strs[0], start, end)),
+                Value::i32(ops::str::find_range(&s, arg(0)?, start, end)),
             ),
-            "count" => (
+            StrMethod::Count => (
                 TypeId::I32,
-                Value::i32(ops::str::count_range(&s, &strs[0], start, end)),
+                Value::i32(ops::str::count_range(&s, arg(0)?, start, end)),
             ),
-            "startswith" => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, &strs[0]))),
-            "endswith" => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, &strs[0]))),
-            "replace" => {
-                let hits = ops::str::count(&s, &strs[0]).max(0) as usize;
+            StrMethod::StartsWith => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, arg(0)?))),
+            StrMethod::EndsWith => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, arg(0)?))),
+            StrMethod::Replace => {
+                let (old, new) = (arg(0)?, arg(1)?);
+                let hits = ops::str::count(&s, old).max(0) as usize;
                 self.check_str_len(
                     f,
-                    s.len().saturating_add(hits.saturating_mul(strs[1].len())),
-                    attr.range,
+                    s.len().saturating_add(hits.saturating_mul(new.len())),
+                    name_range,
                 )?;
-                (
-                    TypeId::STR,
-                    Value::str(&ops::str::replace(&s, &strs[0], &strs[1])),
-                )
+                (TypeId::STR, Value::str(&ops::str::replace(&s, old, new)))
             }
-            _ => return Err(crate::bug!("str method table out of sync")),
         };
+        // Upstream: only `replace` (and operators) are pure among str methods.
+        let color = if m == StrMethod::Replace { color } else { Color::Red };
         Ok(Typed { color, ty, value })
     }
 

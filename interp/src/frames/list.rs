@@ -6,11 +6,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::error::{ExcKind, Failure, SpyError};
+use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast;
+use crate::vm::ops::signatures::ListMethod;
 use crate::vm::types::TypeId;
 use crate::vm::value::{ListValue, Typed, Value};
 
@@ -79,92 +79,67 @@ impl Interp<'_> {
         Ok(())
     }
 
-    fn untyped_list_error(&self, f: &Frame, range: TextRange) -> Failure {
-        SpyError::new(ExcKind::TypeError, "cannot mutate an untyped empty list")
-            .with_error(&f.file, range, "this is untyped")
-            .with_note(&f.file, range, "help: use an explicit type: `l: list[T] = []`")
-            .into()
-    }
-
+    /// `l.m(args)` on a typed list, the arguments converted by the
+    /// method's signature.
     pub(crate) fn call_list_method(
         &mut self,
         f: &mut Frame,
         list: Typed,
         obj_range: TextRange,
-        attr: &ast::Identifier,
+        m: ListMethod,
         args: Args,
     ) -> Eval<Typed> {
         let Value::List(l) = &list.value else {
             return Err(crate::bug!("list method on a non-list"));
         };
-        let item_ty = self.vm.types.list_item(list.ty);
-        let arity = match attr.name.as_str() {
-            "pop" | "clear" | "copy" => 0,
-            "append" | "count" | "index" => 1,
-            "insert" => 2,
-            _ => {
-                let name = self.vm.types.name(list.ty).to_string();
-                return Err(SpyError::new(
-                    ExcKind::TypeError,
-                    format!("method `{name}::{}` does not exist", attr.name),
-                )
-                .with_error(&f.file, obj_range, format!("this is `{name}`"))
-                .into());
-            }
-        };
-        self.check_arity(f, arity, arity, &args, attr.range, None)?;
-        let mutating = matches!(attr.name.as_str(), "append" | "insert" | "pop" | "clear");
-        let Some(item_ty) = item_ty else {
-            if mutating {
-                return Err(self.untyped_list_error(f, obj_range));
-            }
-            return Ok(Typed::red(
-                TypeId::EMPTY_LIST,
-                self.new_list(TypeId::EMPTY_LIST, Vec::new()),
-            ));
+        let item_ty = self
+            .vm
+            .types
+            .list_item(list.ty)
+            .ok_or_else(|| crate::bug!("list method on an untyped list"))?;
+        let i32_arg = |k: usize| match args.get(k) {
+            Some((a, _)) => a.value.checked_i32(),
+            None => Err(crate::bug!("list method argument {k} missing")),
         };
         let none = Typed::red(TypeId::NONE, Value::None);
-        match attr.name.as_str() {
-            "append" => {
-                let v = self.convert_to(f, args[0].0.clone(), item_ty, args[0].1, None)?;
-                l.items.borrow_mut().push(v.value);
+        match m {
+            ListMethod::Append => {
+                l.items.borrow_mut().push(args[0].0.value.clone());
                 Ok(none)
             }
-            "insert" => {
-                let i = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
-                let v = self.convert_to(f, args[1].0.clone(), item_ty, args[1].1, None)?;
+            ListMethod::Insert => {
                 let len = l.items.borrow().len() as i64;
-                let k = i64::from(i.value.checked_i32()?);
+                let k = i64::from(i32_arg(0)?);
                 let k = if k < 0 { (k + len).max(0) } else { k.min(len) };
-                l.items.borrow_mut().insert(k as usize, v.value);
+                l.items.borrow_mut().insert(k as usize, args[1].0.value.clone());
                 Ok(none)
             }
-            "pop" => match l.items.borrow_mut().pop() {
+            ListMethod::Pop => match l.items.borrow_mut().pop() {
                 Some(v) => Ok(Typed::red(item_ty, v)),
                 None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
                     .with_error(&f.file, obj_range, "")
                     .into()),
             },
-            "clear" => {
+            ListMethod::Clear => {
                 l.items.borrow_mut().clear();
                 Ok(none)
             }
-            "copy" => {
+            ListMethod::Copy => {
                 let items = l.items.borrow().clone();
                 Ok(Typed::red(list.ty, self.new_list(list.ty, items)))
             }
-            "count" | "index" => {
-                let x = self.convert_to(f, args[0].0.clone(), item_ty, args[0].1, None)?;
+            ListMethod::Count | ListMethod::Index => {
+                let x = &args[0].0;
                 let items = l.items.borrow().clone();
                 let mut count = 0;
                 let mut first = None;
                 for (k, item) in items.iter().enumerate() {
-                    if self.values_equal(f, item_ty, &x.value, item, attr.range)? {
+                    if self.values_equal(f, item_ty, &x.value, item, obj_range)? {
                         count += 1;
                         first.get_or_insert(k);
                     }
                 }
-                if attr.name == "count" {
+                if m == ListMethod::Count {
                     return Ok(Typed::red(TypeId::I32, Value::i32(count)));
                 }
                 match first {
@@ -174,7 +149,6 @@ impl Interp<'_> {
                         .into()),
                 }
             }
-            _ => Err(crate::bug!("list method table out of sync")),
         }
     }
 }

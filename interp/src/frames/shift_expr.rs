@@ -15,7 +15,7 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
-use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl};
+use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl, MethodSig};
 use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
@@ -712,36 +712,20 @@ impl Interp<'_> {
         Some(self.shift_attribute(f, obj, &attr.name, field, range))
     }
 
-    /// `s.m(...)` on a run-time str, or any method of a list.
+    /// `s.m(...)` on a run-time str, or any method of a typed list: a
+    /// residual call of the type the method's signature gives, with the
+    /// arguments checked and converted by it.
     pub(crate) fn shift_builtin_method(
         &mut self,
         f: &mut Frame,
         obj: &Typed,
         attr: &ast::Identifier,
+        sig: &MethodSig,
         args: &Args,
         range: TextRange,
-    ) -> Option<Eval<Typed>> {
-        if let Some(item) = self.vm.types.list_item(obj.ty) {
-            let ty = match attr.name.as_str() {
-                "pop" => item,
-                "count" | "index" => TypeId::I32,
-                "copy" => obj.ty,
-                "append" | "insert" | "clear" => TypeId::NONE,
-                _ => return None,
-            };
-            return Some(self.shift_method_call(f, obj, &attr.name, args, ty, range));
-        }
-        if obj.ty != TypeId::STR || !(is_runtime(obj) || args.iter().any(|(a, _)| is_runtime(a))) {
-            return None;
-        }
-        let ty = match attr.name.as_str() {
-            "upper" | "replace" => TypeId::STR,
-            "find" | "count" => TypeId::I32,
-            "isascii" | "isspace" | "startswith" | "endswith" => TypeId::BOOL,
-            "split" => self.vm.types.list(TypeId::STR),
-            _ => return None,
-        };
-        Some(self.shift_method_call(f, obj, &attr.name, args, ty, range))
+    ) -> Eval<Typed> {
+        let args = self.method_args(f, sig, args)?;
+        self.shift_method_call(f, obj, &attr.name, &args, sig.result, range)
     }
 
     /// `obj[idx]` with a run-time object or index.

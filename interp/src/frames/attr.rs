@@ -11,7 +11,7 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
-use crate::vm::ops::signatures::{MethodImpl, StrMethod};
+use crate::vm::ops::signatures::{MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Typed, Value};
 
@@ -302,10 +302,17 @@ impl Interp<'_> {
         idx: Args,
         whole: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting {
-            if let Some(r) = self.shift_get_item(f, &obj, &idx, whole) {
-                return r;
+        let site = Site {
+            callee: obj_expr.range,
+            receiver: obj_expr.range,
+            whole,
+        };
+        if let Some(sig) = self.subscript_sig(f, &obj, &idx, site) {
+            let sig = sig?;
+            if f.shifting && (is_runtime(&obj) || idx.iter().any(|(i, _)| is_runtime(i))) {
+                return self.shift_get_item(f, &obj, &sig, &idx, whole);
             }
+            return self.exec_subscript(f, obj, &sig, idx, whole);
         }
         match &obj.value {
             Value::Func(func) if func.kind == crate::syntax::ast::FuncKind::Generic => {
@@ -316,14 +323,6 @@ impl Interp<'_> {
                 if let Some(r) = self.subscript_builtin(f, *b, obj_expr.range, &idx) {
                     return r;
                 }
-            }
-            Value::Ptr(p) => {
-                let p = p.clone();
-                return self.ptr_getitem(f, &p, &idx, whole);
-            }
-            Value::List(l) => {
-                let l = l.clone();
-                return self.list_getitem(f, &obj, &l, &idx);
             }
             Value::GenericStruct(g) => {
                 let g = g.clone();
@@ -344,10 +343,6 @@ impl Interp<'_> {
                 };
                 let ty = self.vm.types.list(*item);
                 return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
-            }
-            Value::Simd(s) => {
-                let s = s.clone();
-                return self.simd_getitem(f, &obj, &s, &idx);
             }
             Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => {
                 let [(i, r)] = idx.as_slice() else {
@@ -406,50 +401,6 @@ impl Interp<'_> {
             let ty = self.vm.types.tuple(items);
             return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
         }
-        let tuple_items = self.vm.types.tuple_items(obj.ty).map(|items| items.to_vec());
-        if let (Some(items), [(i, r)]) = (tuple_items, idx.as_slice()) {
-            if !i.is_blue() {
-                return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
-                    .with_error(&f.file, *r, "this is red")
-                    .into());
-            }
-            let Some(k) = i.value.as_i32() else {
-                return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
-            };
-            let Value::Tuple(tuple) = &obj.value else {
-                return Err(crate::bug!("tuple-typed value is not a tuple"));
-            };
-            if k < 0 || k as usize >= items.len() {
-                return Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
-                    .with_error(&f.file, *r, format!("this is {k}"))
-                    .into());
-            }
-            return Ok(Typed {
-                color: obj.color,
-                ty: items[k as usize],
-                value: tuple.items[k as usize].clone(),
-            });
-        }
-        let int_index = idx.len() == 1
-            && idx[0]
-                .0
-                .ty
-                .as_prim()
-                .is_some_and(|p| ops::convert::implicit_convertible(p, ops::PrimTy::I32));
-        if obj.ty == TypeId::STR && int_index {
-            let (i, r) = idx.into_iter().next().expect("one index");
-            let i = self.convert_to(f, i, TypeId::I32, r, None)?;
-            let s = obj.value.checked_str()?;
-            let k = i.value.checked_i32()?;
-            return match ops::str::index(s, k as i64) {
-                Ok(c) => Ok(Typed {
-                    color: obj.color.join(i.color),
-                    ty: TypeId::STR,
-                    value: Value::str(&c),
-                }),
-                Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
-            };
-        }
         if let Some(m) = self.vm.struct_method(obj.ty, "__getitem__") {
             let mut full = vec![(obj, obj_expr.range)];
             full.extend(idx);
@@ -461,6 +412,47 @@ impl Interp<'_> {
                 .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
                 .into(),
         )
+    }
+
+    /// `obj[idx]` on values, as the subscript's signature says.
+    fn exec_subscript(&mut self, f: &mut Frame, obj: Typed, sig: &SubscriptSig, idx: Args, whole: TextRange) -> Eval<Typed> {
+        let item = |value: Value| Typed {
+            color: obj.color,
+            ty: sig.result,
+            value,
+        };
+        match (sig.imp, &obj.value) {
+            (SubscriptImpl::TupleItem(k), Value::Tuple(t)) => {
+                let v = t.items.get(k).ok_or_else(|| crate::bug!("tuple item {k} missing"))?;
+                Ok(item(v.clone()))
+            }
+            (SubscriptImpl::SimdLane(k), Value::Simd(v)) => {
+                let lane = v.lanes.get(k).ok_or_else(|| crate::bug!("SIMD lane {k} missing"))?;
+                Ok(item(Value::Scalar(*lane)))
+            }
+            (SubscriptImpl::StrChar, Value::Str(s)) => {
+                let (i, r) = idx.into_iter().next().ok_or_else(|| crate::bug!("str index missing"))?;
+                let i = self.convert_to(f, i, TypeId::I32, r, None)?;
+                let k = i.value.checked_i32()?;
+                match ops::str::index(s, k as i64) {
+                    Ok(c) => Ok(Typed {
+                        color: obj.color.join(i.color),
+                        ty: TypeId::STR,
+                        value: Value::str(&c),
+                    }),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
+                }
+            }
+            (SubscriptImpl::ListItem, Value::List(l)) => {
+                let l = l.clone();
+                self.list_getitem(f, &obj, &l, &idx)
+            }
+            (SubscriptImpl::PtrItem, Value::Ptr(p)) => {
+                let p = p.clone();
+                self.ptr_getitem(f, &p, &idx, whole)
+            }
+            (imp, v) => Err(crate::bug!("subscript {imp:?} of {v:?}")),
+        }
     }
 
     fn eval_slice(

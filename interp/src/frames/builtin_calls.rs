@@ -173,18 +173,11 @@ impl Interp<'_> {
                 let text = self.repr_of(f, &a, r)?;
                 Ok(with_color(TypeId::STR, Value::str(&text)))
             }
-            BuiltinImpl::Ord => match &a.value {
-                Value::Str(s) => match s.as_bytes().first() {
-                    Some(&byte) => Ok(with_color(TypeId::I32, Value::i32(byte as i32))),
-                    None => Err(SpyError::new(
-                        ExcKind::TypeError,
-                        "ord() expected a character, but string of length 0 found",
-                    )
-                    .with_error(&f.file, r, "")
-                    .into()),
-                },
-                other => Err(crate::bug!("ord of a str-typed {other:?}")),
-            },
+            BuiltinImpl::Ord => {
+                let byte = ops::str::ord(a.value.checked_str()?)
+                    .map_err(|e| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, r, "").into() })?;
+                Ok(with_color(TypeId::I32, Value::i32(byte)))
+            }
         }
     }
 

@@ -600,32 +600,6 @@ impl Interp<'_> {
         ))
     }
 
-    /// `v[i]` on a SIMD vector: `i` must be blue.
-    pub(crate) fn simd_getitem(&mut self, f: &Frame, v: &Typed, s: &SimdValue, idx: &Args) -> Eval<Typed> {
-        let [(i, r)] = idx.as_slice() else {
-            return Err(SpyError::new(ExcKind::TypeError, "SIMD vectors take one index").into());
-        };
-        if !i.is_blue() {
-            return Err(SpyError::new(ExcKind::TypeError, "SIMD index must be blue")
-                .with_error(&f.file, *r, "this is red")
-                .into());
-        }
-        // a blue index of another type is the program's error, as for
-        // tuples (not "out of range" at -1)
-        let Some(k) = i.value.as_i32() else {
-            return Err(self.mismatched(f, i.ty, TypeId::I32, *r, None));
-        };
-        match usize::try_from(k).ok().and_then(|k| s.lanes.get(k)) {
-            Some(lane) => Ok(Typed {
-                color: v.color,
-                ty: TypeId::prim(lane.ty()),
-                value: Value::Scalar(*lane),
-            }),
-            None => Err(SpyError::from(RuntimeError::SimdIndex)
-                .with_error(&f.file, *r, format!("this is {k}"))
-                .into()),
-        }
-    }
 }
 
 /// The operators SIMD vectors support lane-wise.

@@ -15,7 +15,7 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
-use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl, MethodSig};
+use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl, MethodSig, SubscriptSig};
 use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
@@ -728,63 +728,20 @@ impl Interp<'_> {
         self.shift_method_call(f, obj, &attr.name, &args, sig.result, range)
     }
 
-    /// `obj[idx]` with a run-time object or index.
+    /// `obj[idx]` with a run-time object or index: a residual subscript of
+    /// the type the subscript's signature gives (its index converted).
     pub(crate) fn shift_get_item(
         &mut self,
         f: &Frame,
         obj: &Typed,
+        sig: &SubscriptSig,
         idx: &Args,
         range: TextRange,
-    ) -> Option<Eval<Typed>> {
-        if !is_runtime(obj) && !idx.iter().any(|(a, _)| is_runtime(a)) {
-            return None;
+    ) -> Eval<Typed> {
+        if let (Some(to), [(i, r)]) = (sig.index, idx.as_slice()) {
+            self.convert_to(f, i.clone(), to, *r, None)?;
         }
-        let kind = self.vm.types.kind(obj.ty).clone();
-        let ty = match kind {
-            TypeKind::Tuple(items) => {
-                let [(i, r)] = idx.as_slice() else { return None };
-                if !i.is_blue() {
-                    return Some(Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
-                        .with_error(&f.file, *r, "this is red")
-                        .into()));
-                }
-                // as ASTFrame's typed tuple indexing (`attr.rs`)
-                let Some(k) = i.value.as_i32() else {
-                    return Some(Err(self.mismatched(f, i.ty, TypeId::I32, *r, None)));
-                };
-                match usize::try_from(k).ok().and_then(|k| items.get(k)) {
-                    Some(t) => *t,
-                    None => {
-                        return Some(Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
-                            .with_error(&f.file, *r, format!("this is {k}"))
-                            .into()))
-                    }
-                }
-            }
-            TypeKind::Str => TypeId::STR,
-            TypeKind::List(item) => item,
-            TypeKind::Ptr { item, .. } => item,
-            TypeKind::Simd { lane, .. } => {
-                let [(i, r)] = idx.as_slice() else { return None };
-                if !i.is_blue() {
-                    return Some(Err(SpyError::new(ExcKind::TypeError, "SIMD index must be blue")
-                        .with_error(&f.file, *r, "this is red")
-                        .into()));
-                }
-                TypeId::prim(lane)
-            }
-            _ => return None,
-        };
-        if matches!(
-            self.vm.types.kind(obj.ty),
-            TypeKind::Str | TypeKind::List(_) | TypeKind::Ptr { .. }
-        ) {
-            let [(i, r)] = idx.as_slice() else { return None };
-            if let Err(e) = self.convert_to(f, i.clone(), TypeId::I32, *r, None) {
-                return Some(Err(e));
-            }
-        }
-        Some(self.shift_subscript(f, obj, idx, ty, range))
+        self.shift_subscript(f, obj, idx, sig.result, range)
     }
 
     /// `s[a:b:c]` with a run-time string or bound.

@@ -45,6 +45,13 @@ impl Interp<'_> {
                 Ok(()) => crate::bug!("arity {min}..={max} reported for {} arguments", args.len()),
             },
             SigError::Mismatched { arg, expected, got } => self.mismatched(f, got, expected, range(At::Arg(arg)), None),
+            SigError::Runtime { error, labels } => {
+                let mut err = SpyError::from(error);
+                for (at, label) in labels {
+                    err = err.with_error(&f.file, range(at), label);
+                }
+                err.into()
+            }
             SigError::Error {
                 kind,
                 message,

@@ -15,6 +15,7 @@ use crate::error::ExcKind;
 use crate::syntax::ast::CmpOp;
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::{cmpop_signature, convert as opconv, PrimTy};
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind, TypeTable};
 
 /// The part of an operation an error annotates.
@@ -43,6 +44,12 @@ pub enum SigError {
         arg: usize,
         expected: TypeId,
         got: TypeId,
+    },
+    /// An error that residual code raises at run time (a typed
+    /// [`RuntimeError`]), with its labels.
+    Runtime {
+        error: RuntimeError,
+        labels: Vec<(At, String)>,
     },
     /// Any other error: its kind and text, error labels and notes.
     Error {
@@ -473,6 +480,11 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
     };
     // A blue `i32` index in `0..n`.
     let blue_index = |i: Index, what: &str, n: usize| -> Result<usize, SigError> {
+        let out_of_range = if what == "tuple" {
+            RuntimeError::TupleIndex
+        } else {
+            RuntimeError::SimdIndex
+        };
         let Some(value) = i.blue else {
             return Err(error(
                 ExcKind::TypeError,
@@ -489,11 +501,10 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
         };
         match usize::try_from(k).ok().filter(|&k| k < n) {
             Some(k) => Ok(k),
-            None => Err(error(
-                ExcKind::IndexError,
-                format!("{what} index out of range"),
-                vec![(At::Arg(0), format!("this is {k}"))],
-            )),
+            None => Err(SigError::Runtime {
+                error: out_of_range,
+                labels: vec![(At::Arg(0), format!("this is {k}"))],
+            }),
         }
     };
     Some(match types.kind(obj) {
@@ -633,14 +644,14 @@ mod tests {
         let s = subscript_signature(&t, tup, &[blue(1)]).unwrap().unwrap();
         assert_eq!((s.imp, s.result), (SubscriptImpl::TupleItem(1), TypeId::STR));
         let out = subscript_signature(&t, tup, &[blue(2)]).unwrap().unwrap_err();
-        assert!(matches!(out, SigError::Error { kind: ExcKind::IndexError, labels, .. } if labels[0].1 == "this is 2"));
+        assert!(matches!(out, SigError::Runtime { error: RuntimeError::TupleIndex, labels } if labels[0].1 == "this is 2"));
         let red_err = subscript_signature(&t, tup, &[red]).unwrap().unwrap_err();
         assert!(matches!(red_err, SigError::Error { message, .. } if message == "tuple index must be blue"));
         let v = t.simd(PrimTy::F32, 4);
         let lane = subscript_signature(&t, v, &[blue(3)]).unwrap().unwrap();
         assert_eq!(lane.result, TypeId::F32);
         let out = subscript_signature(&t, v, &[blue(4)]).unwrap().unwrap_err();
-        assert!(matches!(out, SigError::Error { message, .. } if message == "SIMD index out of range"));
+        assert!(matches!(out, SigError::Runtime { error: RuntimeError::SimdIndex, .. }));
         let s = subscript_signature(&t, TypeId::STR, &[red]).unwrap().unwrap();
         assert_eq!((s.result, s.index), (TypeId::STR, Some(TypeId::I32)));
         let f = Index {

@@ -38,7 +38,8 @@ impl Interp<'_> {
         };
         if let Some(sig) = self.builtin_sig(f, b, &args, site) {
             let sig = sig?;
-            if f.shifting && sig.imp != BuiltinImpl::LenDunder && args.iter().any(|(a, _)| is_runtime(a)) {
+            let residual = sig.imp.has_effects() || args.iter().any(|(a, _)| is_runtime(a));
+            if f.shifting && sig.imp != BuiltinImpl::LenDunder && residual {
                 return self.shift_builtin_call(f, b, &sig, callee_range, &args, call_range);
             }
             return self.exec_builtin(f, b, &sig, args, call_range);
@@ -114,9 +115,22 @@ impl Interp<'_> {
 
     /// A builtin of the signature table on values, as its signature says.
     fn exec_builtin(&mut self, f: &mut Frame, b: Builtin, sig: &BuiltinSig, args: Args, call_range: TextRange) -> Eval<Typed> {
+        match sig.imp {
+            BuiltinImpl::Time => return Ok(self.time_now()),
+            BuiltinImpl::Sleep => return self.sleep(f, &args),
+            BuiltinImpl::Alloc { item, gc } => return self.alloc(f, item, gc, &args),
+            BuiltinImpl::SimdLoad { lane, lanes } => return self.simd_load(f, sig, lane, lanes, call_range, &args),
+            BuiltinImpl::SimdStore => return self.simd_store(f, call_range, &args),
+            _ => {}
+        }
         let (a, r) = args.first().cloned().ok_or_else(|| crate::bug!("builtin without arguments"))?;
         let with_color = |ty: TypeId, value: Value| Typed { color: a.color, ty, value };
         match sig.imp {
+            BuiltinImpl::Time
+            | BuiltinImpl::Sleep
+            | BuiltinImpl::Alloc { .. }
+            | BuiltinImpl::SimdLoad { .. }
+            | BuiltinImpl::SimdStore => Err(crate::bug!("effect builtin {:?} dispatched twice", sig.imp)),
             // Decision: len() of a static tuple is blue (it depends only
             // on the type).
             BuiltinImpl::LenOfTuple(n) => Ok(Typed::blue(TypeId::I32, Value::i32(n as i32))),

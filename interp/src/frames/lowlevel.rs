@@ -13,6 +13,7 @@ use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
+use crate::vm::ops::signatures::BuiltinSig;
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
@@ -118,28 +119,6 @@ impl Interp<'_> {
             )
             .with_error(&f.file, callee_range, format!("this is `{}`", b.name()))
             .into()),
-            Builtin::AllocOf { item, gc } => self.alloc(f, item, gc, callee_range, &args),
-            Builtin::PtrSimdLoadOf(simd) => self.simd_load(f, simd, callee_range, &args),
-            Builtin::PtrSimdStore => self.simd_store(f, callee_range, &args),
-            Builtin::Time => self.check_arity(f, 0, 0, &args, callee_range, None).map(|_| {
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_secs_f64())
-                    // a host clock before 1970 reads as the epoch
-                    .unwrap_or(0.0);
-                Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
-            }),
-            Builtin::Sleep => self
-                .check_arity(f, 1, 1, &args, callee_range, None)
-                .and_then(|_| {
-                    let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
-                    if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
-                        if s > 0.0 && s.is_finite() {
-                            std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
-                        }
-                    }
-                    Ok(Typed::red(TypeId::NONE, Value::None))
-                }),
             _ => return None,
         })
     }
@@ -241,15 +220,30 @@ impl Interp<'_> {
         Ok(self.vm.types.simd(lane, n))
     }
 
-    fn alloc(
-        &mut self,
-        f: &Frame,
-        item: TypeId,
-        gc: bool,
-        callee_range: TextRange,
-        args: &Args,
-    ) -> Eval<Typed> {
-        self.check_arity(f, 1, 1, args, callee_range, None)?;
+    /// `time.time()`.
+    pub(crate) fn time_now(&self) -> Typed {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            // a host clock before 1970 reads as the epoch
+            .unwrap_or(0.0);
+        Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
+    }
+
+    /// `time.sleep(secs)` (at most an hour).
+    pub(crate) fn sleep(&mut self, f: &Frame, args: &Args) -> Eval<Typed> {
+        let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
+        if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
+            if s > 0.0 && s.is_finite() {
+                std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
+            }
+        }
+        Ok(Typed::red(TypeId::NONE, Value::None))
+    }
+
+    /// `gc_alloc[T](n)`: `n` zeroed items (arguments checked by the
+    /// builtin's signature).
+    pub(crate) fn alloc(&mut self, f: &Frame, item: TypeId, gc: bool, args: &Args) -> Eval<Typed> {
         let n = self.convert_to(f, args[0].0.clone(), TypeId::I32, args[0].1, None)?;
         let n = n.value.checked_i32()?;
         if n < 0 {
@@ -380,12 +374,18 @@ impl Interp<'_> {
         })
     }
 
-    fn simd_load(&mut self, f: &Frame, simd: TypeId, callee_range: TextRange, args: &Args) -> Eval<Typed> {
-        self.check_arity(f, 2, 2, args, callee_range, None)?;
-        let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
-            return Err(crate::bug!("ptr_simd_load of a non-SIMD type"));
-        };
-        let p = self.expect_lane_ptr(f, &args[0], lane)?;
+    /// `ptr_simd_load[T, N](p, i)` (arguments checked by the signature).
+    pub(crate) fn simd_load(
+        &mut self,
+        f: &Frame,
+        sig: &BuiltinSig,
+        lane: PrimTy,
+        lanes: u32,
+        callee_range: TextRange,
+        args: &Args,
+    ) -> Eval<Typed> {
+        let simd = sig.result.ok_or_else(|| crate::bug!("ptr_simd_load without a result type"))?;
+        let p = lane_ptr_value(&args[0].0, lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
         let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
@@ -415,16 +415,15 @@ impl Interp<'_> {
         ))
     }
 
-    fn simd_store(&mut self, f: &Frame, callee_range: TextRange, args: &Args) -> Eval<Typed> {
-        self.check_arity(f, 3, 3, args, callee_range, None)?;
-        let (v, vr) = &args[2];
-        let Value::Simd(vec) = &v.value else {
-            return Err(self.mismatched_to_simd(f, v.ty, *vr));
+    /// `ptr_simd_store(p, i, v)` (arguments checked by the signature).
+    pub(crate) fn simd_store(&mut self, f: &Frame, callee_range: TextRange, args: &Args) -> Eval<Typed> {
+        let Value::Simd(vec) = &args[2].0.value else {
+            return Err(crate::bug!("SIMD-typed {:?}", args[2].0.value));
         };
         let TypeKind::Simd { lane, .. } = *self.vm.types.kind(vec.ty) else {
             return Err(crate::bug!("SIMD value of non-SIMD type"));
         };
-        let p = self.expect_lane_ptr(f, &args[0], lane)?;
+        let p = lane_ptr_value(&args[0].0, lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
         let i = i64::from(i.value.checked_i32()?);
         let Some(mem) = &p.mem else {
@@ -443,34 +442,6 @@ impl Interp<'_> {
             mem[i as usize + k] = Value::Scalar(*lane_value);
         }
         Ok(Typed::red(TypeId::NONE, Value::None))
-    }
-
-    fn mismatched_to_simd(&self, f: &Frame, got: TypeId, range: TextRange) -> Failure {
-        SpyError::new(ExcKind::TypeError, "mismatched types")
-            .with_error(
-                &f.file,
-                range,
-                format!("expected a SIMD vector, got `{}`", self.vm.types.name(got)),
-            )
-            .into()
-    }
-
-    fn expect_lane_ptr(&self, f: &Frame, arg: &(Typed, TextRange), lane: PrimTy) -> Eval<PtrValue> {
-        let (a, r) = arg;
-        match (&a.value, self.vm.types.kind(a.ty)) {
-            (Value::Ptr(p), TypeKind::Ptr { item, .. }) if item.as_prim() == Some(lane) => Ok(p.clone()),
-            _ => Err(SpyError::new(ExcKind::TypeError, "mismatched types")
-                .with_error(
-                    &f.file,
-                    *r,
-                    format!(
-                        "expected `gc_ptr[{}]`, got `{}`",
-                        lane.name(),
-                        self.vm.types.name(a.ty)
-                    ),
-                )
-                .into()),
-        }
     }
 
     /// `SIMD[T, N](x)` (splat) or `SIMD[T, N](x0, ..., xN-1)`.
@@ -623,5 +594,14 @@ impl SimdOp {
             SimdOp::Bin(b) => matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
             SimdOp::Cmp(c) => !matches!(c, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn),
         }
+    }
+}
+
+/// The pointer value of a pointer to `lane` items (its type checked by the
+/// builtin's signature).
+fn lane_ptr_value(v: &Typed, lane: PrimTy) -> Eval<PtrValue> {
+    match &v.value {
+        Value::Ptr(p) => Ok(p.clone()),
+        other => Err(crate::bug!("pointer to `{}` expected, got {other:?}", lane.name())),
     }
 }

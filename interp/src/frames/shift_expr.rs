@@ -264,8 +264,9 @@ impl Interp<'_> {
         Ok(Self::residual_value(ret, build::call(callee, args, range)))
     }
 
-    /// Builtins while shifting: effects become residual calls, and pure
-    /// builtins with a run-time argument too. `None`: evaluate as usual.
+    /// `print` and struct constructors while shifting (the builtins of the
+    /// signature table go through `shift_builtin_call`). `None`: evaluate
+    /// as usual.
     pub(crate) fn shift_builtin(
         &mut self,
         f: &mut Frame,
@@ -277,10 +278,6 @@ impl Interp<'_> {
         let runtime = args.iter().any(|(a, _)| is_runtime(a));
         let callee =
             |this: &mut Self| this.const_expr(f, &Value::Builtin(b), TypeId::BUILTIN_FUNC, callee_range);
-        let call = |this: &mut Self, ty: TypeId| -> Eval<Typed> {
-            let c = callee(this)?;
-            this.shift_call(f, c, args, ty, range)
-        };
         Some(match b {
             Builtin::Print => {
                 // Blue functions, modules, MetaArgs... have no spelling in
@@ -313,24 +310,6 @@ impl Interp<'_> {
                 };
                 self.shift_call(f, c, &printed, TypeId::NONE, range)
             }
-            Builtin::Time => self
-                .check_arity(f, 0, 0, args, callee_range, None)
-                .and_then(|_| call(self, TypeId::F64)),
-            Builtin::Sleep => self
-                .check_arity(f, 1, 1, args, callee_range, None)
-                .and_then(|_| call(self, TypeId::NONE)),
-            Builtin::AllocOf { item, gc } => {
-                self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                    let ty = self.vm.types.ptr(item, gc);
-                    call(self, ty)
-                })
-            }
-            Builtin::PtrSimdLoadOf(simd) => self
-                .check_arity(f, 2, 2, args, callee_range, None)
-                .and_then(|_| call(self, simd)),
-            Builtin::PtrSimdStore => self
-                .check_arity(f, 3, 3, args, callee_range, None)
-                .and_then(|_| call(self, TypeId::NONE)),
             Builtin::StructMake(t) if runtime => self.shift_struct_make(f, t, callee_range, args, range),
             _ => return None,
         })

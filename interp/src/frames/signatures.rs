@@ -72,10 +72,15 @@ impl Interp<'_> {
 
     /// The signature of builtin `b` called with `args` (`None`: not in the
     /// table).
-    pub(crate) fn builtin_sig(&self, f: &Frame, b: Builtin, args: &Args, site: Site) -> Option<Eval<BuiltinSig>> {
+    pub(crate) fn builtin_sig(&mut self, f: &Frame, b: Builtin, args: &Args, site: Site) -> Option<Eval<BuiltinSig>> {
         let types: Vec<TypeId> = args.iter().map(|(a, _)| a.ty).collect();
-        let has_len = |t: TypeId| self.vm.struct_method(t, "__len__").is_some();
-        let result = sig::builtin_signature(&self.vm.types, b, &types, has_len)?;
+        let with_len: Vec<TypeId> = types
+            .iter()
+            .copied()
+            .filter(|t| self.vm.struct_method(*t, "__len__").is_some())
+            .collect();
+        let has_len = |t: TypeId| with_len.contains(&t);
+        let result = sig::builtin_signature(&mut self.vm.types, b, &types, has_len)?;
         Some(result.map_err(|e| self.sig_failure(f, e, args, site)))
     }
 

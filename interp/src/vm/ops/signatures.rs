@@ -101,6 +101,29 @@ pub enum BuiltinImpl {
     Repr,
     /// `ord` of a one-character `str`.
     Ord,
+    /// `time.time()`: reads the clock (an effect).
+    Time,
+    /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
+    Sleep,
+    /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
+    Alloc { item: TypeId, gc: bool },
+    /// `ptr_simd_load[T, N](p, i)`: `p` a pointer to `T`, `i` converted
+    /// to `i32`.
+    SimdLoad { lane: PrimTy, lanes: u32 },
+    /// `ptr_simd_store(p, i, v)`: `v` a SIMD vector, `p` a pointer to its
+    /// lane type, `i` converted to `i32`.
+    SimdStore,
+}
+
+impl BuiltinImpl {
+    /// Whether the call has an effect, so that residual code keeps it even
+    /// when every argument is known.
+    pub fn has_effects(self) -> bool {
+        matches!(
+            self,
+            BuiltinImpl::Time | BuiltinImpl::Sleep | BuiltinImpl::Alloc { .. } | BuiltinImpl::SimdLoad { .. } | BuiltinImpl::SimdStore
+        )
+    }
 }
 
 /// A builtin call's signature: its implementation, result type (`None`:
@@ -121,7 +144,7 @@ pub fn min_max_operand(a: TypeId, b: TypeId) -> Option<PrimTy> {
 /// `has_len` says whether a type has a `__len__` method. `None`: `b` is
 /// not one of the builtins this table covers (effects, modules, types...).
 pub fn builtin_signature(
-    types: &TypeTable,
+    types: &mut TypeTable,
     b: Builtin,
     args: &[TypeId],
     has_len: impl Fn(TypeId) -> bool,
@@ -157,8 +180,65 @@ pub fn builtin_signature(
             }
             unary(BuiltinImpl::Ord, TypeId::I32)
         }),
+        Builtin::Time => arity(args.len(), 0, 0).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Time,
+            result: Some(TypeId::F64),
+            params: Vec::new(),
+        }),
+        Builtin::Sleep => arity(args.len(), 1, 1).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Sleep,
+            result: Some(TypeId::NONE),
+            params: vec![Some(TypeId::F64)],
+        }),
+        Builtin::AllocOf { item, gc } => arity(args.len(), 1, 1).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Alloc { item, gc },
+            result: Some(types.ptr(item, gc)),
+            params: vec![Some(TypeId::I32)],
+        }),
+        Builtin::PtrSimdLoadOf(simd) => arity(args.len(), 2, 2).and_then(|_| {
+            let TypeKind::Simd { lane, lanes } = *types.kind(simd) else {
+                return Err(error(ExcKind::TypeError, "ptr_simd_load of a non-SIMD type", Vec::new()));
+            };
+            lane_ptr(types, args[0], lane, 0)?;
+            Ok(BuiltinSig {
+                imp: BuiltinImpl::SimdLoad { lane, lanes },
+                result: Some(simd),
+                params: vec![None, Some(TypeId::I32)],
+            })
+        }),
+        Builtin::PtrSimdStore => arity(args.len(), 3, 3).and_then(|_| {
+            let TypeKind::Simd { lane, .. } = *types.kind(args[2]) else {
+                let got = types.name(args[2]);
+                return Err(error(
+                    ExcKind::TypeError,
+                    "mismatched types",
+                    vec![(At::Arg(2), format!("expected a SIMD vector, got `{got}`"))],
+                ));
+            };
+            lane_ptr(types, args[0], lane, 0)?;
+            Ok(BuiltinSig {
+                imp: BuiltinImpl::SimdStore,
+                result: Some(TypeId::NONE),
+                params: vec![None, Some(TypeId::I32), None],
+            })
+        }),
         _ => return None,
     })
+}
+
+/// Argument `k` of type `t` must point to `lane` items.
+fn lane_ptr(types: &TypeTable, t: TypeId, lane: PrimTy, k: usize) -> Result<(), SigError> {
+    match types.kind(t) {
+        TypeKind::Ptr { item, .. } if item.as_prim() == Some(lane) => Ok(()),
+        _ => Err(error(
+            ExcKind::TypeError,
+            "mismatched types",
+            vec![(
+                At::Arg(k),
+                format!("expected `gc_ptr[{}]`, got `{}`", lane.name(), types.name(t)),
+            )],
+        )),
+    }
 }
 
 /// `` TypeError: cannot call what(`T`) `` annotated `this is `T`` at the argument.
@@ -552,29 +632,29 @@ mod tests {
     fn len_by_type() {
         let mut t = types();
         let tup = t.tuple(vec![TypeId::I32, TypeId::STR]);
-        let len = |t: &TypeTable, a: TypeId| builtin_signature(t, Builtin::Len, &[a], |_| false).unwrap();
-        assert_eq!(len(&t, tup).unwrap().imp, BuiltinImpl::LenOfTuple(2));
-        assert_eq!(len(&t, TypeId::STR).unwrap().imp, BuiltinImpl::LenOfStr);
-        let SigError::Error { message, labels, .. } = len(&t, TypeId::F64).unwrap_err() else {
+        let len = |t: &mut TypeTable, a: TypeId| builtin_signature(t, Builtin::Len, &[a], |_| false).unwrap();
+        assert_eq!(len(&mut t, tup).unwrap().imp, BuiltinImpl::LenOfTuple(2));
+        assert_eq!(len(&mut t, TypeId::STR).unwrap().imp, BuiltinImpl::LenOfStr);
+        let SigError::Error { message, labels, .. } = len(&mut t, TypeId::F64).unwrap_err() else {
             panic!("not a typed error")
         };
         assert_eq!(message, "cannot call len(`f64`)");
         assert_eq!(labels, vec![(At::Arg(0), "this is `f64`".to_string())]);
         assert_eq!(
-            builtin_signature(&t, Builtin::Len, &[], |_| false).unwrap(),
+            builtin_signature(&mut t, Builtin::Len, &[], |_| false).unwrap(),
             Err(SigError::Arity { min: 1, max: 1 })
         );
-        assert!(builtin_signature(&t, Builtin::Print, &[], |_| false).is_none());
+        assert!(builtin_signature(&mut t, Builtin::Print, &[], |_| false).is_none());
     }
 
     #[test]
     fn min_max_meets_pairwise() {
-        let t = types();
-        let sig = builtin_signature(&t, Builtin::Min, &[TypeId::I32, TypeId::F32, TypeId::F64], |_| false);
+        let mut t = types();
+        let sig = builtin_signature(&mut t, Builtin::Min, &[TypeId::I32, TypeId::F32, TypeId::F64], |_| false);
         let sig = sig.unwrap().unwrap();
         assert_eq!(sig.imp, BuiltinImpl::MinMax { operand: PrimTy::F64 });
         assert_eq!(sig.result, Some(TypeId::F64));
-        let err = builtin_signature(&t, Builtin::Max, &[TypeId::I32, TypeId::I64], |_| false);
+        let err = builtin_signature(&mut t, Builtin::Max, &[TypeId::I32, TypeId::I64], |_| false);
         let Err(SigError::Error { message, labels, .. }) = err.unwrap() else {
             panic!("expected an error")
         };

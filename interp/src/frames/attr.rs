@@ -508,18 +508,27 @@ impl Interp<'_> {
         v: Typed,
         whole: TextRange,
     ) -> Eval<()> {
-        if f.shifting {
-            if let Some(r) = self.shift_set_item(f, &obj, &idx, v.clone(), whole) {
-                return r;
+        let site = Site {
+            callee: obj_expr.range,
+            receiver: obj_expr.range,
+            whole,
+        };
+        if let Some(sig) = self.store_sig(f, &obj, &idx, site) {
+            let sig = sig?;
+            if f.shifting {
+                return self.shift_set_item(f, &obj, &sig, &idx, v, whole);
             }
-        }
-        if let Value::Ptr(p) = &obj.value {
-            let p = p.clone();
-            return self.ptr_setitem(f, &p, &idx, v, whole);
-        }
-        if let Value::List(l) = &obj.value {
-            let l = l.clone();
-            return self.list_setitem(f, &obj, &l, &idx, v, whole);
+            return match &obj.value {
+                Value::Ptr(p) => {
+                    let p = p.clone();
+                    self.ptr_setitem(f, &p, &idx, v, whole)
+                }
+                Value::List(l) => {
+                    let l = l.clone();
+                    self.list_setitem(f, &obj, &l, &idx, v, whole)
+                }
+                other => Err(crate::bug!("store {:?} into {other:?}", sig.imp)),
+            };
         }
         if let Some(m) = self.vm.struct_method(obj.ty, "__setitem__") {
             let mut full = vec![(obj, obj_expr.range)];

@@ -320,18 +320,10 @@ impl Interp<'_> {
         args: Args,
     ) -> Eval<Typed> {
         let field_types: Vec<TypeId> = self
-            .vm
-            .types
-            .checked_struct_fields(t)?
+            .struct_make_fields(f, t, callee_range, &args)?
             .iter()
             .map(|field| field.ty)
             .collect();
-        if args.len() != field_types.len() {
-            let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
-            let def_ref = def.as_ref().map(|(file, range)| (file, *range));
-            let n = field_types.len();
-            self.check_arity(f, n, n, &args, callee_range, def_ref)?;
-        }
         let mut values = Vec::with_capacity(field_types.len());
         for ((a, r), ty) in args.into_iter().zip(field_types) {
             values.push(self.convert_to(f, a, ty, r, None)?.value);
@@ -343,6 +335,26 @@ impl Interp<'_> {
                 fields: values.into(),
             })),
         ))
+    }
+
+    /// The fields of struct `t` whose `__make__` is called with `args`:
+    /// one argument per field, or the arity error (noting the struct's
+    /// definition).
+    pub(crate) fn struct_make_fields(
+        &self,
+        f: &Frame,
+        t: TypeId,
+        callee_range: TextRange,
+        args: &Args,
+    ) -> Eval<Vec<crate::vm::types::Field>> {
+        let fields = self.vm.types.checked_struct_fields(t)?.to_vec();
+        if args.len() != fields.len() {
+            let def = self.vm.structs.get(&t).map(|s| (s.file.clone(), s.def_range));
+            let def_ref = def.as_ref().map(|(file, range)| (file, *range));
+            let n = fields.len();
+            self.check_arity(f, n, n, args, callee_range, def_ref)?;
+        }
+        Ok(fields)
     }
 
     fn write_stdout(&mut self, line: &str) -> Eval<()> {

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::error::{ExcKind, SpyError};
+use crate::error::SpyError;
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
@@ -42,7 +42,7 @@ impl Interp<'_> {
 
     fn list_index(&mut self, f: &Frame, l: &ListValue, idx: &Args) -> Eval<usize> {
         let [(i, r)] = idx.as_slice() else {
-            return Err(SpyError::new(ExcKind::TypeError, "lists take one index").into());
+            return Err(crate::bug!("list subscript not checked by its signature"));
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
         let k = i64::from(i.value.checked_i32()?);

@@ -306,9 +306,7 @@ impl Interp<'_> {
 
     fn ptr_index(&mut self, f: &Frame, idx: &Args) -> Eval<i64> {
         let [(i, r)] = idx.as_slice() else {
-            return Err(SpyError::new(ExcKind::TypeError, "pointers take one index")
-                .with_error(&f.file, idx.first().map(|(_, r)| *r).unwrap_or_default(), "")
-                .into());
+            return Err(crate::bug!("pointer subscript not checked by its signature"));
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
         Ok(i.value.checked_i32()?.into())

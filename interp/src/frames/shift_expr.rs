@@ -351,8 +351,7 @@ impl Interp<'_> {
         args: &Args,
         range: TextRange,
     ) -> Eval<Typed> {
-        let fields = self.vm.types.checked_struct_fields(t)?.to_vec();
-        self.check_arity(f, fields.len(), fields.len(), args, callee_range, None)?;
+        let fields = self.struct_make_fields(f, t, callee_range, args)?;
         let mut args = args.clone();
         let bindings = self.bind_before_hooks(f, &mut args, |k| fields.get(k).map(|fd| fd.ty))?;
         let mut converted = Vec::with_capacity(args.len());
@@ -766,30 +765,23 @@ impl Interp<'_> {
         })())
     }
 
-    /// `obj[idx] = v` while shifting (pointers, lists).
+    /// `obj[idx] = v` while shifting (pointers, lists): the index and the
+    /// value converted as the store's signature says.
     pub(crate) fn shift_set_item(
         &mut self,
         f: &Frame,
         obj: &Typed,
+        sig: &SubscriptSig,
         idx: &Args,
         v: Typed,
         range: TextRange,
-    ) -> Option<Eval<()>> {
-        let item = match self.vm.types.kind(obj.ty) {
-            TypeKind::Ptr { item, .. } | TypeKind::List(item) => *item,
-            _ => return None,
-        };
-        Some((|| {
-            let [(i, r)] = idx.as_slice() else {
-                return Err(SpyError::new(ExcKind::TypeError, "one index expected")
-                    .with_error(&f.file, range, "")
-                    .into());
-            };
-            self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
-            let v = self.convert_to(f, v, item, range, None)?;
-            let target = build::subscript(self.residual(f, obj, range)?, self.residuals(f, idx)?, range);
-            self.shift_store(f, target, &v, range)
-        })())
+    ) -> Eval<()> {
+        if let (Some(to), [(i, r)]) = (sig.index, idx.as_slice()) {
+            self.convert_to(f, i.clone(), to, *r, None)?;
+        }
+        let v = self.convert_to(f, v, sig.result, range, None)?;
+        let target = build::subscript(self.residual(f, obj, range)?, self.residuals(f, idx)?, range);
+        self.shift_store(f, target, &v, range)
     }
 }
 

@@ -121,14 +121,23 @@ impl Interp<'_> {
 
     /// The signature of `obj[idx...]` (`None`: not in the table).
     pub(crate) fn subscript_sig(&self, f: &Frame, obj: &Typed, idx: &Args, site: Site) -> Option<Eval<SubscriptSig>> {
-        let index: Vec<Index> = idx
-            .iter()
-            .map(|(i, _)| Index {
-                ty: i.ty,
-                blue: i.is_blue().then(|| i.value.as_i32()),
-            })
-            .collect();
-        let result = sig::subscript_signature(&self.vm.types, obj.ty, &index)?;
+        let result = sig::subscript_signature(&self.vm.types, obj.ty, &indices(idx))?;
         Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
     }
+
+    /// The signature of `obj[idx...] = v` (`None`: not in the table).
+    pub(crate) fn store_sig(&self, f: &Frame, obj: &Typed, idx: &Args, site: Site) -> Option<Eval<SubscriptSig>> {
+        let result = sig::store_signature(&self.vm.types, obj.ty, &indices(idx))?;
+        Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
+    }
+}
+
+/// The indices of a subscript as the tables see them.
+fn indices(idx: &Args) -> Vec<Index> {
+    idx.iter()
+        .map(|(i, _)| Index {
+            ty: i.ty,
+            blue: i.is_blue().then(|| i.value.as_i32()),
+        })
+        .collect()
 }

@@ -556,7 +556,11 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
     let sig = |imp, result, index| Ok(SubscriptSig { imp, result, index });
     let one = |what: &str| match idx {
         [i] => Ok(*i),
-        _ => Err(error(ExcKind::TypeError, format!("{what} take one index"), Vec::new())),
+        _ => Err(error(
+            ExcKind::TypeError,
+            format!("{what} take one index"),
+            vec![(At::Arg(0), String::new())],
+        )),
     };
     // A blue `i32` index in `0..n`.
     let blue_index = |i: Index, what: &str, n: usize| -> Result<usize, SigError> {
@@ -618,6 +622,17 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
         }
         _ => return None,
     })
+}
+
+/// `obj[idx...] = v` for an object of type `obj`: the subscripts that
+/// store (lists and pointers); the result is the type `v` is converted to.
+/// `None`: not a store of these types (`__setitem__`, or an error).
+pub fn store_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Option<Result<SubscriptSig, SigError>> {
+    let stores = obj == TypeId::EMPTY_LIST || matches!(types.kind(obj), TypeKind::List(_) | TypeKind::Ptr { .. });
+    if !stores {
+        return None;
+    }
+    subscript_signature(types, obj, idx)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! | `native_stack` | the evaluator thread's stack size and overflow guard     | errors (limits) |
 //! | `syntax`    | reading source input, lexer, lalrpop grammar, AST, AST dump and walker | lexical, syntax |
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
-//! | `vm`        | values, function code, types, pure operator semantics, builtin modules | types, conversions |
+//! | `vm`        | values, function code, types, pure operator semantics and value-free signatures (`vm::ops::signatures`), builtin modules | types, conversions |
 //! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
 //! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |

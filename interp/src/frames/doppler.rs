@@ -63,6 +63,9 @@ pub struct DopplerState {
     pub raisers: std::collections::BTreeMap<String, (Raised, TypeId)>,
     /// Keep module prefixes in residual names (`--full-fqn`).
     pub full_fqn: bool,
+    /// Residual red `__eq__` methods of structs whose `__eq__` is a
+    /// metafunc: the body `impl(self, other)` (None while it is resolved).
+    pub eq_methods: std::collections::BTreeMap<TypeId, Option<Expr>>,
 }
 
 impl DopplerState {
@@ -80,6 +83,7 @@ impl DopplerState {
             full_fqn: false,
             conversions: Default::default(),
             raisers: Default::default(),
+            eq_methods: Default::default(),
         }
     }
 }
@@ -479,11 +483,6 @@ pub(crate) mod build {
             },
             range,
         )
-    }
-
-    pub fn boolop(op: ast::BoolOp, left: Expr, right: Expr, range: TextRange) -> Expr {
-        let (left, right) = (Box::new(left), Box::new(right));
-        Expr::new(ExprKind::BoolOp { op, left, right }, range)
     }
 
     pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {

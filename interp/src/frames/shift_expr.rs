@@ -15,7 +15,9 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
-use crate::vm::ops::signatures::{BuiltinImpl, BuiltinSig, ConvImpl, MethodSig, SubscriptSig};
+use crate::vm::ops::signatures::{
+    BuiltinImpl, BuiltinSig, ConvImpl, ListMethod, MethodImpl, MethodSig, SubscriptSig,
+};
 use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
@@ -40,9 +42,10 @@ impl BinSym {
 impl Interp<'_> {
     /// `l OP r` with a run-time operand, as the resolved implementation
     /// `imp` (never re-dispatched from the source operator): a residual
-    /// node that selects `imp` again, or, for the equality of value types
-    /// whose residual form would lose a metafunc `__eq__`, the field-wise
-    /// (item-wise) comparison spelled out with each `__eq__` resolved now.
+    /// node that selects `imp` again from the same static types. Equality
+    /// of value types compares at run time through the `__eq__` of each
+    /// struct it reaches; a metafunc `__eq__` (blue, so absent from the
+    /// residual module) is resolved now into a red residual method.
     pub(crate) fn shift_binary(
         &mut self,
         f: &mut Frame,
@@ -54,139 +57,63 @@ impl Interp<'_> {
         let (Some(sym), Some(ty)) = (imp.spelling(), imp.result_type()) else {
             return Err(crate::bug!("shift_binary of a dunder call"));
         };
-        match imp {
-            OpImpl::ValueEq { negate } if self.eq_needs_expansion(l.ty) => {
-                let mut operands = [(l.clone(), range), (r.clone(), range)];
-                let bindings = self.bind_operands(f, &mut operands)?;
-                let [(a, _), (b, _)] = &operands;
-                let (a, b) = (self.residual(f, a, range)?, self.residual(f, b, range)?);
-                let mut eq = self.shift_values_equal(f, l.ty, a, b, range)?;
-                if *negate {
-                    eq = self.shift_unary(f, ast::UnaryOp::Not, &eq, TypeId::BOOL, range)?;
+        if matches!(
+            imp,
+            OpImpl::ValueEq { .. } | OpImpl::TupleContains | OpImpl::ListContains
+        ) {
+            self.residual_eq_methods(f, l.ty, range)?;
+        }
+        self.shift_node(f, sym, l, r, ty, range)
+    }
+
+    /// Before residual code compares values of type `ty` at run time: every
+    /// struct it reaches (through fields, tuple and list items) whose
+    /// `__eq__` is a metafunc gets a residual red `__eq__(self, other)`
+    /// that calls what the metafunc resolves to for two red operands — what
+    /// ASTFrame's field-wise equality calls.
+    pub(crate) fn residual_eq_methods(&mut self, f: &mut Frame, ty: TypeId, range: TextRange) -> Eval<()> {
+        match self.vm.types.kind(ty).clone() {
+            TypeKind::Struct { .. } => {
+                if let Some(eq) = self.vm.struct_method(ty, "__eq__") {
+                    let pending = self.doppler.as_ref().is_some_and(|d| !d.eq_methods.contains_key(&ty));
+                    if eq.kind != crate::syntax::ast::FuncKind::Metafunc || !pending {
+                        return Ok(());
+                    }
+                    if let Some(d) = self.doppler.as_mut() {
+                        d.eq_methods.insert(ty, None);
+                    }
+                    let operand = |name: &str| (Self::residual_value(ty, name_expr(name, range)), range);
+                    let result = self.call_dunder(f, &eq, vec![operand("self"), operand("other")], range)?;
+                    if result.ty != TypeId::BOOL {
+                        let name = self.vm.types.name(result.ty).to_string();
+                        return Err(SpyError::new(
+                            ExcKind::Wip,
+                            format!("a metafunc `__eq__` returning `{name}` cannot be redshifted yet"),
+                        )
+                        .with_error(&f.file, range, "")
+                        .into());
+                    }
+                    let body = self.residual(f, &result, range)?;
+                    if let Some(d) = self.doppler.as_mut() {
+                        d.eq_methods.insert(ty, Some(body));
+                    }
+                    return Ok(());
                 }
-                self.after_bindings_if_any(f, bindings, Ok(eq), range)
-            }
-            OpImpl::TupleContains if self.eq_needs_expansion(l.ty) => {
-                let n = self.vm.types.tuple_items(r.ty).map_or(0, <[TypeId]>::len);
-                let mut operands = [(l.clone(), range), (r.clone(), range)];
-                let bindings = self.bind_operands(f, &mut operands)?;
-                let [(x, _), (t, _)] = &operands;
-                let (x, t) = (self.residual(f, x, range)?, self.residual(f, t, range)?);
-                let mut found: Option<Expr> = None;
-                for k in 0..n {
-                    let item = build::subscript(t.clone(), vec![build::int(k as i64, range)], range);
-                    let eq = self.shift_values_equal(f, l.ty, x.clone(), item, range)?;
-                    let eq = self.residual(f, &eq, range)?;
-                    found = Some(match found {
-                        None => eq,
-                        Some(c) => build::boolop(ast::BoolOp::Or, c, eq, range),
-                    });
+                let fields = self.vm.types.struct_fields(ty).map(<[_]>::to_vec).unwrap_or_default();
+                for fd in fields {
+                    self.residual_eq_methods(f, fd.ty, range)?;
                 }
-                let found = found.ok_or_else(|| crate::bug!("`in` of an empty tuple type"))?;
-                let found = Self::residual_value(TypeId::BOOL, found);
-                self.after_bindings_if_any(f, bindings, Ok(found), range)
+                Ok(())
             }
-            _ => self.shift_node(f, sym, l, r, ty, range),
-        }
-    }
-
-    /// Whether the residual `==` of two values of type `ty` would compare
-    /// differently from ASTFrame: a field (or item, at any depth) is a
-    /// struct whose `__eq__` is a metafunc, which residual code does not
-    /// have (metafuncs are blue).
-    fn eq_needs_expansion(&self, ty: TypeId) -> bool {
-        if let Some(eq) = self.vm.struct_method(ty, "__eq__") {
-            return eq.kind == crate::syntax::ast::FuncKind::Metafunc;
-        }
-        match self.vm.types.kind(ty) {
-            TypeKind::Struct { .. } => self
-                .vm
-                .types
-                .struct_fields(ty)
-                .is_some_and(|fields| fields.iter().any(|fd| self.eq_needs_expansion(fd.ty))),
-            TypeKind::Tuple(items) => items.iter().any(|t| self.eq_needs_expansion(*t)),
-            _ => false,
-        }
-    }
-
-    /// Both operands bound to temporaries (unless plain names), so the
-    /// expansion can read them several times: `bind_in_order` for every
-    /// operand, known ones too.
-    fn bind_operands(&mut self, f: &Frame, operands: &mut [(Typed, TextRange)]) -> Eval<Vec<Expr>> {
-        let mut bindings = Vec::new();
-        for (a, r) in operands.iter_mut() {
-            let value = self.residual(f, a, *r)?;
-            if matches!(value.kind, ExprKind::Name(_)) {
-                *a = Self::residual_value(a.ty, value);
-                continue;
+            TypeKind::Tuple(items) => {
+                for t in items {
+                    self.residual_eq_methods(f, t, range)?;
+                }
+                Ok(())
             }
-            let tmp = self.temp_name("arg");
-            self.emit_declaration(f, &tmp, a.ty, None, *r)?;
-            bindings.push(build::walrus(ident(&tmp, *r), value, *r));
-            *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
+            TypeKind::List(item) => self.residual_eq_methods(f, item, range),
+            _ => Ok(()),
         }
-        Ok(bindings)
-    }
-
-    /// `a == b` for residual operands of value type `ty` (plain reads), as
-    /// ASTFrame's `values_equal` decides it: a struct's `__eq__` (a
-    /// metafunc resolved now), else field by field (item by item) with
-    /// `and`, else the residual `==`.
-    fn shift_values_equal(&mut self, f: &mut Frame, ty: TypeId, a: Expr, b: Expr, range: TextRange) -> Eval<Typed> {
-        if let Some(eq) = self.vm.struct_method(ty, "__eq__") {
-            let args = vec![
-                (Self::residual_value(ty, a), range),
-                (Self::residual_value(ty, b), range),
-            ];
-            let eq = self.call_dunder(f, &eq, args, range)?;
-            if eq.ty != TypeId::BOOL {
-                let name = self.vm.types.name(eq.ty).to_string();
-                return Err(SpyError::new(
-                    ExcKind::Wip,
-                    format!("a field-wise `==` through an `__eq__` returning `{name}` cannot be redshifted yet"),
-                )
-                .with_error(&f.file, range, "")
-                .into());
-            }
-            return Ok(eq);
-        }
-        let parts: Vec<(TypeId, Expr, Expr)> = match self.vm.types.kind(ty).clone() {
-            TypeKind::Struct { .. } => self
-                .vm
-                .types
-                .struct_fields(ty)
-                .map(|s| s.to_vec())
-                .ok_or_else(|| crate::bug!("struct type without fields"))?
-                .into_iter()
-                .map(|fd| {
-                    let x = build::attribute(a.clone(), &fd.name, range);
-                    (fd.ty, x, build::attribute(b.clone(), &fd.name, range))
-                })
-                .collect(),
-            TypeKind::Tuple(items) => items
-                .iter()
-                .enumerate()
-                .map(|(k, t)| {
-                    let at = |e: &Expr| build::subscript(e.clone(), vec![build::int(k as i64, range)], range);
-                    (*t, at(&a), at(&b))
-                })
-                .collect(),
-            _ => {
-                let node = BinSym::Cmp(CmpOp::Eq).node(a, b, range);
-                return Ok(Self::residual_value(TypeId::BOOL, node));
-            }
-        };
-        let mut all: Option<Expr> = None;
-        for (t, x, y) in parts {
-            let eq = self.shift_values_equal(f, t, x, y, range)?;
-            let eq = self.residual(f, &eq, range)?;
-            all = Some(match all {
-                None => eq,
-                Some(c) => build::boolop(ast::BoolOp::And, c, eq, range),
-            });
-        }
-        let all = all.unwrap_or_else(|| Expr::new(ExprKind::Bool(true), range));
-        Ok(Self::residual_value(TypeId::BOOL, all))
     }
 
     /// The residual binary node `l op r` of type `ty`.
@@ -703,6 +630,9 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let args = self.method_args(f, sig, args)?;
+        if matches!(sig.imp, MethodImpl::List(ListMethod::Count | ListMethod::Index)) {
+            self.residual_eq_methods(f, obj.ty, range)?;
+        }
         self.shift_method_call(f, obj, &attr.name, &args, sig.result, range)
     }
 

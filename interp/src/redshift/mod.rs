@@ -279,6 +279,34 @@ impl Interp<'_> {
         })
     }
 
+    /// `def __eq__(self: T, other: T) -> bool: return body`: the red method
+    /// that stands for a metafunc `__eq__` in residual code.
+    fn residual_eq_method(&mut self, frame: &crate::frames::Frame, t: TypeId, body: ast::Expr) -> Eval<Stmt> {
+        let range = TextRange::default();
+        let mut params = Vec::with_capacity(2);
+        for name in ["self", "other"] {
+            params.push(ast::Param {
+                name: ident(name, range),
+                kind: ast::ParamKind::Positional,
+                annotation: Some(self.type_expr(frame, t, range)?),
+                default: None,
+                range,
+            });
+        }
+        let def = ast::FuncDef {
+            name: ident("__eq__", range),
+            color: ast::FuncColor::Red,
+            kind: ast::FuncKind::Plain,
+            decorators: Vec::new(),
+            type_params: None,
+            params,
+            return_type: Some(self.type_expr(frame, TypeId::BOOL, range)?),
+            body: vec![Stmt::new(StmtKind::Return(Some(body)), range)],
+            proto_range: range,
+        };
+        Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
+    }
+
     /// The residual module: imports, structs (fields and red methods),
     /// `var` globals, then the red functions in the order they were made.
     fn assemble(&mut self, id: ModuleId) -> Eval<Residual> {
@@ -338,6 +366,10 @@ impl Interp<'_> {
                         class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
                     }
                 }
+            }
+            let eq_body = self.doppler.as_ref().and_then(|d| d.eq_methods.get(t).cloned().flatten());
+            if let Some(body) = eq_body {
+                class_body.push(self.residual_eq_method(&frame, *t, body)?);
             }
             if class_body.is_empty() {
                 class_body.push(Stmt::new(StmtKind::Pass, range));

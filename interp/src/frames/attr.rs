@@ -238,9 +238,14 @@ impl Interp<'_> {
         }
         let start = ints.first().copied().unwrap_or(0);
         let end = ints.get(1).copied().unwrap_or_else(|| ops::str::len(&s));
-        let arg = |k: usize| strs.get(k).map(String::as_str).ok_or_else(|| crate::bug!("str method arity"));
-        let located =
-            |e: ops::OpError| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, name_range, "").into() };
+        let arg = |k: usize| {
+            strs.get(k)
+                .map(String::as_str)
+                .ok_or_else(|| crate::bug!("str method arity"))
+        };
+        let located = |e: ops::OpError| -> crate::error::Failure {
+            SpyError::from(e).with_error(&f.file, name_range, "").into()
+        };
         let (ty, value) = match m {
             StrMethod::Split => {
                 let parts = ops::str::split(&s, strs.first().map(String::as_str)).map_err(located)?;
@@ -273,7 +278,11 @@ impl Interp<'_> {
             }
         };
         // Upstream: only `replace` (and operators) are pure among str methods.
-        let color = if m == StrMethod::Replace { color } else { Color::Red };
+        let color = if m == StrMethod::Replace {
+            color
+        } else {
+            Color::Red
+        };
         Ok(Typed { color, ty, value })
     }
 
@@ -415,7 +424,14 @@ impl Interp<'_> {
     }
 
     /// `obj[idx]` on values, as the subscript's signature says.
-    fn exec_subscript(&mut self, f: &mut Frame, obj: Typed, sig: &SubscriptSig, idx: Args, whole: TextRange) -> Eval<Typed> {
+    fn exec_subscript(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        sig: &SubscriptSig,
+        idx: Args,
+        whole: TextRange,
+    ) -> Eval<Typed> {
         let item = |value: Value| Typed {
             color: obj.color,
             ty: sig.result,
@@ -423,15 +439,24 @@ impl Interp<'_> {
         };
         match (sig.imp, &obj.value) {
             (SubscriptImpl::TupleItem(k), Value::Tuple(t)) => {
-                let v = t.items.get(k).ok_or_else(|| crate::bug!("tuple item {k} missing"))?;
+                let v = t
+                    .items
+                    .get(k)
+                    .ok_or_else(|| crate::bug!("tuple item {k} missing"))?;
                 Ok(item(v.clone()))
             }
             (SubscriptImpl::SimdLane(k), Value::Simd(v)) => {
-                let lane = v.lanes.get(k).ok_or_else(|| crate::bug!("SIMD lane {k} missing"))?;
+                let lane = v
+                    .lanes
+                    .get(k)
+                    .ok_or_else(|| crate::bug!("SIMD lane {k} missing"))?;
                 Ok(item(Value::Scalar(*lane)))
             }
             (SubscriptImpl::StrChar, Value::Str(s)) => {
-                let (i, r) = idx.into_iter().next().ok_or_else(|| crate::bug!("str index missing"))?;
+                let (i, r) = idx
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| crate::bug!("str index missing"))?;
                 let i = self.convert_to(f, i, TypeId::I32, r, None)?;
                 let k = i.value.checked_i32()?;
                 match ops::str::index(s, k as i64) {

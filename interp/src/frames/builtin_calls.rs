@@ -114,17 +114,33 @@ impl Interp<'_> {
     }
 
     /// A builtin of the signature table on values, as its signature says.
-    fn exec_builtin(&mut self, f: &mut Frame, b: Builtin, sig: &BuiltinSig, args: Args, call_range: TextRange) -> Eval<Typed> {
+    fn exec_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        sig: &BuiltinSig,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
         match sig.imp {
             BuiltinImpl::Time => return Ok(self.time_now()),
             BuiltinImpl::Sleep => return self.sleep(f, &args),
             BuiltinImpl::Alloc { item, gc } => return self.alloc(f, item, gc, &args),
-            BuiltinImpl::SimdLoad { lane, lanes } => return self.simd_load(f, sig, lane, lanes, call_range, &args),
+            BuiltinImpl::SimdLoad { lane, lanes } => {
+                return self.simd_load(f, sig, lane, lanes, call_range, &args)
+            }
             BuiltinImpl::SimdStore => return self.simd_store(f, call_range, &args),
             _ => {}
         }
-        let (a, r) = args.first().cloned().ok_or_else(|| crate::bug!("builtin without arguments"))?;
-        let with_color = |ty: TypeId, value: Value| Typed { color: a.color, ty, value };
+        let (a, r) = args
+            .first()
+            .cloned()
+            .ok_or_else(|| crate::bug!("builtin without arguments"))?;
+        let with_color = |ty: TypeId, value: Value| Typed {
+            color: a.color,
+            ty,
+            value,
+        };
         match sig.imp {
             BuiltinImpl::Time
             | BuiltinImpl::Sleep
@@ -188,8 +204,9 @@ impl Interp<'_> {
                 Ok(with_color(TypeId::STR, Value::str(&text)))
             }
             BuiltinImpl::Ord => {
-                let byte = ops::str::ord(a.value.checked_str()?)
-                    .map_err(|e| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, r, "").into() })?;
+                let byte = ops::str::ord(a.value.checked_str()?).map_err(|e| -> crate::error::Failure {
+                    SpyError::from(e).with_error(&f.file, r, "").into()
+                })?;
                 Ok(with_color(TypeId::I32, Value::i32(byte)))
             }
         }
@@ -201,7 +218,8 @@ impl Interp<'_> {
         let mut args = args.into_iter();
         let mut best = args.next().ok_or_else(|| crate::bug!("min/max arity"))?;
         for (a, r) in args {
-            let operand = sig::min_max_operand(best.0.ty, a.ty).ok_or_else(|| crate::bug!("min/max types"))?;
+            let operand =
+                sig::min_max_operand(best.0.ty, a.ty).ok_or_else(|| crate::bug!("min/max types"))?;
             let ty = TypeId::prim(operand);
             let x = self.convert_to(f, best.0.clone(), ty, best.1, None)?;
             let y = self.convert_to(f, a, ty, r, None)?;

@@ -273,7 +273,12 @@ impl Interp<'_> {
             // Red functions do not run while shifting: a residual call, or
             // the inlined body of a `@force_inline` function.
             let mut args = args;
-            let param = |k: usize| func.star.is_none().then(|| func.params.get(k).map(|p| p.ty)).flatten();
+            let param = |k: usize| {
+                func.star
+                    .is_none()
+                    .then(|| func.params.get(k).map(|p| p.ty))
+                    .flatten()
+            };
             let bindings = self.bind_before_hooks(f, &mut args, param)?;
             let bound = self.bind_args(f, func, args, call_range)?;
             let call = if func.force_inline {

@@ -240,8 +240,9 @@ impl Interp<'_> {
             receiver: call_range,
             whole: call_range,
         };
-        let located =
-            |e: ops::OpError| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, arg_range, "").into() };
+        let located = |e: ops::OpError| -> crate::error::Failure {
+            SpyError::from(e).with_error(&f.file, arg_range, "").into()
+        };
         match self.conversion_sig(f, to, &(arg.clone(), arg_range), site)? {
             // Deliberate choice: `T(x)` with `x` already of type `T` is the
             // identity (upstream returns NULL from `__new__`).

@@ -382,7 +382,9 @@ impl Interp<'_> {
         callee_range: TextRange,
         args: &Args,
     ) -> Eval<Typed> {
-        let simd = sig.result.ok_or_else(|| crate::bug!("ptr_simd_load without a result type"))?;
+        let simd = sig
+            .result
+            .ok_or_else(|| crate::bug!("ptr_simd_load without a result type"))?;
         let p = lane_ptr_value(&args[0].0, lane)?;
         let i = self.convert_to(f, args[1].0.clone(), TypeId::I32, args[1].1, None)?;
         let i = i64::from(i.value.checked_i32()?);
@@ -568,7 +570,6 @@ impl Interp<'_> {
             })),
         ))
     }
-
 }
 
 /// The operators SIMD vectors support lane-wise.
@@ -600,6 +601,9 @@ impl SimdOp {
 fn lane_ptr_value(v: &Typed, lane: PrimTy) -> Eval<PtrValue> {
     match &v.value {
         Value::Ptr(p) => Ok(p.clone()),
-        other => Err(crate::bug!("pointer to `{}` expected, got {other:?}", lane.name())),
+        other => Err(crate::bug!(
+            "pointer to `{}` expected, got {other:?}",
+            lane.name()
+        )),
     }
 }

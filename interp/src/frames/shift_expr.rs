@@ -15,10 +15,10 @@ use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
+use crate::vm::ops;
 use crate::vm::ops::signatures::{
     BuiltinImpl, BuiltinSig, ConvImpl, ListMethod, MethodImpl, MethodSig, SubscriptSig,
 };
-use crate::vm::ops;
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Function, Typed, Value};
 
@@ -75,7 +75,10 @@ impl Interp<'_> {
         match self.vm.types.kind(ty).clone() {
             TypeKind::Struct { .. } => {
                 if let Some(eq) = self.vm.struct_method(ty, "__eq__") {
-                    let pending = self.doppler.as_ref().is_some_and(|d| !d.eq_methods.contains_key(&ty));
+                    let pending = self
+                        .doppler
+                        .as_ref()
+                        .is_some_and(|d| !d.eq_methods.contains_key(&ty));
                     if eq.kind != crate::syntax::ast::FuncKind::Metafunc || !pending {
                         return Ok(());
                     }
@@ -99,7 +102,12 @@ impl Interp<'_> {
                     }
                     return Ok(());
                 }
-                let fields = self.vm.types.struct_fields(ty).map(<[_]>::to_vec).unwrap_or_default();
+                let fields = self
+                    .vm
+                    .types
+                    .struct_fields(ty)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default();
                 for fd in fields {
                     self.residual_eq_methods(f, fd.ty, range)?;
                 }
@@ -265,7 +273,9 @@ impl Interp<'_> {
                 self.convert_to(f, a.clone(), *to, *r, None)?;
             }
         }
-        let ty = sig.result.ok_or_else(|| crate::bug!("builtin `{}` has no result type", b.name()))?;
+        let ty = sig
+            .result
+            .ok_or_else(|| crate::bug!("builtin `{}` has no result type", b.name()))?;
         let callee = self.const_expr(f, &Value::Builtin(b), TypeId::BUILTIN_FUNC, callee_range)?;
         self.shift_call(f, callee, args, ty, range)
     }

@@ -44,7 +44,9 @@ impl Interp<'_> {
                 Err(e) => e,
                 Ok(()) => crate::bug!("arity {min}..={max} reported for {} arguments", args.len()),
             },
-            SigError::Mismatched { arg, expected, got } => self.mismatched(f, got, expected, range(At::Arg(arg)), None),
+            SigError::Mismatched { arg, expected, got } => {
+                self.mismatched(f, got, expected, range(At::Arg(arg)), None)
+            }
             SigError::Runtime { error, labels } => {
                 let mut err = SpyError::from(error);
                 for (at, label) in labels {
@@ -72,7 +74,13 @@ impl Interp<'_> {
 
     /// The signature of builtin `b` called with `args` (`None`: not in the
     /// table).
-    pub(crate) fn builtin_sig(&mut self, f: &Frame, b: Builtin, args: &Args, site: Site) -> Option<Eval<BuiltinSig>> {
+    pub(crate) fn builtin_sig(
+        &mut self,
+        f: &Frame,
+        b: Builtin,
+        args: &Args,
+        site: Site,
+    ) -> Option<Eval<BuiltinSig>> {
         let types: Vec<TypeId> = args.iter().map(|(a, _)| a.ty).collect();
         let with_len: Vec<TypeId> = types
             .iter()
@@ -85,7 +93,13 @@ impl Interp<'_> {
     }
 
     /// The implementation of `to(arg)` (`to`: a primitive type or `str`).
-    pub(crate) fn conversion_sig(&self, f: &Frame, to: TypeId, arg: &(Typed, TextRange), site: Site) -> Eval<ConvImpl> {
+    pub(crate) fn conversion_sig(
+        &self,
+        f: &Frame,
+        to: TypeId,
+        arg: &(Typed, TextRange),
+        site: Site,
+    ) -> Eval<ConvImpl> {
         sig::conversion_signature(&self.vm.types, to, arg.0.ty)
             .map_err(|e| self.sig_failure(f, e, &vec![arg.clone()], site))
     }
@@ -120,13 +134,25 @@ impl Interp<'_> {
     }
 
     /// The signature of `obj[idx...]` (`None`: not in the table).
-    pub(crate) fn subscript_sig(&self, f: &Frame, obj: &Typed, idx: &Args, site: Site) -> Option<Eval<SubscriptSig>> {
+    pub(crate) fn subscript_sig(
+        &self,
+        f: &Frame,
+        obj: &Typed,
+        idx: &Args,
+        site: Site,
+    ) -> Option<Eval<SubscriptSig>> {
         let result = sig::subscript_signature(&self.vm.types, obj.ty, &indices(idx))?;
         Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
     }
 
     /// The signature of `obj[idx...] = v` (`None`: not in the table).
-    pub(crate) fn store_sig(&self, f: &Frame, obj: &Typed, idx: &Args, site: Site) -> Option<Eval<SubscriptSig>> {
+    pub(crate) fn store_sig(
+        &self,
+        f: &Frame,
+        obj: &Typed,
+        idx: &Args,
+        site: Site,
+    ) -> Option<Eval<SubscriptSig>> {
         let result = sig::store_signature(&self.vm.types, obj.ty, &indices(idx))?;
         Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
     }

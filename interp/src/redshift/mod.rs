@@ -367,7 +367,10 @@ impl Interp<'_> {
                     }
                 }
             }
-            let eq_body = self.doppler.as_ref().and_then(|d| d.eq_methods.get(t).cloned().flatten());
+            let eq_body = self
+                .doppler
+                .as_ref()
+                .and_then(|d| d.eq_methods.get(t).cloned().flatten());
             if let Some(body) = eq_body {
                 class_body.push(self.residual_eq_method(&frame, *t, body)?);
             }

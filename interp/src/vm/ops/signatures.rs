@@ -94,7 +94,9 @@ pub enum BuiltinImpl {
     Abs,
     /// `min` / `max`: pairwise, each step converting both operands to the
     /// type [`min_max_operand`] gives; `operand` is the last step's.
-    MinMax { operand: PrimTy },
+    MinMax {
+        operand: PrimTy,
+    },
     /// `range(stop)`, `range(start, stop[, step])`: every argument
     /// converted to `i32`.
     Range,
@@ -106,10 +108,16 @@ pub enum BuiltinImpl {
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
     Sleep,
     /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
-    Alloc { item: TypeId, gc: bool },
+    Alloc {
+        item: TypeId,
+        gc: bool,
+    },
     /// `ptr_simd_load[T, N](p, i)`: `p` a pointer to `T`, `i` converted
     /// to `i32`.
-    SimdLoad { lane: PrimTy, lanes: u32 },
+    SimdLoad {
+        lane: PrimTy,
+        lanes: u32,
+    },
     /// `ptr_simd_store(p, i, v)`: `v` a SIMD vector, `p` a pointer to its
     /// lane type, `i` converted to `i32`.
     SimdStore,
@@ -121,7 +129,11 @@ impl BuiltinImpl {
     pub fn has_effects(self) -> bool {
         matches!(
             self,
-            BuiltinImpl::Time | BuiltinImpl::Sleep | BuiltinImpl::Alloc { .. } | BuiltinImpl::SimdLoad { .. } | BuiltinImpl::SimdStore
+            BuiltinImpl::Time
+                | BuiltinImpl::Sleep
+                | BuiltinImpl::Alloc { .. }
+                | BuiltinImpl::SimdLoad { .. }
+                | BuiltinImpl::SimdStore
         )
     }
 }
@@ -197,7 +209,11 @@ pub fn builtin_signature(
         }),
         Builtin::PtrSimdLoadOf(simd) => arity(args.len(), 2, 2).and_then(|_| {
             let TypeKind::Simd { lane, lanes } = *types.kind(simd) else {
-                return Err(error(ExcKind::TypeError, "ptr_simd_load of a non-SIMD type", Vec::new()));
+                return Err(error(
+                    ExcKind::TypeError,
+                    "ptr_simd_load of a non-SIMD type",
+                    Vec::new(),
+                ));
             };
             lane_ptr(types, args[0], lane, 0)?;
             Ok(BuiltinSig {
@@ -251,7 +267,11 @@ fn this_is(types: &TypeTable, what: &str, t: TypeId) -> SigError {
     )
 }
 
-fn len_signature(types: &TypeTable, t: TypeId, has_len: impl Fn(TypeId) -> bool) -> Result<BuiltinSig, SigError> {
+fn len_signature(
+    types: &TypeTable,
+    t: TypeId,
+    has_len: impl Fn(TypeId) -> bool,
+) -> Result<BuiltinSig, SigError> {
     let imp = if let Some(items) = types.tuple_items(t) {
         BuiltinImpl::LenOfTuple(items.len())
     } else if t == TypeId::EMPTY_LIST || types.list_item(t).is_some() {
@@ -328,7 +348,10 @@ pub fn conversion_signature(types: &TypeTable, to: TypeId, from: TypeId) -> Resu
         }
         if let Some(from_p) = from.as_prim() {
             if opconv::explicit_convertible(to_p, from_p) {
-                return Ok(ConvImpl::Prim { from: from_p, to: to_p });
+                return Ok(ConvImpl::Prim {
+                    from: from_p,
+                    to: to_p,
+                });
             }
         }
         if to == TypeId::BOOL {
@@ -491,7 +514,10 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
                 kind: ExcKind::TypeError,
                 message: "cannot mutate an untyped empty list".into(),
                 labels: vec![(At::Receiver, "this is untyped".into())],
-                notes: vec![(At::Receiver, "help: use an explicit type: `l: list[T] = []`".into())],
+                notes: vec![(
+                    At::Receiver,
+                    "help: use an explicit type: `l: list[T] = []`".into(),
+                )],
             });
         }
         return Ok(MethodSig {
@@ -502,7 +528,10 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
     };
     let (params, result) = match m {
         Append => (vec![Param::Convert(item)], TypeId::NONE),
-        Insert => (vec![Param::Convert(TypeId::I32), Param::Convert(item)], TypeId::NONE),
+        Insert => (
+            vec![Param::Convert(TypeId::I32), Param::Convert(item)],
+            TypeId::NONE,
+        ),
         Pop => (vec![], item),
         Clear => (vec![], TypeId::NONE),
         Copy => (vec![], recv),
@@ -552,7 +581,11 @@ pub struct SubscriptSig {
 /// `obj[idx...]` for an object of type `obj`. `None`: not a subscript of
 /// these types (generics, types, `__getitem__`, or a form that falls
 /// through to those).
-pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Option<Result<SubscriptSig, SigError>> {
+pub fn subscript_signature(
+    types: &TypeTable,
+    obj: TypeId,
+    idx: &[Index],
+) -> Option<Result<SubscriptSig, SigError>> {
     let sig = |imp, result, index| Ok(SubscriptSig { imp, result, index });
     let one = |what: &str| match idx {
         [i] => Ok(*i),
@@ -594,17 +627,17 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
     Some(match types.kind(obj) {
         TypeKind::Tuple(items) => {
             let [i] = idx else { return None };
-            blue_index(*i, "tuple", items.len()).and_then(|k| sig(SubscriptImpl::TupleItem(k), items[k], None))
+            blue_index(*i, "tuple", items.len())
+                .and_then(|k| sig(SubscriptImpl::TupleItem(k), items[k], None))
         }
         TypeKind::Simd { lane, lanes } => one("SIMD vectors")
             .and_then(|i| blue_index(i, "SIMD", *lanes as usize))
             .and_then(|k| sig(SubscriptImpl::SimdLane(k), TypeId::prim(*lane), None)),
         TypeKind::Str => {
             let [i] = idx else { return None };
-            let int = i
-                .ty
-                .as_prim()
-                .is_some_and(|p| opconv::implicit_convertible(p, PrimTy::I32));
+            let int =
+                i.ty.as_prim()
+                    .is_some_and(|p| opconv::implicit_convertible(p, PrimTy::I32));
             if !int {
                 return None;
             }
@@ -627,8 +660,13 @@ pub fn subscript_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Opt
 /// `obj[idx...] = v` for an object of type `obj`: the subscripts that
 /// store (lists and pointers); the result is the type `v` is converted to.
 /// `None`: not a store of these types (`__setitem__`, or an error).
-pub fn store_signature(types: &TypeTable, obj: TypeId, idx: &[Index]) -> Option<Result<SubscriptSig, SigError>> {
-    let stores = obj == TypeId::EMPTY_LIST || matches!(types.kind(obj), TypeKind::List(_) | TypeKind::Ptr { .. });
+pub fn store_signature(
+    types: &TypeTable,
+    obj: TypeId,
+    idx: &[Index],
+) -> Option<Result<SubscriptSig, SigError>> {
+    let stores =
+        obj == TypeId::EMPTY_LIST || matches!(types.kind(obj), TypeKind::List(_) | TypeKind::Ptr { .. });
     if !stores {
         return None;
     }
@@ -665,7 +703,12 @@ mod tests {
     #[test]
     fn min_max_meets_pairwise() {
         let mut t = types();
-        let sig = builtin_signature(&mut t, Builtin::Min, &[TypeId::I32, TypeId::F32, TypeId::F64], |_| false);
+        let sig = builtin_signature(
+            &mut t,
+            Builtin::Min,
+            &[TypeId::I32, TypeId::F32, TypeId::F64],
+            |_| false,
+        );
         let sig = sig.unwrap().unwrap();
         assert_eq!(sig.imp, BuiltinImpl::MinMax { operand: PrimTy::F64 });
         assert_eq!(sig.result, Some(TypeId::F64));
@@ -697,9 +740,13 @@ mod tests {
             })
         );
         let bool_err = conversion_signature(&t, TypeId::BOOL, TypeId::I32).unwrap_err();
-        assert!(matches!(bool_err, SigError::Error { message, .. } if message == "cannot instantiate `bool`"));
+        assert!(
+            matches!(bool_err, SigError::Error { message, .. } if message == "cannot instantiate `bool`")
+        );
         let f64_str = conversion_signature(&t, TypeId::F64, TypeId::STR).unwrap_err();
-        assert!(matches!(f64_str, SigError::Error { message, .. } if message == "cannot convert `str` to `f64`"));
+        assert!(
+            matches!(f64_str, SigError::Error { message, .. } if message == "cannot convert `str` to `f64`")
+        );
     }
 
     #[test]
@@ -708,7 +755,10 @@ mod tests {
         let find = method_signature(&mut t, TypeId::STR, "find", &[TypeId::STR, TypeId::I8]);
         let find = find.unwrap().unwrap();
         assert_eq!(find.imp, MethodImpl::Str(StrMethod::Find));
-        assert_eq!(find.params, vec![Param::Exact(TypeId::STR), Param::Convert(TypeId::I32)]);
+        assert_eq!(
+            find.params,
+            vec![Param::Exact(TypeId::STR), Param::Convert(TypeId::I32)]
+        );
         assert_eq!(find.result, TypeId::I32);
         assert_eq!(
             method_signature(&mut t, TypeId::STR, "upper", &[TypeId::STR]).unwrap(),
@@ -717,10 +767,17 @@ mod tests {
         let l = t.list(TypeId::F64);
         let pop = method_signature(&mut t, l, "pop", &[]).unwrap().unwrap();
         assert_eq!(pop.result, TypeId::F64);
-        let ins = method_signature(&mut t, l, "insert", &[TypeId::I32, TypeId::F64]).unwrap().unwrap();
-        assert_eq!(ins.params, vec![Param::Convert(TypeId::I32), Param::Convert(TypeId::F64)]);
+        let ins = method_signature(&mut t, l, "insert", &[TypeId::I32, TypeId::F64])
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            ins.params,
+            vec![Param::Convert(TypeId::I32), Param::Convert(TypeId::F64)]
+        );
         let append = method_signature(&mut t, TypeId::EMPTY_LIST, "append", &[TypeId::I32]).unwrap();
-        assert!(matches!(append, Err(SigError::Error { message, .. }) if message == "cannot mutate an untyped empty list"));
+        assert!(
+            matches!(append, Err(SigError::Error { message, .. }) if message == "cannot mutate an untyped empty list")
+        );
         assert!(method_signature(&mut t, TypeId::I32, "upper", &[]).is_none());
     }
 
@@ -739,14 +796,22 @@ mod tests {
         let s = subscript_signature(&t, tup, &[blue(1)]).unwrap().unwrap();
         assert_eq!((s.imp, s.result), (SubscriptImpl::TupleItem(1), TypeId::STR));
         let out = subscript_signature(&t, tup, &[blue(2)]).unwrap().unwrap_err();
-        assert!(matches!(out, SigError::Runtime { error: RuntimeError::TupleIndex, labels } if labels[0].1 == "this is 2"));
+        assert!(
+            matches!(out, SigError::Runtime { error: RuntimeError::TupleIndex, labels } if labels[0].1 == "this is 2")
+        );
         let red_err = subscript_signature(&t, tup, &[red]).unwrap().unwrap_err();
         assert!(matches!(red_err, SigError::Error { message, .. } if message == "tuple index must be blue"));
         let v = t.simd(PrimTy::F32, 4);
         let lane = subscript_signature(&t, v, &[blue(3)]).unwrap().unwrap();
         assert_eq!(lane.result, TypeId::F32);
         let out = subscript_signature(&t, v, &[blue(4)]).unwrap().unwrap_err();
-        assert!(matches!(out, SigError::Runtime { error: RuntimeError::SimdIndex, .. }));
+        assert!(matches!(
+            out,
+            SigError::Runtime {
+                error: RuntimeError::SimdIndex,
+                ..
+            }
+        ));
         let s = subscript_signature(&t, TypeId::STR, &[red]).unwrap().unwrap();
         assert_eq!((s.result, s.index), (TypeId::STR, Some(TypeId::I32)));
         let f = Index {

@@ -11,7 +11,7 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
-use crate::vm::ops::signatures::{MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
+use crate::vm::ops::signatures::{self as sig, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Typed, Value};
 
@@ -311,12 +311,8 @@ impl Interp<'_> {
         idx: Args,
         whole: TextRange,
     ) -> Eval<Typed> {
-        let site = Site {
-            callee: obj_expr.range,
-            receiver: obj_expr.range,
-            whole,
-        };
-        if let Some(sig) = self.subscript_sig(f, &obj, &idx, site) {
+        let site = Site::at(obj_expr.range, whole);
+        if let Some(sig) = self.subscript_sig(f, sig::subscript_signature, &obj, &idx, site) {
             let sig = sig?;
             if f.shifting && (is_runtime(&obj) || idx.iter().any(|(i, _)| is_runtime(i))) {
                 return self.shift_get_item(f, &obj, &sig, &idx, whole);
@@ -533,12 +529,8 @@ impl Interp<'_> {
         v: Typed,
         whole: TextRange,
     ) -> Eval<()> {
-        let site = Site {
-            callee: obj_expr.range,
-            receiver: obj_expr.range,
-            whole,
-        };
-        if let Some(sig) = self.store_sig(f, &obj, &idx, site) {
+        let site = Site::at(obj_expr.range, whole);
+        if let Some(sig) = self.subscript_sig(f, sig::store_signature, &obj, &idx, site) {
             let sig = sig?;
             if f.shifting {
                 return self.shift_set_item(f, &obj, &sig, &idx, v, whole);

@@ -31,11 +31,7 @@ impl Interp<'_> {
                 return result;
             }
         }
-        let site = Site {
-            callee: callee_range,
-            receiver: callee_range,
-            whole: call_range,
-        };
+        let site = Site::at(callee_range, call_range);
         if let Some(sig) = self.builtin_sig(f, b, &args, site) {
             let sig = sig?;
             let residual = sig.imp.has_effects() || args.iter().any(|(a, _)| is_runtime(a));

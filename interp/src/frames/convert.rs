@@ -235,11 +235,7 @@ impl Interp<'_> {
         arg_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        let site = crate::frames::signatures::Site {
-            callee: call_range,
-            receiver: call_range,
-            whole: call_range,
-        };
+        let site = crate::frames::signatures::Site::at(call_range, call_range);
         let located = |e: ops::OpError| -> crate::error::Failure {
             SpyError::from(e).with_error(&f.file, arg_range, "").into()
         };

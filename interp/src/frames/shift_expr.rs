@@ -320,11 +320,7 @@ impl Interp<'_> {
         Some(match kind {
             TypeKind::Prim(_) | TypeKind::Str => {
                 self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
-                    let site = crate::frames::signatures::Site {
-                        callee: range,
-                        receiver: range,
-                        whole: range,
-                    };
+                    let site = crate::frames::signatures::Site::at(range, range);
                     if self.conversion_sig(f, t, &args[0], site)? == ConvImpl::Identity {
                         return Ok(args[0].0.clone());
                     }

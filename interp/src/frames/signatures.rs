@@ -16,6 +16,10 @@ use crate::vm::ops::signatures::{
 use crate::vm::types::TypeId;
 use crate::vm::value::Typed;
 
+/// A subscript table of `vm::ops::signatures` (reads or stores).
+pub(crate) type SubscriptTable =
+    fn(&crate::vm::types::TypeTable, TypeId, &[Index]) -> Option<Result<SubscriptSig, SigError>>;
+
 /// Where the parts of an operation are, for annotating a [`SigError`].
 #[derive(Clone, Copy)]
 pub(crate) struct Site {
@@ -24,6 +28,17 @@ pub(crate) struct Site {
     /// The object of a method call or a subscript (else the callee).
     pub receiver: TextRange,
     pub whole: TextRange,
+}
+
+impl Site {
+    /// A call or subscript whose callee (or object) is at `part`.
+    pub(crate) fn at(part: TextRange, whole: TextRange) -> Site {
+        Site {
+            callee: part,
+            receiver: part,
+            whole,
+        }
+    }
 }
 
 impl Interp<'_> {
@@ -133,27 +148,17 @@ impl Interp<'_> {
         Ok(out)
     }
 
-    /// The signature of `obj[idx...]` (`None`: not in the table).
+    /// The signature of `obj[idx...]` in `table` (`subscript_signature`
+    /// for reads, `store_signature` for stores; `None`: not in the table).
     pub(crate) fn subscript_sig(
         &self,
         f: &Frame,
+        table: SubscriptTable,
         obj: &Typed,
         idx: &Args,
         site: Site,
     ) -> Option<Eval<SubscriptSig>> {
-        let result = sig::subscript_signature(&self.vm.types, obj.ty, &indices(idx))?;
-        Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
-    }
-
-    /// The signature of `obj[idx...] = v` (`None`: not in the table).
-    pub(crate) fn store_sig(
-        &self,
-        f: &Frame,
-        obj: &Typed,
-        idx: &Args,
-        site: Site,
-    ) -> Option<Eval<SubscriptSig>> {
-        let result = sig::store_signature(&self.vm.types, obj.ty, &indices(idx))?;
+        let result = table(&self.vm.types, obj.ty, &indices(idx))?;
         Some(result.map_err(|e| self.sig_failure(f, e, idx, site)))
     }
 }

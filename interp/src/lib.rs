@@ -14,7 +14,7 @@
 //! | `vm`        | values, function code, types, pure operator semantics and value-free signatures (`vm::ops::signatures`), builtin modules | types, conversions |
 //! | `backend`   | printing a (residual) module back as SPy source            | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
-//! | `redshift`  | DopplerFrame's driver: residual module, constants           | redshift |
+//! | `redshift`  | DopplerFrame's driver: the worklist of red functions, assembling the residual module | redshift |
 //! | `lower`     | the residual module → spy-jit IR, helpers, running it natively | jit |
 //! | `engine`    | the engines (interp, doppler, jit), `RunConfig`, `Outcome`, `run_program` | redshift, jit |
 //!

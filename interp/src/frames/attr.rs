@@ -127,7 +127,7 @@ impl Interp<'_> {
         value: Typed,
         value_range: TextRange,
     ) -> Eval<()> {
-        if f.shifting && (is_runtime(&obj) || is_runtime(&value)) {
+        if f.is_shifting() && (is_runtime(&obj) || is_runtime(&value)) {
             if let Some(r) = self.shift_set_attr(f, &obj, attr, value.clone(), value_range) {
                 return r;
             }
@@ -171,7 +171,7 @@ impl Interp<'_> {
             let residual = self.vm.types.list_item(obj.ty).is_some()
                 || is_runtime(&obj)
                 || args.iter().any(|(a, _)| is_runtime(a));
-            if f.shifting && residual {
+            if f.is_shifting() && residual {
                 return self.shift_builtin_method(f, &obj, attr, &sig, &args, call_range);
             }
             let args = self.method_args(f, &sig, &args)?;
@@ -314,7 +314,7 @@ impl Interp<'_> {
         let site = Site::at(obj_expr.range, whole);
         if let Some(sig) = self.subscript_sig(f, sig::subscript_signature, &obj, &idx, site) {
             let sig = sig?;
-            if f.shifting && (is_runtime(&obj) || idx.iter().any(|(i, _)| is_runtime(i))) {
+            if f.is_shifting() && (is_runtime(&obj) || idx.iter().any(|(i, _)| is_runtime(i))) {
                 return self.shift_get_item(f, &obj, &sig, &idx, whole);
             }
             return self.exec_subscript(f, obj, &sig, idx, whole);
@@ -532,7 +532,7 @@ impl Interp<'_> {
         let site = Site::at(obj_expr.range, whole);
         if let Some(sig) = self.subscript_sig(f, sig::store_signature, &obj, &idx, site) {
             let sig = sig?;
-            if f.shifting {
+            if f.is_shifting() {
                 return self.shift_set_item(f, &obj, &sig, &idx, v, whole);
             }
             return match &obj.value {
@@ -552,7 +552,7 @@ impl Interp<'_> {
             full.extend(idx);
             full.push((v, whole));
             let r = self.call_dunder(f, &m, full, whole)?;
-            if f.shifting {
+            if f.is_shifting() {
                 self.emit_effect(f, &r, whole)?;
             }
             return Ok(());

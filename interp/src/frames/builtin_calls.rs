@@ -26,7 +26,7 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting {
+        if f.is_shifting() {
             if let Some(result) = self.shift_builtin(f, b, callee_range, &args, call_range) {
                 return result;
             }
@@ -35,7 +35,7 @@ impl Interp<'_> {
         if let Some(sig) = self.builtin_sig(f, b, &args, site) {
             let sig = sig?;
             let residual = sig.imp.has_effects() || args.iter().any(|(a, _)| is_runtime(a));
-            if f.shifting && sig.imp != BuiltinImpl::LenDunder && residual {
+            if f.is_shifting() && sig.imp != BuiltinImpl::LenDunder && residual {
                 return self.shift_builtin_call(f, b, &sig, callee_range, &args, call_range);
             }
             return self.exec_builtin(f, b, &sig, args, call_range);
@@ -247,7 +247,7 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting {
+        if f.is_shifting() {
             if let Some(result) = self.shift_type_call(f, t, callee_range, &args, call_range) {
                 return result;
             }

@@ -269,7 +269,7 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting && func.color == FuncColor::Red {
+        if f.is_shifting() && func.color == FuncColor::Red {
             // Red functions do not run while shifting: a residual call, or
             // the inlined body of a `@force_inline` function.
             let mut args = args;
@@ -404,7 +404,7 @@ impl Interp<'_> {
         func: &Rc<Function>,
         name: Rc<str>,
         ns: Rc<str>,
-        shifting: bool,
+        shift: Option<crate::frames::doppler::Shift>,
         args: impl IntoIterator<Item = A>,
         mut local: impl FnMut(&mut Self, &ast::Param, u32, A) -> Eval<Local>,
     ) -> Eval<Frame> {
@@ -420,7 +420,7 @@ impl Interp<'_> {
             let value = local(self, p, slot, arg)?;
             locals.borrow_mut()[slot as usize] = Some(value);
         }
-        Ok(Frame::function(func, locals, name, ns, shifting))
+        Ok(Frame::function(func, locals, name, ns, shift))
     }
 
     /// Run one activation of `func` with arguments already bound to its
@@ -446,7 +446,7 @@ impl Interp<'_> {
             func,
             func.fqn.clone(),
             ns,
-            false,
+            None,
             args.drain(..),
             |interp, _, _, arg| {
                 let (color, ty) = if blue {

@@ -99,7 +99,7 @@ impl Interp<'_> {
             name: format!("[classdef] {}", self.vm.types.name(ty)).into(),
             ns: self.vm.types.name(ty).into(),
             current: c.name.range,
-            shifting: false,
+            shift: None,
         };
         self.exec_block(&mut frame, &c.body)
             .map_err(|e| add_trace(e, &frame))?;

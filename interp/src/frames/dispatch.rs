@@ -9,8 +9,8 @@ use crate::source::TextRange;
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::doppler::is_runtime;
+use crate::frames::doppler::BinSym;
 use crate::frames::lowlevel::SimdOp;
-use crate::frames::shift_expr::BinSym;
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
@@ -126,7 +126,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         // Primitive operands, the common case: the operation follows from
         // the two static types alone (no dunder, SIMD or residual code).
-        if !f.shifting && !self.general_paths_only {
+        if !f.is_shifting() && !self.general_paths_only {
             if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
                 if let Some(sig) = ops::binop_signature(op, a, b) {
                     return self.prim_binop(f, op, sig, &l, &r, whole);
@@ -168,7 +168,7 @@ impl Interp<'_> {
         (r, re): (Typed, TextRange),
         whole: TextRange,
     ) -> Eval<Typed> {
-        if !f.shifting && !self.general_paths_only {
+        if !f.is_shifting() && !self.general_paths_only {
             if let (Some(a), Some(b)) = (l.ty.as_prim(), r.ty.as_prim()) {
                 if let Some(sig) = ops::cmpop_signature(op, a, b) {
                     return self.prim_cmpop(f, op, sig.operand, &l, &r, whole);
@@ -350,7 +350,7 @@ impl Interp<'_> {
         r: Typed,
         whole: TextRange,
     ) -> Eval<Typed> {
-        if let (true, Some(ty)) = (f.shifting, imp.result_type()) {
+        if let (true, Some(ty)) = (f.is_shifting(), imp.result_type()) {
             // Equality of value types may call user `__eq__`s: decide it at
             // run time whenever an operand is red.
             let deep = matches!(
@@ -460,7 +460,7 @@ impl Interp<'_> {
             // `c.__contains__(x)` for `x in c`: when an operand has effects,
             // both are bound first, in source order (spec §6.1).
             OpImpl::Method { func, swap: true }
-                if f.shifting && self.any_effects(f, [(&l, whole), (&r, whole)])? =>
+                if f.is_shifting() && self.any_effects(f, [(&l, whole), (&r, whole)])? =>
             {
                 let mut operands = [(l, whole), (r, whole)];
                 let bindings = self.bind_in_order(f, &mut operands)?;
@@ -499,7 +499,7 @@ impl Interp<'_> {
         // Planted bug (test-only): redshift folds blue `//` rounding toward zero.
         let v = match (a, b) {
             (Scalar::I32(a), Scalar::I32(b))
-                if f.shifting
+                if f.is_shifting()
                     && op == BinOp::FloorDiv
                     && b != 0
                     && self.mutations.has(Mutation::FloorDivRoundsTowardZero) =>

@@ -18,7 +18,7 @@ use crate::vm::value::{Color, Local, TupleValue, Typed, Value};
 impl Interp<'_> {
     pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
         match &e.kind {
-            ExprKind::Int(v) if f.shifting => {
+            ExprKind::Int(v) if f.is_shifting() => {
                 let lit = self.int_literal(f, *v, false, e);
                 self.lazy_raise_or(f, lit, TypeId::I32, e.range)
             }
@@ -108,7 +108,7 @@ impl Interp<'_> {
                     return Ok(self.make_interp_tuple(items));
                 }
                 let list = self.make_list(f, items.clone())?;
-                if f.shifting {
+                if f.is_shifting() {
                     // A list is a run-time object: allocate it at run time.
                     let mut elts = Vec::with_capacity(items.len());
                     for (t, r) in &items {
@@ -146,7 +146,7 @@ impl Interp<'_> {
             )),
             ExprKind::Walrus { target, value } => {
                 let v = self.eval_expr(f, value)?;
-                if f.shifting {
+                if f.is_shifting() {
                     if let Some(r) = self.shift_walrus(f, target, v.clone(), value.range) {
                         return r;
                     }
@@ -211,7 +211,7 @@ impl Interp<'_> {
                 }
             }
             NameRef::Global(slot) => {
-                if !self.blue_calls.is_empty() && self.is_module_var(f, slot) {
+                if self.blue_depth > 0 && self.is_module_var(f, slot) {
                     return Err(self.module_var_in_blue_code(f, id, "read"));
                 }
                 let module = self.vm.module(f.module);
@@ -219,7 +219,7 @@ impl Interp<'_> {
                 match global.and_then(|g| g.value.map(|v| (g.color, g.ty, v))) {
                     // A module `var` changes at run time: while shifting it
                     // is read by name.
-                    Some((Color::Red, ty, _)) if f.shifting => {
+                    Some((Color::Red, ty, _)) if f.is_shifting() => {
                         Ok(Self::residual_value(ty, name_expr(&id.name, id.range)))
                     }
                     Some((color, ty, value)) => Ok(Typed { color, ty, value }),
@@ -276,7 +276,7 @@ impl Interp<'_> {
         if op == UnaryOp::Neg {
             if let ExprKind::Int(v) = operand.kind {
                 let lit = self.int_literal(f, v, true, e);
-                return if f.shifting {
+                return if f.is_shifting() {
                     self.lazy_raise_or(f, lit, TypeId::I32, e.range)
                 } else {
                     lit

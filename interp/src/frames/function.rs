@@ -199,14 +199,16 @@ impl Interp<'_> {
             pep695: false,
         });
         if func.color == FuncColor::Red && func.kind == FuncKind::Plain {
-            if !self.blue_calls.is_empty() {
-                // Made by blue code: remember the calls that made it.
-                self.made_by.insert(
-                    func.fqn.to_string(),
-                    self.blue_calls.iter().rev().cloned().collect(),
-                );
+            if let Some(r) = &self.redshift {
+                // The redshift's worklist; made by blue code: remember the
+                // calls that made it.
+                let mut r = r.state();
+                if !r.blue_calls.is_empty() {
+                    let sites = r.blue_calls.iter().rev().cloned().collect();
+                    r.made_by.insert(func.fqn.to_string(), sites);
+                }
+                r.red_functions.push(func.clone());
             }
-            self.red_functions.push(func.clone());
         }
         Ok(func)
     }
@@ -336,7 +338,7 @@ impl Interp<'_> {
             locals.borrow_mut()[slot as usize] = Some(local.clone());
             presets.push((slot, local));
         }
-        let mut frame = Frame::function(generic, locals, generic.fqn.clone(), ns.as_str().into(), false);
+        let mut frame = Frame::function(generic, locals, generic.fqn.clone(), ns.as_str().into(), None);
         let fqn = self.unique_fqn(ns);
         let spec = FunctionSpec {
             fqn,

@@ -71,7 +71,7 @@ pub enum Mutation {
     FloorDivRoundsTowardZero,
     /// An UNROLL_RANGE loop being redshifted gets n-1 copies (`frames/unroll.rs`).
     UnrollOffByOne,
-    /// A red splat's operand is evaluated twice (`frames/shift_expr.rs`).
+    /// A red splat's operand is evaluated twice (`frames/doppler/expr.rs`).
     SplatTwice,
     /// `ptr_simd_load` reverses the lanes in doppler's residual run
     /// (`frames/lowlevel.rs`).

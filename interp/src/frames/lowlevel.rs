@@ -496,15 +496,16 @@ impl Interp<'_> {
             (TypeKind::Simd { lane, lanes }, _) | (_, TypeKind::Simd { lane, lanes }) => (*lane, *lanes),
             _ => return None,
         };
-        if f.shifting && (crate::frames::doppler::is_runtime(l) || crate::frames::doppler::is_runtime(r)) {
+        if f.is_shifting() && (crate::frames::doppler::is_runtime(l) || crate::frames::doppler::is_runtime(r))
+        {
             let result_lane = match op {
                 SimdOp::Cmp(_) => PrimTy::Bool,
                 SimdOp::Bin(b) => ops::binop_signature(b, lane, lane).map_or(lane, |s| s.result),
             };
             let ty = self.vm.types.simd(result_lane, lanes);
             let sym = match op {
-                SimdOp::Bin(b) => crate::frames::shift_expr::BinSym::Bin(b),
-                SimdOp::Cmp(c) => crate::frames::shift_expr::BinSym::Cmp(c),
+                SimdOp::Bin(b) => crate::frames::doppler::BinSym::Bin(b),
+                SimdOp::Cmp(c) => crate::frames::doppler::BinSym::Cmp(c),
             };
             return Some(self.shift_node(f, sym, l, r, ty, whole));
         }

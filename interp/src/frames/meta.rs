@@ -134,10 +134,9 @@ impl Interp<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let site = self.describe_call(f, &func.fqn, call_range, &ns);
-        self.blue_calls.push(site);
+        self.enter_blue_call(f, &func.fqn, call_range, &ns);
         let result = self.call_blue_uncached(f, func, args, values.clone(), ns, call_range);
-        self.blue_calls.pop();
+        self.leave_blue_call();
         let result = result?;
         self.memo_store(key, func, &values, MemoResult::Value(result.clone()));
         Ok(result)
@@ -145,6 +144,24 @@ impl Interp<'_> {
 
     /// `callee` called at `range` (for provenance): the call as written,
     /// where, and the blue arguments.
+    /// A blue call (or metafunc) starts: blue code is running until the
+    /// matching `leave_blue_call`. While redshifting, the call is also
+    /// recorded, so the red functions it makes know where they come from.
+    fn enter_blue_call(&mut self, f: &Frame, callee: &str, range: TextRange, resolved: &str) {
+        self.blue_depth += 1;
+        if let Some(r) = self.redshift.clone() {
+            let site = self.describe_call(f, callee, range, resolved);
+            r.state().blue_calls.push(site);
+        }
+    }
+
+    fn leave_blue_call(&mut self) {
+        self.blue_depth -= 1;
+        if let Some(r) = &self.redshift {
+            r.state().blue_calls.pop();
+        }
+    }
+
     pub(crate) fn describe_call(&self, f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
         let text = call_text(f, range);
         format!(
@@ -204,7 +221,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let all: Vec<usize> = (0..args.len()).collect();
         let op = self.metafunc_op(f, func, &args, callee_range, call_range, &all)?;
-        if f.shifting {
+        if f.is_shifting() {
             let target = match &op {
                 ResolvedOp::Call {
                     callee:
@@ -219,7 +236,7 @@ impl Interp<'_> {
                 ResolvedOp::Null => "OpSpec.NULL".to_string(),
             };
             let site = self.describe_call(f, &func.fqn, call_range, "metafunc");
-            self.note(|| format!("{site}: resolved to {target}"), call_range);
+            self.note(f, || format!("{site}: resolved to {target}"), call_range)?;
         }
         self.apply_op(f, op, func, args, callee_range, call_range)
     }
@@ -258,8 +275,7 @@ impl Interp<'_> {
         if let Some(op) = cached {
             return Ok(op);
         }
-        let site = self.describe_call(f, &func.fqn, call_range, "metafunc");
-        self.blue_calls.push(site);
+        self.enter_blue_call(f, &func.fqn, call_range, "metafunc");
         let result = self.run_metafunc(
             f,
             func,
@@ -270,7 +286,7 @@ impl Interp<'_> {
             call_range,
             simple,
         );
-        self.blue_calls.pop();
+        self.leave_blue_call();
         let op = result?;
         self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
         Ok(op)
@@ -366,7 +382,7 @@ impl Interp<'_> {
         callee_range: TextRange,
         call_range: TextRange,
     ) -> Eval<Typed> {
-        if f.shifting && self.reorders_effects(f, &op, &args)? {
+        if f.is_shifting() && self.reorders_effects(f, &op, &args)? {
             return self.apply_op_in_order(f, op, func, args, callee_range, call_range);
         }
         match op {

@@ -23,9 +23,7 @@
 //! | `builtin_calls.rs` | builtin functions (`print`, `len`, `range`...)     |
 //! | `signatures.rs` | asking `vm::ops::signatures` with operands; locating its errors |
 //! | `display.rs`  | `str()` / `repr()` of every value                        |
-//! | `doppler.rs`  | DopplerFrame hooks: residual values, blocks, names       |
-//! | `shift_expr.rs` | expressions while redshifting: residual nodes          |
-//! | `shift_stmt.rs` | statements while redshifting: abstract control flow    |
+//! | `doppler/`    | DopplerFrame: the shifting mode's handle and state (`mod.rs`), expressions (`expr.rs`) and statements (`stmt.rs`) while redshifting, blue values as residual constants (`consts.rs`) |
 //! | `limits.rs`   | call depth and step fuel                                 |
 //! | `pools.rs`    | reused activation storage; closure-cycle release         |
 //!
@@ -50,8 +48,6 @@ mod lowlevel;
 mod meta;
 mod module;
 mod pools;
-mod shift_expr;
-mod shift_stmt;
 mod signatures;
 mod stmt;
 mod unroll;
@@ -102,9 +98,10 @@ pub struct Frame {
     pub ns: Rc<str>,
     /// The innermost node being evaluated (for tracebacks).
     pub current: TextRange,
-    /// A frame of a red function being redshifted (DopplerFrame): its red
-    /// values are residual code. Blue code always runs concretely.
-    pub shifting: bool,
+    /// For a frame of a red function being redshifted (DopplerFrame): the
+    /// redshift it shifts for; its red values are residual code. Blue code
+    /// always runs concretely (`None`).
+    pub shift: Option<doppler::Shift>,
 }
 
 impl Frame {
@@ -114,7 +111,7 @@ impl Frame {
         locals: Env,
         name: Rc<str>,
         ns: Rc<str>,
-        shifting: bool,
+        shift: Option<doppler::Shift>,
     ) -> Frame {
         let code = &func.code;
         Frame {
@@ -130,7 +127,7 @@ impl Frame {
             name,
             ns,
             current: code.def.proto_range,
-            shifting,
+            shift,
         }
     }
 }
@@ -163,15 +160,12 @@ pub struct Interp<'out> {
     pub fqns: HashSet<String>,
     /// The last `#n` suffix given to each FQN base.
     pub(crate) fqn_suffixes: std::collections::HashMap<String, u32>,
-    /// The redshift in progress, if any.
-    pub(crate) doppler: Option<Box<doppler::DopplerState>>,
-    /// The blue calls being evaluated, innermost last (where a function
-    /// made by blue code comes from).
-    pub(crate) blue_calls: Vec<String>,
-    /// Where each red function made by blue code comes from, by FQN.
-    pub(crate) made_by: std::collections::HashMap<String, Vec<String>>,
-    /// Every red function created so far (the redshift worklist).
-    pub(crate) red_functions: Vec<Rc<crate::vm::value::Function>>,
+    /// The redshift in progress, if any, from its module init on: it
+    /// records where red functions come from (`DopplerState::made_by`...).
+    /// Frames that shift hold the same handle (`Frame::shift`).
+    pub(crate) redshift: Option<doppler::Shift>,
+    /// Blue calls (and metafuncs) being evaluated: blue code is running.
+    pub(crate) blue_depth: u32,
     /// Reusable activation storage and the closure-capture registry.
     pub(crate) pools: pools::Pools,
     /// Specializations of generic structs, by (generic, argument keys).
@@ -196,10 +190,8 @@ impl<'out> Interp<'out> {
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
             pools: pools::Pools::default(),
-            doppler: None,
-            blue_calls: Vec::new(),
-            made_by: std::collections::HashMap::new(),
-            red_functions: Vec::new(),
+            redshift: None,
+            blue_depth: 0,
         }
     }
 

@@ -65,7 +65,7 @@ impl Interp<'_> {
             name: format!("[module] {}", m.name).into(),
             ns: m.name.as_str().into(),
             current: Default::default(),
-            shifting: false,
+            shift: None,
         }
     }
 

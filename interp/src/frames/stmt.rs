@@ -23,11 +23,10 @@ pub(crate) struct Because<'a> {
 
 impl Interp<'_> {
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Flow> {
-        let lazy = f.shifting
-            && self
-                .doppler
-                .as_ref()
-                .is_some_and(|d| d.error_mode == ErrorMode::Lazy);
+        let lazy = f
+            .shift
+            .as_ref()
+            .is_some_and(|sh| sh.error_mode() == ErrorMode::Lazy);
         for stmt in body {
             let flow = if lazy {
                 self.shift_stmt_lazily(f, stmt)?
@@ -45,7 +44,7 @@ impl Interp<'_> {
     pub(crate) fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
         self.tick()?;
         f.current = s.range;
-        if f.shifting {
+        if f.is_shifting() {
             if let Some(flow) = self.shift_stmt(f, s) {
                 return flow;
             }
@@ -434,20 +433,20 @@ impl Interp<'_> {
                         } else {
                             Color::Red
                         };
-                        if f.shifting && color == Color::Red {
+                        if f.is_shifting() && color == Color::Red {
                             return self.shift_declare(f, slot, id, v, value_range);
                         }
                         self.write_slot(f, slot, v.ty, color, v.value);
                         Ok(())
                     }
                     Some((local_ty, local_color, assigned)) => {
-                        let first_assignment = f.shifting && self.take_unassigned(slot);
+                        let first_assignment = f.is_shifting() && f.shift()?.take_unassigned(slot);
                         if sym.kind == VarKind::Const && assigned && !first_assignment {
                             let (origin, decl) = (sym.origin, sym.decl_range);
                             return Err(self.invalid_target(f, id, origin, Some(decl)));
                         }
                         let v = self.convert_to(f, v, local_ty, value_range, None)?;
-                        if f.shifting && local_color == Color::Red {
+                        if f.is_shifting() && local_color == Color::Red {
                             let residual_name = match f.locals.borrow().get(slot as usize) {
                                 Some(Some(Local {
                                     value: Some(Value::Residual(e)),
@@ -466,7 +465,7 @@ impl Interp<'_> {
                             };
                             let value = self.residual(f, &v, value_range)?;
                             let target = Box::new(AssignTarget::Name(name_of(&target, id)));
-                            self.emit(Stmt::new(
+                            f.shift()?.emit(Stmt::new(
                                 StmtKind::Assign { target, value },
                                 id.range.cover(value_range),
                             ));
@@ -486,15 +485,15 @@ impl Interp<'_> {
                         self.declare_slot(f, id, v)?;
                         Ok(())
                     }
-                    Some(_) if sym.kind == VarKind::Var && !self.blue_calls.is_empty() => {
+                    Some(_) if sym.kind == VarKind::Var && self.blue_depth > 0 => {
                         Err(self.module_var_in_blue_code(f, id, "assign"))
                     }
                     Some(g) if sym.kind == VarKind::Var => {
                         let v = self.convert_to(f, v, g.ty, value_range, None)?;
-                        if f.shifting {
+                        if f.is_shifting() {
                             let value = self.residual(f, &v, value_range)?;
                             let target = Box::new(AssignTarget::Name(ident(&id.name, id.range)));
-                            self.emit(Stmt::new(
+                            f.shift()?.emit(Stmt::new(
                                 StmtKind::Assign { target, value },
                                 id.range.cover(value_range),
                             ));
@@ -555,7 +554,7 @@ impl Interp<'_> {
     /// redeclaration on the next iteration (a deliberate fix of upstream).
     pub(crate) fn declare_slot(&mut self, f: &mut Frame, id: &ast::Identifier, v: Typed) -> Eval<()> {
         let kind = self.symbol_kind(f, id)?;
-        if f.shifting && (kind == VarKind::Var || v.color == Color::Red) {
+        if f.is_shifting() && (kind == VarKind::Var || v.color == Color::Red) {
             if let NameRef::Local(slot) = f.res.name(id.id) {
                 return self.shift_declare(f, slot, id, v, id.range);
             }
@@ -573,11 +572,11 @@ impl Interp<'_> {
 
     fn declare_unassigned(&mut self, f: &mut Frame, id: &ast::Identifier, ty: TypeId) -> Eval<()> {
         match f.res.name(id.id) {
-            NameRef::Local(slot) if f.shifting => {
-                let name = self.declare_residual_name(slot, &id.name);
+            NameRef::Local(slot) if f.is_shifting() => {
+                let name = f.shift()?.declare_residual_name(slot, &id.name)?;
                 self.emit_declaration(f, &name, ty, None, id.range)?;
                 f.locals.borrow_mut()[slot as usize] = Some(residual_local(ty, &name, id.range));
-                self.mark_unassigned(slot);
+                f.shift()?.mark_unassigned(slot);
                 Ok(())
             }
             NameRef::Local(slot) => {
@@ -646,7 +645,7 @@ impl Interp<'_> {
         v: Typed,
         range: TextRange,
     ) -> Eval<()> {
-        let name = self.declare_residual_name(slot, &id.name);
+        let name = f.shift()?.declare_residual_name(slot, &id.name)?;
         let value = self.residual(f, &v, range)?;
         self.emit_declaration(f, &name, v.ty, Some(value), id.range.cover(range))?;
         f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, id.range));
@@ -669,7 +668,7 @@ impl Interp<'_> {
         let NameRef::Local(slot) = f.res.name(id.id) else {
             return Ok(Some(l));
         };
-        let applies = !f.shifting
+        let applies = !f.is_shifting()
             && !self.general_paths_only
             && l.ty == TypeId::STR
             && r.ty == TypeId::STR

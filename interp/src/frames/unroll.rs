@@ -69,9 +69,10 @@ impl Interp<'_> {
             .into());
         }
         let n = self.unroll_count(f, n_expr)?;
-        if f.shifting {
+        if f.is_shifting() {
             let (file, at) = (f.file.clone(), target.range);
             self.note(
+                f,
                 || {
                     format!(
                         "`for {} in UNROLL_RANGE(...)` at {}: unrolled {n} times",
@@ -80,18 +81,18 @@ impl Interp<'_> {
                     )
                 },
                 at,
-            );
+            )?;
         }
         // Planted bug (test-only): redshift drops the last copy of the body.
-        let n = if f.shifting && self.mutations.has(Mutation::UnrollOffByOne) {
+        let n = if f.is_shifting() && self.mutations.has(Mutation::UnrollOffByOne) {
             (n - 1).max(0)
         } else {
             n
         };
         for k in 0..n {
             self.bind_unroll_var(f, target, k)?;
-            if f.shifting {
-                self.note(|| format!("{} = {k}", target.name), target.range);
+            if f.is_shifting() {
+                self.note(f, || format!("{} = {k}", target.name), target.range)?;
             }
             if let ret @ Flow::Return(_) = self.exec_block(f, body)? {
                 return Ok(ret);
@@ -112,10 +113,11 @@ impl Interp<'_> {
         out: &mut Vec<(Typed, TextRange)>,
     ) -> Eval<()> {
         let n = self.unroll_count(f, n_expr)?;
-        if f.shifting {
+        if f.is_shifting() {
             let (file, at) = (f.file.clone(), elt.range);
             let text = file.slice(elt.range).to_string();
             self.note(
+                f,
                 || {
                     format!(
                         "`*({text} for {} in UNROLL_RANGE(...))` at {}: spliced {n} items",
@@ -124,7 +126,7 @@ impl Interp<'_> {
                     )
                 },
                 at,
-            );
+            )?;
         }
         for k in 0..n {
             self.bind_unroll_var(f, target, k)?;

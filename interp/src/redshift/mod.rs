@@ -16,14 +16,12 @@
 //! so it can be printed, parsed and run by ASTFrame under the same module
 //! name to the same result.
 
-pub mod consts;
-
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::ErrorMode;
-use crate::frames::doppler::{ident, name_expr, DopplerState};
+use crate::frames::doppler::{ident, name_expr, DopplerState, Shift};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
 use crate::source::TextRange;
@@ -125,38 +123,46 @@ impl Interp<'_> {
     }
 
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
-        let id = self.load_main_module(path, source)?;
         let mut state = DopplerState::new(options.error_mode);
         state.provenance = options.provenance;
         state.full_fqn = options.full_fqn;
-        self.doppler = Some(Box::new(state));
-        let result = self.redshift_module(id);
-        self.doppler = None;
+        // The handle exists from module init on: blue code run there makes
+        // red functions, and the redshift records where they come from.
+        let sh = Shift::new(state);
+        self.redshift = Some(sh.clone());
+        let result = self
+            .load_main_module(path, source)
+            .and_then(|id| self.redshift_module(&sh, id));
+        self.redshift = None;
         result
     }
 
-    fn redshift_module(&mut self, id: ModuleId) -> Eval<Residual> {
+    fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let mut i = 0;
-        while i < self.red_functions.len() {
-            let func = self.red_functions[i].clone();
+        loop {
+            let Some(func) = sh.read().red_functions.get(i).cloned() else {
+                break;
+            };
             i += 1;
             if func.module == id {
-                self.ensure_shifted(&func)?;
+                self.ensure_shifted(sh, &func)?;
             }
         }
-        self.assemble(id)
+        self.assemble(sh, id)
     }
 
     /// Shift `func` unless it already was (functions are identified by FQN:
     /// a decorated copy shares its original's code).
-    fn ensure_shifted(&mut self, func: &Rc<Function>) -> Eval<()> {
-        let state = self.doppler.as_mut().expect("shifting");
-        if state.shifted.contains_key(&*func.fqn) || state.in_progress.contains(&*func.fqn) {
-            return Ok(());
+    fn ensure_shifted(&mut self, sh: &Shift, func: &Rc<Function>) -> Eval<()> {
+        {
+            let mut state = sh.state();
+            if state.shifted.contains_key(&*func.fqn) || state.in_progress.contains(&*func.fqn) {
+                return Ok(());
+            }
+            state.in_progress.insert(func.fqn.to_string());
         }
-        state.in_progress.insert(func.fqn.to_string());
-        let def = self.shift_function(func);
-        let state = self.doppler.as_mut().expect("shifting");
+        let def = self.shift_function(sh, func);
+        let mut state = sh.state();
         state.in_progress.remove(&*func.fqn);
         let def = def?;
         state.order.push(func.clone());
@@ -176,11 +182,8 @@ impl Interp<'_> {
             return Ok(func.ret);
         };
         if cell.get().is_none() {
-            if self
-                .doppler
-                .as_ref()
-                .is_some_and(|d| d.in_progress.contains(&*func.fqn))
-            {
+            let sh = f.shift()?;
+            if sh.read().in_progress.contains(&*func.fqn) {
                 return Err(SpyError::new(
                     ExcKind::TypeError,
                     format!(
@@ -196,27 +199,27 @@ impl Interp<'_> {
                 )
                 .into());
             }
-            self.ensure_shifted(func)?;
+            self.ensure_shifted(&sh, func)?;
         }
         // shifted and still unset: no `return` with a value, so `None`
         Ok(cell.get().unwrap_or(TypeId::NONE))
     }
 
     /// Shift one red function into its residual `def`.
-    fn shift_function(&mut self, func: &Rc<Function>) -> Eval<ast::FuncDef> {
+    fn shift_function(&mut self, sh: &Shift, func: &Rc<Function>) -> Eval<ast::FuncDef> {
         let code = func.code.clone();
         let def = code.def.clone();
-        self.push_names(Vec::new());
+        sh.push_names(Vec::new());
         let mut params = Vec::with_capacity(def.params.len());
         let name: Rc<str> = format!("[redshift] {}", func.fqn).into();
         let mut frame = self.activation(
             func,
             name,
             func.fqn.clone(),
-            true,
+            Some(sh.clone()),
             &func.params,
-            |interp, p, slot, spec| {
-                let name = interp.declare_residual_name(slot, &p.name.name);
+            |_, p, slot, spec| {
+                let name = sh.declare_residual_name(slot, &p.name.name)?;
                 let value = Value::Residual(Rc::new(name_expr(&name, p.name.range)));
                 params.push((name, spec.ty));
                 Ok(Local {
@@ -226,12 +229,12 @@ impl Interp<'_> {
                 })
             },
         )?;
-        self.push_block();
+        sh.push_block();
         let result = self
             .exec_block(&mut frame, &def.body)
             .map_err(|e| add_trace(e, &frame));
-        let mut body = self.pop_block();
-        self.pop_names();
+        let mut body = sh.pop_block()?;
+        sh.pop_names();
         result?;
         if body.is_empty() {
             body.push(Stmt::new(StmtKind::Pass, def.proto_range));
@@ -267,7 +270,7 @@ impl Interp<'_> {
         let return_type = Some(self.type_expr(&frame, ret, def.proto_range)?);
         let modname = self.vm.module(code.module).name.clone();
         Ok(ast::FuncDef {
-            name: ident(&self.global_name(&modname, &func.fqn), def.name.range),
+            name: ident(&sh.global_name(&modname, &func.fqn), def.name.range),
             color: FuncColor::Red,
             kind: FuncKind::Plain,
             decorators: Vec::new(),
@@ -309,12 +312,16 @@ impl Interp<'_> {
 
     /// The residual module: imports, structs (fields and red methods),
     /// `var` globals, then the red functions in the order they were made.
-    fn assemble(&mut self, id: ModuleId) -> Eval<Residual> {
+    fn assemble(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let modname = self.vm.module(id).name.clone();
         let file = self.vm.module(id).file.clone();
-        let state = self.doppler.as_mut().expect("shifting");
-        let shifted = std::mem::take(&mut state.shifted);
-        let order = std::mem::take(&mut state.order);
+        let (shifted, order) = {
+            let mut state = sh.state();
+            (
+                std::mem::take(&mut state.shifted),
+                std::mem::take(&mut state.order),
+            )
+        };
         // Which shifted functions are methods of which struct.
         let mut methods: HashMap<String, (TypeId, String, bool)> = HashMap::new();
         let mut struct_types: Vec<TypeId> = self.vm.structs.keys().copied().collect();
@@ -330,7 +337,11 @@ impl Interp<'_> {
         }
         let prefix = format!("{modname}::");
         let range = TextRange::default();
-        let frame = self.module_frame(id);
+        // A module frame that spells constants for this redshift.
+        let frame = Frame {
+            shift: Some(sh.clone()),
+            ..self.module_frame(id)
+        };
         let mut body = Vec::new();
         // Struct definitions, with their red methods.
         let mut class_defs = Vec::new();
@@ -362,22 +373,19 @@ impl Interp<'_> {
                         if *is_static {
                             def.decorators.push(name_expr("staticmethod", range));
                         }
-                        class_body.extend(self.provenance_comments(func));
+                        class_body.extend(self.provenance_comments(sh, func));
                         class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
                     }
                 }
             }
-            let eq_body = self
-                .doppler
-                .as_ref()
-                .and_then(|d| d.eq_methods.get(t).cloned().flatten());
+            let eq_body = sh.read().eq_methods.get(t).cloned().flatten();
             if let Some(body) = eq_body {
                 class_body.push(self.residual_eq_method(&frame, *t, body)?);
             }
             if class_body.is_empty() {
                 class_body.push(Stmt::new(StmtKind::Pass, range));
             }
-            let name = ident(&self.global_name(&modname, self.vm.types.name(*t)), range);
+            let name = ident(&sh.global_name(&modname, self.vm.types.name(*t)), range);
             let class = ast::ClassDef {
                 name,
                 is_struct: true,
@@ -408,7 +416,7 @@ impl Interp<'_> {
             };
             globals.push(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
         }
-        let imports = std::mem::take(&mut self.doppler.as_mut().expect("shifting").imports);
+        let imports = std::mem::take(&mut sh.state().imports);
         let mut by_module: Vec<(&str, Vec<&str>)> = Vec::new();
         for (m, n) in imports {
             match by_module.iter_mut().find(|(x, _)| *x == m) {
@@ -435,13 +443,13 @@ impl Interp<'_> {
         }
         body.extend(class_defs);
         body.extend(globals);
-        body.extend(self.residual_helpers(&frame)?);
+        body.extend(self.residual_helpers(sh, &frame)?);
         for func in &order {
             if methods.contains_key(&*func.fqn) {
                 continue;
             }
             if let Some(def) = shifted.get(&*func.fqn) {
-                body.extend(self.provenance_comments(func));
+                body.extend(self.provenance_comments(sh, func));
                 body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
             }
         }
@@ -454,11 +462,15 @@ impl Interp<'_> {
 
     /// The helper functions residual code calls: implicit conversions with
     /// no explicit spelling, and errors found while folding blue operations.
-    fn residual_helpers(&mut self, frame: &Frame) -> Eval<Vec<Stmt>> {
+    fn residual_helpers(&mut self, sh: &Shift, frame: &Frame) -> Eval<Vec<Stmt>> {
         let range = TextRange::default();
-        let state = self.doppler.as_mut().expect("shifting");
-        let conversions = std::mem::take(&mut state.conversions);
-        let raisers = std::mem::take(&mut state.raisers);
+        let (conversions, raisers) = {
+            let mut state = sh.state();
+            (
+                std::mem::take(&mut state.conversions),
+                std::mem::take(&mut state.raisers),
+            )
+        };
         let mut defs = Vec::new();
         let helper =
             |this: &mut Self, name: &str, params: Vec<ast::Param>, ret: TypeId, body: Stmt| -> Eval<Stmt> {
@@ -507,8 +519,9 @@ impl Interp<'_> {
     }
 
     /// `--provenance`: where a residual function comes from.
-    fn provenance_comments(&self, func: &Rc<Function>) -> Vec<Stmt> {
-        if !self.doppler.as_ref().is_some_and(|d| d.provenance) {
+    fn provenance_comments(&self, sh: &Shift, func: &Rc<Function>) -> Vec<Stmt> {
+        let state = sh.read();
+        if !state.provenance {
             return Vec::new();
         }
         let code = &func.code;
@@ -518,7 +531,7 @@ impl Interp<'_> {
             code.def.name.name,
             code.file.location(code.def.proto_range.start)
         );
-        if let Some(sites) = self.made_by.get(&*func.fqn) {
+        if let Some(sites) = state.made_by.get(&*func.fqn) {
             text.push_str(", made by blue code:");
             for site in sites {
                 text.push_str(&format!("\n  {site}"));

@@ -75,16 +75,12 @@ impl Interp<'_> {
         match self.vm.types.kind(ty).clone() {
             TypeKind::Struct { .. } => {
                 if let Some(eq) = self.vm.struct_method(ty, "__eq__") {
-                    let pending = self
-                        .doppler
-                        .as_ref()
-                        .is_some_and(|d| !d.eq_methods.contains_key(&ty));
+                    let sh = f.shift()?;
+                    let pending = !sh.read().eq_methods.contains_key(&ty);
                     if eq.kind != crate::syntax::ast::FuncKind::Metafunc || !pending {
                         return Ok(());
                     }
-                    if let Some(d) = self.doppler.as_mut() {
-                        d.eq_methods.insert(ty, None);
-                    }
+                    sh.state().eq_methods.insert(ty, None);
                     let operand = |name: &str| (Self::residual_value(ty, name_expr(name, range)), range);
                     let result = self.call_dunder(f, &eq, vec![operand("self"), operand("other")], range)?;
                     if result.ty != TypeId::BOOL {
@@ -97,9 +93,7 @@ impl Interp<'_> {
                         .into());
                     }
                     let body = self.residual(f, &result, range)?;
-                    if let Some(d) = self.doppler.as_mut() {
-                        d.eq_methods.insert(ty, Some(body));
-                    }
+                    sh.state().eq_methods.insert(ty, Some(body));
                     return Ok(());
                 }
                 let fields = self
@@ -401,7 +395,13 @@ impl Interp<'_> {
         let (name, ty) = match existing {
             None if kind == crate::resolve::VarKind::Const && !is_runtime(&v) && v.is_blue() => return None,
             None => {
-                let name = self.declare_residual_name(slot, &target.name);
+                let name = match f
+                    .shift()
+                    .and_then(|sh| sh.declare_residual_name(slot, &target.name))
+                {
+                    Ok(name) => name,
+                    Err(e) => return Some(Err(e)),
+                };
                 if let Err(e) = self.emit_declaration(f, &name, v.ty, None, target.range) {
                     return Some(Err(e));
                 }
@@ -451,7 +451,7 @@ impl Interp<'_> {
                 if self.mutations.has(Mutation::SplatTwice) {
                     self.emit_effect(f, t, range)?;
                 }
-                let tmp = self.temp_name("splat");
+                let tmp = f.shift()?.temp_name("splat");
                 self.emit_declaration(f, &tmp, t.ty, None, range)?;
                 (
                     build::walrus(ident(&tmp, range), res, range),
@@ -588,7 +588,7 @@ impl Interp<'_> {
             },
             _ => return Err(crate::bug!("shift_store on a non-target")),
         };
-        self.emit(Stmt::new(
+        f.shift()?.emit(Stmt::new(
             StmtKind::Assign {
                 target: Box::new(target),
                 value,
@@ -735,8 +735,8 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let key = format!("inline:{}", func.fqn);
-        let state = self.doppler.as_mut().expect("shifting");
-        if !state.in_progress.insert(key.clone()) {
+        let sh = f.shift()?;
+        if !sh.state().in_progress.insert(key.clone()) {
             return Err(SpyError::new(
                 ExcKind::TypeError,
                 format!(
@@ -747,9 +747,8 @@ impl Interp<'_> {
             .with_error(&f.file, range, "")
             .into());
         }
-        let mark = self.block_len();
-        let provenance = self.doppler.as_ref().is_some_and(|d| d.provenance);
-        let call = if provenance {
+        let mark = sh.block_len();
+        let call = if sh.provenance() {
             Some(self.shift_function_call(f, func, bound.clone(), range)?)
         } else {
             None
@@ -759,18 +758,19 @@ impl Interp<'_> {
             let resolved = crate::backend::print_expr(resolved);
             let at = f.file.location(range.start);
             self.note(
+                f,
                 || format!("inlined `{text}` at {at}; resolved call: {resolved}"),
                 range,
-            );
+            )?;
         }
         let result = self.shift_inline_body(f, func, bound.clone(), range);
-        self.doppler.as_mut().expect("shifting").in_progress.remove(&key);
+        sh.state().in_progress.remove(&key);
         match result? {
             Some(inlined) => Ok(inlined),
             // A body that is not an expression sequence (loops, `if`...)
             // stays a call: same behaviour, not inlined.
             None => {
-                self.truncate_block(mark);
+                sh.truncate_block(mark);
                 self.shift_function_call(f, func, bound, range)
             }
         }
@@ -784,7 +784,8 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Option<Typed>> {
         let code = func.code.clone();
-        self.push_inline_names();
+        let sh = f.shift()?;
+        sh.push_inline_names();
         let mut elems = Vec::new();
         let name: Rc<str> = format!("[inline] {}", func.fqn).into();
         let args = func.params.iter().zip(&bound);
@@ -792,22 +793,22 @@ impl Interp<'_> {
             func,
             name,
             func.fqn.clone(),
-            true,
+            Some(sh.clone()),
             args,
             |interp, p, slot, (spec, arg)| {
-                let name = interp.declare_residual_name(slot, &format!("{}$inl", p.name.name));
+                let name = sh.declare_residual_name(slot, &format!("{}$inl", p.name.name))?;
                 interp.emit_declaration(f, &name, spec.ty, None, range)?;
                 let value = interp.residual(f, arg, range)?;
                 elems.push(build::walrus(ident(&name, range), value, range));
                 Ok(residual_local(spec.ty, &name, range))
             },
         )?;
-        self.push_block();
+        sh.push_block();
         let shifted = self
             .exec_block(&mut frame, &code.def.body)
             .map_err(|e| crate::frames::add_trace(e, &frame));
-        let body = self.pop_block();
-        self.pop_inline_names();
+        let body = sh.pop_block()?;
+        sh.pop_inline_names();
         shifted?;
         let mut result = None;
         for s in body {
@@ -823,7 +824,8 @@ impl Interp<'_> {
                         annotation: v.annotation,
                         value: None,
                     };
-                    self.emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), s.range));
+                    f.shift()?
+                        .emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), s.range));
                     elems.push(build::walrus(v.name, value, s.range));
                 }
                 StmtKind::Assign { target, value } => match *target {
@@ -898,9 +900,7 @@ impl Interp<'_> {
             {
                 return Ok(Self::residual_value(to, e));
             }
-            if let Some(d) = self.doppler.as_mut() {
-                d.conversions.insert(name.clone(), (v.ty, to));
-            }
+            f.shift()?.state().conversions.insert(name.clone(), (v.ty, to));
             name_expr(&name, range)
         };
         Ok(Self::residual_value(to, build::call(callee, vec![e], range)))
@@ -920,17 +920,16 @@ impl Interp<'_> {
         ty: TypeId,
         range: TextRange,
     ) -> Eval<Typed> {
-        let lazy = self
-            .doppler
-            .as_ref()
-            .is_some_and(|d| d.error_mode == crate::frames::doppler::ErrorMode::Lazy);
-        match result {
-            Err(crate::error::Failure::Raise(e))
-                if lazy && crate::vm::builtins::lookup(e.kind.name()).is_some() =>
+        // Only a shifting frame folds lazily; elsewhere the error is raised.
+        let lazy = f
+            .shift
+            .clone()
+            .filter(|sh| sh.error_mode() == crate::frames::doppler::ErrorMode::Lazy);
+        match (result, lazy) {
+            (Err(crate::error::Failure::Raise(e)), Some(sh))
+                if crate::vm::builtins::lookup(e.kind.name()).is_some() =>
             {
-                let Some(d) = self.doppler.as_mut() else {
-                    return Err(crate::error::Failure::Raise(e));
-                };
+                let mut d = sh.state();
                 // numbered past the helpers of an already-residual module
                 let scope = &self.vm.module(f.module).resolution.module_scope;
                 let name = (d.raisers.len() + 1..)
@@ -944,7 +943,7 @@ impl Interp<'_> {
                     build::call(name_expr(&name, range), Vec::new(), range),
                 ))
             }
-            other => other,
+            (other, _) => other,
         }
     }
 }

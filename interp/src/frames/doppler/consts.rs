@@ -23,16 +23,18 @@ pub fn residual_name(modname: &str, fqn: &str) -> String {
         .to_string()
 }
 
-impl Interp<'_> {
+impl crate::frames::doppler::Shift {
     /// The residual name of a module-level definition (`--full-fqn` keeps
     /// the module prefix, for reading; such output runs under another FQN).
     pub(crate) fn global_name(&self, modname: &str, fqn: &str) -> String {
-        if self.doppler.as_ref().is_some_and(|d| d.full_fqn) {
+        if self.read().full_fqn {
             return fqn.to_string();
         }
         residual_name(modname, fqn)
     }
+}
 
+impl Interp<'_> {
     fn cannot_redshift(&self, f: &Frame, what: String, range: TextRange) -> crate::error::Failure {
         SpyError::new(
             ExcKind::Wip,
@@ -85,7 +87,7 @@ impl Interp<'_> {
                     Some((owner, member)) => {
                         build::attribute(self.type_expr(f, owner, range)?, &member, range)
                     }
-                    None => name_expr(&self.global_name(&self.modname(f), &func.fqn), range),
+                    None => name_expr(&f.shift()?.global_name(&self.modname(f), &func.fqn), range),
                 }
             }
             Value::Builtin(b) => self.builtin_expr(f, *b, range)?,
@@ -155,7 +157,7 @@ impl Interp<'_> {
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
             TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {
-                self.note_import("__spy__", "interp_tuple");
+                f.shift()?.note_import("__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::Tuple(items) => {
@@ -171,12 +173,12 @@ impl Interp<'_> {
             }
             TypeKind::Ptr { item, gc } => {
                 let name = if gc { "gc_ptr" } else { "raw_ptr" };
-                self.note_import("unsafe", name);
+                f.shift()?.note_import("unsafe", name);
                 let item = self.type_expr(f, item, range)?;
                 build::subscript(name_expr(name, range), vec![item], range)
             }
             TypeKind::Simd { lane, lanes } => {
-                self.note_import("simd", "SIMD");
+                f.shift()?.note_import("simd", "SIMD");
                 let lane = name_expr(lane.name(), range);
                 build::subscript(
                     name_expr("SIMD", range),
@@ -184,15 +186,16 @@ impl Interp<'_> {
                     range,
                 )
             }
-            TypeKind::Struct { .. } => {
-                name_expr(&self.global_name(&self.modname(f), self.vm.types.name(t)), range)
-            }
+            TypeKind::Struct { .. } => name_expr(
+                &f.shift()?.global_name(&self.modname(f), self.vm.types.name(t)),
+                range,
+            ),
             TypeKind::InterpTuple => {
-                self.note_import("__spy__", "interp_tuple");
+                f.shift()?.note_import("__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::MetaArg => {
-                self.note_import("operator", "MetaArg");
+                f.shift()?.note_import("operator", "MetaArg");
                 name_expr("MetaArg", range)
             }
             _ => {
@@ -203,8 +206,9 @@ impl Interp<'_> {
     }
 
     fn builtin_expr(&mut self, f: &Frame, b: Builtin, range: TextRange) -> Eval<Expr> {
-        let imported = |this: &mut Self, module: &'static str, name: &'static str| {
-            this.note_import(module, name);
+        let sh = f.shift()?;
+        let imported = |_: &mut Self, module: &'static str, name: &'static str| {
+            sh.note_import(module, name);
             name_expr(name, range)
         };
         Ok(match b {

@@ -5,18 +5,35 @@
 //! a run-time effect) builds residual code instead of executing. Blue
 //! values are computed as usual and become constants in the residual code.
 //!
-//! This file owns the shifting state: the residual blocks under
-//! construction, the residual names of locals (a declaration executed again,
-//! e.g. in an unrolled body, gets a fresh name), and the imports the
-//! residual module needs.
+//! Shifting is a typed mode: a redshift in progress is a [`Shift`] handle
+//! (the shared [`DopplerState`]), and every shifting frame holds it
+//! (`Frame::shift`), so "this frame shifts" and "the redshift state exists"
+//! are one fact. Hooks that build residual code take the handle; called
+//! outside a shifting frame they are an internal error, never a silently
+//! dropped statement.
+//!
+//! | file        | owns                                                       |
+//! |-------------|------------------------------------------------------------|
+//! | `mod.rs`    | the handle and state: residual blocks, residual names of locals (a declaration executed again, e.g. in an unrolled body, gets a fresh name), imports, the redshift's bookkeeping of blue calls |
+//! | `expr.rs`   | expressions while redshifting: residual nodes              |
+//! | `stmt.rs`   | statements while redshifting: abstract control flow        |
+//! | `consts.rs` | blue values spelled as residual constants                  |
 
-use crate::vm::rt_error::RuntimeError;
+mod consts;
+mod expr;
+mod stmt;
+
+pub(crate) use expr::BinSym;
+
+use std::cell::{Ref, RefCell, RefMut};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
+use crate::error::Bug;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind, Identifier, NameId, Stmt, StmtKind};
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
 
@@ -66,6 +83,174 @@ pub struct DopplerState {
     /// Residual red `__eq__` methods of structs whose `__eq__` is a
     /// metafunc: the body `impl(self, other)` (None while it is resolved).
     pub eq_methods: std::collections::BTreeMap<TypeId, Option<Expr>>,
+    /// The blue calls being evaluated, innermost last (where a function
+    /// made by blue code comes from). Recorded from module init on, only
+    /// while redshifting.
+    pub blue_calls: Vec<String>,
+    /// Where each red function made by blue code comes from, by FQN.
+    pub made_by: HashMap<String, Vec<String>>,
+    /// Every red function created so far (the redshift worklist).
+    pub red_functions: Vec<Rc<crate::vm::value::Function>>,
+}
+
+/// The handle of a redshift in progress, shared by every shifting frame and
+/// by the redshift driver.
+#[derive(Clone)]
+pub struct Shift(Rc<RefCell<DopplerState>>);
+
+impl Shift {
+    pub fn new(state: DopplerState) -> Shift {
+        Shift(Rc::new(RefCell::new(state)))
+    }
+
+    /// The state, for one short access (never held across evaluation).
+    pub(crate) fn state(&self) -> RefMut<'_, DopplerState> {
+        self.0.borrow_mut()
+    }
+
+    pub(crate) fn read(&self) -> Ref<'_, DopplerState> {
+        self.0.borrow()
+    }
+
+    pub(crate) fn error_mode(&self) -> ErrorMode {
+        self.read().error_mode
+    }
+
+    pub(crate) fn provenance(&self) -> bool {
+        self.read().provenance
+    }
+
+    /// Append a residual statement to the block under construction. Every
+    /// shifted body opens its block before it runs, so a missing block is
+    /// a broken invariant: a panic, which the engine's panic net reports as
+    /// an internal error (never a dropped statement).
+    pub(crate) fn emit(&self, s: Stmt) {
+        match self.state().blocks.last_mut() {
+            Some(block) => block.push(s),
+            None => panic!("bug: a residual statement was emitted outside any residual block"),
+        }
+    }
+
+    pub(crate) fn push_block(&self) {
+        self.state().blocks.push(Vec::new());
+    }
+
+    pub(crate) fn pop_block(&self) -> Eval<Vec<Stmt>> {
+        self.state()
+            .blocks
+            .pop()
+            .ok_or_else(|| Bug::new("a residual block was closed that was never opened").into())
+    }
+
+    /// Number of statements in the current block (to undo a statement's
+    /// partial output in lazy mode).
+    pub(crate) fn block_len(&self) -> usize {
+        self.read().blocks.last().map_or(0, |b| b.len())
+    }
+
+    pub(crate) fn truncate_block(&self, len: usize) {
+        if let Some(block) = self.state().blocks.last_mut() {
+            block.truncate(len);
+        }
+    }
+
+    pub(crate) fn push_names(&self, reserved: impl IntoIterator<Item = String>) {
+        let mut names = Names::default();
+        names.used.extend(reserved);
+        self.state().names.push(names);
+    }
+
+    /// Names for an inlined body: its own slots, but fresh against (and
+    /// reserved in) the residual function it is inlined into.
+    pub(crate) fn push_inline_names(&self) {
+        let mut d = self.state();
+        let used = d.names.last().map(|n| n.used.clone()).unwrap_or_default();
+        d.names.push(Names {
+            by_slot: HashMap::new(),
+            used,
+            unassigned: HashSet::new(),
+        });
+    }
+
+    pub(crate) fn pop_inline_names(&self) {
+        let mut d = self.state();
+        if let Some(inner) = d.names.pop() {
+            if let Some(outer) = d.names.last_mut() {
+                outer.used.extend(inner.used);
+            }
+        }
+    }
+
+    pub(crate) fn pop_names(&self) {
+        self.state().names.pop();
+    }
+
+    /// The residual name for a declaration of local `slot` (named `base`):
+    /// `base` the first time, `base$1`, `base$2`... when the same slot is
+    /// declared again (each repetition of an unrolled body has its own).
+    pub(crate) fn declare_residual_name(&self, slot: u32, base: &str) -> Eval<String> {
+        let mut d = self.state();
+        let Some(names) = d.names.last_mut() else {
+            return Err(Bug::new("a residual local was declared outside any residual function").into());
+        };
+        let name = if names.by_slot.contains_key(&slot) || names.used.contains(base) {
+            (1..)
+                .map(|k| format!("{base}${k}"))
+                .find(|n| !names.used.contains(n))
+                .expect("a free name")
+        } else {
+            base.to_string()
+        };
+        names.used.insert(name.clone());
+        names.by_slot.insert(slot, name.clone());
+        Ok(name)
+    }
+
+    /// Record that local `slot` was declared without a value.
+    pub(crate) fn mark_unassigned(&self, slot: u32) {
+        if let Some(names) = self.state().names.last_mut() {
+            names.unassigned.insert(slot);
+        }
+    }
+
+    /// Whether local `slot` was declared without a value and not assigned
+    /// yet (then its first assignment is not a reassignment).
+    pub(crate) fn take_unassigned(&self, slot: u32) -> bool {
+        self.state()
+            .names
+            .last_mut()
+            .is_some_and(|n| n.unassigned.remove(&slot))
+    }
+
+    /// A fresh temporary name (for splat operands evaluated once).
+    pub(crate) fn temp_name(&self, what: &str) -> String {
+        let mut d = self.state();
+        d.next_temp += 1;
+        let name = format!("{what}${}", d.next_temp);
+        if let Some(names) = d.names.last_mut() {
+            names.used.insert(name.clone());
+        }
+        name
+    }
+
+    pub(crate) fn note_import(&self, module: &'static str, name: &'static str) {
+        self.state().imports.insert((module, name));
+    }
+}
+
+impl Frame {
+    /// The redshift this frame shifts for; a hook that builds residual code
+    /// outside a shifting frame is an internal error.
+    pub(crate) fn shift(&self) -> Eval<Shift> {
+        self.shift
+            .clone()
+            .ok_or_else(|| Bug::new("a redshift hook ran in a frame that is not shifting").into())
+    }
+
+    /// A frame of a red function being redshifted.
+    pub(crate) fn is_shifting(&self) -> bool {
+        self.shift.is_some()
+    }
 }
 
 impl DopplerState {
@@ -84,6 +269,9 @@ impl DopplerState {
             conversions: Default::default(),
             raisers: Default::default(),
             eq_methods: Default::default(),
+            blue_calls: Vec::new(),
+            made_by: HashMap::new(),
+            red_functions: Vec::new(),
         }
     }
 }
@@ -158,114 +346,6 @@ impl Interp<'_> {
         ts.iter().map(|(t, r)| self.residual(f, t, *r)).collect()
     }
 
-    /// Append a residual statement to the block under construction.
-    pub(crate) fn emit(&mut self, s: Stmt) {
-        if let Some(block) = self.doppler.as_mut().and_then(|d| d.blocks.last_mut()) {
-            block.push(s);
-        }
-    }
-
-    pub(crate) fn push_block(&mut self) {
-        if let Some(d) = self.doppler.as_mut() {
-            d.blocks.push(Vec::new());
-        }
-    }
-
-    pub(crate) fn pop_block(&mut self) -> Vec<Stmt> {
-        self.doppler
-            .as_mut()
-            .and_then(|d| d.blocks.pop())
-            .unwrap_or_default()
-    }
-
-    /// Number of statements in the current block (to undo a statement's
-    /// partial output in lazy mode).
-    pub(crate) fn block_len(&self) -> usize {
-        self.doppler
-            .as_ref()
-            .and_then(|d| d.blocks.last())
-            .map_or(0, |b| b.len())
-    }
-
-    pub(crate) fn truncate_block(&mut self, len: usize) {
-        if let Some(block) = self.doppler.as_mut().and_then(|d| d.blocks.last_mut()) {
-            block.truncate(len);
-        }
-    }
-
-    pub(crate) fn push_names(&mut self, reserved: impl IntoIterator<Item = String>) {
-        if let Some(d) = self.doppler.as_mut() {
-            let mut names = Names::default();
-            names.used.extend(reserved);
-            d.names.push(names);
-        }
-    }
-
-    /// Names for an inlined body: its own slots, but fresh against (and
-    /// reserved in) the residual function it is inlined into.
-    pub(crate) fn push_inline_names(&mut self) {
-        if let Some(d) = self.doppler.as_mut() {
-            let used = d.names.last().map(|n| n.used.clone()).unwrap_or_default();
-            d.names.push(Names {
-                by_slot: HashMap::new(),
-                used,
-                unassigned: HashSet::new(),
-            });
-        }
-    }
-
-    pub(crate) fn pop_inline_names(&mut self) {
-        if let Some(d) = self.doppler.as_mut() {
-            if let Some(inner) = d.names.pop() {
-                if let Some(outer) = d.names.last_mut() {
-                    outer.used.extend(inner.used);
-                }
-            }
-        }
-    }
-
-    pub(crate) fn pop_names(&mut self) {
-        if let Some(d) = self.doppler.as_mut() {
-            d.names.pop();
-        }
-    }
-
-    /// The residual name for a declaration of local `slot` (named `base`):
-    /// `base` the first time, `base$1`, `base$2`... when the same slot is
-    /// declared again (each repetition of an unrolled body has its own).
-    pub(crate) fn declare_residual_name(&mut self, slot: u32, base: &str) -> String {
-        let Some(names) = self.doppler.as_mut().and_then(|d| d.names.last_mut()) else {
-            return base.to_string();
-        };
-        let name = if names.by_slot.contains_key(&slot) || names.used.contains(base) {
-            (1..)
-                .map(|k| format!("{base}${k}"))
-                .find(|n| !names.used.contains(n))
-                .expect("a free name")
-        } else {
-            base.to_string()
-        };
-        names.used.insert(name.clone());
-        names.by_slot.insert(slot, name.clone());
-        name
-    }
-
-    /// Record that local `slot` was declared without a value.
-    pub(crate) fn mark_unassigned(&mut self, slot: u32) {
-        if let Some(names) = self.doppler.as_mut().and_then(|d| d.names.last_mut()) {
-            names.unassigned.insert(slot);
-        }
-    }
-
-    /// Whether local `slot` was declared without a value and not assigned
-    /// yet (then its first assignment is not a reassignment).
-    pub(crate) fn take_unassigned(&mut self, slot: u32) -> bool {
-        self.doppler
-            .as_mut()
-            .and_then(|d| d.names.last_mut())
-            .is_some_and(|n| n.unassigned.remove(&slot))
-    }
-
     /// Emit the residual declaration `name: T` (or `name: T = value`).
     pub(crate) fn emit_declaration(
         &mut self,
@@ -282,21 +362,8 @@ impl Interp<'_> {
             annotation: Some(annotation),
             value,
         };
-        self.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+        f.shift()?.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
         Ok(())
-    }
-
-    /// A fresh temporary name (for splat operands evaluated once).
-    pub(crate) fn temp_name(&mut self, what: &str) -> String {
-        let Some(d) = self.doppler.as_mut() else {
-            return what.to_string();
-        };
-        d.next_temp += 1;
-        let name = format!("{what}${}", d.next_temp);
-        if let Some(names) = d.names.last_mut() {
-            names.used.insert(name.clone());
-        }
-        name
     }
 
     /// Bind every run-time value of `args` to a fresh temporary, in order,
@@ -310,7 +377,7 @@ impl Interp<'_> {
                 continue;
             }
             let value = self.residual(f, a, *r)?;
-            let tmp = self.temp_name("arg");
+            let tmp = f.shift()?.temp_name("arg");
             self.emit_declaration(f, &tmp, a.ty, None, *r)?;
             bindings.push(build::walrus(ident(&tmp, *r), value, *r));
             *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
@@ -398,17 +465,12 @@ impl Interp<'_> {
     }
 
     /// `--provenance`: a comment in the residual code.
-    pub(crate) fn note(&mut self, text: impl FnOnce() -> String, range: TextRange) {
-        if self.doppler.as_ref().is_some_and(|d| d.provenance) {
-            let text = text();
-            self.emit(Stmt::new(StmtKind::Comment(text), range));
+    pub(crate) fn note(&mut self, f: &Frame, text: impl FnOnce() -> String, range: TextRange) -> Eval<()> {
+        let sh = f.shift()?;
+        if sh.provenance() {
+            sh.emit(Stmt::new(StmtKind::Comment(text()), range));
         }
-    }
-
-    pub(crate) fn note_import(&mut self, module: &'static str, name: &'static str) {
-        if let Some(d) = self.doppler.as_mut() {
-            d.imports.insert((module, name));
-        }
+        Ok(())
     }
 
     /// A residual expression statement, e.g. to keep the side effects of an
@@ -416,8 +478,7 @@ impl Interp<'_> {
     pub(crate) fn emit_effect(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<()> {
         if let Value::Residual(e) = &t.value {
             if has_effects(e) {
-                let _ = f;
-                self.emit(Stmt::new(StmtKind::Expr((**e).clone()), range));
+                f.shift()?.emit(Stmt::new(StmtKind::Expr((**e).clone()), range));
             }
         }
         Ok(())

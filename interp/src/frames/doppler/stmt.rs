@@ -17,9 +17,9 @@ impl Interp<'_> {
     /// Shift `body` into a new residual block (its control-flow outcome is
     /// abstract, hence dropped).
     pub(crate) fn shift_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Vec<Stmt>> {
-        self.push_block();
+        f.shift()?.push_block();
         let result = self.exec_block(f, body);
-        let block = self.pop_block();
+        let block = f.shift()?.pop_block()?;
         result?;
         Ok(block)
     }
@@ -27,13 +27,13 @@ impl Interp<'_> {
     /// In lazy error mode, a statement whose redshift fails becomes a
     /// `raise` of that error (its partial residual output is dropped).
     pub(crate) fn shift_stmt_lazily(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
-        let mark = self.block_len();
+        let mark = f.shift()?.block_len();
         match self.exec_stmt(f, s) {
             Err(Failure::Raise(e)) if raisable(e.kind) => {
-                self.truncate_block(mark);
+                f.shift()?.truncate_block(mark);
                 let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
                 let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
-                self.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+                f.shift()?.emit(Stmt::new(StmtKind::Raise(exc), s.range));
                 Ok(Flow::Return(Typed::none()))
             }
             other => other,
@@ -60,18 +60,18 @@ impl Interp<'_> {
             StmtKind::Expr(e) => self.eval_expr(f, e).and_then(|v| {
                 if is_runtime(&v) {
                     let res = self.residual(f, &v, e.range)?;
-                    self.emit(Stmt::new(StmtKind::Expr(res), s.range));
+                    f.shift()?.emit(Stmt::new(StmtKind::Expr(res), s.range));
                 }
                 Ok(Flow::Normal)
             }),
-            StmtKind::Break => {
-                self.emit(s.clone());
-                Ok(Flow::Break)
-            }
-            StmtKind::Continue => {
-                self.emit(s.clone());
-                Ok(Flow::Continue)
-            }
+            StmtKind::Break => f.shift().map(|sh| {
+                sh.emit(s.clone());
+                Flow::Break
+            }),
+            StmtKind::Continue => f.shift().map(|sh| {
+                sh.emit(s.clone());
+                Flow::Continue
+            }),
             _ => return None,
         })
     }
@@ -97,7 +97,7 @@ impl Interp<'_> {
         let test = self.residual(f, &cond, test.range)?;
         let body = self.shift_block(f, body)?;
         let orelse = self.shift_block(f, orelse)?;
-        self.emit(Stmt::new(
+        f.shift()?.emit(Stmt::new(
             StmtKind::If {
                 test,
                 body: non_empty(body, s),
@@ -115,7 +115,7 @@ impl Interp<'_> {
         }
         let test = self.residual(f, &cond, test.range)?;
         let body = self.shift_block(f, body)?;
-        self.emit(Stmt::new(
+        f.shift()?.emit(Stmt::new(
             StmtKind::While {
                 test,
                 body: non_empty(body, s),
@@ -147,7 +147,7 @@ impl Interp<'_> {
         let NameRef::Local(slot) = f.res.name(target.id) else {
             return Err(crate::bug!("for target `{}` is not a local", target.name));
         };
-        let name = self.declare_residual_name(slot, &target.name);
+        let name = f.shift()?.declare_residual_name(slot, &target.name)?;
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty: item_ty,
             color: Color::Red,
@@ -155,7 +155,7 @@ impl Interp<'_> {
         });
         let iter_res = self.residual(f, &it, iter.range)?;
         let body = self.shift_block(f, body)?;
-        self.emit(Stmt::new(
+        f.shift()?.emit(Stmt::new(
             StmtKind::For {
                 target: ident(&name, target.range),
                 iter: iter_res,
@@ -171,7 +171,7 @@ impl Interp<'_> {
         if let Flow::Return(v) = &flow {
             let range = value.map_or(s.range, |e| e.range);
             let res = self.residual(f, v, range)?;
-            self.emit(Stmt::new(StmtKind::Return(Some(res)), s.range));
+            f.shift()?.emit(Stmt::new(StmtKind::Return(Some(res)), s.range));
         }
         Ok(flow)
     }
@@ -181,7 +181,7 @@ impl Interp<'_> {
         let (kind, message) = self.raised_exception(f, &v, e)?;
         let msg = Expr::new(ExprKind::Str(message), s.range);
         let exc = build::call(name_expr(kind.name(), e.range), vec![msg], e.range);
-        self.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+        f.shift()?.emit(Stmt::new(StmtKind::Raise(exc), s.range));
         Ok(Flow::Return(Typed::none()))
     }
 
@@ -198,14 +198,14 @@ impl Interp<'_> {
         let message = match msg {
             None => Ok(None),
             Some(m) => {
-                self.push_block();
+                f.shift()?.push_block();
                 let r = self.eval_expr(f, m).and_then(|mv| {
                     if mv.ty != TypeId::STR {
                         return Err(self.mismatched(f, mv.ty, TypeId::STR, m.range, None));
                     }
                     self.residual(f, &mv, m.range)
                 });
-                let hoisted = self.pop_block();
+                let hoisted = f.shift()?.pop_block()?;
                 match (r, hoisted.is_empty()) {
                     (Ok(e), true) => Ok(Some(e)),
                     (Ok(_), false) => Err(SpyError::new(
@@ -219,7 +219,9 @@ impl Interp<'_> {
             }
         };
         match message {
-            Ok(msg) => self.emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
+            Ok(msg) => f
+                .shift()?
+                .emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 let not = Expr::new(
                     ExprKind::UnaryOp {
@@ -231,7 +233,7 @@ impl Interp<'_> {
                 let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
                 let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
                 let raise = Stmt::new(StmtKind::Raise(exc), s.range);
-                self.emit(Stmt::new(
+                f.shift()?.emit(Stmt::new(
                     StmtKind::If {
                         test: not,
                         body: vec![raise],

@@ -6,7 +6,7 @@
 //! created while blue code ran (generic and metafunc specializations) — is
 //! shifted once by a frame in shifting mode, repeated until no new one
 //! appears. Shifting uses the ordinary evaluation rules (see
-//! `frames/doppler.rs`): blue code runs, red code is rebuilt with every
+//! `frames/doppler/`): blue code runs, red code is rebuilt with every
 //! name resolved, every blue value a constant, every `UNROLL_RANGE` loop
 //! and splat expanded, blue branches pruned.
 //!

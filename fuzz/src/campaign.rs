@@ -19,7 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spy_conformance::snapshot;
 
-use spy_interp::engine::Mutation;
+use spy_interp::engine::{Engine, Mutation};
 
 use crate::config::{Feature, FeatureSet};
 use crate::gen::generate_restricted;
@@ -81,6 +81,8 @@ pub struct FuzzOptions {
     pub no_reduce: bool,
     /// No progress line.
     pub quiet: bool,
+    /// The engines compared, reference first (None: `Engine::ALL`).
+    pub engines: Option<Vec<Engine>>,
 }
 
 impl Default for FuzzOptions {
@@ -99,6 +101,7 @@ impl Default for FuzzOptions {
             reduce: None,
             no_reduce: false,
             quiet: false,
+            engines: None,
         }
     }
 }
@@ -258,6 +261,10 @@ fn replay_command(c: &Campaign, case: u64) -> String {
         "spy-interp fuzz --seed {} --case {case} --fuel {}",
         c.seed, c.oracle.fuel
     );
+    if c.oracle.engines != Engine::ALL {
+        let names: Vec<_> = c.oracle.engines.iter().map(|e| e.name()).collect();
+        cmd.push_str(&format!(" --engines {}", names.join(",")));
+    }
     if c.allowed != FeatureSet::all() {
         cmd.push_str(&format!(" --features {}", c.allowed.names()));
     }
@@ -407,6 +414,13 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     let mut c = Campaign::new(args.seed);
     c.allowed = allowed;
     c.oracle.fuel = args.fuel;
+    if let Some(engines) = &args.engines {
+        if engines.first().is_none_or(|e| !e.is_reference()) {
+            eprintln!("error: --engines must start with the reference engine `interp`");
+            return Ok(2);
+        }
+        c.oracle.engines = engines.clone();
+    }
     if let Some(m) = args.mutation {
         c.oracle.mutations = m.into();
     }

@@ -216,6 +216,17 @@ struct FuzzArgs {
     /// No progress line.
     #[arg(long, short)]
     quiet: bool,
+    /// The engines compared, reference first (default: every engine), e.g.
+    /// `--engines interp,doppler`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_engine)]
+    engines: Option<Vec<Engine>>,
+}
+
+fn parse_engine(name: &str) -> Result<Engine, String> {
+    Engine::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = Engine::ALL.iter().map(|e| e.name()).collect();
+        format!("unknown engine `{name}` (engines: {})", names.join(", "))
+    })
 }
 
 /// `--seconds`: a finite duration above 0, at most a year (what
@@ -258,6 +269,7 @@ impl FuzzArgs {
             reduce: self.reduce,
             no_reduce: self.no_reduce,
             quiet: self.quiet,
+            engines: self.engines,
         }
     }
 }

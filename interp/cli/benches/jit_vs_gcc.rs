@@ -1,0 +1,218 @@
+//! The fast path against C and CPython: each program of `bench/jit/` on the
+//! jit, doppler and interp engines, its C twin compiled by `gcc -O2
+//! -ffp-contract=off` (fib also with `-fno-inline
+//! -fno-optimize-sibling-calls`, plain recursion) and its CPython twin,
+//! timed as whole processes, alternating commands run by run so that the
+//! machine's drift affects them alike; the median of the runs is reported.
+//! A plain binary, not a timed test: `cargo bench -p spy-interp-cli --bench
+//! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs).
+//!
+//! The slow engines run a smaller size of the same program and their time
+//! is scaled by the work ratio (said in the table); every engine's output
+//! is checked against the others' and against C's.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// One benchmark program of `bench/jit/`.
+struct Program {
+    name: &'static str,
+    /// `SIZE` in the `.spy` source and argv[1] of the twins.
+    size: u64,
+    /// The size the slow engines (interp, doppler, CPython) run.
+    slow_size: u64,
+    /// How much more work `size` is than `slow_size`.
+    scale: f64,
+    /// Extra gcc variants: (label, flags).
+    gcc_variants: &'static [(&'static str, &'static [&'static str])],
+}
+
+const PROGRAMS: &[Program] = &[
+    Program {
+        name: "fib",
+        size: 32,
+        slow_size: 32,
+        scale: 1.0,
+        gcc_variants: &[(
+            "gcc -O2 -fno-inline -fno-optimize-sibling-calls",
+            &["-fno-inline", "-fno-optimize-sibling-calls"],
+        )],
+    },
+    Program {
+        name: "nested_loops",
+        size: 20_000,
+        slow_size: 200,
+        scale: 100.0,
+        gcc_variants: &[],
+    },
+    Program {
+        name: "float_loop",
+        size: 20_000_000,
+        slow_size: 200_000,
+        scale: 100.0,
+        gcc_variants: &[],
+    },
+];
+
+fn main() {
+    let runs: usize = std::env::var("JIT_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(5);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/jit");
+    let work = std::env::temp_dir().join(format!("spy-jit-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a scratch directory");
+    let spy = PathBuf::from(env!("CARGO_BIN_EXE_spy-interp"));
+    println!("jit_vs_gcc: median of {runs} runs, whole processes, wall seconds");
+    println!(
+        "{:<13} {:<52} {:>10} {:>9}",
+        "program", "command", "seconds", "vs gcc"
+    );
+    for p in PROGRAMS {
+        let template = std::fs::read_to_string(root.join(format!("{}.spy", p.name)))
+            .unwrap_or_else(|e| panic!("bench/jit/{}.spy: {e}", p.name));
+        let write = |size: u64| {
+            let path = work.join(format!("{}_{size}.spy", p.name));
+            std::fs::write(&path, template.replace("SIZE", &size.to_string())).expect("write");
+            path
+        };
+        let (big, small) = (write(p.size), write(p.slow_size));
+        let c = root.join(format!("{}.c", p.name));
+        let mut commands: Vec<(String, Vec<String>, f64)> = Vec::new();
+        let exe = |tag: &str| work.join(format!("{}_{tag}", p.name));
+        let gcc = |tag: &str, extra: &[&str]| -> Option<PathBuf> {
+            let out = exe(tag);
+            let status = Command::new("gcc")
+                .args(["-O2", "-ffp-contract=off"])
+                .args(extra)
+                .arg(&c)
+                .arg("-o")
+                .arg(&out)
+                .status()
+                .ok()?;
+            status.success().then_some(out)
+        };
+        let arg = p.size.to_string();
+        match gcc("o2", &[]) {
+            Some(bin) => commands.push((
+                "gcc -O2 -ffp-contract=off".into(),
+                vec![bin.display().to_string(), arg.clone()],
+                1.0,
+            )),
+            None => println!("{:<13} gcc not found or failed: no C baseline", p.name),
+        }
+        for (k, (label, flags)) in p.gcc_variants.iter().enumerate() {
+            if let Some(bin) = gcc(&format!("v{k}"), flags) {
+                commands.push(((*label).into(), vec![bin.display().to_string(), arg.clone()], 1.0));
+            }
+        }
+        let s = spy.display().to_string();
+        commands.push((
+            "spy-interp --engine jit".into(),
+            vec![
+                s.clone(),
+                "execute".into(),
+                "--engine".into(),
+                "jit".into(),
+                big.display().to_string(),
+            ],
+            1.0,
+        ));
+        let scaled = |what: &str| {
+            if p.scale == 1.0 {
+                what.to_string()
+            } else {
+                format!("{what} (size /{}, time ×{})", p.scale, p.scale)
+            }
+        };
+        for engine in ["doppler", "interp"] {
+            commands.push((
+                scaled(&format!("spy-interp --engine {engine}")),
+                vec![
+                    s.clone(),
+                    "execute".into(),
+                    "--engine".into(),
+                    engine.into(),
+                    small.display().to_string(),
+                ],
+                p.scale,
+            ));
+        }
+        commands.push((
+            scaled("python3"),
+            vec![
+                "python3".into(),
+                root.join(format!("{}.py", p.name)).display().to_string(),
+                p.slow_size.to_string(),
+            ],
+            p.scale,
+        ));
+        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); commands.len()];
+        let mut outputs: Vec<Option<String>> = vec![None; commands.len()];
+        for _ in 0..runs {
+            for (k, (_, argv, _)) in commands.iter().enumerate() {
+                let start = Instant::now();
+                let out = Command::new(&argv[0]).args(&argv[1..]).output();
+                let elapsed = start.elapsed();
+                match out {
+                    Ok(o) if o.status.success() => {
+                        times[k].push(elapsed);
+                        outputs[k] = Some(String::from_utf8_lossy(&o.stdout).trim().to_string());
+                    }
+                    Ok(o) => panic!(
+                        "{} failed ({}): {}",
+                        argv.join(" "),
+                        o.status,
+                        String::from_utf8_lossy(&o.stderr)
+                    ),
+                    Err(e) => panic!("cannot run {}: {e}", argv[0]),
+                }
+            }
+        }
+        check_outputs(p, &commands, &outputs);
+        let median = |v: &mut Vec<Duration>| {
+            v.sort();
+            v[v.len() / 2].as_secs_f64()
+        };
+        let medians: Vec<f64> = times
+            .iter_mut()
+            .zip(&commands)
+            .map(|(t, (_, _, scale))| median(t) * scale)
+            .collect();
+        let gcc_time = medians[0];
+        for ((label, _, _), t) in commands.iter().zip(&medians) {
+            println!("{:<13} {:<52} {:>10.4} {:>8.2}×", p.name, label, t, t / gcc_time);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Every command of a program printed the same result (floats compared as
+/// numbers: C prints `%.17g`, SPy and CPython the shortest repr). The
+/// slow-size runs compute a different result, so they are compared among
+/// themselves.
+fn check_outputs(p: &Program, commands: &[(String, Vec<String>, f64)], outputs: &[Option<String>]) {
+    let same = |a: &str, b: &str| match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x == y || (x.is_nan() && y.is_nan()),
+        _ => a == b,
+    };
+    for full in [true, false] {
+        let group: Vec<(&String, &String)> = commands
+            .iter()
+            .zip(outputs)
+            .filter(|((_, _, scale), _)| (*scale == 1.0) == full || p.scale == 1.0)
+            .filter_map(|((label, _, _), o)| o.as_ref().map(|o| (label, o)))
+            .collect();
+        if let Some((first_label, first)) = group.first() {
+            for (label, out) in &group[1..] {
+                assert!(
+                    same(first, out),
+                    "{}: `{first_label}` printed {first} but `{label}` printed {out}",
+                    p.name
+                );
+            }
+        }
+    }
+}

@@ -14,50 +14,11 @@ use crate::frames::lowlevel::SimdOp;
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
-use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Function, Typed, Value};
 
-/// The implementation an operator resolved to.
-#[derive(Clone, Debug)]
-pub(crate) enum OpImpl {
-    /// A primitive operation; both operands are converted to `operand`.
-    PrimBin {
-        op: BinOp,
-        operand: PrimTy,
-        result: PrimTy,
-    },
-    PrimCmp {
-        op: CmpOp,
-        operand: PrimTy,
-    },
-    StrConcat,
-    StrRepeat,
-    StrEq {
-        negate: bool,
-    },
-    StrContains,
-    /// `==`/`!=` between two types, functions... (identity).
-    IdentityEq {
-        negate: bool,
-    },
-    /// `is` / `is not`.
-    Is {
-        negate: bool,
-    },
-    /// Field-wise / item-wise equality of value types (structs, tuples).
-    ValueEq {
-        negate: bool,
-    },
-    /// `x in t` for a homogeneous tuple.
-    TupleContains,
-    RangeContains,
-    ListContains,
-    /// A user dunder method (`__add__`, `__eq__`, `__contains__`...).
-    Method {
-        func: Rc<Function>,
-        swap: bool,
-    },
-}
+pub(crate) use crate::vm::op_select::OpImpl;
+use crate::vm::op_select::{binop_impl, cmpop_impl};
 
 impl OpImpl {
     /// Pure implementations give a blue result when all inputs are blue.
@@ -142,18 +103,7 @@ impl Interp<'_> {
                 return r;
             }
         }
-        let imp = match (l.ty.as_prim(), r.ty.as_prim()) {
-            (Some(a), Some(b)) => ops::binop_signature(op, a, b).map(|sig| OpImpl::PrimBin {
-                op,
-                operand: sig.operand,
-                result: sig.result,
-            }),
-            _ if l.ty == TypeId::STR && r.ty == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
-            _ if l.ty == TypeId::STR && r.ty == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
-            _ => binop_dunder(op)
-                .and_then(|name| self.dunder(l.ty, name))
-                .map(|func| OpImpl::Method { func, swap: false }),
-        };
+        let imp = binop_impl(&self.vm, op, l.ty, r.ty);
         let Some(imp) = imp else {
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
@@ -213,79 +163,7 @@ impl Interp<'_> {
     }
 
     fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
-        let types = &self.vm.types;
-        match op {
-            CmpOp::Is | CmpOp::IsNot => {
-                let negate = op == CmpOp::IsNot;
-                if types.is_value_type(l) && types.is_value_type(r) {
-                    None
-                } else {
-                    Some(OpImpl::Is { negate })
-                }
-            }
-            CmpOp::In => {
-                if l == TypeId::STR && r == TypeId::STR {
-                    return Some(OpImpl::StrContains);
-                }
-                if r == TypeId::RANGE && l == TypeId::I32 {
-                    return Some(OpImpl::RangeContains);
-                }
-                if types.list_item(r) == Some(l) {
-                    return Some(OpImpl::ListContains);
-                }
-                if let Some(items) = types.tuple_items(r) {
-                    if !items.is_empty() && items.iter().all(|&t| t == l) {
-                        return Some(OpImpl::TupleContains);
-                    }
-                    return None;
-                }
-                self.dunder(r, "__contains__")
-                    .map(|func| OpImpl::Method { func, swap: true })
-            }
-            _ => {
-                if let (Some(a), Some(b)) = (l.as_prim(), r.as_prim()) {
-                    return ops::cmpop_signature(op, a, b).map(|sig| OpImpl::PrimCmp {
-                        op,
-                        operand: sig.operand,
-                    });
-                }
-                let eq_like = matches!(op, CmpOp::Eq | CmpOp::NotEq);
-                let negate = op == CmpOp::NotEq;
-                if let Some(func) = cmp_dunder(op).and_then(|name| self.dunder(l, name)) {
-                    return Some(OpImpl::Method { func, swap: false });
-                }
-                if !eq_like {
-                    return None;
-                }
-                if l == TypeId::STR && r == TypeId::STR {
-                    return Some(OpImpl::StrEq { negate });
-                }
-                if l == r
-                    && (types.is_struct(l)
-                        || matches!(
-                            types.kind(l),
-                            TypeKind::Tuple(_) | TypeKind::List(_) | TypeKind::InterpTuple
-                        ))
-                {
-                    // the auto-generated `__eq__`/`__ne__` of value types
-                    if negate && self.dunder(l, "__eq__").is_some() {
-                        return None;
-                    }
-                    return Some(OpImpl::ValueEq { negate });
-                }
-                let reference = |t: TypeId| !types.is_value_type(t);
-                if reference(l)
-                    && reference(r)
-                    && (l == r
-                        || l == TypeId::NONE
-                        || r == TypeId::NONE
-                        || (l == TypeId::TYPE && r == TypeId::TYPE))
-                {
-                    return Some(OpImpl::IdentityEq { negate });
-                }
-                None
-            }
-        }
+        cmpop_impl(&self.vm, op, l, r)
     }
 
     fn bad_contains(&self, f: &Frame, l: TypeId, r: TypeId, le: TextRange, re: TextRange) -> Eval<Typed> {
@@ -629,34 +507,4 @@ fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {
         Value::Scalar(s) => Ok(ops::convert::convert(*s, to)),
         other => Err(crate::bug!("primitive operator applied to {other:?}")),
     }
-}
-
-fn binop_dunder(op: BinOp) -> Option<&'static str> {
-    Some(match op {
-        BinOp::Add => "__add__",
-        BinOp::Sub => "__sub__",
-        BinOp::Mul => "__mul__",
-        BinOp::Div => "__div__",
-        BinOp::FloorDiv => "__floordiv__",
-        BinOp::Mod => "__mod__",
-        BinOp::Pow => "__pow__",
-        BinOp::LShift => "__lshift__",
-        BinOp::RShift => "__rshift__",
-        BinOp::BitAnd => "__and__",
-        BinOp::BitOr => "__or__",
-        BinOp::BitXor => "__xor__",
-        BinOp::MatMul => return None,
-    })
-}
-
-fn cmp_dunder(op: CmpOp) -> Option<&'static str> {
-    Some(match op {
-        CmpOp::Eq => "__eq__",
-        CmpOp::NotEq => "__ne__",
-        CmpOp::Lt => "__lt__",
-        CmpOp::LtE => "__le__",
-        CmpOp::Gt => "__gt__",
-        CmpOp::GtE => "__ge__",
-        _ => return None,
-    })
 }

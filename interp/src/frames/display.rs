@@ -4,6 +4,7 @@
 use crate::error::{ExcKind, SpyError};
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
+use crate::vm::op_select;
 use crate::vm::ops::format;
 use crate::vm::value::{Typed, Value};
 
@@ -39,9 +40,6 @@ impl Interp<'_> {
             Value::Module(m) => format!("<spy module '{}'>", self.vm.module(*m).name),
             Value::Tuple(tuple) => {
                 let items = &tuple.items;
-                // Deliberate difference: upstream prints the generic
-                // `<spy `...::_tup` object at 0x...>`; we print Python's
-                // tuple repr, which is deterministic and readable.
                 let item_types = self.tuple_item_types(tuple);
                 let mut parts = Vec::with_capacity(items.len());
                 for (item, ty) in items.iter().zip(item_types) {
@@ -52,11 +50,7 @@ impl Interp<'_> {
                     };
                     parts.push(self.repr_of(f, &t, range)?);
                 }
-                if parts.len() == 1 {
-                    format!("({},)", parts[0])
-                } else {
-                    format!("({})", parts.join(", "))
-                }
+                op_select::tuple_text(&parts)
             }
             Value::Meta(m) => format!("<MetaArg {} `{}`>", m.color.name(), self.vm.types.name(m.ty)),
             Value::OpSpec(o) => match &**o {
@@ -90,22 +84,19 @@ impl Interp<'_> {
                 format!("[{}]", parts.join(", "))
             }
             Value::Struct(s) => {
-                for dunder in ["__str__", "__repr__"] {
-                    if let Some(m) = self.vm.struct_method(s.ty, dunder) {
-                        let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;
-                        return match r.value {
-                            Value::Str(text) => Ok(text.to_string()),
-                            _ => Err(SpyError::new(
-                                ExcKind::TypeError,
-                                format!("{dunder} returned non-string"),
-                            )
-                            .with_error(&f.file, range, "")
-                            .into()),
-                        };
-                    }
+                if let Some((dunder, m)) = op_select::display_dunder(&self.vm, s.ty) {
+                    let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;
+                    return match r.value {
+                        Value::Str(text) => Ok(text.to_string()),
+                        _ => Err(SpyError::new(
+                            ExcKind::TypeError,
+                            format!("{dunder} returned non-string"),
+                        )
+                        .with_error(&f.file, range, "")
+                        .into()),
+                    };
                 }
-                // Deliberate difference: no `at 0x...` address (deterministic).
-                format!("<spy `{}` object>", self.vm.types.name(s.ty))
+                op_select::opaque_struct_text(&self.vm, s.ty)
             }
         })
     }

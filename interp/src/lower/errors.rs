@@ -1,15 +1,17 @@
-//! The one mapping between SPy run-time errors and the JIT's `ErrCode`s, and
-//! the site table that turns a `RunError` back into the `SpyError` ASTFrame
+//! The one mapping between SPy errors and the JIT's `ErrCode`s, and the
+//! site table that turns a `RunError` back into the `SpyError` ASTFrame
 //! would have raised (kind, exact message, traceback frames, annotation).
 //!
-//! Every fallible operation the lowering emits gets its own code, so the
-//! code alone says what was raised *and where* (function, statement and
-//! expression spans). Helpers raise the `vm::ops` error they got, interned
-//! at run time into the same table (their location is their call site, the
-//! innermost entry of the traceback). Codes 1 and 2 are the two the JIT
-//! raises itself (`CompileOptions`). When `vm::rt_error::RuntimeError`
-//! lands, `ErrorInfo::kind/message` become one of its values: this module
-//! is the only place to change.
+//! An `ErrCode` is `(entry << 10) | rt`: `rt` is the stable code of a
+//! `vm::rt_error::RuntimeError` (below 1000, 0 for an error that is not a
+//! run-time error: a user `raise`, the missing `return`), and `entry` is an
+//! index into this table saying *where* the operation is (function,
+//! statement and expression spans) — so the JIT raises by the typed code
+//! and the rebuilt error is `RuntimeError::from_code(rt, operands)`. Entry
+//! 0 is "no site of its own": errors raised inside a helper (their location
+//! is their call site, the innermost entry of the traceback) and the call
+//! depth at function entry. A text operand (`RuntimeError::has_text`) is a
+//! str handle in operand word 1.
 
 use std::rc::Rc;
 
@@ -17,11 +19,15 @@ use spy_jit::ir::{ErrCode, RunError, SiteId, Word};
 
 use crate::error::{ExcKind, SpyError, TraceEntry};
 use crate::source::{SourceFile, TextRange};
+use crate::vm::rt_error::{Operands, RuntimeError};
 
-/// `RecursionError` at function entry past the depth limit.
-pub const RECURSION: u32 = 1;
-/// A helper panicked: a bug of spy-interp.
-pub const INTERNAL: u32 = 2;
+/// `RecursionError` at function entry past the depth limit (entry 0).
+pub const RECURSION: u32 = 801;
+/// A helper panicked: a bug of spy-interp (entry 1, not a run-time error).
+pub const INTERNAL: u32 = 1 << ENTRY_SHIFT;
+/// Where the entry index starts in an `ErrCode`.
+const ENTRY_SHIFT: u32 = 10;
+const RT_MASK: u32 = (1 << ENTRY_SHIFT) - 1;
 
 /// Where a traceback entry points: a function's frame at a range.
 #[derive(Clone, Debug)]
@@ -40,19 +46,20 @@ pub struct Label {
     pub text: String,
 }
 
-/// The message of an error.
+/// What an error code raises.
 #[derive(Clone, Debug)]
-pub enum Message {
-    Fixed(String),
-    /// Operand 0 is a str handle holding the message (`assert c, msg`).
-    FromHandle,
+pub enum Raised {
+    /// The `RuntimeError` named by the code's low bits.
+    Runtime,
+    /// An error that is not a run-time error (`raise E("m")`, a missing
+    /// `return`, a static error a helper met).
+    Fixed { kind: ExcKind, message: String },
 }
 
-/// One error code's meaning.
+/// One error entry: what, and where.
 #[derive(Clone, Debug)]
 pub struct ErrorInfo {
-    pub kind: ExcKind,
-    pub message: Message,
+    pub raised: Raised,
     /// The frame and annotation of an error raised by an operation; `None`
     /// for errors raised inside a helper or at function entry (their site
     /// is the innermost call site of the traceback).
@@ -77,39 +84,72 @@ pub struct ErrorTable {
 
 impl ErrorTable {
     pub fn new() -> ErrorTable {
-        let fixed = |kind, message: &str| ErrorInfo {
-            kind,
-            message: Message::Fixed(message.to_string()),
+        let nowhere = ErrorInfo {
+            raised: Raised::Runtime,
+            at: None,
+        };
+        let internal = ErrorInfo {
+            raised: Raised::Fixed {
+                kind: ExcKind::Exception,
+                message: "internal error: a JIT helper panicked".into(),
+            },
             at: None,
         };
         ErrorTable {
-            infos: vec![
-                fixed(ExcKind::RecursionError, "maximum recursion depth exceeded"),
-                fixed(ExcKind::Exception, "internal error: a JIT helper panicked"),
-            ],
+            infos: vec![nowhere, internal],
             sites: Vec::new(),
         }
     }
 
-    /// A new code for `info`.
-    pub fn code(&mut self, info: ErrorInfo) -> ErrCode {
+    fn push(&mut self, info: ErrorInfo, rt: u32) -> ErrCode {
+        debug_assert!(rt <= RT_MASK);
         self.infos.push(info);
-        ErrCode::new(self.infos.len() as u32).expect("codes start at 1")
+        let entry = self.infos.len() as u32 - 1;
+        ErrCode::new((entry << ENTRY_SHIFT) | rt).expect("entries start at 2")
     }
 
-    /// The code of an error raised inside a helper (located by its call
-    /// site); equal errors share a code.
-    pub fn helper_code(&mut self, kind: ExcKind, message: &str) -> ErrCode {
+    /// The code of run-time error `e` raised by the operation at `at`.
+    pub fn runtime(&mut self, e: &RuntimeError, at: (FrameAt, Label)) -> ErrCode {
+        let info = ErrorInfo {
+            raised: Raised::Runtime,
+            at: Some(at),
+        };
+        self.push(info, e.code())
+    }
+
+    /// The code of an error that is not a run-time error, raised at `at`.
+    pub fn fixed(&mut self, kind: ExcKind, message: String, at: (FrameAt, Label)) -> ErrCode {
+        let info = ErrorInfo {
+            raised: Raised::Fixed { kind, message },
+            at: Some(at),
+        };
+        self.push(info, 0)
+    }
+
+    /// The code of a run-time error raised inside a helper (located by its
+    /// call site): its own code, entry 0.
+    pub fn helper_runtime(e: &RuntimeError) -> ErrCode {
+        ErrCode::new(e.code()).expect("run-time error codes are not 0")
+    }
+
+    /// The code of a static error a helper met (a bug of typed residual
+    /// code, reported as ASTFrame words it); equal errors share a code.
+    pub fn helper_fixed(&mut self, kind: ExcKind, message: &str) -> ErrCode {
         let found = self.infos.iter().position(|i| {
-            i.at.is_none() && i.kind == kind && matches!(&i.message, Message::Fixed(m) if m == message)
+            i.at.is_none() && matches!(&i.raised, Raised::Fixed { kind: k, message: m } if *k == kind && m == message)
         });
         match found {
-            Some(i) => ErrCode::new(i as u32 + 1).expect("codes start at 1"),
-            None => self.code(ErrorInfo {
-                kind,
-                message: Message::Fixed(message.to_string()),
-                at: None,
-            }),
+            Some(i) => ErrCode::new((i as u32) << ENTRY_SHIFT).expect("entries start at 1"),
+            None => self.push(
+                ErrorInfo {
+                    raised: Raised::Fixed {
+                        kind,
+                        message: message.to_string(),
+                    },
+                    at: None,
+                },
+                0,
+            ),
         }
     }
 
@@ -118,8 +158,11 @@ impl ErrorTable {
         SiteId(self.sites.len() as u32 - 1)
     }
 
-    pub fn info(&self, code: ErrCode) -> Option<&ErrorInfo> {
-        self.infos.get(code.get() as usize - 1)
+    /// The entry of a code, and the run-time error code in it (0: none).
+    pub fn info(&self, code: ErrCode) -> Option<(&ErrorInfo, u32)> {
+        let c = code.get();
+        let info = self.infos.get((c >> ENTRY_SHIFT) as usize)?;
+        Some((info, c & RT_MASK))
     }
 
     /// Whether `code` is the internal error (a helper panicked).
@@ -129,12 +172,19 @@ impl ErrorTable {
 
     /// The `SpyError` of a failed run; `text_of` reads a str handle.
     pub fn rebuild(&self, err: &RunError, text_of: &dyn Fn(Word) -> String) -> Option<SpyError> {
-        let info = self.info(err.code)?;
-        let message = match &info.message {
-            Message::Fixed(m) => m.clone(),
-            Message::FromHandle => text_of(err.operands[0]),
+        let (info, rt) = self.info(err.code)?;
+        let mut e = match &info.raised {
+            Raised::Fixed { kind, message } => SpyError::new(*kind, message.clone()),
+            Raised::Runtime => {
+                let [w0, w1] = err.operands;
+                let (words, text) = if RuntimeError::has_text(rt) {
+                    ([w0, 0], text_of(w1))
+                } else {
+                    ([w0, w1], String::new())
+                };
+                SpyError::from(RuntimeError::from_code(rt, Operands { words, text: &text })?)
+            }
         };
-        let mut e = SpyError::new(info.kind, message);
         // The traceback is innermost first; ASTFrame's is outermost first.
         for site in err.traceback.iter().rev() {
             let s = self.sites.get(site.0 as usize)?;

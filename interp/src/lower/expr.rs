@@ -9,21 +9,26 @@ use super::func::{FnLower, LVal};
 use super::helpers::binop_code;
 use super::layout::{prim_code, prim_ty, word_of_scalar};
 use super::Lowered;
-use crate::error::ExcKind;
+use crate::vm::rt_error::RuntimeError;
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast;
 use crate::vm::builtins::{self, Builtin};
+use crate::vm::op_select::{self, EqImpl, OpImpl};
 use crate::vm::ops::{self, convert, PrimTy, Scalar};
 use crate::vm::types::TypeId;
-use crate::vm::value::Value;
+use crate::vm::value::{Function, Typed, Value};
+use std::rc::Rc;
 
 impl FnLower<'_, '_, '_> {
     /// The blue value a name (or `module.attr`) denotes, if it is one
     /// (builtins, module-level constants, functions and types).
-    pub fn static_value(&self, e: &Expr) -> Option<Value> {
-        let ExprKind::Name(id) = &e.kind else {
-            return None;
+    pub fn static_value(&mut self, e: &Expr) -> Option<Value> {
+        let id = match &e.kind {
+            ExprKind::Name(id) => id,
+            ExprKind::Attribute { value, attr } => return self.static_attr(value, attr),
+            _ => return None,
         };
         match self.res.name(id.id) {
             NameRef::Builtin(i) => Some(builtins::value(i).value),
@@ -36,6 +41,36 @@ impl FnLower<'_, '_, '_> {
                 m.globals.get(slot as usize)?.as_ref()?.value.clone()
             }
             _ => None,
+        }
+    }
+
+    /// `obj.attr` of a static type or module (`T.__make__`, `T.method`,
+    /// `m.f`), looked up by ASTFrame's `get_attr` (which has no effects on
+    /// those).
+    fn static_attr(&mut self, obj: &Expr, attr: &ast::Identifier) -> Option<Value> {
+        let v = self.static_value(obj)?;
+        let ty = match &v {
+            Value::Type(_) => TypeId::TYPE,
+            Value::Module(_) | Value::Builtin(Builtin::Module(_)) => self.cx.interp.dynamic_type(&v)?,
+            _ => return None,
+        };
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        interp.get_attr(&mut frame, Typed::blue(ty, v), obj, attr).ok().map(|t| t.value)
+    }
+
+    /// A static value used as a value (a constant).
+    fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
+        match v {
+            Some(Value::Scalar(s)) => Ok(self.konst(s)),
+            Some(Value::Str(s)) => {
+                let h = self.cx.string(&s);
+                let r = self.fb.const_(Ty::Handle, h);
+                Ok(LVal::one(TypeId::STR, r))
+            }
+            Some(Value::None) => Ok(LVal::none()),
+            Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
+            None => self.unsupported(format!("the module variable `{what}`"), range),
         }
     }
 
@@ -60,19 +95,10 @@ impl FnLower<'_, '_, '_> {
             }
             ExprKind::Name(id) => match self.res.name(id.id) {
                 NameRef::Local(_) => self.read_local(id),
-                _ => match self.static_value(e) {
-                    Some(Value::Scalar(s)) => Ok(self.konst(s)),
-                    Some(Value::Str(s)) => {
-                        let h = self.cx.string(&s);
-                        let r = self.fb.const_(Ty::Handle, h);
-                        Ok(LVal::one(TypeId::STR, r))
-                    }
-                    Some(Value::None) => Ok(LVal::none()),
-                    Some(_) => {
-                        self.unsupported(format!("the value of `{}` used as a value", id.name), e.range)
-                    }
-                    None => self.unsupported(format!("the module variable `{}`", id.name), e.range),
-                },
+                _ => {
+                    let v = self.static_value(e);
+                    self.static_lval(v, &id.name, e.range)
+                }
             },
             ExprKind::UnaryOp {
                 op: UnaryOp::Neg,
@@ -181,7 +207,16 @@ impl FnLower<'_, '_, '_> {
             }
             ExprKind::Subscript { value, indices } => self.subscript(value, indices, e.range),
             ExprKind::Call { func, args } => self.call(e, func, args),
-            ExprKind::Attribute { .. } => self.unsupported("an attribute", e.range),
+            ExprKind::Attribute { value, attr } => match self.static_value(value) {
+                Some(_) => {
+                    let v = self.static_attr(value, attr);
+                    self.static_lval(v, &attr.name, e.range)
+                }
+                None => {
+                    let obj = self.expr(value)?;
+                    self.field(obj, attr, e.range)
+                }
+            },
             ExprKind::List(_) => self.unsupported("a `list[T]` display", e.range),
             _ => self.unsupported("this kind of expression", e.range),
         }
@@ -274,37 +309,41 @@ impl FnLower<'_, '_, '_> {
         rr: TextRange,
         whole: TextRange,
     ) -> Lowered<LVal> {
-        if l.ty == TypeId::STR && r.ty == TypeId::STR && op == BinOp::Add {
-            let h = self.cx.helpers.str_concat;
-            let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-            return Ok(LVal::one(TypeId::STR, v.expect("a result")));
-        }
-        if l.ty == TypeId::STR && r.ty == TypeId::I32 && op == BinOp::Mul {
-            let h = self.cx.helpers.str_repeat;
-            let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-            return Ok(LVal::one(TypeId::STR, v.expect("a result")));
-        }
-        let sig = match (l.ty.as_prim(), r.ty.as_prim()) {
-            (Some(a), Some(b)) => ops::binop_signature(op, a, b),
-            _ => None,
-        };
-        let Some(sig) = sig else {
-            return self.unsupported(
-                format!(
-                    "`{}` {} `{}`",
-                    self.type_name(l.ty),
-                    op.symbol(),
-                    self.type_name(r.ty)
-                ),
-                whole,
-            );
+        let imp = op_select::binop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
+        let sig = match imp {
+            Some(OpImpl::PrimBin { operand, result, .. }) => ops::BinSig { operand, result },
+            Some(OpImpl::StrConcat) => {
+                let h = self.cx.helpers.str_concat;
+                let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
+                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+            }
+            Some(OpImpl::StrRepeat) => {
+                let h = self.cx.helpers.str_repeat;
+                let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
+                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+            }
+            Some(OpImpl::Method { func, swap }) => {
+                let args = if swap { vec![(r, rr), (l, lr)] } else { vec![(l, lr), (r, rr)] };
+                return self.call_red(&func, args, whole);
+            }
+            _ => {
+                return self.unsupported(
+                    format!(
+                        "`{}` {} `{}`",
+                        self.type_name(l.ty),
+                        op.symbol(),
+                        self.type_name(r.ty)
+                    ),
+                    whole,
+                )
+            }
         };
         let operand = TypeId::prim(sig.operand);
         let a = self.coerce(l, operand, lr)?.regs[0];
         let b = self.coerce(r, operand, rr)?.regs[0];
         let result = TypeId::prim(sig.result);
         let p = sig.operand;
-        let zero = |l: &mut Self, msg: &str| l.raise_code(ExcKind::ZeroDivisionError, msg, whole, "");
+        let zero = |l: &mut Self, e: RuntimeError| l.rt_code(e, whole, "");
         let v = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
                 if p.is_int() || p.is_float() || p == PrimTy::Bool =>
@@ -320,19 +359,19 @@ impl FnLower<'_, '_, '_> {
                 self.fb.binary(ib, a, b)
             }
             BinOp::FloorDiv if p.is_int() => {
-                let code = zero(self, "integer division or modulo by zero");
+                let code = zero(self, RuntimeError::IntFloorDivByZero);
                 self.fb.floor_div(a, b, code)
             }
             BinOp::Mod if p.is_int() => {
-                let code = zero(self, "integer modulo by zero");
+                let code = zero(self, RuntimeError::IntModByZero);
                 self.fb.floor_mod(a, b, code)
             }
             BinOp::Div if p.is_float() => {
-                let code = zero(self, "float division by zero");
+                let code = zero(self, RuntimeError::FloatDivByZero);
                 self.fb.fdiv(a, b, code)
             }
             BinOp::LShift | BinOp::RShift if p.is_int() => {
-                let code = self.raise_code(ExcKind::ValueError, "negative shift count", whole, "");
+                let code = self.rt_code(RuntimeError::NegativeShiftCount, whole, "");
                 let s = if op == BinOp::LShift {
                     spy_jit::ir::ShiftOp::Shl
                 } else {
@@ -369,33 +408,46 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn compare(&mut self, op: CmpOp, l: LVal, r: LVal, whole: TextRange) -> Lowered<LVal> {
-        if l.ty == TypeId::STR && r.ty == TypeId::STR && matches!(op, CmpOp::Eq | CmpOp::NotEq) {
-            let h = self.cx.helpers.str_eq;
-            let eq = self
-                .call_helper(h, Some(Ty::Bool), &[l.regs[0], r.regs[0]], whole)
-                .expect("a result");
-            let v = if op == CmpOp::Eq {
-                eq
-            } else {
-                self.fb.unary(UnOp::Not, eq)
-            };
-            return Ok(LVal::one(TypeId::BOOL, v));
-        }
-        let sig = match (l.ty.as_prim(), r.ty.as_prim()) {
-            (Some(a), Some(b)) => ops::cmpop_signature(op, a, b),
-            _ => None,
+        let imp = op_select::cmpop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
+        let negated = |me: &mut Self, negate: bool, v: VReg| {
+            let v = if negate { me.fb.unary(UnOp::Not, v) } else { v };
+            Ok(LVal::one(TypeId::BOOL, v))
         };
-        let Some(sig) = sig else {
-            return self.unsupported(
-                format!(
-                    "`{}` {} `{}`",
-                    self.type_name(l.ty),
-                    op.symbol(),
-                    self.type_name(r.ty)
-                ),
-                whole,
-            );
+        let operand = match imp {
+            Some(OpImpl::PrimCmp { operand, .. }) => operand,
+            Some(OpImpl::StrEq { negate }) => {
+                let h = self.cx.helpers.str_eq;
+                let eq = self
+                    .call_helper(h, Some(Ty::Bool), &[l.regs[0], r.regs[0]], whole)
+                    .expect("a result");
+                return negated(self, negate, eq);
+            }
+            Some(OpImpl::ValueEq { negate }) => {
+                let eq = self.value_eq(l.ty, &l, &r, whole)?;
+                return negated(self, negate, eq);
+            }
+            Some(OpImpl::TupleContains) => {
+                let items = self.cx.interp.vm.types.tuple_items(r.ty).map(|i| i.to_vec()).unwrap_or_default();
+                let parts = self.split(&r, &items, whole)?;
+                return self.any_equal(&l, &parts, whole).map(|v| LVal::one(TypeId::BOOL, v));
+            }
+            Some(OpImpl::Method { func, swap }) => {
+                let args = if swap { vec![(r, whole), (l, whole)] } else { vec![(l, whole), (r, whole)] };
+                return self.call_red(&func, args, whole);
+            }
+            _ => {
+                return self.unsupported(
+                    format!(
+                        "`{}` {} `{}`",
+                        self.type_name(l.ty),
+                        op.symbol(),
+                        self.type_name(r.ty)
+                    ),
+                    whole,
+                )
+            }
         };
+        let sig = ops::BinSig { operand, result: PrimTy::Bool };
         let operand = TypeId::prim(sig.operand);
         let a = self.coerce(l, operand, whole)?.regs[0];
         let b = self.coerce(r, operand, whole)?.regs[0];
@@ -449,6 +501,129 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// `a == b` for two values of value type `ty`, decided by
+    /// `op_select::value_eq_impl` (parts compared in order, the first
+    /// unequal one stops, as ASTFrame's `values_equal`).
+    fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        let Some(imp) = op_select::value_eq_impl(&self.cx.interp.vm, ty) else {
+            let t = self.type_name(ty);
+            return self.unsupported(format!("`{t}` == `{t}`"), range);
+        };
+        Ok(match imp {
+            EqImpl::Prim(_) => self.fb.cmp(IC::Eq, a.regs[0], b.regs[0]),
+            EqImpl::Str => {
+                let h = self.cx.helpers.str_eq;
+                self.call_helper(h, Some(Ty::Bool), &[a.regs[0], b.regs[0]], range)
+                    .expect("a result")
+            }
+            EqImpl::Always => self.fb.const_(Ty::Bool, 1),
+            EqImpl::Dunder(func) => {
+                if func.ret != TypeId::BOOL {
+                    return self.unsupported(format!("`{}` not returning `bool`", func.fqn), range);
+                }
+                let r = self.call_red(&func, vec![(a.clone(), range), (b.clone(), range)], range)?;
+                r.regs[0]
+            }
+            EqImpl::Items(items) => {
+                let (xs, ys) = (self.split(a, &items, range)?, self.split(b, &items, range)?);
+                let out = self.fb.local(Ty::Bool);
+                let t = self.fb.const_(Ty::Bool, 1);
+                self.fb.assign(out, Op::Copy(t));
+                self.all_of(out, &items, &xs, &ys, range)?;
+                self.fb.op(Ty::Bool, Op::Copy(out))
+            }
+        })
+    }
+
+    /// `out = xs[0] == ys[0] and xs[1] == ys[1] and ...` (short-circuit).
+    fn all_of(&mut self, out: VReg, items: &[TypeId], xs: &[LVal], ys: &[LVal], range: TextRange) -> Lowered<()> {
+        let Some((&t, rest)) = items.split_first() else {
+            return Ok(());
+        };
+        let eq = self.value_eq(t, &xs[0], &ys[0], range)?;
+        self.fb.assign(out, Op::Copy(eq));
+        if rest.is_empty() {
+            return Ok(());
+        }
+        self.fb.open_block();
+        let r = self.all_of(out, rest, &xs[1..], &ys[1..], range);
+        let then_ = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::If {
+            cond: eq,
+            then_,
+            else_: Default::default(),
+        });
+        Ok(())
+    }
+
+    /// `x in (a, b, ...)`: `x == a or x == b or ...` (short-circuit).
+    fn any_equal(&mut self, x: &LVal, parts: &[LVal], range: TextRange) -> Lowered<VReg> {
+        let out = self.fb.local(Ty::Bool);
+        let f = self.fb.const_(Ty::Bool, 0);
+        self.fb.assign(out, Op::Copy(f));
+        self.any_of(out, x, parts, range)?;
+        Ok(self.fb.op(Ty::Bool, Op::Copy(out)))
+    }
+
+    fn any_of(&mut self, out: VReg, x: &LVal, parts: &[LVal], range: TextRange) -> Lowered<()> {
+        let Some((p, rest)) = parts.split_first() else {
+            return Ok(());
+        };
+        let eq = self.value_eq(x.ty, x, p, range)?;
+        self.fb.assign(out, Op::Copy(eq));
+        if rest.is_empty() {
+            return Ok(());
+        }
+        self.fb.open_block();
+        let r = self.any_of(out, x, rest, range);
+        let else_ = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::If {
+            cond: eq,
+            then_: Default::default(),
+            else_,
+        });
+        Ok(())
+    }
+
+    /// `obj.attr` of a struct value: its field (a slice of its registers).
+    fn field(&mut self, obj: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
+        let fields = self.cx.interp.vm.types.struct_fields(obj.ty).map(|f| f.to_vec());
+        let Some(fields) = fields else {
+            return self.unsupported(format!("an attribute of a `{}`", self.type_name(obj.ty)), range);
+        };
+        let Some(i) = fields.iter().position(|f| f.name == attr.name) else {
+            return self.unsupported(format!("the unknown field `{}`", attr.name), range);
+        };
+        let tys: Vec<TypeId> = fields.iter().map(|f| f.ty).collect();
+        let mut parts = self.split(&obj, &tys, range)?;
+        Ok(parts.swap_remove(i))
+    }
+
+    /// A call of red function `func` of the module with evaluated
+    /// arguments (converted to its parameter types); the caller's frame
+    /// points at `range`.
+    pub fn call_red(&mut self, func: &Rc<Function>, args: Vec<(LVal, TextRange)>, range: TextRange) -> Lowered<LVal> {
+        let d = self.cx.declare(func, &self.file, range)?;
+        if args.len() != func.params.len() {
+            return self.unsupported("a call with the wrong number of arguments", range);
+        }
+        let mut regs = Vec::new();
+        for ((v, r), p) in args.into_iter().zip(&func.params) {
+            regs.extend(self.coerce(v, p.ty, r)?.regs);
+        }
+        let site = self.cx.errors.site(Site {
+            frame: self.frame_at(range),
+            label: None,
+        });
+        let results = self.fb.call_with(d.id, &d.results, &regs, site);
+        Ok(LVal {
+            ty: func.ret,
+            regs: results,
+        })
+    }
+
     // -------------------------------------------------------------- calls
 
     fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Lowered<LVal> {
@@ -470,24 +645,27 @@ impl FnLower<'_, '_, '_> {
         }
         match self.static_value(func) {
             Some(Value::Func(f)) => {
-                let d = self.cx.declare(&f, &self.file, e.range)?;
-                if args.len() != f.params.len() {
-                    return self.unsupported("a call with the wrong number of arguments", e.range);
+                self.cx.declare(&f, &self.file, e.range)?;
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                self.call_red(&f, vals, e.range)
+            }
+            Some(Value::Builtin(Builtin::StructMake(t))) => {
+                let fields = self.cx.interp.vm.types.struct_fields(t).map(|f| f.to_vec()).unwrap_or_default();
+                if fields.len() != args.len() {
+                    return self.unsupported("a `__make__` with the wrong number of arguments", e.range);
+                }
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
                 }
                 let mut regs = Vec::new();
-                for (a, p) in args.iter().zip(&f.params) {
-                    let v = self.expr(a)?;
-                    regs.extend(self.coerce(v, p.ty, a.range)?.regs);
+                for ((v, r), fd) in vals.into_iter().zip(&fields) {
+                    regs.extend(self.coerce(v, fd.ty, r)?.regs);
                 }
-                let site = self.cx.errors.site(Site {
-                    frame: self.frame_at(e.range),
-                    label: None,
-                });
-                let results = self.fb.call_with(d.id, &d.results, &regs, site);
-                Ok(LVal {
-                    ty: f.ret,
-                    regs: results,
-                })
+                Ok(LVal { ty: t, regs })
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(Builtin::Repr)) => {
@@ -577,6 +755,33 @@ impl FnLower<'_, '_, '_> {
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
             return Ok(self.fb.const_(Ty::Handle, h));
+        }
+        if let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) {
+            let parts = self.split(&v, &items, range)?;
+            let mut texts = Vec::new();
+            for p in parts {
+                texts.push(self.repr(p, range)?);
+            }
+            for t in texts {
+                self.call_helper(hs.join_part, None, &[t], range);
+            }
+            return Ok(self
+                .call_helper(hs.tuple_text, Some(Ty::Handle), &[], range)
+                .expect("a result"));
+        }
+        if self.cx.interp.vm.types.is_struct(v.ty) {
+            return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {
+                Some((_, m)) if m.ret == TypeId::STR => {
+                    let r = self.call_red(&m, vec![(v, range)], range)?;
+                    Ok(r.regs[0])
+                }
+                Some((d, _)) => self.unsupported(format!("a `{d}` not returning `str`"), range),
+                None => {
+                    let text = op_select::opaque_struct_text(&self.cx.interp.vm, v.ty);
+                    let h = self.cx.string(&text);
+                    Ok(self.fb.const_(Ty::Handle, h))
+                }
+            };
         }
         let r = match v.ty.as_prim() {
             Some(PrimTy::F64) => self.call_helper(hs.fmt_f64, Some(Ty::Handle), &[v.regs[0]], range),

@@ -7,13 +7,14 @@ use std::rc::Rc;
 
 use spy_jit::ir::{Block, ErrCode, FunctionBuilder, Op, Stmt as IrStmt, Ty, VReg};
 
-use super::errors::{ErrorInfo, FrameAt, Label, Message};
+use super::errors::{FrameAt, Label};
 use super::{Declared, LowerCx, LowerError, Lowered};
 use crate::error::ExcKind;
 use crate::resolve::{NameRef, Resolution};
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, Stmt, StmtKind};
 use crate::vm::builtins::Builtin;
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Function, Value};
 
@@ -85,7 +86,7 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
             .map(|s| s.range)
             .unwrap_or(code.def.proto_range);
         l.stmt_range = end;
-        let code = l.raise_code(
+        let code = l.fixed_code(
             ExcKind::TypeError,
             "reached the end of the function without a `return`",
             end,
@@ -113,27 +114,29 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// The code of an error raised by the operation at `range` of the
-    /// current statement.
-    pub fn raise_code(
-        &mut self,
-        kind: ExcKind,
-        message: impl Into<String>,
-        range: TextRange,
-        label: &str,
-    ) -> ErrCode {
-        let at = (
+    /// Where an error raised by the operation at `range` of the current
+    /// statement points.
+    fn error_at(&self, range: TextRange, label: &str) -> (FrameAt, Label) {
+        (
             self.frame_at(self.stmt_range),
             Label {
                 range,
                 text: label.to_string(),
             },
-        );
-        self.cx.errors.code(ErrorInfo {
-            kind,
-            message: Message::Fixed(message.into()),
-            at: Some(at),
-        })
+        )
+    }
+
+    /// The code of run-time error `e` raised by the operation at `range`.
+    pub fn rt_code(&mut self, e: RuntimeError, range: TextRange, label: &str) -> ErrCode {
+        let at = self.error_at(range, label);
+        self.cx.errors.runtime(&e, at)
+    }
+
+    /// The code of an error that is not a run-time error (a user `raise`,
+    /// a missing `return`) raised at `range`.
+    pub fn fixed_code(&mut self, kind: ExcKind, message: impl Into<String>, range: TextRange, label: &str) -> ErrCode {
+        let at = self.error_at(range, label);
+        self.cx.errors.fixed(kind, message.into(), at)
     }
 
     /// Lower statements into the current block, then `f` runs nothing else.
@@ -199,7 +202,7 @@ impl FnLower<'_, '_, '_> {
             }
             StmtKind::Raise(e) => {
                 let (kind, message) = self.raised(e)?;
-                let code = self.raise_code(kind, message, s.range, "raised here");
+                let code = self.fixed_code(kind, message, s.range, "raised here");
                 self.fb.raise(code, [None, None]);
             }
             StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_ref())?,
@@ -250,12 +253,7 @@ impl FnLower<'_, '_, '_> {
         };
         if args.len() == 3 {
             let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
-            let code = self.raise_code(
-                ExcKind::ValueError,
-                "range() arg 3 must not be zero",
-                args[2].range,
-                "this is zero",
-            );
+            let code = self.rt_code(RuntimeError::RangeStepZero, args[2].range, "this is zero");
             let raise = Block(vec![IrStmt::Raise {
                 code,
                 operands: [None, None],
@@ -312,11 +310,7 @@ impl FnLower<'_, '_, '_> {
             );
             match msg {
                 None => {
-                    let code = self.cx.errors.code(ErrorInfo {
-                        kind: ExcKind::AssertionError,
-                        message: Message::Fixed("assertion failed".into()),
-                        at: Some(at),
-                    });
+                    let code = self.cx.errors.runtime(&RuntimeError::AssertionFailed, at);
                     self.fb.raise(code, [None, None]);
                 }
                 Some(m) => {
@@ -324,12 +318,12 @@ impl FnLower<'_, '_, '_> {
                     if v.ty != TypeId::STR {
                         return self.unsupported("an `assert` message that is not a `str`", m.range);
                     }
-                    let code = self.cx.errors.code(ErrorInfo {
-                        kind: ExcKind::AssertionError,
-                        message: Message::FromHandle,
-                        at: Some(at),
-                    });
-                    self.fb.raise(code, [Some(v.regs[0]), None]);
+                    // The message is the text operand (word 1, a str handle).
+                    let e = RuntimeError::AssertionMessage {
+                        message: String::new(),
+                    };
+                    let code = self.cx.errors.runtime(&e, at);
+                    self.fb.raise(code, [None, Some(v.regs[0])]);
                 }
             }
             Ok(())
@@ -347,7 +341,7 @@ impl FnLower<'_, '_, '_> {
     /// What `raise e` raises: a blue exception, spelled as a literal in
     /// residual code (`ValueError('msg')` or `ValueError`).
     fn raised(&mut self, e: &Expr) -> Lowered<(ExcKind, String)> {
-        let class = |l: &Self, callee: &Expr| match l.static_value(callee) {
+        let class = |l: &mut Self, callee: &Expr| match l.static_value(callee) {
             Some(Value::Builtin(Builtin::ExcClass(k))) => Some(k),
             _ => None,
         };

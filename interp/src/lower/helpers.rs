@@ -19,6 +19,8 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
 use crate::syntax::ast::BinOp;
+use crate::vm::rt_error::RuntimeError;
+use crate::vm::op_select;
 use crate::vm::ops::{self, format, OpError, PrimTy, Scalar};
 
 /// Everything a run's helpers share.
@@ -29,6 +31,8 @@ pub struct RunState {
     pub strs: Vec<Rc<str>>,
     /// The parts of the `print` call in progress.
     parts: Vec<Rc<str>>,
+    /// The item reprs of the tuple repr in progress.
+    joined: Vec<String>,
     pub errors: ErrorTable,
     /// `Limits::max_str_bytes`.
     pub max_str_bytes: usize,
@@ -40,6 +44,7 @@ impl RunState {
             out: Vec::new(),
             strs,
             parts: Vec::new(),
+            joined: Vec::new(),
             errors,
             max_str_bytes,
         }
@@ -61,10 +66,23 @@ impl RunState {
         self.strs.len() as Word - 1
     }
 
+    /// Raise `e` by its code (run-time errors) with its operands; a text
+    /// operand is a str handle in word 1 (see `errors`).
     fn raise(&mut self, ctx: &mut HelperCtx, e: OpError) {
-        let e = crate::error::SpyError::from(e);
-        let code = self.errors.helper_code(e.kind, &e.message);
-        ctx.raise(code, [0, 0]);
+        match e {
+            OpError::Runtime(e) => {
+                let ops = e.operands();
+                let mut words = ops.words;
+                if RuntimeError::has_text(e.code()) {
+                    words[1] = self.handle(ops.text);
+                }
+                ctx.raise(ErrorTable::helper_runtime(&e), words);
+            }
+            OpError::Static { kind, message } => {
+                let code = self.errors.helper_fixed(kind, &message);
+                ctx.raise(code, [0, 0]);
+            }
+        }
     }
 
     /// ASTFrame's `check_str_len`.
@@ -75,7 +93,7 @@ impl RunState {
         let limit = self.max_str_bytes as u64;
         self.raise(
             ctx,
-            OpError::Runtime(crate::vm::rt_error::RuntimeError::StrTooLong { limit }),
+            OpError::Runtime(RuntimeError::StrTooLong { limit }),
         );
         false
     }
@@ -143,6 +161,22 @@ extern "C" fn print_end(ctx: CtxPtr<'_>) {
         st.parts.clear();
         st.out.extend_from_slice(line.as_bytes());
         st.out.push(b'\n');
+    })
+}
+
+/// One part of a tuple's repr being joined (`tuple_text` takes them).
+extern "C" fn join_part(ctx: CtxPtr<'_>, h: u64) {
+    with(ctx, |st, _| {
+        let s = st.str(h);
+        st.joined.push(s.to_string());
+    })
+}
+
+/// `repr()` of a tuple from its items' reprs (`op_select::tuple_text`).
+extern "C" fn tuple_text(ctx: CtxPtr<'_>) -> u64 {
+    with(ctx, |st, _| {
+        let parts = std::mem::take(&mut st.joined);
+        st.handle(op_select::tuple_text(&parts))
     })
 }
 
@@ -270,6 +304,8 @@ pub struct Helpers {
     pub repr_str: HelperId,
     pub print_part: HelperId,
     pub print_end: HelperId,
+    pub join_part: HelperId,
+    pub tuple_text: HelperId,
     pub str_concat: HelperId,
     pub str_repeat: HelperId,
     pub str_eq: HelperId,
@@ -310,6 +346,8 @@ impl Helpers {
             ),
             print_part: h("print_part", &[Handle], None, print_part as *const () as usize),
             print_end: h("print_end", &[], None, print_end as *const () as usize),
+            join_part: h("join_part", &[Handle], None, join_part as *const () as usize),
+            tuple_text: h("tuple_text", &[], Some(Handle), tuple_text as *const () as usize),
             str_concat: h(
                 "str_concat",
                 &[Handle, Handle],

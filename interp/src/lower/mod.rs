@@ -251,6 +251,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vm::rt_error::RuntimeError;
     use spy_jit::ir::{Op, Stmt};
 
     /// Lower residual source `src` (as `redshift -E lazy` prints it).
@@ -321,16 +322,14 @@ mod tests {
             .collect();
         assert_eq!(codes.len(), 2);
         assert_ne!(codes[0], codes[1]);
-        let texts: Vec<_> = codes
-            .iter()
-            .map(|c| match &p.errors.info(*c).unwrap().message {
-                errors::Message::Fixed(m) => m.clone(),
-                errors::Message::FromHandle => String::new(),
-            })
-            .collect();
+        // Each code is the typed run-time error (low bits) at its own site.
+        let rts: Vec<_> = codes.iter().map(|c| p.errors.info(*c).unwrap().1).collect();
         assert_eq!(
-            texts,
-            ["integer division or modulo by zero", "integer modulo by zero"]
+            rts,
+            [
+                RuntimeError::IntFloorDivByZero.code(),
+                RuntimeError::IntModByZero.code()
+            ]
         );
     }
 

@@ -9,6 +9,7 @@
 //! | `builtins.rs` | the values of the `builtins` scope (names: `resolve::builtin_names`) |
 //! | `modules.rs`  | builtin modules (`__spy__`, `operator`, `unsafe`, `simd`, `time`) |
 //! | `memo.rs`     | memoization keys of blue calls                           |
+//! | `op_select.rs` | operator selection on static types (`OpImpl`), value equality and display dunders |
 //! | `ops/`        | pure operator semantics, formatting, conversions         |
 //! | `rt_error.rs` | `RuntimeError`: the errors residual code raises at run time, with stable codes |
 //!
@@ -18,6 +19,7 @@ pub mod builtins;
 pub mod code;
 pub mod memo;
 pub mod modules;
+pub mod op_select;
 pub mod ops;
 pub mod rt_error;
 pub mod types;

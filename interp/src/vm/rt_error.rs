@@ -326,6 +326,12 @@ impl RuntimeError {
         })
     }
 
+    /// Whether the variant with this code carries a text operand
+    /// ([`Operands::text`]).
+    pub fn has_text(code: u32) -> bool {
+        matches!(code, 209 | 304 | 702)
+    }
+
     /// The SPy exception class raised.
     pub fn kind(&self) -> ExcKind {
         match self.code() / 100 {
@@ -418,6 +424,17 @@ impl From<RuntimeError> for SpyError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn has_text_is_exactly_the_variants_with_a_text() {
+        for e in super::RuntimeError::samples() {
+            assert_eq!(
+                super::RuntimeError::has_text(e.code()),
+                !e.operands().text.is_empty(),
+                "{e:?}"
+            );
+        }
+    }
+
     use super::*;
 
     /// The stable codes. Changing a line of this list breaks the JIT's

@@ -1,0 +1,240 @@
+//! Operator selection on static types, value-free: an operator and the
+//! static types of its operands select one implementation ([`OpImpl`]),
+//! as upstream's `operator` module does. ASTFrame and DopplerFrame
+//! (`frames::dispatch`) execute the selection on values or shift it into
+//! residual code; the JIT's lowering (`lower`) compiles it. This module is
+//! the one place the selection is written.
+//!
+//! Also value-free: which dunder a struct uses for `str()`/`repr()`
+//! ([`display_dunder`]) and how `==` between two values of one value type
+//! is decided ([`value_eq_impl`]).
+
+use std::rc::Rc;
+
+use crate::syntax::ast::{BinOp, CmpOp};
+use crate::vm::ops::{self, PrimTy};
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::Function;
+use crate::vm::Vm;
+
+/// The implementation an operator resolved to.
+#[derive(Clone, Debug)]
+pub enum OpImpl {
+    /// A primitive operation; both operands are converted to `operand`.
+    PrimBin {
+        op: BinOp,
+        operand: PrimTy,
+        result: PrimTy,
+    },
+    PrimCmp {
+        op: CmpOp,
+        operand: PrimTy,
+    },
+    StrConcat,
+    StrRepeat,
+    StrEq {
+        negate: bool,
+    },
+    StrContains,
+    /// `==`/`!=` between two types, functions... (identity).
+    IdentityEq {
+        negate: bool,
+    },
+    /// `is` / `is not`.
+    Is {
+        negate: bool,
+    },
+    /// Field-wise / item-wise equality of value types (structs, tuples).
+    ValueEq {
+        negate: bool,
+    },
+    /// `x in t` for a homogeneous tuple.
+    TupleContains,
+    RangeContains,
+    ListContains,
+    /// A user dunder method (`__add__`, `__eq__`, `__contains__`...).
+    Method {
+        func: Rc<Function>,
+        swap: bool,
+    },
+}
+
+/// The dunder of a binary operator.
+pub fn binop_dunder(op: BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Add => "__add__",
+        BinOp::Sub => "__sub__",
+        BinOp::Mul => "__mul__",
+        BinOp::Div => "__div__",
+        BinOp::FloorDiv => "__floordiv__",
+        BinOp::Mod => "__mod__",
+        BinOp::Pow => "__pow__",
+        BinOp::LShift => "__lshift__",
+        BinOp::RShift => "__rshift__",
+        BinOp::BitAnd => "__and__",
+        BinOp::BitOr => "__or__",
+        BinOp::BitXor => "__xor__",
+        BinOp::MatMul => return None,
+    })
+}
+
+/// The dunder of a comparison.
+pub fn cmp_dunder(op: CmpOp) -> Option<&'static str> {
+    Some(match op {
+        CmpOp::Eq => "__eq__",
+        CmpOp::NotEq => "__ne__",
+        CmpOp::Lt => "__lt__",
+        CmpOp::LtE => "__le__",
+        CmpOp::Gt => "__gt__",
+        CmpOp::GtE => "__ge__",
+        _ => return None,
+    })
+}
+
+/// `l op r` (SIMD operands are selected before this, by the caller).
+pub fn binop_impl(vm: &Vm, op: BinOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
+    match (l.as_prim(), r.as_prim()) {
+        (Some(a), Some(b)) => ops::binop_signature(op, a, b).map(|sig| OpImpl::PrimBin {
+            op,
+            operand: sig.operand,
+            result: sig.result,
+        }),
+        _ if l == TypeId::STR && r == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
+        _ if l == TypeId::STR && r == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
+        _ => binop_dunder(op)
+            .and_then(|name| vm.struct_method(l, name))
+            .map(|func| OpImpl::Method { func, swap: false }),
+    }
+}
+
+/// `l op r` for a comparison (`is`, `in`, `==`...).
+pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
+    let types = &vm.types;
+    match op {
+        CmpOp::Is | CmpOp::IsNot => {
+            let negate = op == CmpOp::IsNot;
+            if types.is_value_type(l) && types.is_value_type(r) {
+                None
+            } else {
+                Some(OpImpl::Is { negate })
+            }
+        }
+        CmpOp::In => {
+            if l == TypeId::STR && r == TypeId::STR {
+                return Some(OpImpl::StrContains);
+            }
+            if r == TypeId::RANGE && l == TypeId::I32 {
+                return Some(OpImpl::RangeContains);
+            }
+            if types.list_item(r) == Some(l) {
+                return Some(OpImpl::ListContains);
+            }
+            if let Some(items) = types.tuple_items(r) {
+                if !items.is_empty() && items.iter().all(|&t| t == l) {
+                    return Some(OpImpl::TupleContains);
+                }
+                return None;
+            }
+            vm.struct_method(r, "__contains__")
+                .map(|func| OpImpl::Method { func, swap: true })
+        }
+        _ => {
+            if let (Some(a), Some(b)) = (l.as_prim(), r.as_prim()) {
+                return ops::cmpop_signature(op, a, b).map(|sig| OpImpl::PrimCmp {
+                    op,
+                    operand: sig.operand,
+                });
+            }
+            let eq_like = matches!(op, CmpOp::Eq | CmpOp::NotEq);
+            let negate = op == CmpOp::NotEq;
+            if let Some(func) = cmp_dunder(op).and_then(|name| vm.struct_method(l, name)) {
+                return Some(OpImpl::Method { func, swap: false });
+            }
+            if !eq_like {
+                return None;
+            }
+            if l == TypeId::STR && r == TypeId::STR {
+                return Some(OpImpl::StrEq { negate });
+            }
+            if l == r
+                && (types.is_struct(l)
+                    || matches!(
+                        types.kind(l),
+                        TypeKind::Tuple(_) | TypeKind::List(_) | TypeKind::InterpTuple
+                    ))
+            {
+                // the auto-generated `__eq__`/`__ne__` of value types
+                if negate && vm.struct_method(l, "__eq__").is_some() {
+                    return None;
+                }
+                return Some(OpImpl::ValueEq { negate });
+            }
+            let reference = |t: TypeId| !types.is_value_type(t);
+            if reference(l)
+                && reference(r)
+                && (l == r || l == TypeId::NONE || r == TypeId::NONE || (l == TypeId::TYPE && r == TypeId::TYPE))
+            {
+                return Some(OpImpl::IdentityEq { negate });
+            }
+            None
+        }
+    }
+}
+
+/// How `a == b` is decided for two values of value type `ty` (ASTFrame's
+/// `values_equal`, by type): the parts of `Items` are compared in order,
+/// each by its own rule, and the first unequal part decides.
+#[derive(Clone, Debug)]
+pub enum EqImpl {
+    /// Primitive `==` (false on NaN).
+    Prim(PrimTy),
+    Str,
+    /// The struct's `__eq__` (a user method returning `bool`).
+    Dunder(Rc<Function>),
+    /// Item-wise (tuples) or field-wise (structs without `__eq__`).
+    Items(Vec<TypeId>),
+    /// Nothing to compare (`None`).
+    Always,
+}
+
+/// See [`EqImpl`]; `None` for a type that is not a by-value type with a
+/// value-free equality (lists, pointers...).
+pub fn value_eq_impl(vm: &Vm, ty: TypeId) -> Option<EqImpl> {
+    let types = &vm.types;
+    Some(match types.kind(ty) {
+        TypeKind::Prim(p) => EqImpl::Prim(*p),
+        TypeKind::Str => EqImpl::Str,
+        TypeKind::NoneType => EqImpl::Always,
+        TypeKind::Tuple(items) => EqImpl::Items(items.clone()),
+        TypeKind::Struct { fields, .. } => match vm.struct_method(ty, "__eq__") {
+            Some(f) => EqImpl::Dunder(f),
+            None => EqImpl::Items(fields.iter().map(|f| f.ty).collect()),
+        },
+        _ => return None,
+    })
+}
+
+/// The user method `str()`/`repr()` of a struct value calls: `__str__`,
+/// else `__repr__`; `None` prints [`opaque_struct_text`].
+pub fn display_dunder(vm: &Vm, ty: TypeId) -> Option<(&'static str, Rc<Function>)> {
+    ["__str__", "__repr__"]
+        .into_iter()
+        .find_map(|d| vm.struct_method(ty, d).map(|m| (d, m)))
+}
+
+/// `str()` of a struct without `__str__`/`__repr__`. Deliberate difference
+/// from upstream: no `at 0x...` address (deterministic).
+pub fn opaque_struct_text(vm: &Vm, ty: TypeId) -> String {
+    format!("<spy `{}` object>", vm.types.name(ty))
+}
+
+/// `repr()` of a tuple from the reprs of its items. Deliberate difference:
+/// upstream prints the generic `<spy `...::_tup` object at 0x...>`; this
+/// is Python's tuple repr, deterministic and readable.
+pub fn tuple_text(parts: &[String]) -> String {
+    if parts.len() == 1 {
+        format!("({},)", parts[0])
+    } else {
+        format!("({})", parts.join(", "))
+    }
+}

@@ -95,6 +95,7 @@ impl FnLower<'_, '_, '_> {
             }
             ExprKind::Name(id) => match self.res.name(id.id) {
                 NameRef::Local(_) => self.read_local(id),
+                NameRef::Global(_) if self.static_value(e).is_none() => self.read_local(id),
                 _ => {
                     let v = self.static_value(e);
                     self.static_lval(v, &id.name, e.range)

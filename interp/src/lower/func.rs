@@ -472,6 +472,9 @@ impl FnLower<'_, '_, '_> {
 
     /// Assign `x` (converted to the local's declared type) to a local.
     pub fn store_local(&mut self, id: &ast::Identifier, x: LVal, range: TextRange) -> Lowered<()> {
+        if let NameRef::Global(g) = self.res.name(id.id) {
+            return self.store_global(g, &id.name, x, range);
+        }
         let slot = self.slot(id)?;
         let Some(local) = self.locals.get(&slot).cloned() else {
             return self.unsupported(format!("the undeclared local `{}`", id.name), id.range);
@@ -486,6 +489,9 @@ impl FnLower<'_, '_, '_> {
     /// A copy of a local's current value (temporaries, so later
     /// assignments to the local do not change it).
     pub fn read_local(&mut self, id: &ast::Identifier) -> Lowered<LVal> {
+        if let NameRef::Global(g) = self.res.name(id.id) {
+            return self.read_global(g, &id.name, id.range);
+        }
         let slot = self.slot(id)?;
         let Some(local) = self.locals.get(&slot).cloned() else {
             return self.unsupported(format!("the undeclared local `{}`", id.name), id.range);

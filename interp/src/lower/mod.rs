@@ -7,6 +7,7 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
+//! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
@@ -23,6 +24,7 @@
 pub mod errors;
 mod expr;
 mod func;
+pub mod globals;
 pub mod helpers;
 pub mod layout;
 pub mod run;
@@ -39,6 +41,7 @@ use crate::syntax::ast::FuncColor;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Function, ModuleId, Value};
 use errors::ErrorTable;
+use globals::GlobalArea;
 use helpers::Helpers;
 
 /// Why a residual module cannot be compiled natively (yet).
@@ -86,6 +89,9 @@ pub struct Program {
     pub errors: ErrorTable,
     /// The str constants: handles `0..strings.len()`.
     pub strings: Vec<Rc<str>>,
+    /// The slots of module globals; the machine code holds their
+    /// addresses, so this lives until the run ends.
+    pub globals: GlobalArea,
 }
 
 /// A function of the program and its IR signature.
@@ -109,6 +115,9 @@ pub(crate) struct LowerCx<'a, 'out> {
     declared: HashMap<usize, Declared>,
     /// Declared but not yet lowered.
     queue: Vec<Declared>,
+    globals: GlobalArea,
+    /// The address of `globals.words[0]` (its capacity is reserved).
+    global_base: u64,
 }
 
 impl LowerCx<'_, '_> {
@@ -218,7 +227,12 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
 pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
     let mut builder = ModuleBuilder::new();
     let helpers = Helpers::declare(&mut builder);
+    let mut globals = GlobalArea::default();
+    globals.words.reserve_exact(globals::MAX_GLOBAL_SLOTS);
+    let global_base = globals.words.as_mut_ptr() as u64;
     let mut cx = LowerCx {
+        globals,
+        global_base,
         interp,
         module,
         builder,
@@ -245,6 +259,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         main_ret: main.ret,
         errors: cx.errors,
         strings: cx.strings,
+        globals: cx.globals,
     })
 }
 
@@ -343,5 +358,62 @@ mod tests {
             "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)"
         );
         assert_eq!(e.what(), "a value of type `list[i32]`");
+    }
+
+    #[test]
+    fn structs_are_flattened_and_their_methods_take_the_fields() {
+        let p = lower(
+            "@struct\nclass P:\n    x: f64\n    y: i32\n\n    def scaled(self: P, k: f64) -> P:\n        return P.__make__(self.x * k, self.y)\n\ndef main() -> None:\n    p: P = P.__make__(1.5, 2)\n    q: P = P.scaled(p, 2.0)\n    print(q.x, q == p, p)\n",
+        )
+        .expect("lowers");
+        let scaled = p.module.functions.iter().find(|f| f.name == "m::P::scaled").expect("lowered");
+        let params: Vec<Ty> = scaled.params.iter().map(|&v| scaled.ty(v)).collect();
+        assert_eq!(params, vec![Ty::F64, Ty::I32, Ty::F64]);
+        assert_eq!(scaled.results, vec![Ty::F64, Ty::I32]);
+        // `print(p)` of a struct without `__str__`: the display rule's text.
+        assert!(p.strings.iter().any(|s| &**s == "<spy `m::P` object>"));
+    }
+
+    #[test]
+    fn a_module_var_is_a_slot_with_its_initial_value() {
+        let p = lower("var counter: i32 = 41\n\ndef main() -> None:\n    counter = counter + 1\n    print(counter)\n")
+            .expect("lowers");
+        assert_eq!(p.globals.words, vec![41]);
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let loads = body
+            .iter()
+            .filter(|s| matches!(s, Stmt::Assign { op: Op::Load { .. }, .. }))
+            .count();
+        let stores = body.iter().filter(|s| matches!(s, Stmt::Store { .. })).count();
+        assert_eq!((loads, stores), (2, 1));
+    }
+
+    #[test]
+    fn a_helper_error_is_rebuilt_from_its_runtime_code() {
+        let e = RuntimeError::IntOutOfRange {
+            ty: crate::vm::ops::PrimTy::I8,
+            digits: "300".into(),
+        };
+        let mut t = ErrorTable::new();
+        let code = ErrorTable::helper_runtime(&e);
+        assert_eq!(code.get(), e.code());
+        let site = t.site(errors::Site {
+            frame: errors::FrameAt {
+                name: "m::main".into(),
+                file: SourceFile::new("m.spy", "x"),
+                range: Default::default(),
+            },
+            label: None,
+        });
+        let run = spy_jit::ir::RunError {
+            code,
+            operands: [crate::vm::ops::PrimTy::I8.code(), 7],
+            traceback: vec![site],
+            dropped_sites: 0,
+        };
+        let rebuilt = t.rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() }).expect("known");
+        assert_eq!(rebuilt.headline(), e.headline());
+        assert_eq!(rebuilt.traceback.len(), 1);
     }
 }

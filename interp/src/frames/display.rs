@@ -88,12 +88,11 @@ impl Interp<'_> {
                     let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;
                     return match r.value {
                         Value::Str(text) => Ok(text.to_string()),
-                        _ => Err(SpyError::new(
-                            ExcKind::TypeError,
-                            format!("{dunder} returned non-string"),
-                        )
-                        .with_error(&f.file, range, "")
-                        .into()),
+                        _ => Err(
+                            SpyError::new(ExcKind::TypeError, format!("{dunder} returned non-string"))
+                                .with_error(&f.file, range, "")
+                                .into(),
+                        ),
                     };
                 }
                 op_select::opaque_struct_text(&self.vm, s.ty)

@@ -136,7 +136,8 @@ impl ErrorTable {
     /// code, reported as ASTFrame words it); equal errors share a code.
     pub fn helper_fixed(&mut self, kind: ExcKind, message: &str) -> ErrCode {
         let found = self.infos.iter().position(|i| {
-            i.at.is_none() && matches!(&i.raised, Raised::Fixed { kind: k, message: m } if *k == kind && m == message)
+            i.at.is_none()
+                && matches!(&i.raised, Raised::Fixed { kind: k, message: m } if *k == kind && m == message)
         });
         match found {
             Some(i) => ErrCode::new((i as u32) << ENTRY_SHIFT).expect("entries start at 1"),

@@ -9,14 +9,14 @@ use super::func::{FnLower, LVal};
 use super::helpers::binop_code;
 use super::layout::{prim_code, prim_ty, word_of_scalar};
 use super::Lowered;
-use crate::vm::rt_error::RuntimeError;
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::syntax::ast;
+use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::vm::builtins::{self, Builtin};
 use crate::vm::op_select::{self, EqImpl, OpImpl};
 use crate::vm::ops::{self, convert, PrimTy, Scalar};
+use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Function, Typed, Value};
 use std::rc::Rc;
@@ -56,7 +56,10 @@ impl FnLower<'_, '_, '_> {
         };
         let interp = &mut *self.cx.interp;
         let mut frame = interp.module_frame(self.cx.module);
-        interp.get_attr(&mut frame, Typed::blue(ty, v), obj, attr).ok().map(|t| t.value)
+        interp
+            .get_attr(&mut frame, Typed::blue(ty, v), obj, attr)
+            .ok()
+            .map(|t| t.value)
     }
 
     /// A static value used as a value (a constant).
@@ -324,7 +327,11 @@ impl FnLower<'_, '_, '_> {
                 return Ok(LVal::one(TypeId::STR, v.expect("a result")));
             }
             Some(OpImpl::Method { func, swap }) => {
-                let args = if swap { vec![(r, rr), (l, lr)] } else { vec![(l, lr), (r, rr)] };
+                let args = if swap {
+                    vec![(r, rr), (l, lr)]
+                } else {
+                    vec![(l, lr), (r, rr)]
+                };
                 return self.call_red(&func, args, whole);
             }
             _ => {
@@ -428,12 +435,25 @@ impl FnLower<'_, '_, '_> {
                 return negated(self, negate, eq);
             }
             Some(OpImpl::TupleContains) => {
-                let items = self.cx.interp.vm.types.tuple_items(r.ty).map(|i| i.to_vec()).unwrap_or_default();
+                let items = self
+                    .cx
+                    .interp
+                    .vm
+                    .types
+                    .tuple_items(r.ty)
+                    .map(|i| i.to_vec())
+                    .unwrap_or_default();
                 let parts = self.split(&r, &items, whole)?;
-                return self.any_equal(&l, &parts, whole).map(|v| LVal::one(TypeId::BOOL, v));
+                return self
+                    .any_equal(&l, &parts, whole)
+                    .map(|v| LVal::one(TypeId::BOOL, v));
             }
             Some(OpImpl::Method { func, swap }) => {
-                let args = if swap { vec![(r, whole), (l, whole)] } else { vec![(l, whole), (r, whole)] };
+                let args = if swap {
+                    vec![(r, whole), (l, whole)]
+                } else {
+                    vec![(l, whole), (r, whole)]
+                };
                 return self.call_red(&func, args, whole);
             }
             _ => {
@@ -448,7 +468,10 @@ impl FnLower<'_, '_, '_> {
                 )
             }
         };
-        let sig = ops::BinSig { operand, result: PrimTy::Bool };
+        let sig = ops::BinSig {
+            operand,
+            result: PrimTy::Bool,
+        };
         let operand = TypeId::prim(sig.operand);
         let a = self.coerce(l, operand, whole)?.regs[0];
         let b = self.coerce(r, operand, whole)?.regs[0];
@@ -537,7 +560,14 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `out = xs[0] == ys[0] and xs[1] == ys[1] and ...` (short-circuit).
-    fn all_of(&mut self, out: VReg, items: &[TypeId], xs: &[LVal], ys: &[LVal], range: TextRange) -> Lowered<()> {
+    fn all_of(
+        &mut self,
+        out: VReg,
+        items: &[TypeId],
+        xs: &[LVal],
+        ys: &[LVal],
+        range: TextRange,
+    ) -> Lowered<()> {
         let Some((&t, rest)) = items.split_first() else {
             return Ok(());
         };
@@ -605,7 +635,12 @@ impl FnLower<'_, '_, '_> {
     /// A call of red function `func` of the module with evaluated
     /// arguments (converted to its parameter types); the caller's frame
     /// points at `range`.
-    pub fn call_red(&mut self, func: &Rc<Function>, args: Vec<(LVal, TextRange)>, range: TextRange) -> Lowered<LVal> {
+    pub fn call_red(
+        &mut self,
+        func: &Rc<Function>,
+        args: Vec<(LVal, TextRange)>,
+        range: TextRange,
+    ) -> Lowered<LVal> {
         let d = self.cx.declare(func, &self.file, range)?;
         if args.len() != func.params.len() {
             return self.unsupported("a call with the wrong number of arguments", range);
@@ -654,7 +689,14 @@ impl FnLower<'_, '_, '_> {
                 self.call_red(&f, vals, e.range)
             }
             Some(Value::Builtin(Builtin::StructMake(t))) => {
-                let fields = self.cx.interp.vm.types.struct_fields(t).map(|f| f.to_vec()).unwrap_or_default();
+                let fields = self
+                    .cx
+                    .interp
+                    .vm
+                    .types
+                    .struct_fields(t)
+                    .map(|f| f.to_vec())
+                    .unwrap_or_default();
                 if fields.len() != args.len() {
                     return self.unsupported("a `__make__` with the wrong number of arguments", e.range);
                 }

@@ -134,7 +134,13 @@ impl FnLower<'_, '_, '_> {
 
     /// The code of an error that is not a run-time error (a user `raise`,
     /// a missing `return`) raised at `range`.
-    pub fn fixed_code(&mut self, kind: ExcKind, message: impl Into<String>, range: TextRange, label: &str) -> ErrCode {
+    pub fn fixed_code(
+        &mut self,
+        kind: ExcKind,
+        message: impl Into<String>,
+        range: TextRange,
+        label: &str,
+    ) -> ErrCode {
         let at = self.error_at(range, label);
         self.cx.errors.fixed(kind, message.into(), at)
     }

@@ -73,7 +73,10 @@ impl FnLower<'_, '_, '_> {
             return Ok(Placed { first, ty, tys });
         }
         let mut words = Vec::new();
-        let filled = g.value.as_ref().and_then(|v| self.cx.words_of(g.ty, v, &mut words));
+        let filled = g
+            .value
+            .as_ref()
+            .and_then(|v| self.cx.words_of(g.ty, v, &mut words));
         if filled.is_none() || words.len() != tys.len() {
             return self.unsupported(format!("the module variable `{name}` (its value)"), range);
         }
@@ -83,11 +86,7 @@ impl FnLower<'_, '_, '_> {
         }
         self.cx.globals.words.extend(words);
         self.cx.globals.placed.insert(slot, (first, g.ty));
-        Ok(Placed {
-            first,
-            ty: g.ty,
-            tys,
-        })
+        Ok(Placed { first, ty: g.ty, tys })
     }
 
     /// The address, length and index registers of slot `k`.

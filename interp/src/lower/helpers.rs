@@ -19,9 +19,9 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
 use crate::syntax::ast::BinOp;
-use crate::vm::rt_error::RuntimeError;
 use crate::vm::op_select;
 use crate::vm::ops::{self, format, OpError, PrimTy, Scalar};
+use crate::vm::rt_error::RuntimeError;
 
 /// Everything a run's helpers share.
 pub struct RunState {
@@ -91,10 +91,7 @@ impl RunState {
             return true;
         }
         let limit = self.max_str_bytes as u64;
-        self.raise(
-            ctx,
-            OpError::Runtime(RuntimeError::StrTooLong { limit }),
-        );
+        self.raise(ctx, OpError::Runtime(RuntimeError::StrTooLong { limit }));
         false
     }
 }

@@ -366,7 +366,12 @@ mod tests {
             "@struct\nclass P:\n    x: f64\n    y: i32\n\n    def scaled(self: P, k: f64) -> P:\n        return P.__make__(self.x * k, self.y)\n\ndef main() -> None:\n    p: P = P.__make__(1.5, 2)\n    q: P = P.scaled(p, 2.0)\n    print(q.x, q == p, p)\n",
         )
         .expect("lowers");
-        let scaled = p.module.functions.iter().find(|f| f.name == "m::P::scaled").expect("lowered");
+        let scaled = p
+            .module
+            .functions
+            .iter()
+            .find(|f| f.name == "m::P::scaled")
+            .expect("lowered");
         let params: Vec<Ty> = scaled.params.iter().map(|&v| scaled.ty(v)).collect();
         assert_eq!(params, vec![Ty::F64, Ty::I32, Ty::F64]);
         assert_eq!(scaled.results, vec![Ty::F64, Ty::I32]);
@@ -376,14 +381,24 @@ mod tests {
 
     #[test]
     fn a_module_var_is_a_slot_with_its_initial_value() {
-        let p = lower("var counter: i32 = 41\n\ndef main() -> None:\n    counter = counter + 1\n    print(counter)\n")
-            .expect("lowers");
+        let p = lower(
+            "var counter: i32 = 41\n\ndef main() -> None:\n    counter = counter + 1\n    print(counter)\n",
+        )
+        .expect("lowers");
         assert_eq!(p.globals.words, vec![41]);
         let mut body = Vec::new();
         stmts(&p.module.functions[0].body, &mut body);
         let loads = body
             .iter()
-            .filter(|s| matches!(s, Stmt::Assign { op: Op::Load { .. }, .. }))
+            .filter(|s| {
+                matches!(
+                    s,
+                    Stmt::Assign {
+                        op: Op::Load { .. },
+                        ..
+                    }
+                )
+            })
             .count();
         let stores = body.iter().filter(|s| matches!(s, Stmt::Store { .. })).count();
         assert_eq!((loads, stores), (2, 1));
@@ -412,7 +427,9 @@ mod tests {
             traceback: vec![site],
             dropped_sites: 0,
         };
-        let rebuilt = t.rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() }).expect("known");
+        let rebuilt = t
+            .rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() })
+            .expect("known");
         assert_eq!(rebuilt.headline(), e.headline());
         assert_eq!(rebuilt.traceback.len(), 1);
     }

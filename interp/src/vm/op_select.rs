@@ -172,7 +172,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
             let reference = |t: TypeId| !types.is_value_type(t);
             if reference(l)
                 && reference(r)
-                && (l == r || l == TypeId::NONE || r == TypeId::NONE || (l == TypeId::TYPE && r == TypeId::TYPE))
+                && (l == r
+                    || l == TypeId::NONE
+                    || r == TypeId::NONE
+                    || (l == TypeId::TYPE && r == TypeId::TYPE))
             {
                 return Some(OpImpl::IdentityEq { negate });
             }

@@ -24,6 +24,7 @@ use crate::frames::Interp;
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::ErrorMode;
+use crate::vm::value::ModuleId;
 
 pub use crate::frames::{Limits, Mutation, Mutations, RunConfig};
 
@@ -277,19 +278,31 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let (residual_path, text) = redshift_for_run(path, source, out, config)?;
-    run_interp(&residual_path, text.as_bytes(), out, config)
+    let residual = redshift_for_run(path, source, out, config)?;
+    let mut interp = Interp::new(out, config);
+    let result = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
+    flushed(result, interp.out)
 }
 
-/// Redshift `source` (lazy errors) and print the residual module: its path
-/// (`<path>.redshift/<module>.spy`, run under the original module name) and
-/// text. Output printed by blue code goes to `out`.
+/// A printed residual module ready to run.
+struct ResidualSource {
+    /// How its locations are shown: `FILE.spy (residual code)`, so a
+    /// diagnostic says that it points into redshift's output (shown in the
+    /// excerpt), not into the user's file (spec §16.6).
+    path: String,
+    modname: String,
+    text: String,
+}
+
+/// Redshift `source` (lazy errors; `main` checked first) and print the
+/// residual module, to be run under the original module name. Output
+/// printed by blue code goes to `out`.
 fn redshift_for_run(
     path: &str,
     source: &[u8],
     out: &mut dyn std::io::Write,
     config: RunConfig,
-) -> Result<(String, String), Failure> {
+) -> Result<ResidualSource, Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
         let redshift_config = RunConfig {
@@ -297,12 +310,20 @@ fn redshift_for_run(
             ..config
         };
         let mut interp = Interp::new(out, redshift_config);
-        let r = interp.redshift_file(path, source, ErrorMode::Lazy);
+        let r = interp.redshift_program(path, source, ErrorMode::Lazy);
         flushed(r, interp.out)?
     };
     let text = crate::backend::spy_printer::print_module(&residual.module);
-    let residual_path = format!("{path}.redshift/{}.spy", residual.modname);
-    Ok((residual_path, text))
+    Ok(ResidualSource {
+        path: residual_display_path(path),
+        modname: residual.modname,
+        text,
+    })
+}
+
+/// How the locations of `path`'s residual module are shown.
+pub fn residual_display_path(path: &str) -> String {
+    format!("{path} (residual code)")
 }
 
 /// The jit engine: the doppler engine's residual module (redshifted with
@@ -320,11 +341,13 @@ pub fn run_jit(
     if config.limits.max_steps.is_some() {
         return Err(NotNative::Option("--max-steps (step fuel)".to_string()));
     }
-    let (residual_path, text) = match redshift_for_run(path, source, out, config) {
+    let residual = match redshift_for_run(path, source, out, config) {
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };
-    run_jit_residual(&residual_path, text.as_bytes(), out, config)
+    let mut interp = Interp::new(out, config);
+    let module = interp.load_residual_module_as(&residual.path, &residual.modname, residual.text.as_bytes());
+    run_jit_module(&mut interp, module)
 }
 
 /// The jit engine on residual source (what `spy-interp redshift -E lazy`
@@ -336,10 +359,20 @@ pub fn run_jit_residual(
     config: RunConfig,
 ) -> Result<Result<i32, Failure>, NotNative> {
     let mut interp = Interp::new(out, config);
-    let module = match interp.load_residual_module(path, source) {
+    let module = interp.load_residual_module(path, source);
+    run_jit_module(&mut interp, module)
+}
+
+/// Check `main` of the loaded residual module (the same located errors as
+/// ASTFrame) and run it natively.
+fn run_jit_module(
+    interp: &mut Interp<'_>,
+    module: Result<ModuleId, Failure>,
+) -> Result<Result<i32, Failure>, NotNative> {
+    let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
         Ok(m) => m,
-        Err(e) => return Ok(Err(e)),
+        Err(e) => return Ok(flushed(Err(e), interp.out)),
     };
-    let r = crate::lower::run::run_module(&mut interp, module);
+    let r = crate::lower::run::run_module(interp, module);
     r.map(|result| flushed(result, interp.out))
 }

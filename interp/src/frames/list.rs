@@ -45,12 +45,12 @@ impl Interp<'_> {
             return Err(crate::bug!("list subscript not checked by its signature"));
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
-        let k = i64::from(i.value.checked_i32()?);
+        let raw = i64::from(i.value.checked_i32()?);
         let len = l.items.borrow().len() as i64;
-        let k = if k < 0 { k + len } else { k };
+        let k = if raw < 0 { raw + len } else { raw };
         if k < 0 || k >= len {
             return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
-                .with_error(&f.file, *r, "list index out of range")
+                .with_error(&f.file, *r, format!("index {raw} of a list of length {len}"))
                 .into());
         }
         Ok(k as usize)

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::error::{ExcKind, Failure, SpyError};
+use crate::error::{ExcKind, SpyError};
 use crate::frames::{add_trace, Eval, Frame, FrameKind, Interp};
 use crate::resolve;
 use crate::syntax::{self, ast};
@@ -27,16 +27,33 @@ impl Interp<'_> {
         self.call_main(id)
     }
 
+    /// Run a residual module shown as `path` under the module name
+    /// `modname` (its original module's).
+    pub fn run_residual_file(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<i32> {
+        let id = self.load_module_as(path, modname, source)?;
+        self.call_main(id)
+    }
+
     /// Parse, resolve and initialize a residual module (the jit engine's
     /// input); its id.
     pub fn load_residual_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
         self.load_main_module(path, source)
     }
 
+    /// [`Interp::load_residual_module`] shown as `path` under the module
+    /// name `modname` (its original module's).
+    pub fn load_residual_module_as(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<ModuleId> {
+        self.load_module_as(path, modname, source)
+    }
+
     /// Parse, resolve and initialize the program's module.
     pub(crate) fn load_main_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
+        self.load_module_as(path, &module_name(path), source)
+    }
+
+    fn load_module_as(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<ModuleId> {
         let (file, module) = syntax::parse_bytes(path, source)?;
-        let modname = module_name(path);
+        let modname = modname.to_string();
         let resolution = resolve::resolve_module(&module, &modname, &file)?;
         let n = resolution.module_scope.slot_count();
         let id = self.vm.add_module(ModuleData {
@@ -96,21 +113,36 @@ impl Interp<'_> {
         Ok(())
     }
 
-    fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
+    /// The program's `main`, checked (spec §7.4): a module without one, a
+    /// `main` that is not a function, a `@blue` one or one with the wrong
+    /// signature is a located error in every engine (doppler checks the
+    /// source module before it redshifts).
+    pub fn program_main(&self, id: ModuleId) -> Eval<Rc<crate::vm::value::Function>> {
         let m = self.vm.module(id);
-        let slot = m.resolution.module_scope.find("main");
-        let main = slot.and_then(|i| m.globals[i].clone()).and_then(|g| g.value);
-        let Some(main) = main else {
-            self.out
-                .write_all(b"Cannot find function main()\n")
-                .map_err(|e| Failure::from(crate::error::HostError::output(&e)))?;
-            return Ok(0);
-        };
         let file = m.file.clone();
+        let scope = &m.resolution.module_scope;
+        let slot = scope.find("main");
+        let main = slot
+            .and_then(|i| m.globals[i].clone())
+            .and_then(|g| g.value.map(|v| (g.ty, v)));
+        let Some((ty, main)) = main else {
+            let range = slot.map(|i| scope.symbols[i].decl_range).unwrap_or_default();
+            return Err(SpyError::new(ExcKind::NameError, "cannot find function `main`")
+                .with_error(&file, range, format!("module `{}` defines no `main`", m.name))
+                .into());
+        };
         let Value::Func(func) = main else {
-            return Err(SpyError::new(ExcKind::TypeError, "`main` is not a function").into());
+            let range = slot.map(|i| scope.symbols[i].decl_range).unwrap_or_default();
+            return Err(SpyError::new(ExcKind::TypeError, "`main` is not a function")
+                .with_error(&file, range, format!("this is `{}`", self.vm.types.name(ty)))
+                .into());
         };
         let def = func.code.def.clone();
+        if func.color == crate::syntax::ast::FuncColor::Blue {
+            return Err(SpyError::new(ExcKind::TypeError, "`main` must be a red function")
+                .with_error(&file, def.proto_range, "this function is `@blue`")
+                .into());
+        }
         if !func.params.is_empty() {
             return Err(
                 SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
@@ -133,6 +165,11 @@ impl Interp<'_> {
                     .into(),
             );
         }
+        Ok(func)
+    }
+
+    fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
+        let func = self.program_main(id)?;
         let result = self.invoke(&func, Vec::new(), None)?;
         // `-> None` exits with 0; the OS keeps the low 8 bits of an `i32`.
         if func.ret == TypeId::NONE {

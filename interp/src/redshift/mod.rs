@@ -122,7 +122,28 @@ impl Interp<'_> {
         )
     }
 
+    /// Like [`Interp::redshift_file`] for a program that is about to run:
+    /// its `main` is checked on the source module first (spec §8.2), so a
+    /// missing, blue or ill-typed `main` is the same error as in ASTFrame.
+    pub fn redshift_program(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
+        let options = RedshiftOptions {
+            error_mode: mode,
+            ..Default::default()
+        };
+        self.redshift_checked(path, source, options, true)
+    }
+
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
+        self.redshift_checked(path, source, options, false)
+    }
+
+    fn redshift_checked(
+        &mut self,
+        path: &str,
+        source: &[u8],
+        options: RedshiftOptions,
+        check_main: bool,
+    ) -> Eval<Residual> {
         let mut state = DopplerState::new(options.error_mode);
         state.provenance = options.provenance;
         state.full_fqn = options.full_fqn;
@@ -132,7 +153,12 @@ impl Interp<'_> {
         self.redshift = Some(sh.clone());
         let result = self
             .load_main_module(path, source)
-            .and_then(|id| self.redshift_module(&sh, id));
+            .and_then(|id| {
+                if check_main {
+                    self.program_main(id)?;
+                }
+                self.redshift_module(&sh, id)
+            });
         self.redshift = None;
         result
     }

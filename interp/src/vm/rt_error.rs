@@ -80,8 +80,8 @@ pub enum RuntimeError {
     // ----------------------------------------------------------- IndexError
     /// `s[i]` out of range.
     StrIndex,
-    /// `l[i]` out of range (upstream's message is empty; the annotation
-    /// says "list index out of range").
+    /// `l[i]` out of range (upstream's message is empty and the text is
+    /// only in the annotation; ours carries it, spec §7.3).
     ListIndex,
     /// `l.pop()` of an empty list.
     PopEmptyList,
@@ -394,7 +394,7 @@ impl fmt::Display for RuntimeError {
                 return write!(f, "{ty} value {digits} out of range [{lo}, {hi}]");
             }
             StrIndex => "string index out of bound",
-            ListIndex => "",
+            ListIndex => "list index out of range",
             PopEmptyList => "pop from empty list",
             TupleIndex => "tuple index out of range",
             SimdIndex => "SIMD index out of range",

@@ -137,11 +137,15 @@ const STATIC_KINDS: &[ExcKind] = &[
     ExcKind::Wip,
 ];
 
-/// Fuel or recursion depth ran out: the outcome is not comparable.
+/// Fuel, recursion depth or the memory budget ran out: the outcome is not
+/// comparable (redshift's residual module counts against the budget too).
 pub fn is_timeout(o: &Outcome) -> bool {
-    o.error
-        .as_ref()
-        .is_some_and(|e| matches!(e.kind, ExcKind::StepLimitError | ExcKind::RecursionError))
+    o.error.as_ref().is_some_and(|e| {
+        matches!(
+            e.kind,
+            ExcKind::StepLimitError | ExcKind::RecursionError | ExcKind::MemoryError
+        )
+    })
 }
 
 /// Replace each run of digits by `N` and cut long lines.

@@ -45,10 +45,12 @@ pub enum ExcKind {
     Wip,
     /// `--max-steps` ran out (ours; upstream has no fuel).
     StepLimitError,
+    /// Past the memory budget (`--max-memory`).
+    MemoryError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 20] = [
+    pub const ALL: [ExcKind; 21] = [
         ExcKind::Exception,
         ExcKind::StaticError,
         ExcKind::TypeError,
@@ -69,6 +71,7 @@ impl ExcKind {
         ExcKind::NotImplementedError,
         ExcKind::Wip,
         ExcKind::StepLimitError,
+        ExcKind::MemoryError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -93,6 +96,7 @@ impl ExcKind {
             ExcKind::NotImplementedError => "NotImplementedError",
             ExcKind::Wip => "WIP",
             ExcKind::StepLimitError => "StepLimitError",
+            ExcKind::MemoryError => "MemoryError",
         }
     }
 

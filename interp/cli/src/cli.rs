@@ -105,6 +105,11 @@ struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     max_depth: u32,
+    /// Memory budget: live pointer memory, and the most one string, list
+    /// or residual module may take, before MemoryError (bytes, or with a
+    /// K/M/G suffix; default 4G).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_memory)]
+    max_memory: u64,
 }
 
 impl LimitArgs {
@@ -112,8 +117,26 @@ impl LimitArgs {
         Limits {
             max_depth: self.max_depth,
             max_steps: self.max_steps,
+            max_memory: self.max_memory,
             ..Limits::default()
         }
+    }
+}
+
+/// `--max-memory`: bytes, or a number with a `K`, `M` or `G` suffix
+/// (powers of 1024); at least 1 MiB, at most 1 TiB.
+fn parse_memory(text: &str) -> Result<u64, String> {
+    let bad = || format!("`{text}` is not a memory size from 1M to 1024G (bytes, or with K, M or G)");
+    let (digits, unit) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 1u64 << 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 1 << 30),
+        _ => (text, 1),
+    };
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    match n.checked_mul(unit) {
+        Some(b) if ((1 << 20)..=(1 << 40)).contains(&b) => Ok(b),
+        _ => Err(bad()),
     }
 }
 

@@ -147,16 +147,16 @@ impl Interp<'_> {
             // on the type).
             BuiltinImpl::LenOfTuple(n) => Ok(Typed::blue(TypeId::I32, Value::i32(n as i32))),
             BuiltinImpl::LenOfList => match &a.value {
-                Value::List(l) => Ok(Typed::red(TypeId::I32, Value::i32(l.items.borrow().len() as i32))),
+                Value::List(l) => Ok(Typed::red(TypeId::I32, len_i32(l.items.borrow().len())?)),
                 other => Err(crate::bug!("len of a list-typed {other:?}")),
             },
             // interp tuples: blue when the tuple is
             BuiltinImpl::LenOfInterpTuple => match &a.value {
-                Value::Tuple(t) => Ok(with_color(TypeId::I32, Value::i32(t.items.len() as i32))),
+                Value::Tuple(t) => Ok(with_color(TypeId::I32, len_i32(t.items.len())?)),
                 other => Err(crate::bug!("len of a tuple-typed {other:?}")),
             },
             BuiltinImpl::LenOfStr => match &a.value {
-                Value::Str(s) => Ok(with_color(TypeId::I32, Value::i32(s.len() as i32))),
+                Value::Str(s) => Ok(with_color(TypeId::I32, len_i32(s.len())?)),
                 other => Err(crate::bug!("len of a str-typed {other:?}")),
             },
             BuiltinImpl::LenDunder => {
@@ -389,5 +389,16 @@ fn abs_scalar(s: Scalar) -> Scalar {
         Scalar::F32(v) => Scalar::F32(v.abs()),
         Scalar::F64(v) => Scalar::F64(v.abs()),
         unsigned_or_bool => unsigned_or_bool,
+    }
+}
+
+/// `len(x)` as an `i32`: a length that does not fit is an OverflowError,
+/// never a wrapped value (the caller locates it).
+fn len_i32(n: usize) -> Result<Value, crate::error::Failure> {
+    match i32::try_from(n) {
+        Ok(n) => Ok(Value::i32(n)),
+        Err(_) => {
+            Err(SpyError::from(crate::vm::rt_error::RuntimeError::LenTooLarge { len: n as u64 }).into())
+        }
     }
 }

@@ -17,8 +17,15 @@ impl Interp<'_> {
         }
     }
 
-    /// `repr(v)`.
+    /// `repr(v)`. The result is within the string limits however it is
+    /// built (a tuple or list of long strings is checked as it grows).
     pub(crate) fn repr_of(&mut self, f: &Frame, v: &Typed, range: TextRange) -> Eval<String> {
+        let text = self.repr_unchecked(f, v, range)?;
+        self.check_str_len(f, text.len(), range)?;
+        Ok(text)
+    }
+
+    fn repr_unchecked(&mut self, f: &Frame, v: &Typed, range: TextRange) -> Eval<String> {
         Ok(match &v.value {
             Value::Scalar(s) => format::format_scalar(*s),
             Value::Str(s) => format::repr_str(s),
@@ -42,13 +49,17 @@ impl Interp<'_> {
                 let items = &tuple.items;
                 let item_types = self.tuple_item_types(tuple);
                 let mut parts = Vec::with_capacity(items.len());
+                let mut total: usize = 2;
                 for (item, ty) in items.iter().zip(item_types) {
                     let t = Typed {
                         color: v.color,
                         ty,
                         value: item.clone(),
                     };
-                    parts.push(self.repr_of(f, &t, range)?);
+                    let part = self.repr_of(f, &t, range)?;
+                    total = total.saturating_add(part.len() + 2);
+                    self.check_str_len(f, total, range)?;
+                    parts.push(part);
                 }
                 op_select::tuple_text(&parts)
             }
@@ -73,13 +84,17 @@ impl Interp<'_> {
                 let item_ty = self.vm.types.checked_list_item(l.ty)?;
                 let items = l.items.borrow().clone();
                 let mut parts = Vec::with_capacity(items.len());
+                let mut total: usize = 2;
                 for item in items {
                     let t = Typed {
                         color: v.color,
                         ty: item_ty,
                         value: item,
                     };
-                    parts.push(self.repr_of(f, &t, range)?);
+                    let part = self.repr_of(f, &t, range)?;
+                    total = total.saturating_add(part.len() + 2);
+                    self.check_str_len(f, total, range)?;
+                    parts.push(part);
                 }
                 format!("[{}]", parts.join(", "))
             }

@@ -16,7 +16,14 @@ pub struct Limits {
     /// Longest string a program may build, in bytes (a runaway `s = s + s`
     /// ends with an error instead of exhausting memory).
     pub max_str_bytes: usize,
+    /// Live bytes of pointer memory a program may hold, and the most a
+    /// single string, list or residual module may take (`--max-memory`;
+    /// beyond it, `MemoryError`).
+    pub max_memory: u64,
 }
+
+/// The default memory budget: 4 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -24,6 +31,7 @@ impl Default for Limits {
             max_depth: 1000,
             max_steps: None,
             max_str_bytes: 1 << 28,
+            max_memory: DEFAULT_MAX_MEMORY,
         }
     }
 }
@@ -148,21 +156,50 @@ impl Interp<'_> {
         }
     }
 
-    /// A string of `len` bytes may be built.
+    /// A string of `len` bytes may be built: within `max_str_bytes`
+    /// (OverflowError) and within the memory budget (MemoryError).
     pub(crate) fn check_str_len(
         &self,
         f: &crate::frames::Frame,
         len: usize,
         range: crate::source::TextRange,
     ) -> Result<(), Failure> {
-        if len <= self.limits.max_str_bytes {
+        if len > self.limits.max_str_bytes {
+            return Err(SpyError::from(crate::vm::rt_error::RuntimeError::StrTooLong {
+                limit: self.limits.max_str_bytes as u64,
+            })
+            .with_error(&f.file, range, "this string would be too long")
+            .into());
+        }
+        self.check_memory(f, len as u64, range)
+    }
+
+    /// One object of `bytes` (a string, a list's items) fits in what the
+    /// memory budget has left after the live pointer memory.
+    pub(crate) fn check_memory(
+        &self,
+        f: &crate::frames::Frame,
+        bytes: u64,
+        range: crate::source::TextRange,
+    ) -> Result<(), Failure> {
+        if self.meter.used().saturating_add(bytes) <= self.limits.max_memory {
             return Ok(());
         }
-        Err(SpyError::from(crate::vm::rt_error::RuntimeError::StrTooLong {
-            limit: self.limits.max_str_bytes as u64,
+        Err(self.memory_error(f, bytes, range))
+    }
+
+    /// `MemoryError` for an object of `bytes` at `range`.
+    pub(crate) fn memory_error(
+        &self,
+        f: &crate::frames::Frame,
+        bytes: u64,
+        range: crate::source::TextRange,
+    ) -> Failure {
+        SpyError::from(crate::vm::rt_error::RuntimeError::MemoryLimit {
+            limit: self.limits.max_memory,
         })
-        .with_error(&f.file, range, "")
-        .into())
+        .with_error(&f.file, range, format!("this needs {bytes} bytes"))
+        .into()
     }
 
     /// Enter a function activation; fails past the depth limit.

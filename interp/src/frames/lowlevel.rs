@@ -13,6 +13,7 @@ use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
+use crate::vm::memory::PtrMem;
 use crate::vm::ops::signatures::BuiltinSig;
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
@@ -251,7 +252,15 @@ impl Interp<'_> {
         }
         let ty = self.vm.types.ptr(item, gc);
         let zero = self.zero_value(item);
-        let mem = Rc::new(RefCell::new(vec![zero; n as usize]));
+        let mem = PtrMem::zeroed(
+            item.as_prim(),
+            zero,
+            n as usize,
+            &self.meter,
+            self.limits.max_memory,
+        )
+        .map_err(|e| self.memory_error(f, e.bytes, args[0].1))?;
+        let mem = Rc::new(RefCell::new(mem));
         Ok(Typed::red(ty, Value::Ptr(PtrValue { ty, mem: Some(mem) })))
     }
 
@@ -272,7 +281,7 @@ impl Interp<'_> {
         };
         let mem = mem.borrow();
         match usize::try_from(i).ok().and_then(|i| mem.get(i)) {
-            Some(v) => Ok(Typed::red(item, v.clone())),
+            Some(v) => Ok(Typed::red(item, v)),
             None => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, whole)),
         }
     }
@@ -295,12 +304,16 @@ impl Interp<'_> {
             return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
         let mut mem = mem.borrow_mut();
-        match usize::try_from(i).ok().and_then(|i| mem.get_mut(i)) {
-            Some(slot) => {
-                *slot = v.value;
-                Ok(())
-            }
-            None => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, whole)),
+        let stored = match usize::try_from(i) {
+            Ok(i) => mem.set(i, v.value),
+            Err(_) => Ok(false),
+        };
+        match stored {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, whole)),
+            Err(v) => Err(crate::bug!(
+                "a store of {v:?} into pointer memory of another type"
+            )),
         }
     }
 
@@ -330,7 +343,7 @@ impl Interp<'_> {
             return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mem = mem.borrow();
-        Some(match mem.first() {
+        Some(match mem.get(0) {
             Some(Value::Struct(s)) => Ok(Typed::red(ty, s.fields[i].clone())),
             _ => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, range)),
         })
@@ -358,15 +371,20 @@ impl Interp<'_> {
             return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
         };
         let mut mem = mem.borrow_mut();
-        Some(match mem.first_mut() {
+        Some(match mem.get(0) {
             Some(Value::Struct(s)) => {
                 let mut new_fields = s.fields.to_vec();
                 new_fields[i] = v.value;
-                *mem.first_mut().expect("non-empty") = Value::Struct(Rc::new(StructValue {
+                let new = Value::Struct(Rc::new(StructValue {
                     ty: item,
                     fields: new_fields.into(),
                 }));
-                Ok(())
+                match mem.set(0, new) {
+                    Ok(_) => Ok(()),
+                    Err(v) => Err(crate::bug!(
+                        "a struct store of {v:?} into primitive pointer memory"
+                    )),
+                }
             }
             _ => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, range)),
         })
@@ -395,9 +413,8 @@ impl Interp<'_> {
         if i < 0 || i + lanes as i64 > mem.len() as i64 {
             return Err(panic_error(f, RuntimeError::PtrSimdLoadOutOfBounds, callee_range));
         }
-        let values: Option<Vec<Scalar>> = mem[i as usize..i as usize + lanes as usize]
-            .iter()
-            .map(|v| v.as_scalar())
+        let values: Option<Vec<Scalar>> = (i as usize..i as usize + lanes as usize)
+            .map(|k| mem.get(k).and_then(|v| v.as_scalar()))
             .collect();
         let Some(mut values) = values else {
             return Err(crate::bug!("non-scalar item behind a SIMD-loadable pointer"));
@@ -439,7 +456,9 @@ impl Interp<'_> {
             ));
         }
         for (k, lane_value) in vec.lanes.iter().enumerate() {
-            mem[i as usize + k] = Value::Scalar(*lane_value);
+            if !matches!(mem.set(i as usize + k, Value::Scalar(*lane_value)), Ok(true)) {
+                return Err(crate::bug!("a SIMD store into pointer memory of another type"));
+            }
         }
         Ok(Typed::red(TypeId::NONE, Value::None))
     }

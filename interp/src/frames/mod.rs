@@ -146,6 +146,8 @@ pub struct Interp<'out> {
     pub vm: Vm,
     pub out: &'out mut dyn Write,
     pub limits: Limits,
+    /// Live pointer memory, counted against `limits.max_memory`.
+    pub meter: Rc<crate::vm::memory::Meter>,
     /// Planted bugs (test-only; see `limits::Mutation`).
     pub mutations: Mutations,
     /// Take only the general evaluation rules (`RunConfig::general_paths_only`).
@@ -181,6 +183,7 @@ impl<'out> Interp<'out> {
             vm: Vm::new(),
             out,
             limits: config.limits,
+            meter: Rc::default(),
             mutations: config.mutations,
             general_paths_only: config.general_paths_only,
             depth: 0,

@@ -17,6 +17,14 @@ use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
 
+/// What one residual statement costs while redshift builds the module (its
+/// AST node, its expressions, and its share of the printed text and of the
+/// AST parsed back), measured on unrolled loops; an estimate that errs high.
+pub(crate) const RESIDUAL_STMT_BYTES: u64 = 1024;
+
+/// What one spliced residual expression costs.
+pub(crate) const RESIDUAL_EXPR_BYTES: u64 = 256;
+
 impl Interp<'_> {
     /// If `iter` is `UNROLL_RANGE(n)`, its argument expression.
     pub(crate) fn unroll_range_arg<'e>(&mut self, f: &mut Frame, iter: &'e Expr) -> Eval<Option<&'e Expr>> {
@@ -97,6 +105,9 @@ impl Interp<'_> {
             if let ret @ Flow::Return(_) = self.exec_block(f, body)? {
                 return Ok(ret);
             }
+            if f.is_shifting() {
+                self.check_residual_size(f, n_expr.range, "this UNROLL_RANGE loop")?;
+            }
         }
         // The loop variable does not outlive the loop.
         self.unbind(f, target);
@@ -132,9 +143,33 @@ impl Interp<'_> {
             self.bind_unroll_var(f, target, k)?;
             let v = self.eval_expr(f, elt)?;
             out.push((v, elt.range));
+            if f.is_shifting() {
+                let items = out.len() as u64 * RESIDUAL_EXPR_BYTES;
+                self.check_memory(f, items, n_expr.range)?;
+            }
         }
         self.unbind(f, target);
         Ok(())
+    }
+
+    /// The residual module built so far (estimated at
+    /// [`RESIDUAL_STMT_BYTES`] a statement) fits in the memory budget; else
+    /// MemoryError naming the construct that grows it (spec §16.5).
+    fn check_residual_size(&mut self, f: &Frame, at: TextRange, what: &str) -> Eval<()> {
+        let stmts = f.shift.as_ref().map_or(0, |sh| sh.read().emitted);
+        let bytes = stmts.saturating_mul(RESIDUAL_STMT_BYTES);
+        if bytes <= self.limits.max_memory {
+            return Ok(());
+        }
+        Err(SpyError::from(crate::vm::rt_error::RuntimeError::MemoryLimit {
+            limit: self.limits.max_memory,
+        })
+        .with_error(
+            &f.file,
+            at,
+            format!("{what} makes the residual module too large ({stmts} statements)"),
+        )
+        .into())
     }
 
     fn unbind(&mut self, f: &mut Frame, target: &ast::Identifier) {

@@ -18,6 +18,7 @@
 pub mod builtins;
 pub mod code;
 pub mod memo;
+pub mod memory;
 pub mod modules;
 pub mod op_select;
 pub mod ops;

@@ -77,6 +77,8 @@ pub enum RuntimeError {
     /// `T(s)` (an integer type) of a literal out of `T`'s range; `digits` is
     /// the value in decimal, sign included (it may not fit in 64 bits).
     IntOutOfRange { ty: PrimTy, digits: String },
+    /// `len(x)` of more items than an `i32` holds.
+    LenTooLarge { len: u64 },
     // ----------------------------------------------------------- IndexError
     /// `s[i]` out of range.
     StrIndex,
@@ -113,6 +115,9 @@ pub enum RuntimeError {
     // ------------------------------------------------------- RecursionError
     /// The call depth limit.
     RecursionDepth,
+    // ---------------------------------------------------------- MemoryError
+    /// Past the memory budget of `limit` bytes (`--max-memory`).
+    MemoryLimit { limit: u64 },
 }
 
 /// What a raise by code carries besides the code: up to two machine words,
@@ -158,6 +163,7 @@ impl RuntimeError {
                 ty: PrimTy::I8,
                 digits: "-129".into(),
             },
+            LenTooLarge { len: 1 << 31 },
             StrIndex,
             ListIndex,
             PopEmptyList,
@@ -175,13 +181,14 @@ impl RuntimeError {
                 message: "x must be positive".into(),
             },
             RecursionDepth,
+            MemoryLimit { limit: 1 << 30 },
         ]
     }
 
     /// The stable code (spec §7.4). Grouped by kind in blocks of 100:
     /// 1xx ZeroDivisionError, 2xx ValueError, 3xx OverflowError,
     /// 4xx IndexError, 5xx PanicError, 6xx TypeError, 7xx AssertionError,
-    /// 8xx RecursionError. Never renumber; append.
+    /// 8xx RecursionError, 9xx MemoryError. Never renumber; append.
     pub fn code(&self) -> u32 {
         use RuntimeError::*;
         match self {
@@ -221,6 +228,8 @@ impl RuntimeError {
             AssertionFailed => 701,
             AssertionMessage { .. } => 702,
             RecursionDepth => 801,
+            LenTooLarge { .. } => 305,
+            MemoryLimit { .. } => 901,
         }
     }
 
@@ -233,8 +242,12 @@ impl RuntimeError {
                 words: [*digits, 0],
                 text: "",
             },
-            StrTooLong { limit } => Operands {
+            StrTooLong { limit } | MemoryLimit { limit } => Operands {
                 words: [*limit, 0],
+                text: "",
+            },
+            LenTooLarge { len } => Operands {
+                words: [*len, 0],
                 text: "",
             },
             InvalidIntLiteral { literal } => Operands {
@@ -322,6 +335,8 @@ impl RuntimeError {
                 message: ops.text.to_string(),
             },
             801 => RecursionDepth,
+            305 => LenTooLarge { len: ops.words[0] },
+            901 => MemoryLimit { limit: ops.words[0] },
             _ => return None,
         })
     }
@@ -342,7 +357,8 @@ impl RuntimeError {
             5 => ExcKind::PanicError,
             6 => ExcKind::TypeError,
             7 => ExcKind::AssertionError,
-            _ => ExcKind::RecursionError,
+            8 => ExcKind::RecursionError,
+            _ => ExcKind::MemoryError,
         }
     }
 
@@ -389,6 +405,10 @@ impl fmt::Display for RuntimeError {
             FloatPowOverflow => "(34, 'Numerical result out of range')",
             RepeatedStrTooLong => "repeated string is too long",
             StrTooLong { limit } => return write!(f, "string too long (the limit is {limit} bytes)"),
+            LenTooLarge { len } => return write!(f, "length {len} does not fit in i32"),
+            MemoryLimit { limit } => {
+                return write!(f, "out of memory (the limit is {limit} bytes, see --max-memory)")
+            }
             IntOutOfRange { ty, digits } => {
                 let (lo, hi) = ty.int_bounds().unwrap_or((0, 0));
                 return write!(f, "{ty} value {digits} out of range [{lo}, {hi}]");
@@ -468,8 +488,9 @@ mod tests {
         (302, "OverflowError: repeated string is too long"),
         (303, "OverflowError: string too long (the limit is 1048576 bytes)"),
         (304, "OverflowError: i8 value -129 out of range [-128, 127]"),
+        (305, "OverflowError: length 2147483648 does not fit in i32"),
         (401, "IndexError: string index out of bound"),
-        (402, "IndexError"),
+        (402, "IndexError: list index out of range"),
         (403, "IndexError: pop from empty list"),
         (404, "IndexError: tuple index out of range"),
         (405, "IndexError: SIMD index out of range"),
@@ -486,6 +507,10 @@ mod tests {
         (701, "AssertionError: assertion failed"),
         (702, "AssertionError: x must be positive"),
         (801, "RecursionError: maximum recursion depth exceeded"),
+        (
+            901,
+            "MemoryError: out of memory (the limit is 1073741824 bytes, see --max-memory)",
+        ),
     ];
 
     #[test]

@@ -130,11 +130,11 @@ pub enum OpSpecValue {
     Complex(Typed, Vec<Rc<MetaArgValue>>),
 }
 
-/// A pointer into a gc-managed array of `len` items, or NULL.
+/// A pointer into a gc-managed array of items (`vm::memory`), or NULL.
 #[derive(Clone, Debug)]
 pub struct PtrValue {
     pub ty: TypeId,
-    pub mem: Option<Rc<RefCell<Vec<Value>>>>,
+    pub mem: Option<Rc<RefCell<crate::vm::memory::PtrMem>>>,
 }
 
 impl PtrValue {

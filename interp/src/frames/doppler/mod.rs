@@ -91,6 +91,8 @@ pub struct DopplerState {
     pub made_by: HashMap<String, Vec<String>>,
     /// Every red function created so far (the redshift worklist).
     pub red_functions: Vec<Rc<crate::vm::value::Function>>,
+    /// Residual statements emitted so far (the residual module's size, see `unroll`).
+    pub(crate) emitted: u64,
 }
 
 /// The handle of a redshift in progress, shared by every shifting frame and
@@ -125,7 +127,9 @@ impl Shift {
     /// a broken invariant: a panic, which the engine's panic net reports as
     /// an internal error (never a dropped statement).
     pub(crate) fn emit(&self, s: Stmt) {
-        match self.state().blocks.last_mut() {
+        let mut state = self.state();
+        state.emitted += 1;
+        match state.blocks.last_mut() {
             Some(block) => block.push(s),
             None => panic!("bug: a residual statement was emitted outside any residual block"),
         }
@@ -272,6 +276,7 @@ impl DopplerState {
             blue_calls: Vec::new(),
             made_by: HashMap::new(),
             red_functions: Vec::new(),
+            emitted: 0,
         }
     }
 }

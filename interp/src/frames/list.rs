@@ -102,6 +102,11 @@ impl Interp<'_> {
             None => Err(crate::bug!("list method argument {k} missing")),
         };
         let none = Typed::red(TypeId::NONE, Value::None);
+        if matches!(m, ListMethod::Append | ListMethod::Insert) {
+            // One list's items stay within the memory budget.
+            let bytes = (l.items.borrow().len() as u64 + 1) * std::mem::size_of::<Value>() as u64;
+            self.check_memory(f, bytes, obj_range)?;
+        }
         match m {
             ListMethod::Append => {
                 l.items.borrow_mut().push(args[0].0.value.clone());

@@ -240,8 +240,8 @@ mod tests {
     fn stores_are_typed_and_bounds_checked() {
         let meter = Rc::new(Meter::default());
         let mut m = PtrMem::zeroed(Some(PrimTy::I32), Value::None, 2, &meter, 100).unwrap();
-        assert_eq!(m.set(1, Value::i32(7)).unwrap(), true);
-        assert_eq!(m.set(2, Value::i32(7)).unwrap(), false);
+        assert!(m.set(1, Value::i32(7)).unwrap());
+        assert!(!m.set(2, Value::i32(7)).unwrap());
         assert!(m.set(0, Value::bool(true)).is_err());
         assert_eq!(m.get(1).and_then(|v| v.as_i32()), Some(7));
         assert!(m.get(2).is_none());

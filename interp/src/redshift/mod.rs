@@ -151,14 +151,12 @@ impl Interp<'_> {
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
         self.redshift = Some(sh.clone());
-        let result = self
-            .load_main_module(path, source)
-            .and_then(|id| {
-                if check_main {
-                    self.program_main(id)?;
-                }
-                self.redshift_module(&sh, id)
-            });
+        let result = self.load_main_module(path, source).and_then(|id| {
+            if check_main {
+                self.program_main(id)?;
+            }
+            self.redshift_module(&sh, id)
+        });
         self.redshift = None;
         result
     }

@@ -327,24 +327,9 @@ impl FnLower<'_, '_, '_> {
                 return Ok(LVal::one(TypeId::STR, v.expect("a result")));
             }
             Some(OpImpl::Method { func, swap }) => {
-                let args = if swap {
-                    vec![(r, rr), (l, lr)]
-                } else {
-                    vec![(l, lr), (r, rr)]
-                };
-                return self.call_red(&func, args, whole);
+                return self.dunder_call(&func, swap, (l, lr), (r, rr), whole)
             }
-            _ => {
-                return self.unsupported(
-                    format!(
-                        "`{}` {} `{}`",
-                        self.type_name(l.ty),
-                        op.symbol(),
-                        self.type_name(r.ty)
-                    ),
-                    whole,
-                )
-            }
+            _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
         let operand = TypeId::prim(sig.operand);
         let a = self.coerce(l, operand, lr)?.regs[0];
@@ -415,6 +400,26 @@ impl FnLower<'_, '_, '_> {
         Ok(LVal::one(result, v))
     }
 
+    /// An operator implemented by a red dunder method: a call, with the
+    /// operands swapped for a reflected dunder.
+    fn dunder_call(
+        &mut self,
+        func: &Rc<Function>,
+        swap: bool,
+        l: (LVal, TextRange),
+        r: (LVal, TextRange),
+        whole: TextRange,
+    ) -> Lowered<LVal> {
+        let args = if swap { vec![r, l] } else { vec![l, r] };
+        self.call_red(func, args, whole)
+    }
+
+    /// An operator whose implementation the lowering does not handle yet.
+    fn unsupported_operator<T>(&self, l: TypeId, symbol: &str, r: TypeId, whole: TextRange) -> Lowered<T> {
+        let what = format!("`{}` {symbol} `{}`", self.type_name(l), self.type_name(r));
+        self.unsupported(what, whole)
+    }
+
     fn compare(&mut self, op: CmpOp, l: LVal, r: LVal, whole: TextRange) -> Lowered<LVal> {
         let imp = op_select::cmpop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
         let negated = |me: &mut Self, negate: bool, v: VReg| {
@@ -449,24 +454,9 @@ impl FnLower<'_, '_, '_> {
                     .map(|v| LVal::one(TypeId::BOOL, v));
             }
             Some(OpImpl::Method { func, swap }) => {
-                let args = if swap {
-                    vec![(r, whole), (l, whole)]
-                } else {
-                    vec![(l, whole), (r, whole)]
-                };
-                return self.call_red(&func, args, whole);
+                return self.dunder_call(&func, swap, (l, whole), (r, whole), whole)
             }
-            _ => {
-                return self.unsupported(
-                    format!(
-                        "`{}` {} `{}`",
-                        self.type_name(l.ty),
-                        op.symbol(),
-                        self.type_name(r.ty)
-                    ),
-                    whole,
-                )
-            }
+            _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
         let sig = ops::BinSig {
             operand,

@@ -63,13 +63,16 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
         locals: HashMap::new(),
         stmt_range: code.def.proto_range,
     };
-    // Parameters: their slots are the first of the function's scope.
+    // Parameters: each is the local the resolver gave it.
     let mut next = 0;
-    for (i, (p, spec)) in code.def.params.iter().zip(&func.params).enumerate() {
+    for (p, spec) in code.def.params.iter().zip(&func.params) {
         let n = l.cx.flatten(spec.ty, &l.file, p.range)?.len();
         let regs = (next..next + n).map(|k| l.fb.param(k)).collect();
         next += n;
-        let slot = code.scope.find(&p.name.name).unwrap_or(i) as u32;
+        let crate::resolve::NameRef::Local(slot) = code.res.name(p.name.id) else {
+            // the resolver makes every parameter a local of its function
+            panic!("bug: parameter `{}` is not a local", p.name.name);
+        };
         l.locals.insert(slot, LVal { ty: spec.ty, regs });
     }
     l.block(&code.def.body)?;

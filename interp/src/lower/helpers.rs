@@ -231,7 +231,10 @@ fn binop_of_code(code: u64) -> BinOp {
 
 /// The helper's number for `op`.
 pub fn binop_code(op: BinOp) -> Word {
-    BinOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as Word
+    BinOp::ALL
+        .iter()
+        .position(|&o| o == op)
+        .expect("every operator is in BinOp::ALL") as Word
 }
 
 fn run_binop(
@@ -258,6 +261,7 @@ extern "C" fn int_binop(ctx: CtxPtr<'_>, op: u64, ty: u64, a: u64, b: u64) -> u6
         let p = prim_of_code(ty).expect("a primitive type code");
         run_binop(st, c, op, p, scalar_of_word(p, a), scalar_of_word(p, b))
             .map(word_of_scalar)
+            // raised: the error status is set and the caller ignores the word
             .unwrap_or(0)
     })
 }

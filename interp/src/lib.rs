@@ -17,6 +17,7 @@
 //! | `redshift`  | DopplerFrame's driver: the worklist of red functions, assembling the residual module | redshift |
 //! | `lower`     | the residual module → spy-jit IR, helpers, running it natively | jit |
 //! | `engine`    | the engines (interp, doppler, jit), `RunConfig`, `Outcome`, `run_program` | redshift, jit |
+//! | `inspect`   | showing what a program means: colors (`colorize`), the explain page, symbol tables | redshift |
 //!
 //! The printer (`backend`) sits below the evaluator: it prints any AST and
 //! needs only `syntax` and `vm`'s float formatting, while DopplerFrame's
@@ -38,6 +39,7 @@ pub mod diag;
 pub mod engine;
 pub mod error;
 pub mod frames;
+pub mod inspect;
 pub mod lower;
 pub mod native_stack;
 pub mod redshift;

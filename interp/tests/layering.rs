@@ -25,6 +25,9 @@ const LAYERS: &[&[&str]] = &[
     &["lower"],
     // Running a program on an engine (the crates above this one start here).
     &["engine"],
+    // Showing a program's meaning (colorize, explain, symtable): uses the
+    // engines' pieces, nothing uses it.
+    &["inspect"],
 ];
 
 /// `crate::bug!` is exported at the crate root but defined in `error`.

@@ -129,16 +129,30 @@ impl CompiledModule {
     /// Intel-syntax disassembly of the whole buffer (feature `disasm`).
     #[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
     pub fn disassemble(&self) -> String {
-        use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
-        let code = self.inner.code();
-        let mut dec = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
-        let mut fmt = IntelFormatter::new();
-        let mut out = String::new();
-        for ins in &mut dec {
-            let mut s = String::new();
-            fmt.format(&ins, &mut s);
-            out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
-        }
-        out
+        disassemble_at(self.inner.code(), 0)
     }
+
+    /// Intel-syntax disassembly of one function's machine code, without
+    /// its entry thunk; addresses are offsets in the module's buffer
+    /// (feature `disasm`).
+    #[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+    pub fn disassemble_function(&self, f: FuncId) -> String {
+        let (start, code) = self.inner.function_code(f);
+        disassemble_at(code, start as u64)
+    }
+}
+
+/// Intel syntax, one instruction a line: `offset  instruction`.
+#[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+fn disassemble_at(code: &[u8], ip: u64) -> String {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
+    let mut dec = Decoder::with_ip(64, code, ip, DecoderOptions::NONE);
+    let mut fmt = IntelFormatter::new();
+    let mut out = String::new();
+    for ins in &mut dec {
+        let mut s = String::new();
+        fmt.format(&ins, &mut s);
+        out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
+    }
+    out
 }

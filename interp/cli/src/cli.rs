@@ -62,6 +62,15 @@ enum FormatArg {
     Ast,
 }
 
+/// `colorize -f`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorFormat {
+    /// The source with colors (or markers).
+    Spy,
+    /// One JSON record per expression.
+    Json,
+}
+
 /// `fuzz --mutation`: a planted bug (test of the fuzzer), named as the
 /// library names it (`Mutation::name`).
 #[derive(Clone, Copy, Debug)]
@@ -172,6 +181,33 @@ enum Command {
         /// then runs under other FQNs).
         #[arg(long)]
         full_fqn: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
+    /// Show the source with every expression's color after redshift
+    /// (blue: computed while redshifting; red: at run time).
+    ///
+    /// Example: `spy-interp colorize prog.spy -f json | jq '.expressions[0]'`
+    Colorize {
+        /// `spy` (the source, in ANSI colors on a terminal, with marker
+        /// lines otherwise or under NO_COLOR) or `json` (one record per
+        /// expression: span, color, static type).
+        #[arg(short = 'f', long = "format", value_enum, default_value_t = ColorFormat::Spy)]
+        format: ColorFormat,
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
+    /// Write one self-contained HTML page showing what FILE means: the
+    /// source colored blue/red, the residual module beside it, the
+    /// provenance links between them, and the JIT's IR and machine code.
+    ///
+    /// Example: `spy-interp explain prog.spy -o prog.html`, then open prog.html
+    Explain {
+        /// The page to write.
+        #[arg(short = 'o', long = "output", value_name = "PAGE.html")]
+        output: PathBuf,
         #[command(flatten)]
         limits: LimitArgs,
         file: PathBuf,
@@ -325,6 +361,8 @@ pub fn main() -> i32 {
             limits.limits(),
             &file,
         ),
+        Some(Command::Colorize { format, limits, file }) => colorize(&out, format, limits.limits(), &file),
+        Some(Command::Explain { output, limits, file }) => explain(&output, limits.limits(), &file),
         Some(Command::Conformance {
             dir,
             shard,
@@ -440,6 +478,7 @@ fn redshift(
         error_mode,
         provenance,
         full_fqn,
+        record: false,
     };
     let result =
         spy_interp::redshift::redshift_source(&file.to_string_lossy(), &source, options, format, limits);
@@ -449,6 +488,60 @@ fn redshift(
         Err(report) => {
             eprint!("{report}");
             1
+        }
+    }
+}
+
+fn colorize(out: &Stdout, format: ColorFormat, limits: Limits, file: &std::path::Path) -> i32 {
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let ins = match spy_interp::inspect::inspect(&file.to_string_lossy(), &source, limits, false) {
+        Ok(ins) => ins,
+        Err(report) => {
+            eprint!("{report}");
+            return 1;
+        }
+    };
+    eprint!("{}", ins.blue_stdout);
+    let text = match format {
+        ColorFormat::Json => spy_interp::inspect::colorize::render_json(&ins),
+        ColorFormat::Spy => {
+            use std::io::IsTerminal as _;
+            let plain = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) || !std::io::stdout().is_terminal();
+            let style = if plain {
+                spy_interp::inspect::colorize::Style::Plain
+            } else {
+                spy_interp::inspect::colorize::Style::Ansi
+            };
+            spy_interp::inspect::colorize::render_text(&ins, style)
+        }
+    };
+    out.emit(&text).err().unwrap_or(0)
+}
+
+fn explain(output: &std::path::Path, limits: Limits, file: &std::path::Path) -> i32 {
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let ins = match spy_interp::inspect::inspect(&file.to_string_lossy(), &source, limits, true) {
+        Ok(ins) => ins,
+        Err(report) => {
+            eprint!("{report}");
+            return 1;
+        }
+    };
+    let page = spy_interp::inspect::explain::render_page(&ins);
+    match std::fs::write(output, page) {
+        Ok(()) => {
+            eprintln!("wrote {}", output.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", output.display());
+            2
         }
     }
 }

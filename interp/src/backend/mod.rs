@@ -7,4 +7,4 @@
 
 pub mod spy_printer;
 
-pub use spy_printer::{format_name, is_plain_identifier, print_expr, print_module};
+pub use spy_printer::{format_name, is_plain_identifier, print_expr, print_module, print_module_marked, Mark, Marked};

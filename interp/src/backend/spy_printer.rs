@@ -62,6 +62,34 @@ pub fn print_module(m: &Module) -> String {
     p.out
 }
 
+/// Where a statement of interest starts in printed output (for tools that
+/// link residual lines to their provenance: `explain`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// 0-based line of the output.
+    pub line: usize,
+    pub what: Marked,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Marked {
+    /// A `# ...` comment block; its statement's (source) range.
+    Comment(crate::source::TextRange),
+    /// A `def` (its first decorator line, if any), with the class it is a
+    /// method of.
+    Def { name: String, class: Option<String> },
+}
+
+/// [`print_module`], and where every comment and `def` starts.
+pub fn print_module_marked(m: &Module) -> (String, Vec<Mark>) {
+    let mut p = Printer {
+        marks: Some(Vec::new()),
+        ..Printer::default()
+    };
+    p.spaced(&m.body);
+    (p.out, p.marks.unwrap_or_default())
+}
+
 /// Print one expression as it may stand on its own (e.g. after `return`):
 /// parenthesized only if it must be (a walrus, a starred item).
 pub fn print_expr(e: &Expr) -> String {
@@ -74,10 +102,22 @@ pub fn print_expr(e: &Expr) -> String {
 struct Printer {
     out: String,
     indent: usize,
+    /// Lines written so far, and the marks asked for (`print_module_marked`).
+    lines: usize,
+    marks: Option<Vec<Mark>>,
+    class: Option<String>,
 }
 
 impl Printer {
+    fn mark(&mut self, what: Marked) {
+        let line = self.lines;
+        if let Some(marks) = &mut self.marks {
+            marks.push(Mark { line, what });
+        }
+    }
+
     fn line(&mut self, text: &str) {
+        self.lines += 1;
         for _ in 0..self.indent {
             self.out.push_str(INDENT);
         }
@@ -104,6 +144,7 @@ impl Printer {
             if let Some(prev) = prev_is_def {
                 if prev || is_def {
                     self.out.push('\n');
+                    self.lines += 1;
                 }
             }
             for s in &body[i..end] {
@@ -130,6 +171,16 @@ impl Printer {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        if self.marks.is_some() {
+            match &s.kind {
+                StmtKind::Comment(_) => self.mark(Marked::Comment(s.range)),
+                StmtKind::FuncDef(f) => self.mark(Marked::Def {
+                    name: f.name.name.clone(),
+                    class: self.class.clone(),
+                }),
+                _ => {}
+            }
+        }
         match &s.kind {
             StmtKind::FuncDef(f) => self.funcdef(f),
             StmtKind::ClassDef(c) => self.classdef(c),
@@ -330,7 +381,9 @@ impl Printer {
         type_params(&mut w, c.type_params.as_deref());
         w.out.push(':');
         self.line(&w.out);
+        let outer = self.class.replace(c.name.name.clone());
         self.block(&c.body, true);
+        self.class = outer;
     }
 }
 

@@ -16,7 +16,17 @@ use std::rc::Rc;
 use crate::vm::value::{Color, Local, TupleValue, Typed, Value};
 
 impl Interp<'_> {
+    /// Evaluate `e`; while shifting, its color and type are recorded for
+    /// tools when they asked (`doppler::record`).
     pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+        let result = self.eval_expr_kind(f, e);
+        if let (Some(sh), Ok(t)) = (&f.shift, &result) {
+            sh.record_color(f, e.range, t);
+        }
+        result
+    }
+
+    fn eval_expr_kind(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
         match &e.kind {
             ExprKind::Int(v) if f.is_shifting() => {
                 let lit = self.int_literal(f, *v, false, e);

@@ -150,8 +150,12 @@ impl Interp<'_> {
     fn enter_blue_call(&mut self, f: &Frame, callee: &str, range: TextRange, resolved: &str) {
         self.blue_depth += 1;
         if let Some(r) = self.redshift.clone() {
-            let site = self.describe_call(f, callee, range, resolved);
-            r.state().blue_calls.push(site);
+            let text = self.describe_call(f, callee, range, resolved);
+            r.state().blue_calls.push(crate::frames::doppler::record::BlueCall {
+                text,
+                file: f.file.clone(),
+                range,
+            });
         }
     }
 

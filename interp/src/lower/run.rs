@@ -116,3 +116,56 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
 pub fn depth_limit(limits: Limits) -> u32 {
     limits.max_depth
 }
+
+/// What the JIT makes of one function: its typed IR and, where the host
+/// has the backend, its x86-64 machine code (Intel syntax).
+#[derive(Clone, Debug)]
+pub struct FunctionDump {
+    pub name: String,
+    pub ir: String,
+    pub machine_code: Option<String>,
+}
+
+/// Lower and compile (without running) the initialized residual module:
+/// every function's IR and machine code, for `spy-interp explain`.
+pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<FunctionDump>, NotNative> {
+    let Some(MainOf::Main(main)) = find_main(interp, module) else {
+        let file = interp.vm.module(module).file.clone();
+        return Err(NotNative::Lower(LowerError::unsupported(
+            "a module without `def main() -> None` or `-> i32`",
+            &file,
+            Default::default(),
+        )));
+    };
+    let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
+    let code = |c| ErrCode::new(c).expect("non-zero");
+    let opts = CompileOptions {
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+    };
+    let compiled = match spy_jit::compile(&program.module, &opts) {
+        Ok(c) => Some(c),
+        Err(JitError::UnsupportedHost) => None,
+        Err(e) => return Err(NotNative::Host(format!("JIT compilation failed: {e}"))),
+    };
+    let mut dumps = Vec::with_capacity(program.module.functions.len());
+    for (i, f) in program.module.functions.iter().enumerate() {
+        let id = spy_jit::ir::FuncId(i as u32);
+        dumps.push(FunctionDump {
+            name: f.name.clone(),
+            ir: format!("{f:#?}"),
+            machine_code: compiled.as_ref().map(|c| machine_code(c, id)),
+        });
+    }
+    Ok(dumps)
+}
+
+#[cfg(all(target_arch = "x86_64", unix))]
+fn machine_code(c: &spy_jit::CompiledModule, f: spy_jit::ir::FuncId) -> String {
+    c.disassemble_function(f)
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix)))]
+fn machine_code(_: &spy_jit::CompiledModule, _: spy_jit::ir::FuncId) -> String {
+    String::new()
+}

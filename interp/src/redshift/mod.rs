@@ -21,6 +21,7 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::ErrorMode;
+pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
 use crate::frames::doppler::{ident, name_expr, DopplerState, Shift};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
@@ -38,6 +39,9 @@ pub struct RedshiftOptions {
     pub provenance: bool,
     /// Keep module prefixes in names (`--full-fqn`).
     pub full_fqn: bool,
+    /// Record every expression's color and type, and where blue calls
+    /// are (for `colorize` and `explain`: [`Residual::record`]).
+    pub record: bool,
 }
 
 impl Default for RedshiftOptions {
@@ -46,6 +50,7 @@ impl Default for RedshiftOptions {
             error_mode: ErrorMode::Eager,
             provenance: false,
             full_fqn: false,
+            record: false,
         }
     }
 }
@@ -107,6 +112,29 @@ pub fn redshift_source(
 pub struct Residual {
     pub modname: String,
     pub module: ast::Module,
+    /// Where each residual `def` comes from, in the order of the module.
+    pub functions: Vec<ResidualFunc>,
+    /// The colors and note sites, when `RedshiftOptions::record` asked.
+    pub record: Option<Record>,
+    /// The static types' names (for `record`'s `TypeId`s).
+    pub type_names: HashMap<TypeId, String>,
+}
+
+/// The provenance of one residual function.
+#[derive(Clone, Debug)]
+pub struct ResidualFunc {
+    /// The function's FQN (`mod::add[i32]`).
+    pub fqn: String,
+    /// Its name in the residual module, and the struct it is a method of.
+    pub name: String,
+    pub class: Option<String>,
+    /// The `def` it was shifted from (file path, prototype range).
+    pub def_path: String,
+    pub def_range: TextRange,
+    /// The blue calls that made it, innermost first (empty for a function
+    /// written in the module).
+    pub made_by: Vec<BlueCall>,
+    pub force_inline: bool,
 }
 
 impl Interp<'_> {
@@ -147,6 +175,9 @@ impl Interp<'_> {
         let mut state = DopplerState::new(options.error_mode);
         state.provenance = options.provenance;
         state.full_fqn = options.full_fqn;
+        if options.record {
+            state.record = Some(Record::new(path));
+        }
         // The handle exists from module init on: blue code run there makes
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
@@ -367,6 +398,7 @@ impl Interp<'_> {
             ..self.module_frame(id)
         };
         let mut body = Vec::new();
+        let mut functions = Vec::new();
         // Struct definitions, with their red methods.
         let mut class_defs = Vec::new();
         let own_structs: Vec<TypeId> = struct_types
@@ -394,6 +426,8 @@ impl Interp<'_> {
                     if owner == t {
                         let mut def = def.clone();
                         def.name = ident(member, def.name.range);
+                        let class = sh.global_name(&modname, self.vm.types.name(*t));
+                        functions.push(self.residual_func(sh, func, member, Some(class)));
                         if *is_static {
                             def.decorators.push(name_expr("staticmethod", range));
                         }
@@ -473,15 +507,42 @@ impl Interp<'_> {
                 continue;
             }
             if let Some(def) = shifted.get(&*func.fqn) {
+                functions.push(self.residual_func(sh, func, &def.name.name, None));
                 body.extend(self.provenance_comments(sh, func));
                 body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
             }
         }
         let _ = file;
+        let record = sh.state().record.take();
+        let mut type_names = HashMap::new();
+        if let Some(rec) = &record {
+            for c in &rec.colors {
+                type_names
+                    .entry(c.ty)
+                    .or_insert_with(|| self.vm.types.name(c.ty).to_string());
+            }
+        }
         Ok(Residual {
             modname,
             module: ast::Module { body, name_count: 0 },
+            functions,
+            record,
+            type_names,
         })
+    }
+
+    /// Where residual function `func` (named `name`, a method of `class`)
+    /// comes from.
+    fn residual_func(&self, sh: &Shift, func: &Rc<Function>, name: &str, class: Option<String>) -> ResidualFunc {
+        ResidualFunc {
+            fqn: func.fqn.to_string(),
+            name: name.to_string(),
+            class,
+            def_path: func.code.file.path.clone(),
+            def_range: func.code.def.proto_range,
+            made_by: sh.read().made_by.get(&*func.fqn).cloned().unwrap_or_default(),
+            force_inline: func.force_inline,
+        }
     }
 
     /// The helper functions residual code calls: implicit conversions with
@@ -558,7 +619,7 @@ impl Interp<'_> {
         if let Some(sites) = state.made_by.get(&*func.fqn) {
             text.push_str(", made by blue code:");
             for site in sites {
-                text.push_str(&format!("\n  {site}"));
+                text.push_str(&format!("\n  {}", site.text));
             }
         }
         if func.force_inline {

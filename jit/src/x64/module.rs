@@ -23,6 +23,8 @@ struct FuncInfo {
     params: Vec<Ty>,
     results: Vec<Ty>,
     thunk: AssemblyOffset,
+    /// Offset of the function's first instruction in the buffer.
+    start: usize,
     code_bytes: usize,
     frame_bytes: usize,
 }
@@ -65,24 +67,25 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
         let info =
             FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error).emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
-        frames.push((em.offset() - start, info.frame_bytes));
+        frames.push((start, em.offset() - start, info.frame_bytes));
     }
     for (i, f) in m.functions.iter().enumerate() {
         let thunk = AssemblyOffset(em.offset());
         emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);
-        let (code_bytes, frame_bytes) = frames[i];
+        let (start, code_bytes, frame_bytes) = frames[i];
         funcs.push(FuncInfo {
             name: f.name.clone(),
             params: f.param_tys(),
             results: f.results.clone(),
             thunk,
+            start,
             code_bytes,
             frame_bytes,
         });
     }
     stats.instructions = em.count;
     stats.code_bytes = em.offset();
-    let max_frame = frames.iter().map(|f| f.1).max().unwrap_or(0);
+    let max_frame = frames.iter().map(|f| f.2).max().unwrap_or(0);
     stats.max_frame_bytes = max_frame;
     let mut asm = em.asm;
     asm.commit().map_err(|e| JitError::Assembler(e.to_string()))?;
@@ -155,6 +158,13 @@ impl X64Module {
 
     pub fn function_code_bytes(&self, f: FuncId) -> usize {
         self.funcs[f.0 as usize].code_bytes
+    }
+
+    /// Where one function's machine code starts in the buffer, and its
+    /// bytes (without its entry thunk).
+    pub fn function_code(&self, f: FuncId) -> (usize, &[u8]) {
+        let info = &self.funcs[f.0 as usize];
+        (info.start, &self.buf[info.start..info.start + info.code_bytes])
     }
 
     pub fn function_frame_bytes(&self, f: FuncId) -> usize {

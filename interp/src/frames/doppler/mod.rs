@@ -18,9 +18,11 @@
 //! | `expr.rs`   | expressions while redshifting: residual nodes              |
 //! | `stmt.rs`   | statements while redshifting: abstract control flow        |
 //! | `consts.rs` | blue values spelled as residual constants                  |
+//! | `record.rs` | what a redshift records for tools: expression colors, blue call sites |
 
 mod consts;
 mod expr;
+pub mod record;
 mod stmt;
 
 pub(crate) use expr::BinSym;
@@ -86,9 +88,12 @@ pub struct DopplerState {
     /// The blue calls being evaluated, innermost last (where a function
     /// made by blue code comes from). Recorded from module init on, only
     /// while redshifting.
-    pub blue_calls: Vec<String>,
-    /// Where each red function made by blue code comes from, by FQN.
-    pub made_by: HashMap<String, Vec<String>>,
+    pub blue_calls: Vec<record::BlueCall>,
+    /// Where each red function made by blue code comes from, by FQN
+    /// (innermost call first).
+    pub made_by: HashMap<String, Vec<record::BlueCall>>,
+    /// Expression colors and note sites, when a tool asked for them.
+    pub record: Option<record::Record>,
     /// Every red function created so far (the redshift worklist).
     pub red_functions: Vec<Rc<crate::vm::value::Function>>,
     /// Residual statements emitted so far (the residual module's size, see `unroll`).
@@ -237,6 +242,21 @@ impl Shift {
         name
     }
 
+    /// Record the color and type of an expression of `f` just evaluated
+    /// (when a tool asked for colors and `f` runs the main module's code).
+    pub(crate) fn record_color(&self, f: &Frame, range: TextRange, t: &Typed) {
+        let mut state = self.state();
+        if let Some(rec) = state.record.as_mut() {
+            if f.file.path == rec.main_path {
+                rec.colors.push(record::ExprColor {
+                    range,
+                    color: t.color,
+                    ty: t.ty,
+                });
+            }
+        }
+    }
+
     pub(crate) fn note_import(&self, module: &'static str, name: &'static str) {
         self.state().imports.insert((module, name));
     }
@@ -275,6 +295,7 @@ impl DopplerState {
             eq_methods: Default::default(),
             blue_calls: Vec::new(),
             made_by: HashMap::new(),
+            record: None,
             red_functions: Vec::new(),
             emitted: 0,
         }
@@ -473,6 +494,11 @@ impl Interp<'_> {
     pub(crate) fn note(&mut self, f: &Frame, text: impl FnOnce() -> String, range: TextRange) -> Eval<()> {
         let sh = f.shift()?;
         if sh.provenance() {
+            if let Some(rec) = sh.state().record.as_mut() {
+                if f.file.path != rec.main_path {
+                    rec.foreign_notes.insert(range);
+                }
+            }
             sh.emit(Stmt::new(StmtKind::Comment(text()), range));
         }
         Ok(())

@@ -278,10 +278,40 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let residual = redshift_for_run(path, source, out, config)?;
+    let residual = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
     let mut interp = Interp::new(out, config);
     let result = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
     flushed(result, interp.out)
+}
+
+/// What `spy-interp redshift -x` does: redshift `source` in `mode` (eager:
+/// the first static error aborts; lazy/warn: it is raised if reached),
+/// then run the residual module like the doppler engine, on an evaluator
+/// thread, the program's output going to `out`. Also returns the static
+/// errors deferred to run time, rendered, in `ErrorMode::Warn`.
+pub fn run_redshifted_to(
+    path: &str,
+    source: &[u8],
+    mode: ErrorMode,
+    config: RunConfig,
+    out: Box<dyn Write + Send>,
+) -> (Outcome, Vec<String>) {
+    let (path, source) = (path.to_string(), source.to_vec());
+    let mut out = out;
+    let run = native_stack::run(config.limits.max_depth, move || {
+        let mut warnings = Vec::new();
+        let result = redshift_for_run_reporting(&path, &source, &mut out, config, mode, &mut warnings)
+            .and_then(|residual| {
+                let mut interp = Interp::new(&mut out, config);
+                let r = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
+                flushed(r, interp.out)
+            });
+        (Outcome::of(result, String::new()), warnings)
+    });
+    match run {
+        Ok(r) => r,
+        Err(e) => (Outcome::bug(e.to_string(), String::new()), Vec::new()),
+    }
 }
 
 /// A printed residual module ready to run.
@@ -302,6 +332,20 @@ fn redshift_for_run(
     source: &[u8],
     out: &mut dyn std::io::Write,
     config: RunConfig,
+    mode: ErrorMode,
+) -> Result<ResidualSource, Failure> {
+    redshift_for_run_reporting(path, source, out, config, mode, &mut Vec::new())
+}
+
+/// [`redshift_for_run`], also collecting the rendered warnings of
+/// `ErrorMode::Warn`.
+fn redshift_for_run_reporting(
+    path: &str,
+    source: &[u8],
+    out: &mut dyn std::io::Write,
+    config: RunConfig,
+    mode: ErrorMode,
+    warnings: &mut Vec<String>,
 ) -> Result<ResidualSource, Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
@@ -310,9 +354,10 @@ fn redshift_for_run(
             ..config
         };
         let mut interp = Interp::new(out, redshift_config);
-        let r = interp.redshift_program(path, source, ErrorMode::Lazy);
+        let r = interp.redshift_program(path, source, mode);
         flushed(r, interp.out)?
     };
+    warnings.extend(residual.warnings.iter().map(crate::diag::render));
     let text = crate::backend::spy_printer::print_module(&residual.module);
     Ok(ResidualSource {
         path: residual_display_path(path),
@@ -341,7 +386,7 @@ pub fn run_jit(
     if config.limits.max_steps.is_some() {
         return Err(NotNative::Option("--max-steps (step fuel)".to_string()));
     }
-    let residual = match redshift_for_run(path, source, out, config) {
+    let residual = match redshift_for_run(path, source, out, config, ErrorMode::Lazy) {
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };

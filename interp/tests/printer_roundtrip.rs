@@ -8,12 +8,15 @@
 //!   tuples, starred items, calls, subscripts, slices, attributes, awkward
 //!   literals and names) print to source that parses back to the same tree;
 //! - snapshots: the printed form of hand-built residual-style modules
-//!   (backquoted names, decorators, classes, comments).
+//!   (backquoted names, decorators, classes, comments);
+//! - wrapping: the corpus and the random trees printed with lines wrapped
+//!   at a narrow width (`print_module_width`) parse to the same tree, and
+//!   wrapping the unwrapped print of that tree gives the same text.
 
 mod printer_support;
 
 use proptest::prelude::*;
-use spy_interp::backend::{print_expr, print_module};
+use spy_interp::backend::{print_expr, print_module, print_module_width};
 use spy_interp::engine::{run_program, Engine, Outcome, RunConfig};
 
 use spy_interp::syntax::ast::{
@@ -42,6 +45,33 @@ fn round_trip(m: &Module) -> Result<(), String> {
     let again = print_module(&back);
     if again != printed {
         return Err(format!("not a fixpoint\n--- first\n{printed}--- second\n{again}"));
+    }
+    for width in WRAP_WIDTHS {
+        wrapped_round_trip(m, width)?;
+    }
+    Ok(())
+}
+
+/// Widths the wrapped round trips use: narrow, so that most lines wrap.
+const WRAP_WIDTHS: [usize; 2] = [24, 60];
+
+/// `m` printed with lines wrapped at `width` parses back to the same tree,
+/// and so does it printed again from that tree.
+fn wrapped_round_trip(m: &Module, width: usize) -> Result<(), String> {
+    let wrapped = print_module_width(m, width);
+    let back = parse_str(&wrapped).map_err(|e| {
+        format!("wrapped at {width}, the printed source does not parse: {e} at {:?}\n{wrapped}", e.range)
+    })?;
+    if normalize(&back, false) != normalize(m, false) {
+        return Err(format!(
+            "wrapped at {width}, the tree changed\n--- printed\n{wrapped}--- before\n{}--- after\n{}",
+            dump_module(m),
+            dump_module(&back)
+        ));
+    }
+    let again = print_module_width(&back, width);
+    if again != wrapped {
+        return Err(format!("wrapped at {width}, not a fixpoint\n--- first\n{wrapped}--- second\n{again}"));
     }
     Ok(())
 }
@@ -321,7 +351,24 @@ proptest! {
             dump_module(&back)
         );
         prop_assert_eq!(print_module(&back), printed);
+        for width in WRAP_WIDTHS {
+            if let Err(why) = wrapped_round_trip(&m, width) {
+                return Err(TestCaseError::fail(why));
+            }
+        }
     }
+}
+
+#[test]
+fn wrapping_breaks_long_lines_inside_brackets() {
+    let src = "def main() -> None:\n    print(`partial[partial::add3, 1]::meta::impl`(alpha + beta, gamma(delta, epsilon), 3))\n";
+    let m = parse_str(src).unwrap();
+    let wrapped = print_module_width(&m, 40);
+    assert_eq!(
+        wrapped,
+        "def main() -> None:\n    print(\n        `partial[partial::add3, 1]::meta::impl`(\n            alpha + beta,\n            gamma(delta, epsilon),\n            3\n        )\n    )\n"
+    );
+    assert_eq!(print_module_width(&m, 100), print_module(&m), "a line within the width stays whole");
 }
 
 #[test]

@@ -51,6 +51,27 @@ enum ErrorModeArg {
     Eager,
     /// A static error becomes a `raise` at that point of the residual code.
     Lazy,
+    /// Lazy, and every static error is also reported as a warning on stderr.
+    Warn,
+}
+
+impl ErrorModeArg {
+    fn mode(self) -> ErrorMode {
+        match self {
+            ErrorModeArg::Eager => ErrorMode::Eager,
+            ErrorModeArg::Lazy => ErrorMode::Lazy,
+            ErrorModeArg::Warn => ErrorMode::Warn,
+        }
+    }
+}
+
+/// `parse -f`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ParseFormat {
+    /// The AST dump, one node a line.
+    Ast,
+    /// The same tree as JSON.
+    Json,
 }
 
 /// `redshift -f`.
@@ -92,7 +113,8 @@ impl ValueEnum for MutationArg {
 #[command(
     name = "spy-interp",
     version,
-    about = "Reference interpreter and differential harness for SPy"
+    about = "Reference interpreter and differential harness for SPy",
+    after_help = "Example: spy-interp hello.spy    (runs main() of hello.spy; see each command's --help)"
 )]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -153,21 +175,45 @@ fn parse_memory(text: &str) -> Result<u64, String> {
 enum Command {
     /// Run `main()` of FILE. stdout is the program's output; errors go to
     /// stderr; the exit code is main's i32 result (0 for None, 1 on error).
+    #[command(after_help = "Example: spy-interp execute --engine jit --timeit prog.spy")]
     Execute {
         /// The engine that runs the program.
         #[arg(long, value_enum, default_value_t = EngineArg::Interp)]
         engine: EngineArg,
+        /// Print the run's wall-clock time on stderr (the whole engine run:
+        /// parsing, redshift and compilation included).
+        #[arg(long)]
+        timeit: bool,
         #[command(flatten)]
         limits: LimitArgs,
         file: PathBuf,
     },
     /// Print the AST of FILE.
-    Parse { file: PathBuf },
+    #[command(after_help = "Example: spy-interp parse -f json prog.spy")]
+    Parse {
+        /// `ast` (one node a line) or `json`.
+        #[arg(short = 'f', long = "format", value_enum, default_value_t = ParseFormat::Ast)]
+        format: ParseFormat,
+        file: PathBuf,
+    },
+    /// Print each scope's names with their kind (var/const), color and
+    /// static type, as redshift evaluated them.
+    #[command(after_help = "Example: spy-interp symtable prog.spy")]
+    Symtable {
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
     /// Redshift FILE: run its blue code and print the typed residual module
     /// (output printed by blue code goes to stderr).
+    #[command(
+        visible_alias = "rs",
+        after_help = "Example: spy-interp rs --provenance prog.spy    (or: spy-interp redshift -x prog.spy to run the residual module)"
+    )]
     Redshift {
         /// `eager`: the first static error aborts; `lazy`: it becomes a
-        /// `raise` at that point of the residual code.
+        /// `raise` at that point of the residual code; `warn`: lazy, and
+        /// each such error is reported as a warning on stderr.
         #[arg(short = 'E', long = "error-mode", value_enum, default_value_t = ErrorModeArg::Eager)]
         error_mode: ErrorModeArg,
         /// `spy` (source) or `ast` (the residual AST dump).
@@ -181,14 +227,29 @@ enum Command {
         /// then runs under other FQNs).
         #[arg(long)]
         full_fqn: bool,
+        /// Wrap residual lines longer than N columns (at least 20).
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(20..=100_000))]
+        width: u32,
+        /// Execute the residual module instead of printing it (like
+        /// `execute --engine doppler`, in the given error mode).
+        #[arg(short = 'x', long = "execute")]
+        execute: bool,
+        /// With -x: print the run's wall-clock time on stderr.
+        #[arg(long, requires = "execute")]
+        timeit: bool,
         #[command(flatten)]
         limits: LimitArgs,
         file: PathBuf,
+        /// With -x: arguments for the program. `main` takes no parameters in
+        /// this version (spec §8.2), so any argument is refused.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, requires = "execute")]
+        args: Vec<String>,
     },
     /// Show the source with every expression's color after redshift
     /// (blue: computed while redshifting; red: at run time).
     ///
-    /// Example: `spy-interp colorize prog.spy -f json | jq '.expressions[0]'`
+    #[command(after_help = "Example: spy-interp colorize -f json prog.spy")]
     Colorize {
         /// `spy` (the source, in ANSI colors on a terminal, with marker
         /// lines otherwise or under NO_COLOR) or `json` (one record per
@@ -202,8 +263,7 @@ enum Command {
     /// Write one self-contained HTML page showing what FILE means: the
     /// source colored blue/red, the residual module beside it, the
     /// provenance links between them, and the JIT's IR and machine code.
-    ///
-    /// Example: `spy-interp explain prog.spy -o prog.html`, then open prog.html
+    #[command(after_help = "Example: spy-interp explain prog.spy -o prog.html    (then open prog.html in a browser)")]
     Explain {
         /// The page to write.
         #[arg(short = 'o', long = "output", value_name = "PAGE.html")]
@@ -213,6 +273,7 @@ enum Command {
         file: PathBuf,
     },
     /// Run the conformance suite through every engine, in parallel.
+    #[command(after_help = "Example: spy-interp conformance --engine jit -v")]
     Conformance {
         /// Directory of cases (default: the bundled suite).
         dir: Option<PathBuf>,
@@ -228,6 +289,7 @@ enum Command {
     },
     /// Differential fuzzing: generate programs, run them on every engine,
     /// minimize and write what disagrees (exit code 1 if anything did).
+    #[command(after_help = "Example: spy-interp fuzz --seconds 60 --engines interp,jit")]
     Fuzz(FuzzArgs),
 }
 
@@ -344,20 +406,37 @@ pub fn main() -> i32 {
     };
     let out = Stdout::new();
     let code = match cli.command {
-        Some(Command::Execute { engine, limits, file }) => execute(&out, engine, &file, limits.limits()),
-        Some(Command::Parse { file }) => parse(&out, &file),
+        Some(Command::Execute {
+            engine,
+            timeit,
+            limits,
+            file,
+        }) => timed(timeit, || execute(&out, engine, &file, limits.limits())),
+        Some(Command::Parse { format, file }) => parse(&out, format, &file),
+        Some(Command::Symtable { limits, file }) => symtable(&out, limits.limits(), &file),
+        Some(Command::Redshift {
+            error_mode,
+            execute: true,
+            timeit,
+            limits,
+            file,
+            args,
+            ..
+        }) => redshift_execute(&out, error_mode.mode(), timeit, limits.limits(), &file, &args),
         Some(Command::Redshift {
             error_mode,
             format,
             provenance,
             full_fqn,
+            width,
             limits,
             file,
+            ..
         }) => redshift(
             &out,
             error_mode,
             format,
-            (provenance, full_fqn),
+            (provenance, full_fqn, width),
             limits.limits(),
             &file,
         ),
@@ -440,12 +519,88 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limi
     outcome.exit
 }
 
-fn parse(out: &Stdout, file: &std::path::Path) -> i32 {
+/// Run `f`; with `timeit`, print its wall-clock time on stderr.
+fn timed(timeit: bool, f: impl FnOnce() -> i32) -> i32 {
+    let start = std::time::Instant::now();
+    let code = f();
+    if timeit {
+        eprintln!("timeit: {:.6} s", start.elapsed().as_secs_f64());
+    }
+    code
+}
+
+/// `redshift -x`: redshift in `mode`, then run the residual module.
+fn redshift_execute(
+    out: &Stdout,
+    mode: ErrorMode,
+    timeit: bool,
+    limits: Limits,
+    file: &std::path::Path,
+    args: &[String],
+) -> i32 {
+    if !args.is_empty() {
+        eprintln!(
+            "error: program arguments are not supported: `main` takes no parameters in this version (spec/08-program-execution.md §8.2), got {} argument(s)",
+            args.len()
+        );
+        return 2;
+    }
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    match spy_interp::syntax::parse_command_output(&file.to_string_lossy(), &source) {
+    timed(timeit, || {
+        let (outcome, warnings) = spy_interp::engine::run_redshifted_to(
+            &file.to_string_lossy(),
+            &source,
+            mode,
+            limits.into(),
+            Box::new(out.clone()),
+        );
+        for w in &warnings {
+            eprint!("warning: {w}");
+        }
+        if let Some(report) = &outcome.report {
+            eprint!("{report}");
+        }
+        if let Some(host) = &outcome.host {
+            return output::failed(host);
+        }
+        if let Some(bug) = &outcome.bug {
+            eprintln!(
+                "internal error (a bug in spy-interp, please report it): {}",
+                bug.message
+            );
+        }
+        outcome.exit
+    })
+}
+
+fn symtable(out: &Stdout, limits: Limits, file: &std::path::Path) -> i32 {
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match spy_interp::inspect::symtable::symtable(&file.to_string_lossy(), &source, limits) {
+        Ok(text) => out.emit(&text).err().unwrap_or(0),
+        Err(report) => {
+            eprint!("{report}");
+            1
+        }
+    }
+}
+
+fn parse(out: &Stdout, format: ParseFormat, file: &std::path::Path) -> i32 {
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let path = file.to_string_lossy();
+    let dumped = match format {
+        ParseFormat::Ast => spy_interp::syntax::parse_command_output(&path, &source),
+        ParseFormat::Json => spy_interp::syntax::parse_command_json(&path, &source),
+    };
+    match dumped {
         Ok(dump) => out.emit(&dump).err().unwrap_or(0),
         Err(e) => {
             eprint!("{}", spy_interp::diag::render(&e));
@@ -458,14 +613,11 @@ fn redshift(
     out: &Stdout,
     error_mode: ErrorModeArg,
     format: FormatArg,
-    (provenance, full_fqn): (bool, bool),
+    (provenance, full_fqn, width): (bool, bool, u32),
     limits: Limits,
     file: &std::path::Path,
 ) -> i32 {
-    let error_mode = match error_mode {
-        ErrorModeArg::Eager => ErrorMode::Eager,
-        ErrorModeArg::Lazy => ErrorMode::Lazy,
-    };
+    let error_mode = error_mode.mode();
     let format = match format {
         FormatArg::Spy => Format::Spy,
         FormatArg::Ast => Format::Ast,
@@ -479,10 +631,14 @@ fn redshift(
         provenance,
         full_fqn,
         record: false,
+        width: width as usize,
     };
     let result =
         spy_interp::redshift::redshift_source(&file.to_string_lossy(), &source, options, format, limits);
     eprint!("{}", result.blue_stdout);
+    for w in &result.warnings {
+        eprint!("warning: {w}");
+    }
     match result.result {
         Ok(text) => out.emit(&text).err().unwrap_or(0),
         Err(report) => {

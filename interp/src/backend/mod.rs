@@ -7,4 +7,6 @@
 
 pub mod spy_printer;
 
-pub use spy_printer::{format_name, is_plain_identifier, print_expr, print_module, print_module_marked, Mark, Marked};
+pub use spy_printer::{
+    format_name, is_plain_identifier, print_expr, print_module, print_module_marked, print_module_width, Mark, Marked,
+};

@@ -40,6 +40,7 @@
 
 mod expr;
 mod literal;
+mod wrap;
 
 use std::fmt::Write as _;
 
@@ -80,10 +81,23 @@ pub enum Marked {
     Def { name: String, class: Option<String> },
 }
 
-/// [`print_module`], and where every comment and `def` starts.
-pub fn print_module_marked(m: &Module) -> (String, Vec<Mark>) {
+/// [`print_module`] with lines longer than `width` columns wrapped inside
+/// their brackets (`wrap`); 0: no wrapping. The text parses to the same
+/// tree.
+pub fn print_module_width(m: &Module, width: usize) -> String {
+    let mut p = Printer {
+        width,
+        ..Printer::default()
+    };
+    p.spaced(&m.body);
+    p.out
+}
+
+/// [`print_module_width`], and where every comment and `def` starts.
+pub fn print_module_marked(m: &Module, width: usize) -> (String, Vec<Mark>) {
     let mut p = Printer {
         marks: Some(Vec::new()),
+        width,
         ..Printer::default()
     };
     p.spaced(&m.body);
@@ -106,6 +120,8 @@ struct Printer {
     lines: usize,
     marks: Option<Vec<Mark>>,
     class: Option<String>,
+    /// Wrap lines longer than this (0: never).
+    width: usize,
 }
 
 impl Printer {
@@ -117,8 +133,19 @@ impl Printer {
     }
 
     fn line(&mut self, text: &str) {
+        let indent = self.indent * INDENT.len();
+        if self.width > 0 && indent + text.chars().count() > self.width && !text.starts_with('#') {
+            for (level, part) in wrap::wrap(text, indent, self.width) {
+                self.put(self.indent + level, &part);
+            }
+        } else {
+            self.put(self.indent, text);
+        }
+    }
+
+    fn put(&mut self, indent: usize, text: &str) {
         self.lines += 1;
-        for _ in 0..self.indent {
+        for _ in 0..indent {
             self.out.push_str(INDENT);
         }
         self.out.push_str(text);

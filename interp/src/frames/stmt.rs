@@ -2,7 +2,7 @@
 //! (names, attributes, subscripts, unpacking), `raise` and `assert`.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{ident, residual_local, ErrorMode};
+use crate::frames::doppler::{ident, residual_local};
 use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
@@ -26,7 +26,7 @@ impl Interp<'_> {
         let lazy = f
             .shift
             .as_ref()
-            .is_some_and(|sh| sh.error_mode() == ErrorMode::Lazy);
+            .is_some_and(|sh| sh.error_mode().is_lazy());
         for stmt in body {
             let flow = if lazy {
                 self.shift_stmt_lazily(f, stmt)?

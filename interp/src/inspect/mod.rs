@@ -119,6 +119,7 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
             provenance: true,
             full_fqn: false,
             record: true,
+            width: 100,
         };
         let residual = interp.redshift_with(&path, &source, options).map_err(render)?;
         drop(interp);
@@ -156,7 +157,7 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
                 }
             })
             .collect();
-        let (printed, marks) = print_module_marked(&residual.module);
+        let (printed, marks) = print_module_marked(&residual.module, 100);
         let jit_dump = jit.then(|| {
             let mut sink = Vec::new();
             let mut interp = Interp::new(&mut sink, limits.into());

@@ -42,6 +42,9 @@ pub struct RedshiftOptions {
     /// Record every expression's color and type, and where blue calls
     /// are (for `colorize` and `explain`: [`Residual::record`]).
     pub record: bool,
+    /// Wrap printed residual lines longer than this many columns (0: no
+    /// wrapping; `spy-interp redshift --width`, default 100 there).
+    pub width: usize,
 }
 
 impl Default for RedshiftOptions {
@@ -51,6 +54,7 @@ impl Default for RedshiftOptions {
             provenance: false,
             full_fqn: false,
             record: false,
+            width: 0,
         }
     }
 }
@@ -70,6 +74,8 @@ pub struct RedshiftOutput {
     pub blue_stdout: String,
     /// The residual module as text, or the rendered error report.
     pub result: Result<String, String>,
+    /// The static errors deferred to run time, rendered (`ErrorMode::Warn`).
+    pub warnings: Vec<String>,
 }
 
 /// Redshift `source` on a thread with a deep stack and show the residual
@@ -87,9 +93,13 @@ pub fn redshift_source(
         let mut interp = Interp::new(&mut blue_output, limits.into());
         let result = interp.redshift_with(&path, &source, options);
         drop(interp);
+        let warnings = match &result {
+            Ok(residual) => residual.warnings.iter().map(crate::diag::render).collect(),
+            Err(_) => Vec::new(),
+        };
         let result = match result {
             Ok(residual) if format == Format::Ast => Ok(crate::syntax::dump::dump_module(&residual.module)),
-            Ok(residual) => Ok(crate::backend::print_module(&residual.module)),
+            Ok(residual) => Ok(crate::backend::print_module_width(&residual.module, options.width)),
             Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
             Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
             Err(crate::error::Failure::Host(h)) => Err(format!("{h}\n")),
@@ -97,6 +107,7 @@ pub fn redshift_source(
         RedshiftOutput {
             blue_stdout: String::from_utf8_lossy(&blue_output).into_owned(),
             result,
+            warnings,
         }
     };
     match crate::native_stack::run(limits.max_depth, run) {
@@ -104,6 +115,7 @@ pub fn redshift_source(
         Err(_) => RedshiftOutput {
             blue_stdout: String::new(),
             result: Err("internal error (a bug in spy-interp): redshift panicked\n".to_string()),
+            warnings: Vec::new(),
         },
     }
 }
@@ -118,6 +130,8 @@ pub struct Residual {
     pub record: Option<Record>,
     /// The static types' names (for `record`'s `TypeId`s).
     pub type_names: HashMap<TypeId, String>,
+    /// The static errors deferred to run time (`ErrorMode::Warn`).
+    pub warnings: Vec<SpyError>,
 }
 
 /// The provenance of one residual function.
@@ -514,6 +528,7 @@ impl Interp<'_> {
         }
         let _ = file;
         let record = sh.state().record.take();
+        let warnings = std::mem::take(&mut sh.state().warnings);
         let mut type_names = HashMap::new();
         if let Some(rec) = &record {
             for c in &rec.colors {
@@ -528,6 +543,7 @@ impl Interp<'_> {
             functions,
             record,
             type_names,
+            warnings,
         })
     }
 

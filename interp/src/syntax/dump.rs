@@ -362,3 +362,88 @@ fn ident_list(ids: &[Identifier]) -> String {
     let parts: Vec<String> = ids.iter().map(|i| I(i).to_string()).collect();
     format!("[{}]", parts.join(", "))
 }
+
+/// The same dump as JSON (`spy-interp parse -f json`): the module is a
+/// node `{"kind", "attrs", "range", "label", "children"}`, and so is every
+/// line of [`dump_module`] — `kind` its first word, `range` its trailing
+/// `@start..end` as `[start, end]` (or `null`), `attrs` the rest of the
+/// line, `label` the role in its parent (`func`, `arg`, `body`...; `null`
+/// for a plain child). A container line such as `body:` has `kind` null.
+/// Built from the text dump, so both always show the same tree.
+pub fn dump_module_json(m: &Module) -> String {
+    let text = dump_module(m);
+    let mut out = String::with_capacity(text.len() * 2);
+    // depths of the nodes whose `children` array is open
+    let mut open: Vec<usize> = Vec::new();
+    for line in text.lines() {
+        let depth = (line.len() - line.trim_start_matches(' ').len()) / 2;
+        let body = line.trim_start_matches(' ');
+        while open.last().is_some_and(|&d| d >= depth) {
+            out.push_str("]}");
+            open.pop();
+        }
+        if !open.is_empty() && !out.ends_with('[') {
+            out.push(',');
+        }
+        let (label, head) = split_label(body);
+        let (head, range) = match head.rsplit_once(" @").or_else(|| head.strip_prefix('@').map(|r| ("", r))) {
+            Some((h, r)) if parse_range(r).is_some() => (h, parse_range(r)),
+            _ => (head, None),
+        };
+        let (kind, attrs) = match head.split_once(' ') {
+            Some((k, a)) => (k, a),
+            None => (head, ""),
+        };
+        let json_opt = |s: Option<&str>| s.map_or("null".to_string(), json_string);
+        let _ = write!(
+            out,
+            "{{\"label\":{},\"kind\":{},\"attrs\":{},\"range\":{},\"children\":[",
+            json_opt(label),
+            json_opt((!kind.is_empty()).then_some(kind)),
+            json_string(attrs),
+            range.map_or("null".to_string(), |(s, e)| format!("[{s},{e}]")),
+        );
+        open.push(depth);
+    }
+    while open.pop().is_some() {
+        out.push_str("]}");
+    }
+    out.push('\n');
+    out
+}
+
+/// `label: head` or `label:` (a lowercase role name), else no label.
+fn split_label(line: &str) -> (Option<&str>, &str) {
+    let end = line.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(line.len());
+    if end > 0 {
+        if let Some(rest) = line[end..].strip_prefix(':') {
+            return (Some(&line[..end]), rest.trim_start());
+        }
+    }
+    (None, line)
+}
+
+fn parse_range(r: &str) -> Option<(u32, u32)> {
+    let (s, e) = r.split_once("..")?;
+    Some((s.parse().ok()?, e.parse().ok()?))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

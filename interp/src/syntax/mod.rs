@@ -68,6 +68,12 @@ pub fn parse_command_output(path: &str, bytes: &[u8]) -> Result<String, SpyError
     Ok(dump::dump_module(&module))
 }
 
+/// What `spy-interp parse -f json` prints: the AST dump as JSON.
+pub fn parse_command_json(path: &str, bytes: &[u8]) -> Result<String, SpyError> {
+    let (_, module) = parse_bytes(path, bytes)?;
+    Ok(dump::dump_module_json(&module))
+}
+
 /// Parse source text; errors keep their byte range (no file attached).
 pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     if u32::try_from(text.len()).is_err() {

@@ -924,11 +924,12 @@ impl Interp<'_> {
         let lazy = f
             .shift
             .clone()
-            .filter(|sh| sh.error_mode() == crate::frames::doppler::ErrorMode::Lazy);
+            .filter(|sh| sh.error_mode().is_lazy());
         match (result, lazy) {
             (Err(crate::error::Failure::Raise(e)), Some(sh))
                 if crate::vm::builtins::lookup(e.kind.name()).is_some() =>
             {
+                sh.deferred(&e);
                 let mut d = sh.state();
                 // numbered past the helpers of an already-residual module
                 let scope = &self.vm.module(f.module).resolution.module_scope;

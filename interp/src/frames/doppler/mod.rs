@@ -47,6 +47,16 @@ pub enum ErrorMode {
     /// A statement whose redshift fails becomes a `raise` of that error at
     /// that point (`execute --engine doppler`, `redshift -E lazy`).
     Lazy,
+    /// Lazy, and every static error so deferred is also kept as a warning
+    /// (`redshift -E warn`: `DopplerState::warnings`).
+    Warn,
+}
+
+impl ErrorMode {
+    /// Whether a static error becomes a `raise` in the residual code.
+    pub fn is_lazy(self) -> bool {
+        matches!(self, ErrorMode::Lazy | ErrorMode::Warn)
+    }
 }
 
 /// Residual names of the locals of one function being shifted.
@@ -96,6 +106,8 @@ pub struct DopplerState {
     pub record: Option<record::Record>,
     /// Every red function created so far (the redshift worklist).
     pub red_functions: Vec<Rc<crate::vm::value::Function>>,
+    /// The static errors deferred to run time, in `ErrorMode::Warn`.
+    pub warnings: Vec<crate::error::SpyError>,
     /// Residual statements emitted so far (the residual module's size, see `unroll`).
     pub(crate) emitted: u64,
 }
@@ -257,6 +269,15 @@ impl Shift {
         }
     }
 
+    /// A static error deferred to run time: kept as a warning in
+    /// `ErrorMode::Warn`.
+    pub(crate) fn deferred(&self, e: &crate::error::SpyError) {
+        let mut state = self.state();
+        if state.error_mode == ErrorMode::Warn {
+            state.warnings.push(e.clone());
+        }
+    }
+
     pub(crate) fn note_import(&self, module: &'static str, name: &'static str) {
         self.state().imports.insert((module, name));
     }
@@ -296,6 +317,7 @@ impl DopplerState {
             blue_calls: Vec::new(),
             made_by: HashMap::new(),
             record: None,
+            warnings: Vec::new(),
             red_functions: Vec::new(),
             emitted: 0,
         }

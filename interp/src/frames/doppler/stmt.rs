@@ -30,6 +30,7 @@ impl Interp<'_> {
         let mark = f.shift()?.block_len();
         match self.exec_stmt(f, s) {
             Err(Failure::Raise(e)) if raisable(e.kind) => {
+                f.shift()?.deferred(&e);
                 f.shift()?.truncate_block(mark);
                 let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
                 let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);

@@ -5,8 +5,8 @@
 //!   it (blue, red; magenta for an expression blue in one specialization
 //!   and red in another);
 //! - plain (not a terminal, or `NO_COLOR`): each source line, and under it
-//!   a marker line with `b`, `r` or `m` under each character of an
-//!   expression (the innermost one);
+//!   a marker line with `b`, `r` or `m` under each non-blank character of
+//!   an expression (the innermost one);
 //! - JSON, for tools: one record per expression (span, color, static type;
 //!   schema in `spec/schemas/colorize.schema.json`).
 
@@ -67,9 +67,11 @@ pub fn render_text(ins: &Inspection, style: Style) -> String {
                 out.push('\n');
                 let mut marks = String::new();
                 for (i, c) in body.char_indices() {
+                    // whitespace (inside a multi-line expression too) is not marked
                     marks.push(match at[offset + i] {
+                        _ if c == '\t' => '\t',
+                        _ if c.is_whitespace() => ' ',
                         Some(k) => marker(ins.colored[k].shade),
-                        None if c == '\t' => '\t',
                         None => ' ',
                     });
                 }
@@ -116,4 +118,34 @@ pub fn render_json(ins: &Inspection) -> String {
     }
     out.push_str(if ins.colored.is_empty() { "]}\n" } else { "\n]}\n" });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frames::Limits;
+
+    const SRC: &str = "def f(x: i32) -> i32:\n    return x + 1\n\ndef main() -> None:\n    print(f(2))\n";
+
+    #[test]
+    fn ansi_colors_the_innermost_expression() {
+        let ins = super::super::inspect("t.spy", SRC.as_bytes(), Limits::default(), false).unwrap();
+        let shown = render_text(&ins, Style::Ansi);
+        // `x + 1`: `x` red, ` + ` red (the BinOp), `1` blue, then reset
+        assert!(
+            shown.contains("    return \x1b[31mx + \x1b[34m1\x1b[0m\n"),
+            "{shown:?}"
+        );
+        assert!(!shown.contains("(b: blue"), "no legend in colors");
+    }
+
+    #[test]
+    fn plain_markers_and_json_agree() {
+        let ins = super::super::inspect("t.spy", SRC.as_bytes(), Limits::default(), false).unwrap();
+        let plain = render_text(&ins, Style::Plain);
+        assert!(plain.contains("    return x + 1\n           r r b\n"), "{plain}");
+        let json = render_json(&ins);
+        assert!(json.contains("\"text\": \"x + 1\", \"color\": \"red\", \"type\": \"i32\""), "{json}");
+        assert!(json.contains("\"text\": \"1\", \"color\": \"blue\", \"type\": \"i32\""), "{json}");
+    }
 }

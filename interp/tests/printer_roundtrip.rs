@@ -60,7 +60,10 @@ const WRAP_WIDTHS: [usize; 2] = [24, 60];
 fn wrapped_round_trip(m: &Module, width: usize) -> Result<(), String> {
     let wrapped = print_module_width(m, width);
     let back = parse_str(&wrapped).map_err(|e| {
-        format!("wrapped at {width}, the printed source does not parse: {e} at {:?}\n{wrapped}", e.range)
+        format!(
+            "wrapped at {width}, the printed source does not parse: {e} at {:?}\n{wrapped}",
+            e.range
+        )
     })?;
     if normalize(&back, false) != normalize(m, false) {
         return Err(format!(
@@ -71,7 +74,9 @@ fn wrapped_round_trip(m: &Module, width: usize) -> Result<(), String> {
     }
     let again = print_module_width(&back, width);
     if again != wrapped {
-        return Err(format!("wrapped at {width}, not a fixpoint\n--- first\n{wrapped}--- second\n{again}"));
+        return Err(format!(
+            "wrapped at {width}, not a fixpoint\n--- first\n{wrapped}--- second\n{again}"
+        ));
     }
     Ok(())
 }
@@ -368,7 +373,11 @@ fn wrapping_breaks_long_lines_inside_brackets() {
         wrapped,
         "def main() -> None:\n    print(\n        `partial[partial::add3, 1]::meta::impl`(\n            alpha + beta,\n            gamma(delta, epsilon),\n            3\n        )\n    )\n"
     );
-    assert_eq!(print_module_width(&m, 100), print_module(&m), "a line within the width stays whole");
+    assert_eq!(
+        print_module_width(&m, 100),
+        print_module(&m),
+        "a line within the width stays whole"
+    );
 }
 
 #[test]

@@ -263,7 +263,9 @@ enum Command {
     /// Write one self-contained HTML page showing what FILE means: the
     /// source colored blue/red, the residual module beside it, the
     /// provenance links between them, and the JIT's IR and machine code.
-    #[command(after_help = "Example: spy-interp explain prog.spy -o prog.html    (then open prog.html in a browser)")]
+    #[command(
+        after_help = "Example: spy-interp explain prog.spy -o prog.html    (then open prog.html in a browser)"
+    )]
     Explain {
         /// The page to write.
         #[arg(short = 'o', long = "output", value_name = "PAGE.html")]
@@ -665,7 +667,8 @@ fn colorize(out: &Stdout, format: ColorFormat, limits: Limits, file: &std::path:
         ColorFormat::Json => spy_interp::inspect::colorize::render_json(&ins),
         ColorFormat::Spy => {
             use std::io::IsTerminal as _;
-            let plain = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) || !std::io::stdout().is_terminal();
+            let plain = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+                || !std::io::stdout().is_terminal();
             let style = if plain {
                 spy_interp::inspect::colorize::Style::Plain
             } else {

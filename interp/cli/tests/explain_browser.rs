@@ -57,7 +57,10 @@ fn element<'a>(dom: &'a str, id: &str) -> Option<(&'a str, String)> {
     let at = dom.find(&format!(" id=\"{id}\""))?;
     let start = dom[..at].rfind('<')?;
     let tag_end = start + dom[start..].find('>')?;
-    let name: String = dom[start + 1..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let name: String = dom[start + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
     // the matching close tag, counting nested elements of the same name
     let (open, close) = (format!("<{name}"), format!("</{name}>"));
     let mut depth = 0usize;
@@ -105,7 +108,11 @@ fn prov_links(dom: &str) -> Vec<(String, String)> {
         rest = &rest[at..];
         let tag_end = rest.find('>').unwrap();
         let tag = &rest[..tag_end];
-        let href = tag.split("href=\"#").nth(1).and_then(|h| h.split('"').next()).unwrap_or("");
+        let href = tag
+            .split("href=\"#")
+            .nth(1)
+            .and_then(|h| h.split('"').next())
+            .unwrap_or("");
         let label_end = rest.find("</a>").unwrap();
         links.push((href.to_string(), rest[tag_end + 1..label_end].to_string()));
         rest = &rest[label_end..];
@@ -136,7 +143,12 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
         .arg(&page)
         .output()
         .unwrap();
-    assert_eq!(made.status.code(), Some(0), "{}", String::from_utf8_lossy(&made.stderr));
+    assert_eq!(
+        made.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
     let url = format!("file://{}", page.canonicalize().unwrap().display());
 
     // The DOM after the page's scripts ran.
@@ -146,9 +158,16 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
         .arg(&url)
         .output()
         .expect("run chromium");
-    assert!(dumped.status.success(), "chromium failed: {}", String::from_utf8_lossy(&dumped.stderr));
+    assert!(
+        dumped.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&dumped.stderr)
+    );
     let dom = String::from_utf8_lossy(&dumped.stdout).into_owned();
-    assert!(dom.contains("data-ready=\"yes\""), "the page's script did not run:\n{dom}");
+    assert!(
+        dom.contains("data-ready=\"yes\""),
+        "the page's script did not run:\n{dom}"
+    );
 
     // Colored spans: blue and red expressions, each span's id its source range.
     let blue = dom.matches("class=\"expr blue").count();
@@ -158,13 +177,19 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
     assert_eq!(&source[488..510], "partial[add3, 1](2, 3)");
     assert_eq!(text, "partial[add3, 1](2, 3)");
     assert!(tag.contains("expr red"), "{tag}");
-    assert!(tag.contains("prov-target"), "the script marks link targets: {tag}");
+    assert!(
+        tag.contains("prov-target"),
+        "the script marks link targets: {tag}"
+    );
 
     // Every provenance link points at an element of the page.
     let links = prov_links(&dom);
     assert!(links.len() >= 15, "{links:?}");
     for (href, label) in &links {
-        assert!(element(&dom, href).is_some(), "link `{label}` points at #{href}, which is not on the page");
+        assert!(
+            element(&dom, href).is_some(),
+            "link `{label}` points at #{href}, which is not on the page"
+        );
     }
     assert!(!dom.contains("class=\"prov broken"));
 
@@ -175,14 +200,29 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
         .map_while(|n| element(&dom, &format!("res-L{n}")))
         .find(|(_, text)| text.contains("def `partial[partial::add3, 4, 5]::meta::impl`("))
         .expect("the residual def of the specialization");
-    let line_id = def_line.0.split("id=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let line_id = def_line
+        .0
+        .split("id=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
     let line_html = {
         let at = dom.find(&format!("id=\"{line_id}\"")).unwrap();
         &dom[at..at + dom[at..].find("</div>").unwrap()]
     };
     let here = prov_links(line_html);
-    assert!(here.contains(&("src-L8".to_string(), "def".to_string())), "{here:?}");
-    let made_by = &here.iter().find(|(_, l)| l == "made by call 1").expect("made-by link").0;
+    assert!(
+        here.contains(&("src-L8".to_string(), "def".to_string())),
+        "{here:?}"
+    );
+    let made_by = &here
+        .iter()
+        .find(|(_, l)| l == "made by call 1")
+        .expect("made-by link")
+        .0;
     let (_, call) = element(&dom, made_by).unwrap();
     assert_eq!(call, "partial[add3, 4, 5](6)");
     // the resolved call in `main` links back to the same call
@@ -190,7 +230,10 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
 
     // Collapsible sections, the legend and the search box.
     for id in ["legend", "provenance", "jit", "search"] {
-        assert!(element(&dom, id).is_some() || dom.contains(&format!("id=\"{id}\"")), "#{id}");
+        assert!(
+            element(&dom, id).is_some() || dom.contains(&format!("id=\"{id}\"")),
+            "#{id}"
+        );
     }
 
     // A screenshot, kept as an artifact.
@@ -202,9 +245,17 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
         .arg(&url)
         .output()
         .expect("run chromium");
-    assert!(taken.status.success(), "{}", String::from_utf8_lossy(&taken.stderr));
+    assert!(
+        taken.status.success(),
+        "{}",
+        String::from_utf8_lossy(&taken.stderr)
+    );
     let png = std::fs::read(&shot).expect("the screenshot");
-    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{} bytes", png.len());
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{} bytes",
+        png.len()
+    );
     eprintln!("screenshot: {}", shot.display());
 }
 

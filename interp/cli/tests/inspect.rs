@@ -64,7 +64,10 @@ fn colorize_plain_under_no_color() {
         .output()
         .unwrap();
     let shown = text(&out.stdout);
-    assert!(shown.contains("    return x * x + N()\n           r r r r bbb\n"), "{shown}");
+    assert!(
+        shown.contains("    return x * x + N()\n           r r r r bbb\n"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -79,7 +82,9 @@ fn colorize_vectorize_snapshot() {
 /// `enum`, `minimum`, `$ref` to `#/$defs/...`.
 fn validate(schema: &Value, root: &Value, v: &Value, at: &str) -> Result<(), String> {
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-        let name = r.strip_prefix("#/$defs/").ok_or(format!("unsupported $ref {r}"))?;
+        let name = r
+            .strip_prefix("#/$defs/")
+            .ok_or(format!("unsupported $ref {r}"))?;
         return validate(&root["$defs"][name], root, v, at);
     }
     if let Some(t) = schema.get("type").and_then(Value::as_str) {
@@ -106,7 +111,12 @@ fn validate(schema: &Value, root: &Value, v: &Value, at: &str) -> Result<(), Str
     }
     if let Some(obj) = v.as_object() {
         let props = schema.get("properties").and_then(Value::as_object);
-        for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        for req in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let key = req.as_str().unwrap();
             if !obj.contains_key(key) {
                 return Err(format!("{at}: missing `{key}`"));
@@ -147,7 +157,10 @@ fn colorize_json_follows_its_schema_and_the_source() {
         let exprs = doc["expressions"].as_array().unwrap();
         assert!(exprs.len() > 20, "{file}: {} expressions", exprs.len());
         for e in exprs {
-            let (s, t) = (e["start"]["offset"].as_u64().unwrap() as usize, e["end"]["offset"].as_u64().unwrap() as usize);
+            let (s, t) = (
+                e["start"]["offset"].as_u64().unwrap() as usize,
+                e["end"]["offset"].as_u64().unwrap() as usize,
+            );
             assert_eq!(&source[s..t], e["text"].as_str().unwrap(), "{e}");
         }
     }
@@ -196,7 +209,15 @@ fn explain_writes_one_self_contained_page() {
     let out = run(&["explain", PARTIAL, "-o", page.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
-    for needle in ["id=\"legend\"", "id=\"search\"", "<details", "id=\"provenance\"", "class=\"expr blue", "class=\"expr red", "href=\"#src-E488-510\""] {
+    for needle in [
+        "id=\"legend\"",
+        "id=\"search\"",
+        "<details",
+        "id=\"provenance\"",
+        "class=\"expr blue",
+        "class=\"expr red",
+        "href=\"#src-E488-510\"",
+    ] {
         assert!(html.contains(needle), "missing {needle}");
     }
     // self-contained: no external resource
@@ -212,7 +233,11 @@ fn explain_shows_ir_and_machine_code_of_a_native_program() {
     let out = run(&["explain", &p, "--output", &page]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("class=\"jit-function\"").count(), 2, "square and main");
+    assert_eq!(
+        html.matches("class=\"jit-function\"").count(),
+        2,
+        "square and main"
+    );
     assert!(html.contains("<summary><code>square</code>") || html.contains("square"));
     assert!(html.contains("push rbp") && html.contains("ret"), "machine code");
     assert!(html.contains("Mul") || html.contains("mul"), "the IR of x * x");
@@ -224,7 +249,10 @@ fn explain_says_why_a_program_is_not_native() {
     let out = run(&["explain", VECTORIZE, "-o", page.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains("class=\"not-native\">Not native:"), "the reason is on the page");
+    assert!(
+        html.contains("class=\"not-native\">Not native:"),
+        "the reason is on the page"
+    );
 }
 
 #[test]
@@ -262,11 +290,18 @@ fn parse_json_is_the_ast_dump_as_a_tree() {
     fn count(v: &Value) -> usize {
         1 + v["children"].as_array().unwrap().iter().map(count).sum::<usize>()
     }
-    assert_eq!(count(&doc), text(&ast.stdout).lines().count(), "one node per dump line");
+    assert_eq!(
+        count(&doc),
+        text(&ast.stdout).lines().count(),
+        "one node per dump line"
+    );
     let first = &doc["children"][0];
     assert_eq!(first["kind"], "ImportFrom");
     assert_eq!(first["range"], serde_json::json!([89, 116]));
-    assert_eq!(text(&run(&["parse", "-f", "ast", PARTIAL]).stdout), text(&ast.stdout));
+    assert_eq!(
+        text(&run(&["parse", "-f", "ast", PARTIAL]).stdout),
+        text(&ast.stdout)
+    );
 }
 
 // ---------------------------------------------------------------- redshift
@@ -287,7 +322,10 @@ fn redshift_execute_runs_the_residual_module() {
     let long = run(&["rs", "--execute", "--timeit", PARTIAL]);
     assert_eq!(text(&long.stdout), "123\n456\n789\n123\n7\n");
     let err = text(&long.stderr);
-    assert!(err.starts_with("timeit: ") && err.trim_end().ends_with(" s"), "{err}");
+    assert!(
+        err.starts_with("timeit: ") && err.trim_end().ends_with(" s"),
+        "{err}"
+    );
     // exit code of main
     let p = program("exit", "def main() -> i32:\n    return 3\n");
     assert_eq!(run(&["rs", "-x", &p]).status.code(), Some(3));
@@ -297,7 +335,11 @@ fn redshift_execute_runs_the_residual_module() {
 fn redshift_execute_refuses_program_arguments() {
     let out = run(&["redshift", "-x", PARTIAL, "a", "--b"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("program arguments are not supported"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("program arguments are not supported"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(out.stdout.is_empty());
     // arguments and --timeit need -x
     assert_eq!(run(&["redshift", PARTIAL, "a"]).status.code(), Some(2));
@@ -320,7 +362,10 @@ fn error_modes() {
     assert_eq!(warn.status.code(), Some(0));
     assert_eq!(warn.stdout, lazy.stdout, "warn is lazy");
     let stderr = text(&warn.stderr);
-    assert!(stderr.starts_with("warning: TypeError: cannot do `i32` + `str`"), "{stderr}");
+    assert!(
+        stderr.starts_with("warning: TypeError: cannot do `i32` + `str`"),
+        "{stderr}"
+    );
     assert!(stderr.contains(":3:16"), "located: {stderr}");
     // executed: eager fails before running, lazy/warn run (the branch is not taken)
     assert_eq!(run(&["rs", "-x", &p]).status.code(), Some(1));
@@ -334,14 +379,29 @@ fn width_wraps_long_residual_lines_and_they_still_run() {
     let wide = run(&["redshift", "--width", "40", PARTIAL]);
     assert_eq!(wide.status.code(), Some(0));
     let shown = text(&wide.stdout);
-    assert!(shown.contains("def `partial[partial::add3, 1]::meta::impl`(\n    *rest: (i32, i32)\n) -> i32:\n"), "{shown}");
+    assert!(
+        shown.contains("def `partial[partial::add3, 1]::meta::impl`(\n    *rest: (i32, i32)\n) -> i32:\n"),
+        "{shown}"
+    );
     let default = text(&run(&["redshift", PARTIAL]).stdout);
-    assert!(default.lines().all(|l| l.chars().count() <= 100), "default width 100");
+    assert!(
+        default.lines().all(|l| l.chars().count() <= 100),
+        "default width 100"
+    );
     // the wrapped module runs to the same output (the doppler engine on it)
     let p = program("wrapped", &shown.replace("from operator import OpSpec\n", ""));
     let ran = run(&["execute", &p]);
-    assert_eq!(text(&ran.stdout), "123\n456\n789\n123\n7\n", "{}", text(&ran.stderr));
-    assert_eq!(run(&["redshift", "--width", "5", PARTIAL]).status.code(), Some(2), "at least 20");
+    assert_eq!(
+        text(&ran.stdout),
+        "123\n456\n789\n123\n7\n",
+        "{}",
+        text(&ran.stderr)
+    );
+    assert_eq!(
+        run(&["redshift", "--width", "5", PARTIAL]).status.code(),
+        Some(2),
+        "at least 20"
+    );
 }
 
 // ---------------------------------------------------------------- execute
@@ -353,20 +413,42 @@ fn execute_timeit() {
         let out = run(&["execute", "--engine", engine, "--timeit", &p]);
         assert_eq!(text(&out.stdout), "1\n");
         let err = text(&out.stderr);
-        let secs: f64 = err.strip_prefix("timeit: ").and_then(|s| s.trim_end().strip_suffix(" s")).unwrap().parse().unwrap();
-        assert!(secs >= 0.0 && secs < 60.0, "{err}");
+        let secs: f64 = err
+            .strip_prefix("timeit: ")
+            .and_then(|s| s.trim_end().strip_suffix(" s"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((0.0..60.0).contains(&secs), "{err}");
     }
-    assert_eq!(text(&run(&["execute", &p]).stderr), "", "no time without --timeit");
+    assert_eq!(
+        text(&run(&["execute", &p]).stderr),
+        "",
+        "no time without --timeit"
+    );
 }
 
 // ---------------------------------------------------------------- help
 
 #[test]
 fn every_command_has_an_example_in_its_help() {
-    for cmd in ["execute", "parse", "symtable", "redshift", "rs", "colorize", "explain", "conformance", "fuzz"] {
+    for cmd in [
+        "execute",
+        "parse",
+        "symtable",
+        "redshift",
+        "rs",
+        "colorize",
+        "explain",
+        "conformance",
+        "fuzz",
+    ] {
         let out = run(&[cmd, "--help"]);
         assert_eq!(out.status.code(), Some(0), "{cmd}");
-        assert!(text(&out.stdout).contains("Example: spy-interp "), "{cmd} --help has no example");
+        assert!(
+            text(&out.stdout).contains("Example: spy-interp "),
+            "{cmd} --help has no example"
+        );
     }
     let top = text(&run(&["--help"]).stdout);
     assert!(top.contains("Example: spy-interp "));

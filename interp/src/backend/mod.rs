@@ -8,5 +8,6 @@
 pub mod spy_printer;
 
 pub use spy_printer::{
-    format_name, is_plain_identifier, print_expr, print_module, print_module_marked, print_module_width, Mark, Marked,
+    format_name, is_plain_identifier, print_expr, print_module, print_module_marked, print_module_width,
+    Mark, Marked,
 };

@@ -151,11 +151,13 @@ impl Interp<'_> {
         self.blue_depth += 1;
         if let Some(r) = self.redshift.clone() {
             let text = self.describe_call(f, callee, range, resolved);
-            r.state().blue_calls.push(crate::frames::doppler::record::BlueCall {
-                text,
-                file: f.file.clone(),
-                range,
-            });
+            r.state()
+                .blue_calls
+                .push(crate::frames::doppler::record::BlueCall {
+                    text,
+                    file: f.file.clone(),
+                    range,
+                });
         }
     }
 

@@ -23,10 +23,7 @@ pub(crate) struct Because<'a> {
 
 impl Interp<'_> {
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Flow> {
-        let lazy = f
-            .shift
-            .as_ref()
-            .is_some_and(|sh| sh.error_mode().is_lazy());
+        let lazy = f.shift.as_ref().is_some_and(|sh| sh.error_mode().is_lazy());
         for stmt in body {
             let flow = if lazy {
                 self.shift_stmt_lazily(f, stmt)?

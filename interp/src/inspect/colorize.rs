@@ -50,7 +50,7 @@ pub fn render_text(ins: &Inspection, style: Style) -> String {
             Style::Ansi => {
                 let mut current: Option<Shade> = None;
                 for (i, c) in body.char_indices() {
-                    let shade = at[offset + i].map(|k| ins.colored[k].shade);
+                    let shade = at.get(offset + i).map(|k| ins.colored[k].shade);
                     if shade != current {
                         out.push_str(shade.map_or("\x1b[0m", ansi));
                         current = shade;
@@ -68,7 +68,7 @@ pub fn render_text(ins: &Inspection, style: Style) -> String {
                 let mut marks = String::new();
                 for (i, c) in body.char_indices() {
                     // whitespace (inside a multi-line expression too) is not marked
-                    marks.push(match at[offset + i] {
+                    marks.push(match at.get(offset + i) {
                         _ if c == '\t' => '\t',
                         _ if c.is_whitespace() => ' ',
                         Some(k) => marker(ins.colored[k].shade),
@@ -145,7 +145,13 @@ mod tests {
         let plain = render_text(&ins, Style::Plain);
         assert!(plain.contains("    return x + 1\n           r r b\n"), "{plain}");
         let json = render_json(&ins);
-        assert!(json.contains("\"text\": \"x + 1\", \"color\": \"red\", \"type\": \"i32\""), "{json}");
-        assert!(json.contains("\"text\": \"1\", \"color\": \"blue\", \"type\": \"i32\""), "{json}");
+        assert!(
+            json.contains("\"text\": \"x + 1\", \"color\": \"red\", \"type\": \"i32\""),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"text\": \"1\", \"color\": \"blue\", \"type\": \"i32\""),
+            "{json}"
+        );
     }
 }

@@ -101,14 +101,14 @@ pub fn render_page(ins: &Inspection) -> String {
     };
     let mut out = String::new();
     let title = format!("explain: {}", file.path);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>",
         html(&title)
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<header><h1>What <code>{}</code> means</h1><input id=\"search\" type=\"search\" placeholder=\"Search the source and the residual module\"> <span id=\"search-count\"></span></header>\n",
+        "<header><h1>What <code>{}</code> means</h1><input id=\"search\" type=\"search\" placeholder=\"Search the source and the residual module\"> <span id=\"search-count\"></span></header>",
         html(&file.path)
     );
     out.push_str(concat!(
@@ -128,7 +128,10 @@ pub fn render_page(ins: &Inspection) -> String {
     let text = &file.text;
     let mut line_no = 1u32;
     let line_open = |out: &mut String, n: u32| {
-        let _ = write!(out, "<div class=\"line\" id=\"src-L{n}\"><span class=\"ln\">{n}</span><span class=\"tx\">");
+        let _ = write!(
+            out,
+            "<div class=\"line\" id=\"src-L{n}\"><span class=\"ln\">{n}</span><span class=\"tx\">"
+        );
     };
     line_open(&mut out, line_no);
     for (i, ch) in text.char_indices() {
@@ -157,7 +160,9 @@ pub fn render_page(ins: &Inspection) -> String {
         while next < ins.colored.len() && ins.colored[next].range.start <= i {
             let c = &ins.colored[next];
             // an expression that would cross its parent's end is not nested: skip
-            let nested = opens.last().is_none_or(|&p| c.range.end <= ins.colored[p].range.end);
+            let nested = opens
+                .last()
+                .is_none_or(|&p| c.range.end <= ins.colored[p].range.end);
             if c.range.start == i && nested {
                 out.push_str(&span_open(ins, next, true));
                 opens.push(next);
@@ -180,12 +185,18 @@ pub fn render_page(ins: &Inspection) -> String {
         let mut links = String::new();
         while let Some(m) = marks.next_if(|m| m.line == n) {
             match &m.what {
-                Marked::Comment(range) if !ins.foreign_notes.contains(range) && *range != TextRange::default() => {
+                Marked::Comment(range)
+                    if !ins.foreign_notes.contains(range) && *range != TextRange::default() =>
+                {
                     links.push_str(&link(&file.path, *range, "source"));
                 }
                 Marked::Comment(_) => {}
                 Marked::Def { name, class } => {
-                    if let Some(f) = ins.functions.iter().find(|f| &f.name == name && &f.class == class) {
+                    if let Some(f) = ins
+                        .functions
+                        .iter()
+                        .find(|f| &f.name == name && &f.class == class)
+                    {
                         links.push_str(&link(&f.def_path, f.def_range, "def"));
                         for (k, site) in f.made_by.iter().enumerate() {
                             links.push_str(&link(&site.path, site.range, &format!("made by call {}", k + 1)));
@@ -229,9 +240,9 @@ pub fn render_page(ins: &Inspection) -> String {
             sites.push_str(&site_item(s, &link));
         }
         let inline = if f.force_inline { " (@force_inline)" } else { "" };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<tr><td>{res}<br><code>{}</code>{inline}</td><td>{}</td><td><ul>{sites}</ul></td></tr>\n",
+            "<tr><td>{res}<br><code>{}</code>{inline}</td><td>{}</td><td><ul>{sites}</ul></td></tr>",
             html(&f.fqn),
             link(&f.def_path, f.def_range, &location(ins, &f.def_path, f.def_range)),
         );
@@ -239,7 +250,9 @@ pub fn render_page(ins: &Inspection) -> String {
     out.push_str("</table></details>\n");
 
     // The JIT's view.
-    out.push_str("<details id=\"jit\"><summary>What the JIT makes of it: IR and x86-64 machine code</summary>\n");
+    out.push_str(
+        "<details id=\"jit\"><summary>What the JIT makes of it: IR and x86-64 machine code</summary>\n",
+    );
     match &ins.jit {
         None => out.push_str("<p>(not asked for)</p>\n"),
         Some(Err(why)) => {
@@ -247,9 +260,9 @@ pub fn render_page(ins: &Inspection) -> String {
         }
         Some(Ok(dumps)) => {
             for d in dumps {
-                let _ = write!(
+                let _ = writeln!(
                     out,
-                    "<details class=\"jit-function\"><summary><code>{}</code></summary><h4>typed IR</h4><pre>{}</pre><h4>machine code</h4><pre>{}</pre></details>\n",
+                    "<details class=\"jit-function\"><summary><code>{}</code></summary><h4>typed IR</h4><pre>{}</pre><h4>machine code</h4><pre>{}</pre></details>",
                     html(&d.name),
                     html(&d.ir),
                     html(d.machine_code.as_deref().unwrap_or("(no x86-64 backend on this host)"))
@@ -259,13 +272,13 @@ pub fn render_page(ins: &Inspection) -> String {
     }
     out.push_str("</details>\n");
     if !ins.blue_stdout.is_empty() {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<details id=\"blue-output\"><summary>What blue code printed while redshifting</summary><pre>{}</pre></details>\n",
+            "<details id=\"blue-output\"><summary>What blue code printed while redshifting</summary><pre>{}</pre></details>",
             html(&ins.blue_stdout)
         );
     }
-    let _ = write!(out, "<script>{SCRIPT}</script></body></html>\n");
+    let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
     out
 }
 

@@ -125,7 +125,8 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
         drop(interp);
         let text = String::from_utf8_lossy(&source).into_owned();
         let record = residual.record.unwrap_or_default();
-        let mut by_range: BTreeMap<(u32, std::cmp::Reverse<u32>), (bool, bool, Vec<String>)> = BTreeMap::new();
+        // (start, longer first) -> (seen blue, seen red, type names)
+        let mut by_range: BTreeMap<(u32, std::cmp::Reverse<u32>), Seen> = BTreeMap::new();
         for c in &record.colors {
             if c.range.start >= c.range.end || c.range.end as usize > text.len() {
                 continue;
@@ -213,6 +214,9 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
     })
 }
 
+/// What redshift recorded of one expression: blue seen, red seen, types.
+type Seen = (bool, bool, Vec<String>);
+
 /// An [`Inspection`] without its `Rc`, to cross back from the evaluator
 /// thread.
 struct SendInspection {
@@ -236,14 +240,29 @@ fn render(f: Failure) -> String {
 }
 
 /// The innermost colored expression at every byte of `text` (None where
-/// no expression is).
-pub(crate) fn innermost(text: &str, colored: &[Colored]) -> Vec<Option<usize>> {
-    let mut at = vec![None; text.len()];
+/// no expression is). Painting costs the sum of the expressions' lengths:
+/// at most the source size times the parser's nesting limit.
+pub(crate) fn innermost(text: &str, colored: &[Colored]) -> Innermost {
+    // 4 bytes a source byte (the source is at most 4 GiB: ranges are u32)
+    let mut at = vec![Innermost::NONE; text.len()];
     // outer before inner: a later (inner) expression paints over
     for (k, c) in colored.iter().enumerate() {
-        for slot in &mut at[c.range.start as usize..c.range.end as usize] {
-            *slot = Some(k);
-        }
+        at[c.range.start as usize..c.range.end as usize].fill(k as u32);
     }
-    at
+    Innermost(at)
+}
+
+/// Per byte of a source, the index of the innermost colored expression.
+pub(crate) struct Innermost(Vec<u32>);
+
+impl Innermost {
+    const NONE: u32 = u32::MAX;
+
+    pub(crate) fn get(&self, byte: usize) -> Option<usize> {
+        self.0
+            .get(byte)
+            .copied()
+            .filter(|&k| k != Self::NONE)
+            .map(|k| k as usize)
+    }
 }

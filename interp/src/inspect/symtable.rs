@@ -29,15 +29,20 @@ pub fn symtable(path: &str, source: &[u8], limits: Limits) -> Result<String, Str
             record: true,
             ..RedshiftOptions::default()
         };
-        let residual = interp.redshift_with(&path, &source, options).map_err(super::render)?;
+        let residual = interp
+            .redshift_with(&path, &source, options)
+            .map_err(super::render)?;
         let Some(id) = (0..interp.vm.modules.len())
             .map(|i| ModuleId(i as u32))
             .find(|id| interp.vm.module(*id).name == residual.modname)
         else {
-            return Err(format!("internal error (a bug in spy-interp): module `{}` is not loaded\n", residual.modname));
+            return Err(format!(
+                "internal error (a bug in spy-interp): module `{}` is not loaded\n",
+                residual.modname
+            ));
         };
         // colors and types recorded per expression range
-        let mut seen: HashMap<(u32, u32), (BTreeSet<&'static str>, BTreeSet<String>)> = HashMap::new();
+        let mut seen: Seen = HashMap::new();
         if let Some(rec) = &residual.record {
             for c in &rec.colors {
                 let e = seen.entry((c.range.start, c.range.end)).or_default();
@@ -58,13 +63,16 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-type Seen = HashMap<(u32, u32), (BTreeSet<&'static str>, BTreeSet<String>)>;
+/// The colors and type names seen, by expression range.
+type Seen = HashMap<(u32, u32), Uses>;
+/// Colors and type names (sorted, without repeats).
+type Uses = (BTreeSet<&'static str>, BTreeSet<String>);
 
 /// One scope: its header and, per slot, the colors and types seen.
 struct ScopeUse {
     header: String,
     scope: Rc<Scope>,
-    uses: BTreeMap<u32, (BTreeSet<&'static str>, BTreeSet<String>)>,
+    uses: BTreeMap<u32, Uses>,
 }
 
 fn render(interp: &Interp<'_>, id: ModuleId, seen: &Seen) -> String {
@@ -76,7 +84,10 @@ fn render(interp: &Interp<'_>, id: ModuleId, seen: &Seen) -> String {
     let width = scope.symbols.iter().map(|s| s.name.len()).max().unwrap_or(0);
     for (slot, sym) in scope.symbols.iter().enumerate() {
         let (color, ty) = match m.globals.get(slot).and_then(|g| g.as_ref()) {
-            Some(g) => (color_name(g.color).to_string(), interp.vm.types.name(g.ty).to_string()),
+            Some(g) => (
+                color_name(g.color).to_string(),
+                interp.vm.types.name(g.ty).to_string(),
+            ),
             None => ("-".to_string(), "-".to_string()),
         };
         let _ = writeln!(
@@ -127,10 +138,13 @@ fn kind_name(k: VarKind) -> &'static str {
 
 /// Every `def`/`class` scope in source order, with the uses of its slots.
 fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUse>) {
-    let mut stack: Vec<(NodeRef<'_>, Option<usize>)> =
-        module.body.iter().rev().map(|s| (NodeRef::Stmt(s), None)).collect();
+    let mut stack: Vec<(NodeRef<'_>, Option<usize>)> = module
+        .body
+        .iter()
+        .rev()
+        .map(|s| (NodeRef::Stmt(s), None))
+        .collect();
     while let Some((node, current)) = stack.pop() {
-        let mut inner = current;
         match node {
             NodeRef::Stmt(s) => match &s.kind {
                 StmtKind::FuncDef(def) => {
@@ -181,11 +195,10 @@ fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUs
             }
             _ => {}
         }
-        inner = inner.or(current);
         let mut kids = Vec::new();
         children(node, &mut |n| kids.push(n));
         for n in kids.into_iter().rev() {
-            stack.push((n, inner));
+            stack.push((n, current));
         }
     }
 }

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
-pub use crate::frames::doppler::ErrorMode;
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
+pub use crate::frames::doppler::ErrorMode;
 use crate::frames::doppler::{ident, name_expr, DopplerState, Shift};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
@@ -99,7 +99,10 @@ pub fn redshift_source(
         };
         let result = match result {
             Ok(residual) if format == Format::Ast => Ok(crate::syntax::dump::dump_module(&residual.module)),
-            Ok(residual) => Ok(crate::backend::print_module_width(&residual.module, options.width)),
+            Ok(residual) => Ok(crate::backend::print_module_width(
+                &residual.module,
+                options.width,
+            )),
             Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
             Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
             Err(crate::error::Failure::Host(h)) => Err(format!("{h}\n")),
@@ -549,7 +552,13 @@ impl Interp<'_> {
 
     /// Where residual function `func` (named `name`, a method of `class`)
     /// comes from.
-    fn residual_func(&self, sh: &Shift, func: &Rc<Function>, name: &str, class: Option<String>) -> ResidualFunc {
+    fn residual_func(
+        &self,
+        sh: &Shift,
+        func: &Rc<Function>,
+        name: &str,
+        class: Option<String>,
+    ) -> ResidualFunc {
         ResidualFunc {
             fqn: func.fqn.to_string(),
             name: name.to_string(),

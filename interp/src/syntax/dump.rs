@@ -386,7 +386,10 @@ pub fn dump_module_json(m: &Module) -> String {
             out.push(',');
         }
         let (label, head) = split_label(body);
-        let (head, range) = match head.rsplit_once(" @").or_else(|| head.strip_prefix('@').map(|r| ("", r))) {
+        let (head, range) = match head
+            .rsplit_once(" @")
+            .or_else(|| head.strip_prefix('@').map(|r| ("", r)))
+        {
             Some((h, r)) if parse_range(r).is_some() => (h, parse_range(r)),
             _ => (head, None),
         };
@@ -414,7 +417,9 @@ pub fn dump_module_json(m: &Module) -> String {
 
 /// `label: head` or `label:` (a lowercase role name), else no label.
 fn split_label(line: &str) -> (Option<&str>, &str) {
-    let end = line.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(line.len());
+    let end = line
+        .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+        .unwrap_or(line.len());
     if end > 0 {
         if let Some(rest) = line[end..].strip_prefix(':') {
             return (Some(&line[..end]), rest.trim_start());

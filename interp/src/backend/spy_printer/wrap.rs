@@ -87,15 +87,14 @@ fn split(
     let mut items = Vec::new();
     let mut start = toks[o].2;
     let mut depth = 0usize;
-    for i in o + 1..c {
-        let t = &toks[i].1;
+    for (s, t, e) in &toks[o + 1..c] {
         if opens(t) {
             depth += 1;
         } else if closes(t) {
             depth = depth.saturating_sub(1);
         } else if depth == 0 && matches!(t, Tok::Comma) {
-            items.push((start, toks[i].0));
-            start = toks[i].2;
+            items.push((start, *s));
+            start = *e;
         }
     }
     items.push((start, toks[c].0));
@@ -131,7 +130,10 @@ mod tests {
     #[test]
     fn the_widest_bracket_opens_and_items_nest() {
         assert_eq!(
-            lines("x: gc_ptr[f64] = `add[i32, i32]`(alpha + beta, g(gamma, delta), epsilon)", 30),
+            lines(
+                "x: gc_ptr[f64] = `add[i32, i32]`(alpha + beta, g(gamma, delta), epsilon)",
+                30
+            ),
             "x: gc_ptr[f64] = `add[i32, i32]`(\n    alpha + beta,\n    g(gamma, delta),\n    epsilon\n)\n"
         );
         assert_eq!(

@@ -921,10 +921,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         // Only a shifting frame folds lazily; elsewhere the error is raised.
-        let lazy = f
-            .shift
-            .clone()
-            .filter(|sh| sh.error_mode().is_lazy());
+        let lazy = f.shift.clone().filter(|sh| sh.error_mode().is_lazy());
         match (result, lazy) {
             (Err(crate::error::Failure::Raise(e)), Some(sh))
                 if crate::vm::builtins::lookup(e.kind.name()).is_some() =>

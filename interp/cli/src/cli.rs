@@ -458,7 +458,7 @@ pub fn main() -> i32 {
         None => match cli.file {
             Some(file) => execute(&out, EngineArg::Interp, &file, cli.limits.limits()),
             None => {
-                eprintln!("usage: spy-interp [execute|parse|conformance] FILE (see --help)");
+                eprintln!("usage: spy-interp [execute|redshift|colorize|explain|symtable|parse|conformance|fuzz] FILE (see --help)");
                 2
             }
         },

@@ -2,7 +2,9 @@
 //! (`<case>.residual.snap`) and with `--provenance`
 //! (`<case>.provenance.snap`), for every conformance case of the areas
 //! `redshift/` and `examples/`. The printed residual is also checked to run
-//! by the conformance suite (the doppler engine prints, parses and runs it).
+//! by the conformance suite (the doppler engine prints, parses and runs it),
+//! and printed with lines wrapped at a narrow `--width` it parses to the
+//! same module.
 //!
 //! Re-bless: `INSTA_UPDATE=always cargo test -p spy-tests --test redshift`.
 
@@ -33,6 +35,33 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
+/// The residual printed at width 30 parses to the module printed unwrapped:
+/// both trees print (unwrapped) to the same text.
+fn wrapped_is_the_same_module(
+    path: &str,
+    source: &[u8],
+    options: RedshiftOptions,
+    unwrapped: &str,
+) -> Result<(), Failed> {
+    let options = RedshiftOptions { width: 30, ..options };
+    let wrapped = match redshift_source(path, source, options, Format::Spy, Limits::default()).result {
+        Ok(text) => text,
+        Err(report) => return Err(format!("redshift --width 30 failed:\n{report}").into()),
+    };
+    let reprint = |text: &str| {
+        spy_interp::syntax::parse_str(text)
+            .map(|m| spy_interp::backend::print_module(&m))
+            .map_err(|e| format!("{e} at {:?}", e.range))
+    };
+    let a = reprint(unwrapped).map_err(|e| format!("the residual does not parse: {e}"))?;
+    let b = reprint(&wrapped)
+        .map_err(|e| format!("the residual wrapped at 30 does not parse: {e}\n{wrapped}"))?;
+    if a != b {
+        return Err(format!("wrapping at 30 changed the module:\n{wrapped}").into());
+    }
+    Ok(())
+}
+
 fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {
     let source = std::fs::read(&case.path).map_err(|e| e.to_string())?;
     // Paths in provenance comments are relative to the suite, so the
@@ -47,6 +76,7 @@ fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {
         Ok(text) => text,
         Err(report) => return Err(format!("redshift failed:\n{report}").into()),
     };
+    wrapped_is_the_same_module(&display_path, &source, options, &text)?;
     let dir = case.snapshot_path.parent().expect("case directory").to_path_buf();
     let stem = case
         .snapshot_path

@@ -240,7 +240,12 @@ fn explain_shows_ir_and_machine_code_of_a_native_program() {
     );
     assert!(html.contains("<summary><code>square</code>") || html.contains("square"));
     assert!(html.contains("push rbp") && html.contains("ret"), "machine code");
-    assert!(html.contains("Mul") || html.contains("mul"), "the IR of x * x");
+    assert!(
+        html.contains("fn nat_square::square(v0: i32) -&gt; (i32)")
+            || html.contains("::square(v0: i32) -&gt; (i32)"),
+        "the IR's signature"
+    );
+    assert!(html.contains(": i32 = mul v"), "the IR of x * x");
 }
 
 #[test]

@@ -153,7 +153,7 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
         let id = spy_jit::ir::FuncId(i as u32);
         dumps.push(FunctionDump {
             name: f.name.clone(),
-            ir: format!("{f:#?}"),
+            ir: spy_jit::ir::print::print_function(&program.module, f),
             machine_code: compiled.as_ref().map(|c| machine_code(c, id)),
         });
     }

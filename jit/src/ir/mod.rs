@@ -22,6 +22,7 @@
 
 mod builder;
 pub mod eval;
+pub mod print;
 pub mod sem;
 mod verify;
 

@@ -461,3 +461,45 @@ fn every_command_has_an_example_in_its_help() {
         assert!(top.contains(cmd), "--help lists {cmd}");
     }
 }
+
+// ---------------------------------------------------------------- hostile input
+
+#[test]
+fn deep_and_long_programs_are_shown_without_crashing() {
+    let deep = format!(
+        "def main() -> None:\n    x = {}1{}\n    print(x)\n",
+        "(".repeat(150),
+        ")".repeat(150)
+    );
+    let args: Vec<String> = (0..2000).map(|i| format!("{i}")).collect();
+    let long = format!(
+        "def f(*a: i32) -> i32:\n    return 1\n\ndef main() -> None:\n    print(f({}))\n",
+        args.join(", ")
+    );
+    for (name, src) in [("deep", deep), ("long", long)] {
+        let p = program(name, &src);
+        for args in [
+            vec!["colorize", &p],
+            vec!["colorize", "-f", "json", &p],
+            vec!["symtable", &p],
+        ] {
+            let out = run(&args);
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+        }
+        let page = format!("{p}.html");
+        let out = run(&["explain", &p, "-o", &page]);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out.stderr));
+        let wrapped = run(&["rs", "-E", "lazy", "--width", "20", &p]);
+        assert!(
+            matches!(wrapped.status.code(), Some(0 | 1)),
+            "{}",
+            text(&wrapped.stderr)
+        );
+        assert!(!text(&wrapped.stderr).contains("panicked"));
+    }
+}

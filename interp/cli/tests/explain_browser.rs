@@ -133,7 +133,10 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
     };
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain");
     std::fs::create_dir_all(&out_dir).unwrap();
-    let source_path = repo_root().join(format!("conformance/cases/examples/{EXAMPLE}.spy"));
+    let source_path = repo_root()
+        .join(format!("conformance/cases/examples/{EXAMPLE}.spy"))
+        .canonicalize()
+        .unwrap();
     let source = std::fs::read_to_string(&source_path).unwrap();
     let page = out_dir.join(format!("{EXAMPLE}.html"));
     let made = Command::new(env!("CARGO_BIN_EXE_spy-interp"))

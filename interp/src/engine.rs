@@ -19,6 +19,7 @@
 use std::fmt;
 use std::io::Write;
 
+use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
 use crate::frames::Interp;
 pub use crate::lower::run::NotNative;
@@ -280,18 +281,36 @@ pub fn run_doppler(
 ) -> Result<i32, Failure> {
     let residual = redshift_for_run(path, source, out, config)?;
     let mut interp = Interp::new(out, config);
-    let result = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
-    flushed(result, interp.out)
+    let result = interp.run_residual_file(
+        &residual.map.printed_path,
+        &residual.modname,
+        residual.text.as_bytes(),
+    );
+    flushed(residual.mapped(result), interp.out)
 }
 
 /// A printed residual module ready to run.
 struct ResidualSource {
-    /// How its locations are shown: `FILE.spy (residual code)`, so a
-    /// diagnostic says that it points into redshift's output (shown in the
-    /// excerpt), not into the user's file (spec §16.6).
-    path: String,
+    /// The way back to the user's source. The module's own locations are
+    /// shown as `FILE.spy (residual code)` (its `printed_path`): an error
+    /// located in residual code that has no origin in the user's file says
+    /// that it points into redshift's output (spec §16.7).
+    map: ResidualMap,
     modname: String,
     text: String,
+}
+
+impl ResidualSource {
+    /// `result` with its error's locations mapped to the user's source.
+    fn mapped<T>(&self, result: Result<T, Failure>) -> Result<T, Failure> {
+        result.map_err(|f| match f {
+            Failure::Raise(mut e) => {
+                self.map.map_error(&mut e);
+                Failure::Raise(e)
+            }
+            other => other,
+        })
+    }
 }
 
 /// Redshift `source` (lazy errors; `main` checked first) and print the
@@ -313,9 +332,14 @@ fn redshift_for_run(
         let r = interp.redshift_program(path, source, ErrorMode::Lazy);
         flushed(r, interp.out)?
     };
-    let text = crate::backend::spy_printer::print_module(&residual.module);
+    let (text, origins) = crate::backend::print_module_with_origins(&residual.module);
     Ok(ResidualSource {
-        path: residual_display_path(path),
+        map: ResidualMap {
+            printed_path: residual_display_path(path),
+            source: residual.file,
+            origins,
+            folded: residual.folded,
+        },
         modname: residual.modname,
         text,
     })
@@ -346,8 +370,12 @@ pub fn run_jit(
         Err(e) => return Ok(Err(e)),
     };
     let mut interp = Interp::new(out, config);
-    let module = interp.load_residual_module_as(&residual.path, &residual.modname, residual.text.as_bytes());
-    run_jit_module(&mut interp, module)
+    let module = interp.load_residual_module_as(
+        &residual.map.printed_path,
+        &residual.modname,
+        residual.text.as_bytes(),
+    );
+    run_jit_module(&mut interp, module).map(|r| residual.mapped(r))
 }
 
 /// The jit engine on residual source (what `spy-interp redshift -E lazy`

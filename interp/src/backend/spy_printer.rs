@@ -43,6 +43,8 @@ mod literal;
 
 use std::fmt::Write as _;
 
+use crate::backend::origins::{Origin, Origins};
+use crate::source::TextRange;
 use crate::syntax::ast::{
     AssignTarget, ClassDef, Expr, FuncColor, FuncDef, FuncKind, Module, Param, ParamKind, Stmt, StmtKind,
     VarKind,
@@ -62,6 +64,17 @@ pub fn print_module(m: &Module) -> String {
     p.out
 }
 
+/// [`print_module`], and where every printed node comes from (its range
+/// next to where it was printed; see `backend::origins`).
+pub fn print_module_with_origins(m: &Module) -> (String, Origins) {
+    let mut p = Printer {
+        origins: Some(Origins::default()),
+        ..Printer::default()
+    };
+    p.spaced(&m.body);
+    (p.out, p.origins.unwrap_or_default())
+}
+
 /// Print one expression as it may stand on its own (e.g. after `return`):
 /// parenthesized only if it must be (a walrus, a starred item).
 pub fn print_expr(e: &Expr) -> String {
@@ -74,6 +87,8 @@ pub fn print_expr(e: &Expr) -> String {
 struct Printer {
     out: String,
     indent: usize,
+    /// Where each node was printed, when asked for.
+    origins: Option<Origins>,
 }
 
 impl Printer {
@@ -83,6 +98,32 @@ impl Printer {
         }
         self.out.push_str(text);
         self.out.push('\n');
+    }
+
+    /// The line `w` built, with the origins it marked.
+    fn emit(&mut self, w: Writer) {
+        if let Some(origins) = &mut self.origins {
+            let base = (self.out.len() + self.indent * INDENT.len()) as u32;
+            for o in w.origins {
+                origins.push(Origin {
+                    printed: TextRange::new(o.printed.start + base, o.printed.end + base),
+                    source: o.source,
+                });
+            }
+        }
+        self.line(&w.out);
+    }
+
+    /// Record that the text printed since `start` (up to the last line's
+    /// newline) is the node at `source`.
+    fn mark_since(&mut self, start: usize, source: TextRange) {
+        if let Some(origins) = &mut self.origins {
+            let end = self.out.len().saturating_sub(1).max(start);
+            origins.push(Origin {
+                printed: TextRange::from_usize(start, end),
+                source,
+            });
+        }
     }
 
     /// The top level and class bodies: a blank line between two statements
@@ -130,6 +171,14 @@ impl Printer {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        let start = self.out.len() + self.indent * INDENT.len();
+        self.stmt_lines(s);
+        if !matches!(s.kind, StmtKind::Comment(_)) {
+            self.mark_since(start, s.range);
+        }
+    }
+
+    fn stmt_lines(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::FuncDef(f) => self.funcdef(f),
             StmtKind::ClassDef(c) => self.classdef(c),
@@ -158,13 +207,13 @@ impl Printer {
                 w.target(target);
                 w.out.push_str(" = ");
                 w.expr(value, Prec::TEST);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::AugAssign { target, op, value } => {
                 let mut w = Writer::default();
                 let _ = write!(w.out, "{} {}= ", format_name(&target.name), op.symbol());
                 w.expr(value, Prec::TEST);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::VarDef(v) => {
                 let mut w = Writer::default();
@@ -173,7 +222,7 @@ impl Printer {
                     Some(VarKind::Const) => w.out.push_str("const "),
                     None => {}
                 }
-                w.out.push_str(&format_name(&v.name.name));
+                w.marked_name(&v.name);
                 if let Some(a) = &v.annotation {
                     w.out.push_str(": ");
                     w.expr(a, Prec::TEST);
@@ -182,7 +231,7 @@ impl Printer {
                     w.out.push_str(" = ");
                     w.expr(e, Prec::TEST);
                 }
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::If { test, body, orelse } => self.if_chain(test, body, orelse),
             StmtKind::While { test, body } => {
@@ -194,7 +243,7 @@ impl Printer {
                 let _ = write!(w.out, "for {} in ", format_name(&target.name));
                 w.expr(iter, Prec::TEST);
                 w.out.push(':');
-                self.line(&w.out);
+                self.emit(w);
                 self.block(body, false);
             }
             StmtKind::Break => self.line("break"),
@@ -205,7 +254,7 @@ impl Printer {
                 let mut w = Writer::default();
                 w.out.push_str("return ");
                 w.bare_tuple_or_expr(e);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::Raise(e) => self.simple("raise ", e),
             StmtKind::Assert { test, msg } => {
@@ -216,7 +265,7 @@ impl Printer {
                     w.out.push_str(", ");
                     w.expr(m, Prec::TEST);
                 }
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::Expr(e) => self.simple("", e),
             StmtKind::Comment(text) => self.comment(text),
@@ -228,7 +277,7 @@ impl Printer {
         let mut w = Writer::default();
         w.out.push_str(keyword);
         w.expr(e, Prec::TEST);
-        self.line(&w.out);
+        self.emit(w);
     }
 
     /// `keyword test:`
@@ -237,7 +286,7 @@ impl Printer {
         w.out.push_str(keyword);
         w.expr(test, min);
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
     }
 
     /// `if`/`elif`/`else`: an `If` alone in an `orelse` is an `elif`.
@@ -287,7 +336,7 @@ impl Printer {
         let mut w = Writer::default();
         w.out.push('@');
         w.expr(e, Prec::NAMED);
-        self.line(&w.out);
+        self.emit(w);
     }
 
     fn funcdef(&mut self, f: &FuncDef) {
@@ -300,7 +349,7 @@ impl Printer {
         f.decorators.iter().for_each(|d| self.decorator(d));
         let mut w = Writer::default();
         w.out.push_str("def ");
-        w.out.push_str(&format_name(&f.name.name));
+        w.marked_name(&f.name);
         type_params(&mut w, f.type_params.as_deref());
         w.out.push('(');
         for (k, p) in f.params.iter().enumerate() {
@@ -314,8 +363,9 @@ impl Printer {
             w.out.push_str(" -> ");
             w.expr(r, Prec::TEST);
         }
+        w.mark(0, f.proto_range);
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
         self.block(&f.body, false);
     }
 
@@ -329,7 +379,7 @@ impl Printer {
         w.out.push_str(&format_name(&c.name.name));
         type_params(&mut w, c.type_params.as_deref());
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
         self.block(&c.body, true);
     }
 }
@@ -351,10 +401,11 @@ fn type_params(w: &mut Writer, tps: Option<&[crate::syntax::ast::Identifier]>) {
 
 /// `x`, `x: T`, `x: T = d`, `x=d`, `*args`, `*args: T` (PEP 8 spacing).
 fn param(w: &mut Writer, p: &Param) {
+    let start = w.out.len();
     if p.kind == ParamKind::Star {
         w.out.push('*');
     }
-    w.out.push_str(&format_name(&p.name.name));
+    w.marked_name(&p.name);
     if let Some(a) = &p.annotation {
         w.out.push_str(": ");
         // `*args: *Ts` is the one place an annotation may be starred.
@@ -364,11 +415,18 @@ fn param(w: &mut Writer, p: &Param) {
         w.out.push_str(if p.annotation.is_some() { " = " } else { "=" });
         w.expr(d, Prec::TEST);
     }
+    w.mark(start, p.range);
 }
 
 impl Writer {
     /// An assignment target.
     fn target(&mut self, t: &AssignTarget) {
+        let start = self.out.len();
+        self.target_text(t);
+        self.mark(start, t.range());
+    }
+
+    fn target_text(&mut self, t: &AssignTarget) {
         match t {
             AssignTarget::Name(id) => self.out.push_str(&format_name(&id.name)),
             AssignTarget::Attribute { value, attr, .. } => self.attribute(value, attr),

@@ -106,7 +106,12 @@ pub fn redshift_source(
 /// What redshift produced.
 pub struct Residual {
     pub modname: String,
+    /// The user's source file the residual nodes' ranges point into.
+    pub file: Rc<crate::source::SourceFile>,
     pub module: ast::Module,
+    /// The errors folded into residual `raise`s (lazy mode), as ASTFrame
+    /// would report them.
+    pub folded: Vec<crate::backend::origins::FoldedError>,
 }
 
 impl Interp<'_> {
@@ -477,9 +482,11 @@ impl Interp<'_> {
                 body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
             }
         }
-        let _ = file;
+        let folded = std::mem::take(&mut sh.state().folded);
         Ok(Residual {
             modname,
+            file,
+            folded,
             module: ast::Module { body, name_count: 0 },
         })
     }

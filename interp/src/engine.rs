@@ -25,6 +25,7 @@ use crate::frames::Interp;
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::ErrorMode;
+use crate::redshift::PrintedResidual;
 use crate::vm::value::ModuleId;
 
 pub use crate::frames::{Limits, Mutation, Mutations, RunConfig};
@@ -279,49 +280,41 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let residual = redshift_for_run(path, source, out, config)?;
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+    } = redshift_for_run(path, source, out, config)?;
     let mut interp = Interp::new(out, config);
-    let result = interp.run_residual_file(
-        &residual.map.printed_path,
-        &residual.modname,
-        residual.text.as_bytes(),
-    );
-    flushed(residual.mapped(result), interp.out)
+    let result = interp.run_parsed_module_as(file, module, &modname);
+    flushed(mapped(&map, result), interp.out)
 }
 
-/// A printed residual module ready to run.
-struct ResidualSource {
-    /// The way back to the user's source. The module's own locations are
-    /// shown as `FILE.spy (residual code)` (its `printed_path`): an error
-    /// located in residual code that has no origin in the user's file says
-    /// that it points into redshift's output (spec §16.7).
-    map: ResidualMap,
-    modname: String,
-    text: String,
+/// `result` with its error's locations mapped to the user's source.
+fn mapped<T>(map: &ResidualMap, result: Result<T, Failure>) -> Result<T, Failure> {
+    result.map_err(|f| match f {
+        Failure::Raise(mut e) => {
+            map.map_error(&mut e);
+            Failure::Raise(e)
+        }
+        other => other,
+    })
 }
 
-impl ResidualSource {
-    /// `result` with its error's locations mapped to the user's source.
-    fn mapped<T>(&self, result: Result<T, Failure>) -> Result<T, Failure> {
-        result.map_err(|f| match f {
-            Failure::Raise(mut e) => {
-                self.map.map_error(&mut e);
-                Failure::Raise(e)
-            }
-            other => other,
-        })
-    }
-}
-
-/// Redshift `source` (lazy errors; `main` checked first) and print the
-/// residual module, to be run under the original module name. Output
-/// printed by blue code goes to `out`.
+/// Redshift `source` (lazy errors; `main` checked first), print the
+/// residual module and parse it back (`redshift::print_checked`), to be
+/// run under the original module name. Output printed by blue code goes to
+/// `out`. The residual module's own locations are shown as
+/// `FILE.spy (residual code)`: an error located in residual code that has
+/// no origin in the user's file says that it points into redshift's output
+/// (spec §16.7).
 fn redshift_for_run(
     path: &str,
     source: &[u8],
     out: &mut dyn std::io::Write,
     config: RunConfig,
-) -> Result<ResidualSource, Failure> {
+) -> Result<PrintedResidual, Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
         let redshift_config = RunConfig {
@@ -332,23 +325,10 @@ fn redshift_for_run(
         let r = interp.redshift_program(path, source, ErrorMode::Lazy);
         flushed(r, interp.out)?
     };
-    let (text, origins) = crate::backend::print_module_with_origins(&residual.module);
-    Ok(ResidualSource {
-        map: ResidualMap {
-            printed_path: residual_display_path(path),
-            source: residual.file,
-            origins,
-            folded: residual.folded,
-        },
-        modname: residual.modname,
-        text,
-    })
+    crate::redshift::print_checked(residual, &residual_display_path(path))
 }
 
-/// How the locations of `path`'s residual module are shown.
-pub fn residual_display_path(path: &str) -> String {
-    format!("{path} (residual code)")
-}
+pub use crate::redshift::residual_display_path;
 
 /// The jit engine: the doppler engine's residual module (redshifted with
 /// lazy errors, printed, parsed back and initialized in ASTFrame: the
@@ -369,13 +349,15 @@ pub fn run_jit(
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+    } = residual;
     let mut interp = Interp::new(out, config);
-    let module = interp.load_residual_module_as(
-        &residual.map.printed_path,
-        &residual.modname,
-        residual.text.as_bytes(),
-    );
-    run_jit_module(&mut interp, module).map(|r| residual.mapped(r))
+    let module = interp.load_parsed_module_as(file, module, &modname);
+    run_jit_module(&mut interp, module).map(|r| mapped(&map, r))
 }
 
 /// The jit engine on residual source (what `spy-interp redshift -E lazy`

@@ -680,3 +680,33 @@ fn residual_locations_map_back_to_the_users_source() {
         }
     }
 }
+
+/// A blue-built type nested deeper than the parser accepts: `redshift`
+/// and every redshifting engine stop with the same located limit error
+/// (never a residual module the parser rejects); ASTFrame runs it.
+#[test]
+fn residual_code_past_the_parsers_limits_is_a_located_error() {
+    let src = "@blue\ndef nest(n: i32):\n    if n == 0:\n        return i32\n    return tuple[nest(n - 1)]\n\ndef f(t: nest(300)) -> None:\n    pass\n\ndef main() -> None:\n    print(1)\n";
+    let p = program("residualdeep", src);
+    let path = p.to_str().unwrap();
+    let r = run(&["execute", "--engine", "interp", path], SECS(60));
+    assert_eq!((r.code, r.stdout.as_str()), (Some(0), "1\n"), "{}", r.stderr);
+    let headline =
+        "WIP: the residual code is nested too deeply to be SPy source (more than 200 nested brackets)\n";
+    for args in [
+        vec!["redshift", path],
+        vec!["execute", "--engine", "doppler", path],
+        vec!["execute", "--engine", "jit", path],
+    ] {
+        let r = run(&args, SECS(60));
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(r.stderr.starts_with(headline), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("residualdeep.spy:7:7"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

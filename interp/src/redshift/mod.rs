@@ -16,8 +16,12 @@
 //! so it can be printed, parsed and run by ASTFrame under the same module
 //! name to the same result.
 
+mod printed;
+
 use std::collections::HashMap;
 use std::rc::Rc;
+
+pub use printed::{print_checked, PrintedResidual};
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::ErrorMode;
@@ -82,9 +86,15 @@ pub fn redshift_source(
         let mut interp = Interp::new(&mut blue_output, limits.into());
         let result = interp.redshift_with(&path, &source, options);
         drop(interp);
-        let result = match result {
-            Ok(residual) if format == Format::Ast => Ok(crate::syntax::dump::dump_module(&residual.module)),
-            Ok(residual) => Ok(crate::backend::print_module(&residual.module)),
+        let printed_path = crate::redshift::residual_display_path(&path);
+        // Shown only once it is known to parse back.
+        let shown = result.and_then(|r| {
+            let dump = (format == Format::Ast).then(|| crate::syntax::dump::dump_module(&r.module));
+            let printed = print_checked(r, &printed_path)?;
+            Ok(dump.unwrap_or_else(|| printed.file.text.clone()))
+        });
+        let result = match shown {
+            Ok(text) => Ok(text),
             Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
             Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
             Err(crate::error::Failure::Host(h)) => Err(format!("{h}\n")),
@@ -101,6 +111,11 @@ pub fn redshift_source(
             result: Err("internal error (a bug in spy-interp): redshift panicked\n".to_string()),
         },
     }
+}
+
+/// How the locations of `path`'s residual module are shown.
+pub fn residual_display_path(path: &str) -> String {
+    format!("{path} (residual code)")
 }
 
 /// What redshift produced.

@@ -521,6 +521,129 @@ fn a_growing_list_stops_at_the_budget() {
     assert!(r.max_rss_kib < 200 << 10, "peak RSS {} KiB", r.max_rss_kib);
 }
 
+/// Strings count against the budget while they are alive, not one at a
+/// time: a program that keeps a hundred 1 MB strings stops at a 50 MB
+/// budget; one that drops each string before it makes the next does not
+/// (interp and doppler; the jit keeps every str until the run ends, so
+/// its total is everything made: spec/17-jit.md §17.2).
+#[test]
+fn live_strings_are_a_running_total_against_the_budget() {
+    let keep = program(
+        "keepstrs",
+        "def main() -> None:\n    chunk = \"x\" * 1000000\n    keep: list[str] = []\n    i = 0\n    while i < 100:\n        keep.append(chunk + str(i))\n        i = i + 1\n    print(len(keep))\n",
+    );
+    let churn = program(
+        "churnstrs",
+        "def main() -> None:\n    chunk = \"x\" * 1000000\n    i = 0\n    n = 0\n    while i < 100:\n        s = chunk + str(i)\n        n = n + len(s)\n        i = i + 1\n    print(n)\n",
+    );
+    for engine in ["interp", "doppler"] {
+        let r = run(
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-memory",
+                "50M",
+                keep.to_str().unwrap(),
+            ],
+            SECS(120),
+        );
+        assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("MemoryError: out of memory"),
+            "{engine}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("keepstrs.spy:6:21"), "{engine}: {}", r.stderr);
+        assert!(
+            r.max_rss_kib < 200 << 10,
+            "{engine}: peak RSS {} KiB",
+            r.max_rss_kib
+        );
+        let r = run(
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-memory",
+                "50M",
+                churn.to_str().unwrap(),
+            ],
+            SECS(120),
+        );
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (Some(0), "100000190\n"),
+            "{engine}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// `conformance --max-memory` and `fuzz --max-memory` give every run that
+/// budget.
+#[test]
+fn conformance_and_fuzz_take_a_memory_budget() {
+    let dir = temp_dir("membudget");
+    let cases = dir.join("cases").join("mem");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(
+        cases.join("alloc.spy"),
+        "# 3 MB of pointer memory.\nfrom unsafe import gc_alloc\n\ndef main() -> None:\n    p = gc_alloc[u8](3000000)\n    print(1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cases.join("alloc.snap"),
+        "---\nsource: conformance/tests/suite.rs\nexpression: outcome\n---\nexit: 0\nstdout:\n1\n",
+    )
+    .unwrap();
+    let suite = dir.join("cases");
+    let suite = suite.to_str().unwrap();
+    let roomy = run(&["conformance", suite, "--engine", "interp"], SECS(120));
+    assert_eq!(roomy.code, Some(0), "{}{}", roomy.stdout, roomy.stderr);
+    let tight = run(
+        &[
+            "conformance",
+            suite,
+            "--engine",
+            "interp",
+            "--max-memory",
+            "2M",
+            "-v",
+        ],
+        SECS(120),
+    );
+    assert_eq!(tight.code, Some(1), "{}{}", tight.stdout, tight.stderr);
+    assert!(
+        tight.stdout.contains("FAIL [interp] mem/alloc"),
+        "{}",
+        tight.stdout
+    );
+    assert!(tight.stdout.contains("error: MemoryError"), "{}", tight.stdout);
+    let bad = run(&["conformance", suite, "--max-memory", "0"], SECS(60));
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
+    let bad = run(&["fuzz", "--cases", "1", "--max-memory", "5Q"], SECS(60));
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
+    let out = dir.join("findings");
+    let r = run(
+        &[
+            "fuzz",
+            "--cases",
+            "20",
+            "--quiet",
+            "--max-memory",
+            "64M",
+            "--engines",
+            "interp,doppler",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        SECS(300),
+    );
+    assert_no_crash(&r);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+}
+
 #[test]
 fn str_of_a_tuple_of_long_strings_is_held_to_the_string_limit() {
     // `str()` of a tuple and `repr()` used to bypass the limit, and `len`

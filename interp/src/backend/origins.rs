@@ -41,8 +41,12 @@ pub struct Origins {
 }
 
 impl Origins {
+    /// Record `o`; made-up code is never a mapping's answer, so it is not
+    /// kept (the map costs 16 bytes a node from user source).
     pub(crate) fn push(&mut self, o: Origin) {
-        self.entries.push(o);
+        if o.has_origin() {
+            self.entries.push(o);
+        }
     }
 
     pub fn len(&self) -> usize {

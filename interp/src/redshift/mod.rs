@@ -359,7 +359,9 @@ impl Interp<'_> {
     fn assemble(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let modname = self.vm.module(id).name.clone();
         let file = self.vm.module(id).file.clone();
-        let (shifted, order) = {
+        // Each residual `def` moves out of `shifted` into the module (one
+        // copy alive, not two).
+        let (mut shifted, order) = {
             let mut state = sh.state();
             (
                 std::mem::take(&mut state.shifted),
@@ -408,11 +410,11 @@ impl Interp<'_> {
                 class_body.push(Stmt::new(StmtKind::VarDef(Box::new(v)), range));
             }
             for func in &order {
-                if let (Some((owner, member, is_static)), Some(def)) =
-                    (methods.get(&*func.fqn), shifted.get(&*func.fqn))
-                {
-                    if owner == t {
-                        let mut def = def.clone();
+                if let Some((owner, member, is_static)) = methods.get(&*func.fqn) {
+                    if owner != t {
+                        continue;
+                    }
+                    if let Some(mut def) = shifted.remove(&*func.fqn) {
                         def.name = ident(member, def.name.range);
                         if *is_static {
                             def.decorators.push(name_expr("staticmethod", range));
@@ -492,9 +494,9 @@ impl Interp<'_> {
             if methods.contains_key(&*func.fqn) {
                 continue;
             }
-            if let Some(def) = shifted.get(&*func.fqn) {
+            if let Some(def) = shifted.remove(&*func.fqn) {
                 body.extend(self.provenance_comments(sh, func));
-                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
+                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
             }
         }
         let folded = std::mem::take(&mut sh.state().folded);

@@ -93,6 +93,8 @@ pub struct CaseBounds {
     pub fuel: u64,
     /// Wall-clock limit of one run.
     pub wall: Duration,
+    /// Memory budget of one run, in bytes (`--max-memory`).
+    pub max_memory: u64,
 }
 
 impl Default for CaseBounds {
@@ -103,6 +105,7 @@ impl Default for CaseBounds {
         CaseBounds {
             fuel: 50_000_000,
             wall: Duration::from_secs(120),
+            max_memory: Limits::default().max_memory,
         }
     }
 }
@@ -120,6 +123,7 @@ pub fn run_bounded_with(
     // same work natively).
     let limits = Limits {
         max_steps: (target.engine != Engine::Jit).then_some(bounds.fuel),
+        max_memory: bounds.max_memory,
         ..Limits::default()
     };
     let (tx, rx) = std::sync::mpsc::channel();
@@ -242,13 +246,23 @@ pub fn check_with(case: &Case, target: Target, bounds: CaseBounds) -> Verdict {
 /// `progress` is called once per finished check. Verdicts come back in
 /// case order, targets in the given order within a case.
 pub fn run_all(cases: &[Case], targets: &[Target], progress: impl Fn() + Sync) -> Vec<Verdict> {
+    run_all_with(cases, targets, CaseBounds::default(), progress)
+}
+
+/// [`run_all`] within `bounds` (per case and target).
+pub fn run_all_with(
+    cases: &[Case],
+    targets: &[Target],
+    bounds: CaseBounds,
+    progress: impl Fn() + Sync,
+) -> Vec<Verdict> {
     let jobs: Vec<_> = cases
         .iter()
         .flat_map(|c| targets.iter().map(move |t| (c, *t)))
         .collect();
     jobs.par_iter()
         .map(|(case, target)| {
-            let v = check(case, *target);
+            let v = check_with(case, *target, bounds);
             progress();
             v
         })
@@ -282,10 +296,30 @@ mod tests {
         let bounds = CaseBounds {
             fuel: 10_000,
             wall: Duration::from_secs(60),
+            ..CaseBounds::default()
         };
         let v = check_with(&case, Target::INTERP, bounds);
         assert!(!v.passed);
         assert!(v.detail.contains("fuel of 10000 steps"), "{}", v.detail);
+    }
+
+    #[test]
+    fn each_run_gets_the_memory_budget_of_its_bounds() {
+        let source = b"from unsafe import gc_alloc\n\ndef main() -> None:\n    p = gc_alloc[u8](3000000)\n    print(1)\n";
+        for target in Target::ALL {
+            let roomy = run_bounded_with(*target, "mem.spy", source, CaseBounds::default()).unwrap();
+            assert_eq!(roomy.error, None, "{}", target.name());
+            let tight = CaseBounds {
+                max_memory: 2 << 20,
+                ..CaseBounds::default()
+            };
+            let outcome = run_bounded_with(*target, "mem.spy", source, tight).unwrap();
+            if outcome.not_native.is_some() {
+                continue;
+            }
+            let e = outcome.error.expect("a MemoryError");
+            assert_eq!(e.kind, ExcKind::MemoryError, "{}: {}", target.name(), e.message);
+        }
     }
 
     #[test]
@@ -294,6 +328,7 @@ mod tests {
         let bounds = CaseBounds {
             fuel: 200_000_000,
             wall: Duration::from_millis(200),
+            ..CaseBounds::default()
         };
         let v = check_with(&case, Target::INTERP, bounds);
         assert!(!v.passed);

@@ -66,6 +66,8 @@ pub struct FuzzOptions {
     pub out: PathBuf,
     /// Step fuel of the reference engine per program.
     pub fuel: u64,
+    /// Memory budget of every run of a program, in bytes (`--max-memory`).
+    pub max_memory: u64,
     /// Worker threads (None: one per core).
     pub jobs: Option<usize>,
     /// Only these features (comma-separated names).
@@ -94,6 +96,7 @@ impl Default for FuzzOptions {
             case: None,
             out: PathBuf::from("fuzz-findings"),
             fuel: 20_000,
+            max_memory: spy_interp::engine::Limits::default().max_memory,
             jobs: None,
             features: None,
             without: None,
@@ -414,6 +417,7 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     let mut c = Campaign::new(args.seed);
     c.allowed = allowed;
     c.oracle.fuel = args.fuel;
+    c.oracle.max_memory = args.max_memory;
     if let Some(engines) = &args.engines {
         if engines.first().is_none_or(|e| !e.is_reference()) {
             eprintln!("error: --engines must start with the reference engine `interp`");

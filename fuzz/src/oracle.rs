@@ -27,6 +27,8 @@ pub struct OracleConfig {
     pub mutations: Mutations,
     /// The program's file name (its stem is the module name).
     pub path: String,
+    /// Memory budget of every run, in bytes (`--max-memory`).
+    pub max_memory: u64,
 }
 
 /// Fuel multiplier for the non-reference engines.
@@ -39,6 +41,7 @@ impl Default for OracleConfig {
             fuel: 20_000,
             mutations: Mutations::NONE,
             path: "fuzz.spy".into(),
+            max_memory: Limits::default().max_memory,
         }
     }
 }
@@ -169,10 +172,11 @@ pub fn normalize_line(line: &str) -> String {
     out
 }
 
-fn config(fuel: u64, mutations: Mutations) -> RunConfig {
+fn config(fuel: u64, mutations: Mutations, max_memory: u64) -> RunConfig {
     RunConfig {
         limits: Limits {
             max_steps: Some(fuel),
+            max_memory,
             ..Limits::default()
         },
         mutations,
@@ -192,7 +196,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         reference_engine,
         &cfg.path,
         source.as_bytes(),
-        config(cfg.fuel, cfg.mutations),
+        config(cfg.fuel, cfg.mutations, cfg.max_memory),
     );
     let rejected = reference
         .error
@@ -229,7 +233,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
             Engine::Jit => None,
             _ => Some(cfg.fuel * FUEL_SLACK),
         };
-        let mut run_config = config(cfg.fuel, cfg.mutations);
+        let mut run_config = config(cfg.fuel, cfg.mutations, cfg.max_memory);
         run_config.limits.max_steps = fuel;
         let out = run_program(engine, &cfg.path, source.as_bytes(), run_config);
         if out.not_native.is_some() && out.bug.is_none() {
@@ -310,6 +314,27 @@ fn show_error(e: &Option<ErrorLine>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_engine_runs_within_the_memory_budget() {
+        let src = "from unsafe import gc_alloc\n\ndef main() -> None:\n    p = gc_alloc[u8](3000000)\n    print(1)\n";
+        let roomy = check(src, &OracleConfig::default());
+        assert_eq!(roomy.reference.error, None);
+        assert!(
+            !matches!(roomy.verdict, Verdict::Finding(_)),
+            "{:?}",
+            roomy.verdict
+        );
+        let tight = OracleConfig {
+            max_memory: 2 << 20,
+            ..OracleConfig::default()
+        };
+        let c = check(src, &tight);
+        let e = c.reference.error.as_ref().expect("a MemoryError");
+        assert_eq!(e.kind, ExcKind::MemoryError);
+        // The other engines ran with the same budget: no divergence.
+        assert!(!matches!(c.verdict, Verdict::Finding(_)), "{:?}", c.verdict);
+    }
 
     #[test]
     fn digits_are_normalized() {

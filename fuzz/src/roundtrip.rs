@@ -9,7 +9,7 @@ use spy_interp::backend::print_module;
 use spy_interp::engine::{run_program, Engine, RunConfig};
 use spy_interp::frames::{Interp, Limits};
 use spy_interp::native_stack;
-use spy_interp::redshift::ErrorMode;
+use spy_interp::redshift::{print_checked, residual_display_path, ErrorMode};
 use spy_interp::syntax::parse_str;
 
 /// Redshift `source` (lazily) and print the residual module with its
@@ -20,10 +20,13 @@ pub fn residual_text(path: &str, source: &str, limits: Limits) -> Result<Option<
     native_stack::run(limits.max_depth, move || {
         let mut blue_output = Vec::new();
         let mut interp = Interp::new(&mut blue_output, RunConfig::from(limits));
+        // Printed and checked to parse back, as every engine does: a module
+        // nested past the parser's limits is a redshift error, not text.
         interp
             .redshift_file(&path, source.as_bytes(), ErrorMode::Lazy)
+            .and_then(|r| print_checked(r, &residual_display_path(&path)))
             .ok()
-            .map(|r| (print_module(&r.module), r.modname))
+            .map(|p| (p.file.text.clone(), p.modname))
     })
     .map_err(|e| format!("redshift: {e}"))
 }

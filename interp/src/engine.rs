@@ -19,11 +19,13 @@
 use std::fmt;
 use std::io::Write;
 
+use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
 use crate::frames::Interp;
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::ErrorMode;
+use crate::redshift::PrintedResidual;
 use crate::vm::value::ModuleId;
 
 pub use crate::frames::{Limits, Mutation, Mutations, RunConfig};
@@ -278,10 +280,15 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let residual = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+    } = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
     let mut interp = Interp::new(out, config);
-    let result = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
-    flushed(result, interp.out)
+    let result = interp.run_parsed_module_as(file, module, &modname);
+    flushed(mapped(&map, result), interp.out)
 }
 
 /// What `spy-interp redshift -x` does: redshift `source` in `mode` (eager:
@@ -302,9 +309,15 @@ pub fn run_redshifted_to(
         let mut warnings = Vec::new();
         let result = redshift_for_run_reporting(&path, &source, &mut out, config, mode, &mut warnings)
             .and_then(|residual| {
+                let PrintedResidual {
+                    modname,
+                    file,
+                    module,
+                    map,
+                } = residual;
                 let mut interp = Interp::new(&mut out, config);
-                let r = interp.run_residual_file(&residual.path, &residual.modname, residual.text.as_bytes());
-                flushed(r, interp.out)
+                let r = interp.run_parsed_module_as(file, module, &modname);
+                flushed(mapped(&map, r), interp.out)
             });
         (Outcome::of(result, String::new()), warnings)
     });
@@ -314,26 +327,31 @@ pub fn run_redshifted_to(
     }
 }
 
-/// A printed residual module ready to run.
-struct ResidualSource {
-    /// How its locations are shown: `FILE.spy (residual code)`, so a
-    /// diagnostic says that it points into redshift's output (shown in the
-    /// excerpt), not into the user's file (spec §16.6).
-    path: String,
-    modname: String,
-    text: String,
+/// `result` with its error's locations mapped to the user's source.
+fn mapped<T>(map: &ResidualMap, result: Result<T, Failure>) -> Result<T, Failure> {
+    result.map_err(|f| match f {
+        Failure::Raise(mut e) => {
+            map.map_error(&mut e);
+            Failure::Raise(e)
+        }
+        other => other,
+    })
 }
 
-/// Redshift `source` (lazy errors; `main` checked first) and print the
-/// residual module, to be run under the original module name. Output
-/// printed by blue code goes to `out`.
+/// Redshift `source` (lazy errors; `main` checked first), print the
+/// residual module and parse it back (`redshift::print_checked`), to be
+/// run under the original module name. Output printed by blue code goes to
+/// `out`. The residual module's own locations are shown as
+/// `FILE.spy (residual code)`: an error located in residual code that has
+/// no origin in the user's file says that it points into redshift's output
+/// (spec §16.7).
 fn redshift_for_run(
     path: &str,
     source: &[u8],
     out: &mut dyn std::io::Write,
     config: RunConfig,
     mode: ErrorMode,
-) -> Result<ResidualSource, Failure> {
+) -> Result<PrintedResidual, Failure> {
     redshift_for_run_reporting(path, source, out, config, mode, &mut Vec::new())
 }
 
@@ -346,7 +364,7 @@ fn redshift_for_run_reporting(
     config: RunConfig,
     mode: ErrorMode,
     warnings: &mut Vec<String>,
-) -> Result<ResidualSource, Failure> {
+) -> Result<PrintedResidual, Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
         let redshift_config = RunConfig {
@@ -358,18 +376,10 @@ fn redshift_for_run_reporting(
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
-    let text = crate::backend::spy_printer::print_module(&residual.module);
-    Ok(ResidualSource {
-        path: residual_display_path(path),
-        modname: residual.modname,
-        text,
-    })
+    crate::redshift::print_checked(residual, &residual_display_path(path))
 }
 
-/// How the locations of `path`'s residual module are shown.
-pub fn residual_display_path(path: &str) -> String {
-    format!("{path} (residual code)")
-}
+pub use crate::redshift::residual_display_path;
 
 /// The jit engine: the doppler engine's residual module (redshifted with
 /// lazy errors, printed, parsed back and initialized in ASTFrame: the
@@ -390,9 +400,15 @@ pub fn run_jit(
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+    } = residual;
     let mut interp = Interp::new(out, config);
-    let module = interp.load_residual_module_as(&residual.path, &residual.modname, residual.text.as_bytes());
-    run_jit_module(&mut interp, module)
+    let module = interp.load_parsed_module_as(file, module, &modname);
+    run_jit_module(&mut interp, module).map(|r| mapped(&map, r))
 }
 
 /// The jit engine on residual source (what `spy-interp redshift -E lazy`

@@ -12,9 +12,9 @@
 //! | `syntax`    | reading source input, lexer, lalrpop grammar, AST, AST dump and walker | lexical, syntax |
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
 //! | `vm`        | values, function code, types, pure operator semantics and value-free signatures (`vm::ops::signatures`), builtin modules | types, conversions |
-//! | `backend`   | printing a (residual) module back as SPy source            | — |
+//! | `backend`   | printing a (residual) module back as SPy source, and where each printed node comes from (`origins`) | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
-//! | `redshift`  | DopplerFrame's driver: the worklist of red functions, assembling the residual module | redshift |
+//! | `redshift`  | DopplerFrame's driver: the worklist of red functions, assembling the residual module, printing it checked to parse back | redshift |
 //! | `lower`     | the residual module → spy-jit IR, helpers, running it natively | jit |
 //! | `engine`    | the engines (interp, doppler, jit), `RunConfig`, `Outcome`, `run_program` | redshift, jit |
 //! | `inspect`   | showing what a program means: colors (`colorize`), the explain page, symbol tables | redshift |

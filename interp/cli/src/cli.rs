@@ -136,9 +136,9 @@ struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     max_depth: u32,
-    /// Memory budget: live pointer memory, and the most one string, list
-    /// or residual module may take, before MemoryError (bytes, or with a
-    /// K/M/G suffix; default 4G).
+    /// Memory budget: the live pointer memory, strings and list items (a
+    /// running total), and the most a residual module may take, before
+    /// MemoryError (bytes, or with a K/M/G suffix; default 4G).
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_memory)]
     max_memory: u64,
 }
@@ -288,6 +288,10 @@ enum Command {
         /// Print the diff of every failure.
         #[arg(long, short)]
         verbose: bool,
+        /// Memory budget of each case on each engine (bytes, or with a
+        /// K/M/G suffix; default 4G).
+        #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_memory)]
+        max_memory: u64,
     },
     /// Differential fuzzing: generate programs, run them on every engine,
     /// minimize and write what disagrees (exit code 1 if anything did).
@@ -317,6 +321,10 @@ struct FuzzArgs {
     /// Step fuel of the reference engine per program (at least 1).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     fuel: u64,
+    /// Memory budget of every run of a program (bytes, or with a K/M/G
+    /// suffix; default 4G).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_memory)]
+    max_memory: u64,
     /// Worker threads (default: one per core; at least 1).
     #[arg(long, value_parser = parse_jobs)]
     jobs: Option<usize>,
@@ -385,6 +393,7 @@ impl FuzzArgs {
             case: self.case,
             out: self.out,
             fuel: self.fuel,
+            max_memory: self.max_memory,
             jobs: self.jobs,
             features: self.features,
             without: self.without,
@@ -449,7 +458,8 @@ pub fn main() -> i32 {
             shard,
             engine,
             verbose,
-        }) => run_conformance(&out, dir, shard, engine, verbose),
+            max_memory,
+        }) => run_conformance(&out, dir, shard, engine, verbose, max_memory),
         Some(Command::Fuzz(args)) => {
             let mut w = out.clone();
             spy_fuzz::campaign::main(args.options(), &mut w)
@@ -711,6 +721,7 @@ fn run_conformance(
     shard: Option<String>,
     engine: Option<EngineArg>,
     verbose: bool,
+    max_memory: u64,
 ) -> i32 {
     let found = match &dir {
         Some(dir) => conformance::discover(dir).map_err(|e| (dir.display().to_string(), e)),
@@ -743,7 +754,11 @@ fn run_conformance(
         ProgressStyle::with_template("{bar:40} {pos}/{len} cases·engines {elapsed} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let verdicts = conformance::run_all(&cases, &targets, || bar.inc(1));
+    let bounds = conformance::CaseBounds {
+        max_memory,
+        ..conformance::CaseBounds::default()
+    };
+    let verdicts = conformance::run_all_with(&cases, &targets, bounds, || bar.inc(1));
     bar.finish_and_clear();
     let mut text = String::new();
     let mut failed = 0;

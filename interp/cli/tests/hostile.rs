@@ -521,6 +521,129 @@ fn a_growing_list_stops_at_the_budget() {
     assert!(r.max_rss_kib < 200 << 10, "peak RSS {} KiB", r.max_rss_kib);
 }
 
+/// Strings count against the budget while they are alive, not one at a
+/// time: a program that keeps a hundred 1 MB strings stops at a 50 MB
+/// budget; one that drops each string before it makes the next does not
+/// (interp and doppler; the jit keeps every str until the run ends, so
+/// its total is everything made: spec/17-jit.md §17.2).
+#[test]
+fn live_strings_are_a_running_total_against_the_budget() {
+    let keep = program(
+        "keepstrs",
+        "def main() -> None:\n    chunk = \"x\" * 1000000\n    keep: list[str] = []\n    i = 0\n    while i < 100:\n        keep.append(chunk + str(i))\n        i = i + 1\n    print(len(keep))\n",
+    );
+    let churn = program(
+        "churnstrs",
+        "def main() -> None:\n    chunk = \"x\" * 1000000\n    i = 0\n    n = 0\n    while i < 100:\n        s = chunk + str(i)\n        n = n + len(s)\n        i = i + 1\n    print(n)\n",
+    );
+    for engine in ["interp", "doppler"] {
+        let r = run(
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-memory",
+                "50M",
+                keep.to_str().unwrap(),
+            ],
+            SECS(120),
+        );
+        assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("MemoryError: out of memory"),
+            "{engine}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("keepstrs.spy:6:21"), "{engine}: {}", r.stderr);
+        assert!(
+            r.max_rss_kib < 200 << 10,
+            "{engine}: peak RSS {} KiB",
+            r.max_rss_kib
+        );
+        let r = run(
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-memory",
+                "50M",
+                churn.to_str().unwrap(),
+            ],
+            SECS(120),
+        );
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (Some(0), "100000190\n"),
+            "{engine}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// `conformance --max-memory` and `fuzz --max-memory` give every run that
+/// budget.
+#[test]
+fn conformance_and_fuzz_take_a_memory_budget() {
+    let dir = temp_dir("membudget");
+    let cases = dir.join("cases").join("mem");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(
+        cases.join("alloc.spy"),
+        "# 3 MB of pointer memory.\nfrom unsafe import gc_alloc\n\ndef main() -> None:\n    p = gc_alloc[u8](3000000)\n    print(1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cases.join("alloc.snap"),
+        "---\nsource: conformance/tests/suite.rs\nexpression: outcome\n---\nexit: 0\nstdout:\n1\n",
+    )
+    .unwrap();
+    let suite = dir.join("cases");
+    let suite = suite.to_str().unwrap();
+    let roomy = run(&["conformance", suite, "--engine", "interp"], SECS(120));
+    assert_eq!(roomy.code, Some(0), "{}{}", roomy.stdout, roomy.stderr);
+    let tight = run(
+        &[
+            "conformance",
+            suite,
+            "--engine",
+            "interp",
+            "--max-memory",
+            "2M",
+            "-v",
+        ],
+        SECS(120),
+    );
+    assert_eq!(tight.code, Some(1), "{}{}", tight.stdout, tight.stderr);
+    assert!(
+        tight.stdout.contains("FAIL [interp] mem/alloc"),
+        "{}",
+        tight.stdout
+    );
+    assert!(tight.stdout.contains("error: MemoryError"), "{}", tight.stdout);
+    let bad = run(&["conformance", suite, "--max-memory", "0"], SECS(60));
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
+    let bad = run(&["fuzz", "--cases", "1", "--max-memory", "5Q"], SECS(60));
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
+    let out = dir.join("findings");
+    let r = run(
+        &[
+            "fuzz",
+            "--cases",
+            "20",
+            "--quiet",
+            "--max-memory",
+            "64M",
+            "--engines",
+            "interp,doppler",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        SECS(300),
+    );
+    assert_no_crash(&r);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+}
+
 #[test]
 fn str_of_a_tuple_of_long_strings_is_held_to_the_string_limit() {
     // `str()` of a tuple and `repr()` used to bypass the limit, and `len`
@@ -637,23 +760,76 @@ fn a_missing_or_odd_main_is_a_located_error_in_every_engine() {
     }
 }
 
+/// Errors raised by residual code (specialized, unrolled, folded by
+/// redshift) are reported where ASTFrame reports them: the same traceback,
+/// location and excerpt in the user's file in every engine.
 #[test]
-fn residual_locations_say_they_are_in_residual_code() {
-    let p = program(
-        "residualloc",
-        "def main() -> None:\n    l = [1, 2]\n    print(l[5])\n",
-    );
-    let r = run(&["execute", "--engine", "doppler", p.to_str().unwrap()], SECS(60));
-    assert_eq!(r.code, Some(1), "{}", r.stderr);
-    assert!(
-        r.stderr.contains("IndexError: list index out of range\n"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.contains("residualloc.spy (residual code):3:"),
-        "{}",
-        r.stderr
-    );
-    assert!(!r.stderr.contains(".redshift/"), "{}", r.stderr);
+fn residual_locations_map_back_to_the_users_source() {
+    let programs = [
+        (
+            "residualloc",
+            "from __spy__ import UNROLL_RANGE\n\n@blue.generic\ndef scale(T):\n    def impl(x: T, k: T) -> T:\n        return x // k\n    return impl\n\ndef twice(x: i32) -> i32:\n    y = 100 // (x + 1)\n    return y\n\ndef main() -> None:\n    var total = 0\n    for i in UNROLL_RANGE(3):\n        total = total + twice(i)\n    print(total)\n    print(scale[i32](total, total - 183))\n",
+            "residualloc.spy:6:16",
+        ),
+        (
+            "residuallist",
+            "def main() -> None:\n    l = [1, 2]\n    print(l[5])\n",
+            "residuallist.spy:3:13",
+        ),
+        (
+            "residualfold",
+            "def main() -> None:\n    print(\"before\")\n    print(True and 1.5)\n",
+            "residualfold.spy:3:20",
+        ),
+    ];
+    for (name, src, at) in programs {
+        let p = program(name, src);
+        let reference = run(&["execute", "--engine", "interp", p.to_str().unwrap()], SECS(60));
+        assert_eq!(reference.code, Some(1), "{}", reference.stderr);
+        assert!(reference.stderr.contains(at), "{name}: {}", reference.stderr);
+        for engine in ["doppler", "jit"] {
+            let r = run(&["execute", "--engine", engine, p.to_str().unwrap()], SECS(60));
+            if engine == "jit" && r.code == Some(3) {
+                continue; // not native yet (lists): spec/17-jit.md
+            }
+            assert_eq!(r.code, Some(1), "{name} {engine}: {}", r.stderr);
+            assert!(
+                !r.stderr.contains("residual code"),
+                "{name} {engine}: {}",
+                r.stderr
+            );
+            assert_eq!(r.stderr, reference.stderr, "{name} {engine}");
+            assert_eq!(r.stdout, reference.stdout, "{name} {engine}");
+        }
+    }
+}
+
+/// A blue-built type nested deeper than the parser accepts: `redshift`
+/// and every redshifting engine stop with the same located limit error
+/// (never a residual module the parser rejects); ASTFrame runs it.
+#[test]
+fn residual_code_past_the_parsers_limits_is_a_located_error() {
+    let src = "@blue\ndef nest(n: i32):\n    if n == 0:\n        return i32\n    return tuple[nest(n - 1)]\n\ndef f(t: nest(300)) -> None:\n    pass\n\ndef main() -> None:\n    print(1)\n";
+    let p = program("residualdeep", src);
+    let path = p.to_str().unwrap();
+    let r = run(&["execute", "--engine", "interp", path], SECS(60));
+    assert_eq!((r.code, r.stdout.as_str()), (Some(0), "1\n"), "{}", r.stderr);
+    let headline =
+        "WIP: the residual code is nested too deeply to be SPy source (more than 200 nested brackets)\n";
+    for args in [
+        vec!["redshift", path],
+        vec!["execute", "--engine", "doppler", path],
+        vec!["execute", "--engine", "jit", path],
+    ] {
+        let r = run(&args, SECS(60));
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(r.stderr.starts_with(headline), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("residualdeep.spy:7:7"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
 }

@@ -44,6 +44,8 @@ mod wrap;
 
 use std::fmt::Write as _;
 
+use crate::backend::origins::{Origin, Origins};
+use crate::source::TextRange;
 use crate::syntax::ast::{
     AssignTarget, ClassDef, Expr, FuncColor, FuncDef, FuncKind, Module, Param, ParamKind, Stmt, StmtKind,
     VarKind,
@@ -104,6 +106,17 @@ pub fn print_module_marked(m: &Module, width: usize) -> (String, Vec<Mark>) {
     (p.out, p.marks.unwrap_or_default())
 }
 
+/// [`print_module`], and where every printed node comes from (its range
+/// next to where it was printed; see `backend::origins`).
+pub fn print_module_with_origins(m: &Module) -> (String, Origins) {
+    let mut p = Printer {
+        origins: Some(Origins::default()),
+        ..Printer::default()
+    };
+    p.spaced(&m.body);
+    (p.out, p.origins.unwrap_or_default())
+}
+
 /// Print one expression as it may stand on its own (e.g. after `return`):
 /// parenthesized only if it must be (a walrus, a starred item).
 pub fn print_expr(e: &Expr) -> String {
@@ -122,6 +135,8 @@ struct Printer {
     class: Option<String>,
     /// Wrap lines longer than this (0: never).
     width: usize,
+    /// Where each node was printed, when asked for.
+    origins: Option<Origins>,
 }
 
 impl Printer {
@@ -150,6 +165,35 @@ impl Printer {
         }
         self.out.push_str(text);
         self.out.push('\n');
+    }
+
+    /// The line `w` built, with the origins it marked.
+    fn emit(&mut self, w: Writer) {
+        // Origins are offsets into unwrapped lines: the engines run the
+        // unwrapped text (`print_module_with_origins` never sets a width).
+        debug_assert!(self.width == 0 || self.origins.is_none());
+        if let Some(origins) = &mut self.origins {
+            let base = (self.out.len() + self.indent * INDENT.len()) as u32;
+            for o in w.origins {
+                origins.push(Origin {
+                    printed: TextRange::new(o.printed.start + base, o.printed.end + base),
+                    source: o.source,
+                });
+            }
+        }
+        self.line(&w.out);
+    }
+
+    /// Record that the text printed since `start` (up to the last line's
+    /// newline) is the node at `source`.
+    fn mark_since(&mut self, start: usize, source: TextRange) {
+        if let Some(origins) = &mut self.origins {
+            let end = self.out.len().saturating_sub(1).max(start);
+            origins.push(Origin {
+                printed: TextRange::from_usize(start, end),
+                source,
+            });
+        }
     }
 
     /// The top level and class bodies: a blank line between two statements
@@ -208,6 +252,14 @@ impl Printer {
                 _ => {}
             }
         }
+        let start = self.out.len() + self.indent * INDENT.len();
+        self.stmt_lines(s);
+        if !matches!(s.kind, StmtKind::Comment(_)) {
+            self.mark_since(start, s.range);
+        }
+    }
+
+    fn stmt_lines(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::FuncDef(f) => self.funcdef(f),
             StmtKind::ClassDef(c) => self.classdef(c),
@@ -236,13 +288,13 @@ impl Printer {
                 w.target(target);
                 w.out.push_str(" = ");
                 w.expr(value, Prec::TEST);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::AugAssign { target, op, value } => {
                 let mut w = Writer::default();
                 let _ = write!(w.out, "{} {}= ", format_name(&target.name), op.symbol());
                 w.expr(value, Prec::TEST);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::VarDef(v) => {
                 let mut w = Writer::default();
@@ -251,7 +303,7 @@ impl Printer {
                     Some(VarKind::Const) => w.out.push_str("const "),
                     None => {}
                 }
-                w.out.push_str(&format_name(&v.name.name));
+                w.marked_name(&v.name);
                 if let Some(a) = &v.annotation {
                     w.out.push_str(": ");
                     w.expr(a, Prec::TEST);
@@ -260,7 +312,7 @@ impl Printer {
                     w.out.push_str(" = ");
                     w.expr(e, Prec::TEST);
                 }
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::If { test, body, orelse } => self.if_chain(test, body, orelse),
             StmtKind::While { test, body } => {
@@ -272,7 +324,7 @@ impl Printer {
                 let _ = write!(w.out, "for {} in ", format_name(&target.name));
                 w.expr(iter, Prec::TEST);
                 w.out.push(':');
-                self.line(&w.out);
+                self.emit(w);
                 self.block(body, false);
             }
             StmtKind::Break => self.line("break"),
@@ -283,7 +335,7 @@ impl Printer {
                 let mut w = Writer::default();
                 w.out.push_str("return ");
                 w.bare_tuple_or_expr(e);
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::Raise(e) => self.simple("raise ", e),
             StmtKind::Assert { test, msg } => {
@@ -294,7 +346,7 @@ impl Printer {
                     w.out.push_str(", ");
                     w.expr(m, Prec::TEST);
                 }
-                self.line(&w.out);
+                self.emit(w);
             }
             StmtKind::Expr(e) => self.simple("", e),
             StmtKind::Comment(text) => self.comment(text),
@@ -306,7 +358,7 @@ impl Printer {
         let mut w = Writer::default();
         w.out.push_str(keyword);
         w.expr(e, Prec::TEST);
-        self.line(&w.out);
+        self.emit(w);
     }
 
     /// `keyword test:`
@@ -315,7 +367,7 @@ impl Printer {
         w.out.push_str(keyword);
         w.expr(test, min);
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
     }
 
     /// `if`/`elif`/`else`: an `If` alone in an `orelse` is an `elif`.
@@ -365,7 +417,7 @@ impl Printer {
         let mut w = Writer::default();
         w.out.push('@');
         w.expr(e, Prec::NAMED);
-        self.line(&w.out);
+        self.emit(w);
     }
 
     fn funcdef(&mut self, f: &FuncDef) {
@@ -378,7 +430,7 @@ impl Printer {
         f.decorators.iter().for_each(|d| self.decorator(d));
         let mut w = Writer::default();
         w.out.push_str("def ");
-        w.out.push_str(&format_name(&f.name.name));
+        w.marked_name(&f.name);
         type_params(&mut w, f.type_params.as_deref());
         w.out.push('(');
         for (k, p) in f.params.iter().enumerate() {
@@ -392,8 +444,9 @@ impl Printer {
             w.out.push_str(" -> ");
             w.expr(r, Prec::TEST);
         }
+        w.mark(0, f.proto_range);
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
         self.block(&f.body, false);
     }
 
@@ -407,7 +460,7 @@ impl Printer {
         w.out.push_str(&format_name(&c.name.name));
         type_params(&mut w, c.type_params.as_deref());
         w.out.push(':');
-        self.line(&w.out);
+        self.emit(w);
         let outer = self.class.replace(c.name.name.clone());
         self.block(&c.body, true);
         self.class = outer;
@@ -431,10 +484,11 @@ fn type_params(w: &mut Writer, tps: Option<&[crate::syntax::ast::Identifier]>) {
 
 /// `x`, `x: T`, `x: T = d`, `x=d`, `*args`, `*args: T` (PEP 8 spacing).
 fn param(w: &mut Writer, p: &Param) {
+    let start = w.out.len();
     if p.kind == ParamKind::Star {
         w.out.push('*');
     }
-    w.out.push_str(&format_name(&p.name.name));
+    w.marked_name(&p.name);
     if let Some(a) = &p.annotation {
         w.out.push_str(": ");
         // `*args: *Ts` is the one place an annotation may be starred.
@@ -444,11 +498,18 @@ fn param(w: &mut Writer, p: &Param) {
         w.out.push_str(if p.annotation.is_some() { " = " } else { "=" });
         w.expr(d, Prec::TEST);
     }
+    w.mark(start, p.range);
 }
 
 impl Writer {
     /// An assignment target.
     fn target(&mut self, t: &AssignTarget) {
+        let start = self.out.len();
+        self.target_text(t);
+        self.mark(start, t.range());
+    }
+
+    fn target_text(&mut self, t: &AssignTarget) {
         match t {
             AssignTarget::Name(id) => self.out.push_str(&format_name(&id.name)),
             AssignTarget::Attribute { value, attr, .. } => self.attribute(value, attr),

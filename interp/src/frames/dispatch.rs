@@ -271,7 +271,7 @@ impl Interp<'_> {
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
                 s.push_str(b);
-                (TypeId::STR, Value::Str(s.into()))
+                (TypeId::STR, Value::Str(Rc::new(s.into())))
             }
             OpImpl::StrRepeat => {
                 let n = r.value.checked_i32()?;

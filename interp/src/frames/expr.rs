@@ -196,7 +196,7 @@ impl Interp<'_> {
                     })) => Some(Typed {
                         color: *color,
                         ty: *ty,
-                        value: value.clone_fast(),
+                        value: read_here(value, id.range),
                     }),
                     _ => None,
                 };
@@ -449,5 +449,17 @@ impl Interp<'_> {
                 items: values.into(),
             })),
         }
+    }
+}
+
+/// A local's value as read at `range`: a red local of a shifting frame is
+/// the residual name, located at the read (not at its declaration), so an
+/// error there points where ASTFrame's would.
+fn read_here(value: &Value, range: TextRange) -> Value {
+    match value {
+        Value::Residual(e) if e.range != range && matches!(e.kind, ExprKind::Name(_)) => {
+            Value::Residual(Rc::new(Expr::new(e.kind.clone(), range)))
+        }
+        v => v.clone_fast(),
     }
 }

@@ -164,6 +164,18 @@ impl Interp<'_> {
         len: usize,
         range: crate::source::TextRange,
     ) -> Result<(), Failure> {
+        self.check_str_growth(f, len, len, range)
+    }
+
+    /// A string grows to `len` bytes, `growth` of them new (an append in
+    /// place: the rest is counted already).
+    pub(crate) fn check_str_growth(
+        &self,
+        f: &crate::frames::Frame,
+        len: usize,
+        growth: usize,
+        range: crate::source::TextRange,
+    ) -> Result<(), Failure> {
         if len > self.limits.max_str_bytes {
             return Err(SpyError::from(crate::vm::rt_error::RuntimeError::StrTooLong {
                 limit: self.limits.max_str_bytes as u64,
@@ -171,18 +183,23 @@ impl Interp<'_> {
             .with_error(&f.file, range, "this string would be too long")
             .into());
         }
-        self.check_memory(f, len as u64, range)
+        self.check_memory(f, growth as u64, range)
     }
 
-    /// One object of `bytes` (a string, a list's items) fits in what the
-    /// memory budget has left after the live pointer memory.
+    /// `bytes` more (a new string, a list's new item) fit in what the
+    /// memory budget has left after the live pointer memory, strings and
+    /// list items (`vm::memory`).
     pub(crate) fn check_memory(
         &self,
         f: &crate::frames::Frame,
         bytes: u64,
         range: crate::source::TextRange,
     ) -> Result<(), Failure> {
-        if self.meter.used().saturating_add(bytes) <= self.limits.max_memory {
+        let live = self
+            .meter
+            .used()
+            .saturating_add(crate::vm::memory::live_heap_bytes());
+        if live.saturating_add(bytes) <= self.limits.max_memory {
             return Ok(());
         }
         Err(self.memory_error(f, bytes, range))

@@ -3,7 +3,6 @@
 //! reference semantics (copies alias the same items), as upstream's
 //! `stdlib/_list.spy`.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::error::SpyError;
@@ -16,10 +15,7 @@ use crate::vm::value::{ListValue, Typed, Value};
 
 impl Interp<'_> {
     pub(crate) fn new_list(&self, ty: TypeId, items: Vec<Value>) -> Value {
-        Value::List(Rc::new(ListValue {
-            ty,
-            items: RefCell::new(items),
-        }))
+        Value::List(Rc::new(ListValue::new(ty, items)))
     }
 
     /// `[a, b, ...]`: the item type is the first item's type; the others
@@ -103,13 +99,14 @@ impl Interp<'_> {
         };
         let none = Typed::red(TypeId::NONE, Value::None);
         if matches!(m, ListMethod::Append | ListMethod::Insert) {
-            // One list's items stay within the memory budget.
-            let bytes = (l.items.borrow().len() as u64 + 1) * std::mem::size_of::<Value>() as u64;
-            self.check_memory(f, bytes, obj_range)?;
+            // One more item within the memory budget (the others are
+            // counted already).
+            self.check_memory(f, ListValue::bytes_of(1), obj_range)?;
         }
         match m {
             ListMethod::Append => {
                 l.items.borrow_mut().push(args[0].0.value.clone());
+                l.recount();
                 Ok(none)
             }
             ListMethod::Insert => {
@@ -117,9 +114,10 @@ impl Interp<'_> {
                 let k = i64::from(i32_arg(0)?);
                 let k = if k < 0 { (k + len).max(0) } else { k.min(len) };
                 l.items.borrow_mut().insert(k as usize, args[1].0.value.clone());
+                l.recount();
                 Ok(none)
             }
-            ListMethod::Pop => match l.items.borrow_mut().pop() {
+            ListMethod::Pop => match l.popped() {
                 Some(v) => Ok(Typed::red(item_ty, v)),
                 None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
                     .with_error(&f.file, obj_range, "")
@@ -127,6 +125,7 @@ impl Interp<'_> {
             },
             ListMethod::Clear => {
                 l.items.borrow_mut().clear();
+                l.recount();
                 Ok(none)
             }
             ListMethod::Copy => {

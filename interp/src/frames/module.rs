@@ -34,6 +34,18 @@ impl Interp<'_> {
         self.call_main(id)
     }
 
+    /// Run a module already parsed from `file` (a residual module redshift
+    /// printed and parsed back) under the module name `modname`.
+    pub fn run_parsed_module_as(
+        &mut self,
+        file: Rc<crate::source::SourceFile>,
+        module: ast::Module,
+        modname: &str,
+    ) -> Eval<i32> {
+        let id = self.load_parsed_module_as(file, module, modname)?;
+        self.call_main(id)
+    }
+
     /// Parse, resolve and initialize a residual module (the jit engine's
     /// input); its id.
     pub fn load_residual_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
@@ -53,6 +65,17 @@ impl Interp<'_> {
 
     fn load_module_as(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<ModuleId> {
         let (file, module) = syntax::parse_bytes(path, source)?;
+        self.load_parsed_module_as(file, module, modname)
+    }
+
+    /// Resolve and initialize a module already parsed from `file` (a
+    /// residual module redshift printed and parsed back) under `modname`.
+    pub fn load_parsed_module_as(
+        &mut self,
+        file: Rc<crate::source::SourceFile>,
+        module: ast::Module,
+        modname: &str,
+    ) -> Eval<ModuleId> {
         let modname = modname.to_string();
         let resolution = resolve::resolve_module(&module, &modname, &file)?;
         let n = resolution.module_scope.slot_count();

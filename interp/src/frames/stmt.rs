@@ -677,7 +677,7 @@ impl Interp<'_> {
         let (Value::Str(mut text), Value::Str(suffix)) = (l.value, &r.value) else {
             return Err(crate::bug!("a `str` value that is not a string"));
         };
-        self.check_str_len(f, text.len() + suffix.len(), whole)?;
+        self.check_str_growth(f, text.len() + suffix.len(), suffix.len(), whole)?;
         // Drop the local's reference first: then `text` is usually unique
         // and `make_mut` appends without copying.
         if let Some(Some(local)) = f.locals.borrow_mut().get_mut(slot as usize) {

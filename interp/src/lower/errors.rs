@@ -186,11 +186,8 @@ impl ErrorTable {
                 SpyError::from(RuntimeError::from_code(rt, Operands { words, text: &text })?)
             }
         };
-        // The traceback is innermost first; ASTFrame's is outermost first.
-        for site in err.traceback.iter().rev() {
-            let s = self.sites.get(site.0 as usize)?;
-            e.traceback.push(entry(&s.frame));
-        }
+        // Both tracebacks are innermost first: the operation's own frame,
+        // then the call sites it unwound through.
         match &info.at {
             Some((frame, label)) => {
                 e.traceback.push(entry(frame));
@@ -206,6 +203,10 @@ impl ErrorTable {
                     e = e.with_error(&frame.file, label.range, label.text.clone());
                 }
             }
+        }
+        for site in &err.traceback {
+            let s = self.sites.get(site.0 as usize)?;
+            e.traceback.push(entry(&s.frame));
         }
         Some(e)
     }

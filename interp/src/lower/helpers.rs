@@ -36,10 +36,16 @@ pub struct RunState {
     pub errors: ErrorTable,
     /// `Limits::max_str_bytes`.
     pub max_str_bytes: usize,
+    /// `Limits::max_memory`, and the bytes of every str made so far: a
+    /// handle lives as long as the run (the table is never compacted), so
+    /// the running total is the live total.
+    pub max_memory: u64,
+    str_bytes: u64,
 }
 
 impl RunState {
-    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize) -> RunState {
+    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, max_memory: u64) -> RunState {
+        let str_bytes = strs.iter().map(|s| s.len() as u64).sum();
         RunState {
             out: Vec::new(),
             strs,
@@ -47,6 +53,8 @@ impl RunState {
             joined: Vec::new(),
             errors,
             max_str_bytes,
+            max_memory,
+            str_bytes,
         }
     }
 
@@ -62,7 +70,9 @@ impl RunState {
     }
 
     fn handle(&mut self, s: impl Into<Rc<str>>) -> Word {
-        self.strs.push(s.into());
+        let s = s.into();
+        self.str_bytes = self.str_bytes.saturating_add(s.len() as u64);
+        self.strs.push(s);
         self.strs.len() as Word - 1
     }
 
@@ -87,12 +97,17 @@ impl RunState {
 
     /// ASTFrame's `check_str_len`.
     fn check_len(&mut self, ctx: &mut HelperCtx, len: usize) -> bool {
-        if len <= self.max_str_bytes {
-            return true;
+        if len > self.max_str_bytes {
+            let limit = self.max_str_bytes as u64;
+            self.raise(ctx, OpError::Runtime(RuntimeError::StrTooLong { limit }));
+            return false;
         }
-        let limit = self.max_str_bytes as u64;
-        self.raise(ctx, OpError::Runtime(RuntimeError::StrTooLong { limit }));
-        false
+        if self.str_bytes.saturating_add(len as u64) > self.max_memory {
+            let limit = self.max_memory;
+            self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
+            return false;
+        }
+        true
     }
 }
 

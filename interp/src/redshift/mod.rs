@@ -16,8 +16,12 @@
 //! so it can be printed, parsed and run by ASTFrame under the same module
 //! name to the same result.
 
+mod printed;
+
 use std::collections::HashMap;
 use std::rc::Rc;
+
+pub use printed::{print_checked, PrintedResidual};
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
@@ -97,12 +101,20 @@ pub fn redshift_source(
             Ok(residual) => residual.warnings.iter().map(crate::diag::render).collect(),
             Err(_) => Vec::new(),
         };
-        let result = match result {
-            Ok(residual) if format == Format::Ast => Ok(crate::syntax::dump::dump_module(&residual.module)),
-            Ok(residual) => Ok(crate::backend::print_module_width(
-                &residual.module,
-                options.width,
-            )),
+        let printed_path = crate::redshift::residual_display_path(&path);
+        // Shown only once it is known to parse back (the wrapped form parses
+        // to the same module: `backend::spy_printer::wrap`).
+        let shown = result.and_then(|r| {
+            let shown = match format {
+                Format::Ast => Some(crate::syntax::dump::dump_module(&r.module)),
+                _ if options.width > 0 => Some(crate::backend::print_module_width(&r.module, options.width)),
+                _ => None,
+            };
+            let printed = print_checked(r, &printed_path)?;
+            Ok(shown.unwrap_or_else(|| printed.file.text.clone()))
+        });
+        let result = match shown {
+            Ok(text) => Ok(text),
             Err(crate::error::Failure::Raise(e)) => Err(crate::diag::render(&e)),
             Err(crate::error::Failure::Bug(b)) => Err(format!("{b}\n")),
             Err(crate::error::Failure::Host(h)) => Err(format!("{h}\n")),
@@ -123,9 +135,16 @@ pub fn redshift_source(
     }
 }
 
+/// How the locations of `path`'s residual module are shown.
+pub fn residual_display_path(path: &str) -> String {
+    format!("{path} (residual code)")
+}
+
 /// What redshift produced.
 pub struct Residual {
     pub modname: String,
+    /// The user's source file the residual nodes' ranges point into.
+    pub file: Rc<crate::source::SourceFile>,
     pub module: ast::Module,
     /// Where each residual `def` comes from, in the order of the module.
     pub functions: Vec<ResidualFunc>,
@@ -135,6 +154,9 @@ pub struct Residual {
     pub type_names: HashMap<TypeId, String>,
     /// The static errors deferred to run time (`ErrorMode::Warn`).
     pub warnings: Vec<SpyError>,
+    /// The errors folded into residual `raise`s (lazy mode), as ASTFrame
+    /// would report them.
+    pub folded: Vec<crate::backend::origins::FoldedError>,
 }
 
 /// The provenance of one residual function.
@@ -387,7 +409,9 @@ impl Interp<'_> {
     fn assemble(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let modname = self.vm.module(id).name.clone();
         let file = self.vm.module(id).file.clone();
-        let (shifted, order) = {
+        // Each residual `def` moves out of `shifted` into the module (one
+        // copy alive, not two).
+        let (mut shifted, order) = {
             let mut state = sh.state();
             (
                 std::mem::take(&mut state.shifted),
@@ -437,11 +461,11 @@ impl Interp<'_> {
                 class_body.push(Stmt::new(StmtKind::VarDef(Box::new(v)), range));
             }
             for func in &order {
-                if let (Some((owner, member, is_static)), Some(def)) =
-                    (methods.get(&*func.fqn), shifted.get(&*func.fqn))
-                {
-                    if owner == t {
-                        let mut def = def.clone();
+                if let Some((owner, member, is_static)) = methods.get(&*func.fqn) {
+                    if owner != t {
+                        continue;
+                    }
+                    if let Some(mut def) = shifted.remove(&*func.fqn) {
                         def.name = ident(member, def.name.range);
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
                         functions.push(self.residual_func(sh, func, member, Some(class)));
@@ -523,13 +547,12 @@ impl Interp<'_> {
             if methods.contains_key(&*func.fqn) {
                 continue;
             }
-            if let Some(def) = shifted.get(&*func.fqn) {
+            if let Some(def) = shifted.remove(&*func.fqn) {
                 functions.push(self.residual_func(sh, func, &def.name.name, None));
                 body.extend(self.provenance_comments(sh, func));
-                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def.clone())), range));
+                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
             }
         }
-        let _ = file;
         let record = sh.state().record.take();
         let warnings = std::mem::take(&mut sh.state().warnings);
         let mut type_names = HashMap::new();
@@ -540,8 +563,11 @@ impl Interp<'_> {
                     .or_insert_with(|| self.vm.types.name(c.ty).to_string());
             }
         }
+        let folded = std::mem::take(&mut sh.state().folded);
         Ok(Residual {
             modname,
+            file,
+            folded,
             module: ast::Module { body, name_count: 0 },
             functions,
             record,

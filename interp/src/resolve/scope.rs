@@ -76,22 +76,39 @@ pub enum ScopeKind {
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
     list: Vec<Symbol>,
-    /// Slot of the first symbol of each name.
-    by_name: HashMap<String, usize, foldhash::fast::RandomState>,
+    /// Slot of the first symbol of each name, once there are more than
+    /// [`Symbols::INDEXED_FROM`] (a function's few locals are found by a
+    /// scan: a hash table each would cost more memory than its source).
+    by_name: Option<HashMap<String, usize, foldhash::fast::RandomState>>,
 }
 
 impl Symbols {
+    /// Scopes with more symbols than this get a hash index.
+    pub const INDEXED_FROM: usize = 16;
+
     /// Append `symbol`; returns its slot.
     pub fn push(&mut self, symbol: Symbol) -> usize {
         let slot = self.list.len();
-        self.by_name.entry(symbol.name.clone()).or_insert(slot);
+        if let Some(index) = &mut self.by_name {
+            index.entry(symbol.name.clone()).or_insert(slot);
+        }
         self.list.push(symbol);
+        if self.by_name.is_none() && self.list.len() > Self::INDEXED_FROM {
+            let mut index = HashMap::default();
+            for (k, s) in self.list.iter().enumerate() {
+                index.entry(s.name.clone()).or_insert(k);
+            }
+            self.by_name = Some(index);
+        }
         slot
     }
 
     /// The slot of the first symbol called `name`.
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        match &self.by_name {
+            Some(index) => index.get(name).copied(),
+            None => self.list.iter().position(|s| s.name == name),
+        }
     }
 }
 
@@ -150,4 +167,33 @@ pub enum NameRef {
     Builtin(u32),
     /// Not declared anywhere: evaluating it raises NameError (lazily).
     Undefined,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbol(name: &str) -> Symbol {
+        Symbol {
+            name: name.to_string(),
+            kind: VarKind::Const,
+            origin: Origin::Auto,
+            decl_range: TextRange::default(),
+            assignments: 0,
+        }
+    }
+
+    /// The first symbol of a name is found the same way whether the scope
+    /// is scanned (few symbols) or indexed (many).
+    #[test]
+    fn find_gives_the_first_slot_scanned_or_indexed() {
+        let mut symbols = Symbols::default();
+        for k in 0..Symbols::INDEXED_FROM + 10 {
+            symbols.push(symbol(&format!("n{}", k % 12)));
+            for j in 0..=k.min(11) {
+                assert_eq!(symbols.find(&format!("n{j}")), Some(j), "after {k} pushes");
+            }
+            assert_eq!(symbols.find("absent"), None);
+        }
+    }
 }

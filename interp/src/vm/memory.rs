@@ -8,6 +8,15 @@
 //! when the last pointer to it goes), and one that would take the live
 //! total past the budget (`Limits::max_memory`, `--max-memory`) is refused
 //! before anything is allocated: the caller raises `MemoryError`.
+//!
+//! Strings and list items count too, as a running total of what is alive
+//! ([`live_heap_bytes`]): a str's text is a [`Text`], which adds its length
+//! when it is made or grows and gives it back when the last reference goes
+//! (its `Rc` drops it); a list keeps a [`HeapBytes`] in step with its
+//! length. The total is per thread: a program runs on its own evaluator
+//! thread (`native_stack::run`), and values are `Rc`s that never leave it.
+//! Counting is two additions per string, so the check before building one
+//! (`Interp::check_memory`) is cheap.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -208,6 +217,112 @@ impl PtrMem {
 impl Drop for PtrMem {
     fn drop(&mut self) {
         self.meter.release(self.bytes);
+    }
+}
+
+thread_local! {
+    static LIVE_HEAP: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Bytes of str text and list items alive on this thread.
+pub fn live_heap_bytes() -> u64 {
+    LIVE_HEAP.with(Cell::get)
+}
+
+fn heap_add(bytes: u64) {
+    LIVE_HEAP.with(|c| c.set(c.get().saturating_add(bytes)));
+}
+
+fn heap_sub(bytes: u64) {
+    LIVE_HEAP.with(|c| c.set(c.get().saturating_sub(bytes)));
+}
+
+/// An amount of live heap bytes held by one object (a list's items): set
+/// as the object changes, given back when it is dropped.
+#[derive(Debug, Default)]
+pub struct HeapBytes(Cell<u64>);
+
+impl HeapBytes {
+    pub fn new(bytes: u64) -> HeapBytes {
+        heap_add(bytes);
+        HeapBytes(Cell::new(bytes))
+    }
+
+    /// The object now holds `bytes`.
+    pub fn set(&self, bytes: u64) {
+        let old = self.0.replace(bytes);
+        heap_sub(old);
+        heap_add(bytes);
+    }
+}
+
+impl Drop for HeapBytes {
+    fn drop(&mut self) {
+        heap_sub(self.0.get());
+    }
+}
+
+/// The text of a `str` value, counted in [`live_heap_bytes`] while it is
+/// alive. It reads as a `str`; it grows only by [`Text::push_str`].
+#[derive(PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Text(String);
+
+impl Text {
+    pub fn new(s: String) -> Text {
+        heap_add(s.len() as u64);
+        Text(s)
+    }
+
+    pub fn push_str(&mut self, s: &str) {
+        heap_add(s.len() as u64);
+        self.0.push_str(s);
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::new(s)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::new(s.to_string())
+    }
+}
+
+impl Clone for Text {
+    fn clone(&self) -> Text {
+        Text::new(self.0.clone())
+    }
+}
+
+impl Drop for Text {
+    fn drop(&mut self) {
+        heap_sub(self.0.len() as u64);
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 

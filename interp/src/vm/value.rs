@@ -47,7 +47,7 @@ pub enum Value {
     Scalar(Scalar),
     /// A `str`: shared, and appended to in place when nothing else holds it
     /// (`s = s + t`, see `frames::stmt`).
-    Str(Rc<String>),
+    Str(Rc<crate::vm::memory::Text>),
     None,
     Type(TypeId),
     Func(Rc<Function>),
@@ -95,6 +95,37 @@ impl fmt::Debug for GenericStructValue {
 pub struct ListValue {
     pub ty: TypeId,
     pub items: RefCell<Vec<Value>>,
+    /// The items' bytes in the memory budget (`vm::memory`); kept in step
+    /// by [`ListValue::recount`] after every change of length.
+    counted: crate::vm::memory::HeapBytes,
+}
+
+impl ListValue {
+    pub fn new(ty: TypeId, items: Vec<Value>) -> ListValue {
+        let counted = crate::vm::memory::HeapBytes::new(Self::bytes_of(items.len()));
+        ListValue {
+            ty,
+            items: RefCell::new(items),
+            counted,
+        }
+    }
+
+    /// What `len` items cost in the memory budget.
+    pub fn bytes_of(len: usize) -> u64 {
+        (len as u64).saturating_mul(std::mem::size_of::<Value>() as u64)
+    }
+
+    /// Count the items as they are now.
+    pub fn recount(&self) {
+        self.counted.set(Self::bytes_of(self.items.borrow().len()));
+    }
+
+    /// Remove the last item (recounted).
+    pub fn popped(&self) -> Option<Value> {
+        let v = self.items.borrow_mut().pop();
+        self.recount();
+        v
+    }
 }
 
 /// A MetaArg. In the interp engine a red MetaArg still holds the argument's
@@ -294,7 +325,7 @@ impl Value {
     }
 
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::new(s.to_string()))
+        Value::Str(Rc::new(s.into()))
     }
 
     pub fn i32(v: i32) -> Value {

@@ -21,6 +21,8 @@
 //! Tuples and generator expressions always carry their own parentheses
 //! (except `return a, b` and a call's only argument `f(x for x in y)`).
 
+use crate::backend::origins::Origin;
+use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, BoolOp, Expr, ExprKind, Identifier, UnaryOp};
 
 use super::literal;
@@ -94,19 +96,39 @@ pub fn prec(e: &Expr) -> Prec {
     }
 }
 
-/// Builds one line of source.
+/// Builds one line of source, and where each node in it is (`origins`,
+/// ranges into `out`).
 #[derive(Default)]
 pub struct Writer {
     pub out: String,
+    pub origins: Vec<Origin>,
 }
 
 impl Writer {
+    /// Record that what was written since `start` is the node at `source`.
+    pub fn mark(&mut self, start: usize, source: TextRange) {
+        self.origins.push(Origin {
+            printed: TextRange::from_usize(start, self.out.len()),
+            source,
+        });
+    }
+
     fn name(&mut self, id: &Identifier) {
         self.out.push_str(&literal::format_name(&id.name));
     }
 
-    /// `e`, parenthesized if its level is below `min`.
+    /// A name that stands for itself (a definition's, a parameter's, an
+    /// attribute's), marked.
+    pub fn marked_name(&mut self, id: &Identifier) {
+        let start = self.out.len();
+        self.name(id);
+        self.mark(start, id.range);
+    }
+
+    /// `e`, parenthesized if its level is below `min` (the parentheses are
+    /// part of the node's range, as the parser sees it).
     pub fn expr(&mut self, e: &Expr, min: Prec) {
+        let start = self.out.len();
         if prec(e) < min {
             self.out.push('(');
             self.bare(e);
@@ -114,14 +136,17 @@ impl Writer {
         } else {
             self.bare(e);
         }
+        self.mark(start, e.range);
     }
 
     /// A call argument, tuple/list item or `*args` annotation: `*e` allowed.
     pub fn item(&mut self, e: &Expr, min: Prec) {
         match &e.kind {
             ExprKind::Starred(inner) => {
+                let start = self.out.len();
                 self.out.push('*');
                 self.expr(inner, Prec::BOR);
+                self.mark(start, e.range);
             }
             _ => self.expr(e, min),
         }
@@ -131,6 +156,7 @@ impl Writer {
     fn index(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Slice { lower, upper, step } => {
+                let start = self.out.len();
                 let bound = |w: &mut Writer, b: &Option<Box<Expr>>| {
                     if let Some(b) = b {
                         w.expr(b, Prec::TEST);
@@ -143,6 +169,7 @@ impl Writer {
                     self.out.push(':');
                     bound(self, step);
                 }
+                self.mark(start, e.range);
             }
             _ => self.item(e, Prec::NAMED),
         }
@@ -151,7 +178,11 @@ impl Writer {
     /// `return a, b`: a tuple of two or more items needs no parentheses.
     pub fn bare_tuple_or_expr(&mut self, e: &Expr) {
         match &e.kind {
-            ExprKind::Tuple(items) if items.len() >= 2 => self.items(items, Prec::TEST),
+            ExprKind::Tuple(items) if items.len() >= 2 => {
+                let start = self.out.len();
+                self.items(items, Prec::TEST);
+                self.mark(start, e.range);
+            }
             _ => self.expr(e, Prec::TEST),
         }
     }
@@ -173,14 +204,16 @@ impl Writer {
             _ => false,
         };
         if literal {
+            let start = self.out.len();
             self.out.push('(');
             self.bare(value);
             self.out.push(')');
+            self.mark(start, value.range);
         } else {
             self.expr(value, Prec::PRIMARY);
         }
         self.out.push('.');
-        self.name(attr);
+        self.marked_name(attr);
     }
 
     pub fn subscript(&mut self, value: &Expr, indices: &[Expr]) {
@@ -273,7 +306,7 @@ impl Writer {
             }
             ExprKind::Starred(_) => self.item(e, Prec::NAMED),
             ExprKind::Walrus { target, value } => {
-                self.name(target);
+                self.marked_name(target);
                 self.out.push_str(" := ");
                 self.expr(value, Prec::TEST);
             }

@@ -90,6 +90,9 @@ pub struct DopplerState {
     /// Residual helpers that raise an error found while folding a blue
     /// operation (lazy mode): name -> (what it raises, result type).
     pub raisers: std::collections::BTreeMap<String, (Raised, TypeId)>,
+    /// The errors found in lazy mode and turned into residual `raise`s, as
+    /// ASTFrame would report them (`backend::origins`).
+    pub folded: Vec<crate::backend::origins::FoldedError>,
     /// Keep module prefixes in residual names (`--full-fqn`).
     pub full_fqn: bool,
     /// Residual red `__eq__` methods of structs whose `__eq__` is a
@@ -313,6 +316,7 @@ impl DopplerState {
             full_fqn: false,
             conversions: Default::default(),
             raisers: Default::default(),
+            folded: Vec::new(),
             eq_methods: Default::default(),
             blue_calls: Vec::new(),
             made_by: HashMap::new(),
@@ -356,6 +360,25 @@ impl Raised {
             Raised::Runtime(rt) => rt.to_string(),
             Raised::Other(_, message) => message.clone(),
         }
+    }
+}
+
+/// What ASTFrame would report for `e`, raised while `f` evaluated: kept
+/// for the residual `raise` at `site` that stands for it.
+pub(crate) fn folded_error(
+    e: &crate::error::SpyError,
+    f: &crate::frames::Frame,
+    helper: Option<String>,
+    site: TextRange,
+) -> crate::backend::origins::FoldedError {
+    crate::backend::origins::FoldedError {
+        helper,
+        site,
+        kind: e.kind,
+        message: e.message.clone(),
+        annotations: e.annotations.clone(),
+        inner_traceback: e.traceback.clone(),
+        current: f.current,
     }
 }
 

@@ -6,7 +6,7 @@
 //! `raise`, expression statements) are emitted instead of performed.
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::doppler::{build, ident, is_runtime, name_expr};
+use crate::frames::doppler::{build, folded_error, ident, is_runtime, name_expr};
 use crate::frames::{Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
@@ -32,6 +32,8 @@ impl Interp<'_> {
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 f.shift()?.deferred(&e);
                 f.shift()?.truncate_block(mark);
+                let folded = folded_error(&e, f, None, s.range);
+                f.shift()?.state().folded.push(folded);
                 let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
                 let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
                 f.shift()?.emit(Stmt::new(StmtKind::Raise(exc), s.range));
@@ -110,6 +112,8 @@ impl Interp<'_> {
     }
 
     fn shift_while(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, body: &[Stmt]) -> Eval<Flow> {
+        // Where ASTFrame's frame is while it evaluates the test.
+        f.current = test.range;
         let cond = self.eval_condition(f, test)?;
         if !is_runtime(&cond) && cond.value.as_bool() != Some(true) {
             return Ok(Flow::Normal);
@@ -224,6 +228,8 @@ impl Interp<'_> {
                 .shift()?
                 .emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
+                let folded = folded_error(&e, f, None, s.range);
+                f.shift()?.state().folded.push(folded);
                 let not = Expr::new(
                     ExprKind::UnaryOp {
                         op: ast::UnaryOp::Not,

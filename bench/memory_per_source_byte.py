@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Peak memory per source byte (issue 14 item 5): generate a program of
+SIZE megabytes (functions of a few statements each), run it with every
+engine given as a child process, and report each child's peak RSS
+(getrusage of that child) and RSS per source byte, next to a one-line
+program's (the binary's own footprint).
+
+    python3 bench/memory_per_source_byte.py [--size 3] [--bin target/release/spy-interp]
+"""
+import argparse, os, resource, subprocess, tempfile, time
+
+def generate(size_bytes):
+    out = ["def f0(a: i32, b: i32) -> i32:\n    return a + b\n\n"]
+    total, i = len(out[0]), 1
+    while total < size_bytes:
+        s = (f"def f{i}(a: i32, b: i32) -> i32:\n    x = a * 3 + b\n    y = x - (a // 2)\n"
+             f"    if y > 100:\n        y = y % 7\n    return f{i - 1}(y, b)\n\n")
+        out.append(s)
+        total += len(s)
+        i += 1
+    out.append("def main() -> None:\n    print(f5(1, 2))\n")
+    return "".join(out)
+
+def peak_rss_kib(cmd):
+    """Run `cmd` in a forked child and return (peak RSS in KiB, seconds, exit)."""
+    start = time.time()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.execv(cmd[0], cmd)
+    _, status, usage = os.wait4(pid, 0)
+    return usage.ru_maxrss, time.time() - start, os.waitstatus_to_exitcode(status)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size", type=float, default=3.0, help="program size in MB")
+    ap.add_argument("--bin", default="target/release/spy-interp")
+    ap.add_argument("--engines", default="interp,doppler,jit")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        big = os.path.join(d, "big.spy")
+        tiny = os.path.join(d, "tiny.spy")
+        text = generate(int(args.size * 1e6))
+        open(big, "w").write(text)
+        open(tiny, "w").write("def main() -> None:\n    print(1)\n")
+        print(f"program: {len(text)} bytes; binary: {args.bin}")
+        for engine in args.engines.split(","):
+            base, _, _ = peak_rss_kib([args.bin, "execute", "--engine", engine, tiny])
+            rss, secs, code = peak_rss_kib([args.bin, "execute", "--engine", engine, big])
+            per_byte = rss * 1024 / len(text)
+            above = (rss - base) * 1024 / len(text)
+            print(f"{engine:8} exit {code}  peak {rss / 1024:8.1f} MB  ({per_byte:5.1f}x source, "
+                  f"{above:5.1f}x above a one-line program's {base / 1024:.1f} MB)  {secs:6.2f} s")
+
+if __name__ == "__main__":
+    main()

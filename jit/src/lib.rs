@@ -26,6 +26,47 @@ pub struct CompileOptions {
     pub recursion_error: ErrCode,
     /// Raised when a helper panics (see [`runtime::guard`]).
     pub internal_error: ErrCode,
+    /// The vector instructions vector ops may use.
+    pub simd: SimdLevel,
+}
+
+/// The vector instruction set the code generator uses for vector ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdLevel {
+    /// The x86-64 baseline: 16-byte chunks; `i32` lane multiply is done
+    /// lane by lane (no `pmulld`).
+    Sse2,
+    /// 32-byte chunks (`vaddpd ymm` ...), and the SSE4.1 `pmulld` for
+    /// partial chunks (every AVX2 host has SSE4.2).
+    Avx2,
+}
+
+/// The environment variable that forces [`SimdLevel::Sse2`] when set to `sse2`.
+pub const SIMD_ENV: &str = "SPY_JIT_SIMD";
+
+impl SimdLevel {
+    /// What this host runs: `Avx2` when `is_x86_feature_detected!("avx2")`
+    /// says so, unless `SPY_JIT_SIMD=sse2` forces the baseline.
+    pub fn host() -> SimdLevel {
+        if std::env::var(SIMD_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("sse2")) {
+            return SimdLevel::Sse2;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return SimdLevel::Avx2;
+            }
+        }
+        SimdLevel::Sse2
+    }
+
+    /// Bytes of the widest vector register used (what `simd_width_of` counts).
+    pub fn vector_bytes(self) -> u32 {
+        match self {
+            SimdLevel::Sse2 => 16,
+            SimdLevel::Avx2 => 32,
+        }
+    }
 }
 
 /// Why a module could not be compiled.

@@ -23,13 +23,9 @@ use crate::vm::value::{OpSpecValue, PtrValue, RangeValue, SimdValue, StructValue
 /// Bytes in the host's widest vector register: 32 with AVX2, else 16
 /// (SSE2 on x86-64, NEON on AArch64).
 pub fn host_vector_bytes() -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return 32;
-        }
-    }
-    16
+    // The JIT's own choice (AVX2 when detected, unless `SPY_JIT_SIMD=sse2`),
+    // so every engine agrees with the vector width the JIT uses.
+    spy_jit::SimdLevel::host().vector_bytes()
 }
 
 fn panic_error(f: &Frame, e: RuntimeError, range: TextRange) -> Failure {

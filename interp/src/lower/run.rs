@@ -72,6 +72,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        simd: spy_jit::SimdLevel::host(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,

@@ -58,7 +58,11 @@ pub struct FnGen<'a, A: Target> {
     epilogue: DynamicLabel,
     /// First staging slot (after the spill slots).
     stage: u32,
+    /// The vector instructions vector ops may use (`simd.rs`).
+    simd: crate::SimdLevel,
 }
+
+mod simd;
 
 /// Largest number of staging words and outgoing stack words of any call in `b`.
 fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
@@ -113,7 +117,14 @@ impl<'a, A: Target> FnGen<'a, A> {
             loops: vec![],
             epilogue,
             stage: alloc.spill_slots,
+            simd: crate::SimdLevel::Sse2,
         }
+    }
+
+    /// Use the vector instructions of `level` for vector ops.
+    pub fn with_simd(mut self, level: crate::SimdLevel) -> Self {
+        self.simd = level;
+        self
     }
 
     fn e(&mut self, i: Inst) {
@@ -552,6 +563,8 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.mov_imm(RAX, w);
                 self.store_int(d, RAX);
             }
+            Op::Vector(ref v) => self.vop(d, v),
+            Op::Copy(a) if ty.class() == Class::Vector => self.vcopy(d, a),
             Op::Copy(a) => match (self.loc(a), ty.class()) {
                 (Loc::Xmm(_), Class::Float) => {
                     let x = self.float_in(a, X14);

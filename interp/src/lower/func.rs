@@ -66,8 +66,10 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
     for (p, spec) in code.def.params.iter().zip(&func.params) {
-        let n = l.cx.flatten(spec.ty, &l.file, p.range)?.len();
-        let regs = (next..next + n).map(|k| l.fb.param(k)).collect();
+        let tys = l.cx.flatten(spec.ty, &l.file, p.range)?;
+        let n = super::simd::abi_tys(&tys).len();
+        let abi: Vec<VReg> = (next..next + n).map(|k| l.fb.param(k)).collect();
+        let regs = super::simd::params_from_abi(&mut l.fb, &tys, &abi);
         next += n;
         let crate::resolve::NameRef::Local(slot) = code.res.name(p.name.id) else {
             // the resolver makes every parameter a local of its function
@@ -207,7 +209,8 @@ impl FnLower<'_, '_, '_> {
                     }
                     None => self.coerce(LVal::none(), self.func.ret, s.range)?,
                 };
-                self.fb.ret(&v.regs);
+                let regs = super::simd::to_abi(&mut self.fb, &v.regs);
+                self.fb.ret(&regs);
             }
             StmtKind::Raise(e) => {
                 let (kind, message) = self.raised(e)?;

@@ -9,6 +9,7 @@
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
+//! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -28,6 +29,7 @@ pub mod globals;
 pub mod helpers;
 pub mod layout;
 pub mod run;
+mod simd;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -175,9 +177,9 @@ impl LowerCx<'_, '_> {
         }
         let mut params = Vec::new();
         for p in &func.params {
-            params.extend(self.flatten(p.ty, &def_file, proto)?);
+            params.extend(simd::abi_tys(&self.flatten(p.ty, &def_file, proto)?));
         }
-        let results = self.flatten(func.ret, &def_file, proto)?;
+        let results = simd::abi_tys(&self.flatten(func.ret, &def_file, proto)?);
         if results.len() > ir::MAX_RESULTS {
             return Err(LowerError::unsupported(
                 format!(

@@ -197,3 +197,57 @@ fn disassemble_at(code: &[u8], ip: u64) -> String {
     }
     out
 }
+
+#[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+impl CompiledModule {
+    /// A listing of function `f` of `m` (the module this was compiled from)
+    /// for people debugging the JIT (feature `disasm`): its IR, the home of
+    /// every virtual register, and its machine code in Intel syntax, with
+    /// the text `mark` gives for each `Stmt::Mark` before the code that
+    /// follows it (the front end's source line).
+    pub fn listing(&self, m: &Module, f: FuncId, mark: &dyn Fn(u32) -> String) -> String {
+        use std::fmt::Write as _;
+        let func = m.function(f);
+        let mut out = String::new();
+        let _ = writeln!(out, "== {}", func.name);
+        let _ = writeln!(out, "-- IR");
+        out.push_str(&ir::print::print_function_marked(m, func, mark));
+        let _ = writeln!(out, "-- registers");
+        for (i, l) in self.inner.function_locations(f).iter().enumerate() {
+            if let Some(l) = l {
+                let v = ir::VReg(i as u32);
+                let _ = writeln!(out, "  {v}: {} -> {l}", func.ty(v));
+            }
+        }
+        let (start, code) = self.inner.function_code(f);
+        let _ = writeln!(
+            out,
+            "-- machine code ({} bytes, frame {} bytes)",
+            code.len(),
+            self.inner.function_frame_bytes(f)
+        );
+        out.push_str(&disasm_lines(code, start, self.inner.function_marks(f), mark));
+        out
+    }
+}
+
+/// `code` (at buffer offset `start`) decoded by iced-x86, one instruction a
+/// line, with each mark's text before the instruction at its offset.
+#[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+fn disasm_lines(code: &[u8], start: usize, marks: &[(usize, u32)], mark: &dyn Fn(u32) -> String) -> String {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
+    let mut dec = Decoder::with_ip(64, code, start as u64, DecoderOptions::NONE);
+    let mut fmt = IntelFormatter::new();
+    let mut out = String::new();
+    let mut next = 0;
+    for ins in &mut dec {
+        while next < marks.len() && marks[next].0 as u64 <= ins.ip() {
+            out.push_str(&format!("        ; {}\n", mark(marks[next].1)));
+            next += 1;
+        }
+        let mut s = String::new();
+        fmt.format(&ins, &mut s);
+        out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
+    }
+    out
+}

@@ -61,3 +61,48 @@ fn simd_cases_agree_with_the_reference_on_both_simd_paths() {
     }
     assert!(native >= 25, "only {native} SIMD cases ran natively");
 }
+
+/// The lines of `listing` from the source line marker containing `from` to
+/// the next marker.
+fn region<'a>(listing: &'a str, from: &str) -> Vec<&'a str> {
+    let mut lines = listing.lines().skip_while(|l| !(l.trim_start().starts_with("; line") && l.contains(from)));
+    lines.next().expect("the marker");
+    lines.take_while(|l| !l.trim_start().starts_with("; ")).collect()
+}
+
+#[test]
+fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line() {
+    let dir = std::env::temp_dir().join(format!("spy-cli-{}-listing", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("axpy.spy");
+    std::fs::write(
+        &file,
+        "from simd import SIMD\n\ndef main() -> None:\n    acc = SIMD[f64, 4](0.0)\n    d = SIMD[f64, 4](1.0, 2.0, 3.0, 4.0)\n    i = 0\n    while i < 10:\n        acc = acc + d * 2.0\n        i = i + 1\n    print(acc)\n",
+    )
+    .unwrap();
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    for sse2 in [true, false] {
+        let mut c = Command::new(binary());
+        c.arg("jit").arg(&file);
+        if sse2 {
+            c.env(SIMD_ENV, "sse2");
+        } else {
+            c.env_remove(SIMD_ENV);
+        }
+        let out = c.output().expect("spawn spy-interp");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        for part in ["== axpy::main", "-- IR", "-- registers", "-- machine code", "vAdd", "v0:f64x4 -> [rbp-"] {
+            assert!(text.contains(part), "{part:?} missing from:\n{text}");
+        }
+        let body = region(&text, "acc = acc + d * 2.0");
+        let has = |m: &str| body.iter().any(|l| l.contains(m));
+        if sse2 || !avx2 {
+            assert!(has("mulpd xmm") && has("addpd xmm"), "{body:#?}");
+            assert!(!has("ymm"), "{body:#?}");
+        } else {
+            assert!(has("vmulpd ymm") && has("vaddpd ymm"), "{body:#?}");
+        }
+        assert!(!has("call"), "the vector loop body calls: {body:#?}");
+    }
+}

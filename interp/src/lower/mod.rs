@@ -94,6 +94,8 @@ pub struct Program {
     /// The slots of module globals; the machine code holds their
     /// addresses, so this lives until the run ends.
     pub globals: GlobalArea,
+    /// The source line of each `Stmt::Mark` (for listings).
+    pub marks: Vec<String>,
 }
 
 /// A function of the program and its IR signature.
@@ -120,6 +122,8 @@ pub(crate) struct LowerCx<'a, 'out> {
     globals: GlobalArea,
     /// The address of `globals.words[0]` (its capacity is reserved).
     global_base: u64,
+    /// The text of every `Stmt::Mark` (the source line of a statement).
+    marks: Vec<String>,
 }
 
 impl LowerCx<'_, '_> {
@@ -244,6 +248,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         string_ids: HashMap::new(),
         declared: HashMap::new(),
         queue: Vec::new(),
+        marks: Vec::new(),
     };
     let file = main.code.file.clone();
     let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
@@ -262,6 +267,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         errors: cx.errors,
         strings: cx.strings,
         globals: cx.globals,
+        marks: cx.marks,
     })
 }
 

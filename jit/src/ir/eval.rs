@@ -273,6 +273,7 @@ impl<'a> Eval<'a> {
                     other => return other,
                 }
             },
+            Stmt::Mark(_) => Flow::Next,
             Stmt::Break => Flow::Break,
             Stmt::Continue => Flow::Continue,
             Stmt::Return(vals) => Flow::Return(vals.iter().map(|v| regs[v.index()]).collect()),

@@ -385,6 +385,10 @@ pub enum Stmt {
     Continue,
     /// Return the values (the function's result types, in order).
     Return(Vec<VReg>),
+    /// A source position marker chosen by the front end (e.g. the source
+    /// statement the following statements come from): no effect; the
+    /// backend records where its code starts, for listings.
+    Mark(u32),
 }
 
 /// A sequence of statements.

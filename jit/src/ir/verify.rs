@@ -251,6 +251,7 @@ impl Checker<'_> {
                 // The body's end goes back to the head; only breaks leave.
                 return Ok(inner);
             }
+            Stmt::Mark(_) => {}
             Stmt::Break | Stmt::Continue => {
                 if self.loop_depth == 0 {
                     return Err(format!("{s:?} outside a loop"));

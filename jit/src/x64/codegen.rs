@@ -43,6 +43,8 @@ pub struct FrameInfo {
     /// Bytes of native stack one activation uses (return address included).
     pub frame_bytes: usize,
     pub spilled: u32,
+    /// Code offset of every `Stmt::Mark` (front-end marker), in order.
+    pub marks: Vec<(usize, u32)>,
 }
 
 pub struct FnGen<'a, A: Target> {
@@ -60,6 +62,8 @@ pub struct FnGen<'a, A: Target> {
     stage: u32,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
+    /// Code offset of every `Stmt::Mark`, in emission order.
+    marks: Vec<(usize, u32)>,
 }
 
 mod simd;
@@ -118,6 +122,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             epilogue,
             stage: alloc.spill_slots,
             simd: crate::SimdLevel::Sse2,
+            marks: vec![],
         }
     }
 
@@ -174,6 +179,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         FrameInfo {
             frame_bytes: 8 + abi::SAVED_BYTES as usize + s as usize,
             spilled: self.alloc.spilled,
+            marks: std::mem::take(&mut self.marks),
         }
     }
 
@@ -444,6 +450,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.loops.pop();
                 self.e(Inst::Jmp(head));
                 self.em.bind(exit);
+            }
+            Stmt::Mark(k) => {
+                let at = self.em.offset();
+                self.marks.push((at, *k));
             }
             Stmt::Break => {
                 let exit = self.loops.last().expect("verified").1;

@@ -25,6 +25,21 @@ pub enum Loc {
     Slot(u32),
 }
 
+impl Loc {
+    /// Intel syntax: the register, or the slot's memory operand (a vector's
+    /// slot is its lowest address).
+    pub fn render(self) -> String {
+        match self {
+            Loc::Gpr(r) => r.name64().to_string(),
+            Loc::Xmm(x) => x.name(),
+            Loc::Slot(k) => {
+                let d = super::abi::slot(k).disp;
+                format!("[rbp-{:#x}]", -i64::from(d))
+            }
+        }
+    }
+}
+
 /// The result of allocation for one function.
 #[derive(Clone, Debug)]
 pub struct Allocation {
@@ -110,7 +125,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<VReg> {
         Stmt::Raise { operands, .. } => operands.iter().flatten().copied().collect(),
         Stmt::If { cond, .. } => vec![*cond],
         Stmt::Return(v) => v.clone(),
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => vec![],
+        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => vec![],
     }
 }
 

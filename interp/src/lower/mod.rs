@@ -388,6 +388,46 @@ mod tests {
     }
 
     #[test]
+    fn simd_values_are_vector_registers_and_cross_calls_as_lanes() {
+        let p = lower(
+            "from simd import SIMD\n\ndef f(x: SIMD[f64, 4], k: i32) -> SIMD[f64, 4]:\n    return x * k\n\ndef main() -> None:\n    v: SIMD[f64, 4] = SIMD[f64, 4](1.0, 2.0, 3.0, 4.0)\n    w: SIMD[f64, 4] = f(v, 2)\n    print(w[3], w / v, SIMD[i32, 2](1, 3) / SIMD[i32, 2](2, 0) > 0.5)\n",
+        )
+        .expect("lowers");
+        let f = p.module.functions.iter().find(|f| f.name == "m::f").expect("lowered");
+        assert_eq!(f.param_tys(), vec![Ty::F64, Ty::F64, Ty::F64, Ty::F64, Ty::I32]);
+        assert_eq!(f.results, vec![Ty::F64; 4]);
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let vops: Vec<String> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    op: Op::Vector(v), ..
+                } => Some(format!("{v:?}").split('(').next().unwrap_or("").to_string()),
+                _ => None,
+            })
+            .collect();
+        for want in ["Build", "Lane", "FDiv", "Convert", "Cmp", "Splat"] {
+            assert!(vops.iter().any(|v| v.starts_with(want)), "{want} in {vops:?}");
+        }
+        // `i32` lanes `/` raises the integer division error, float lanes the float one.
+        let codes: Vec<u32> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    op: Op::Vector(spy_jit::ir::VOp::FDiv { on_zero, .. }),
+                    ..
+                } => p.errors.info(*on_zero).map(|i| i.1),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            [RuntimeError::FloatDivByZero.code(), RuntimeError::IntDivByZero.code()]
+        );
+    }
+
+    #[test]
     fn a_module_var_is_a_slot_with_its_initial_value() {
         let p = lower(
             "var counter: i32 = 41\n\ndef main() -> None:\n    counter = counter + 1\n    print(counter)\n",

@@ -410,7 +410,8 @@ pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<Strin
         };
         let mut sink = Vec::new();
         let mut interp = Interp::new(&mut sink, config);
-        let module = interp.load_residual_module_as(&residual.path, &residual.modname, residual.text.as_bytes());
+        let module =
+            interp.load_residual_module_as(&residual.path, &residual.modname, residual.text.as_bytes());
         let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
             Ok(m) => m,
             Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),

@@ -112,7 +112,9 @@ fn module(lane: Lane, n: u8, case: Case, s: usize, t: usize) -> spy_jit::ir::Mod
             l
         }
     };
-    let res: Vec<_> = (0..n).map(|k| b.op(out_lane.ty(), Op::Vector(VOp::Lane(r, k)))).collect();
+    let res: Vec<_> = (0..n)
+        .map(|k| b.op(out_lane.ty(), Op::Vector(VOp::Lane(r, k))))
+        .collect();
     b.ret(&res);
     m.define(b);
     m.finish().expect("valid IR")
@@ -125,7 +127,14 @@ fn check(lane: Lane, n: u8, case: Case, runs: &mut usize) {
             let m = module(lane, n, case, s, t);
             let want = eval::call(&m, FuncId(0), &[], &eval_opts(10), &mut NoHelpers);
             for level in levels() {
-                let c = compile(&m, &CompileOptions { simd: level, ..opts() }).expect("compiles");
+                let c = compile(
+                    &m,
+                    &CompileOptions {
+                        simd: level,
+                        ..opts()
+                    },
+                )
+                .expect("compiles");
                 let mut ctx = Context::new(ContextOptions {
                     depth_limit: 10,
                     ..Default::default()

@@ -29,10 +29,14 @@ fn outcome(o: &Output) -> (String, Option<i32>, Option<String>) {
     let err = String::from_utf8_lossy(&o.stderr);
     let kind_line = err
         .lines()
-        .filter(|l| l.split_once(": ").is_some_and(|(k, _)| k.ends_with("Error")))
-        .last()
+        .rev()
+        .find(|l| l.split_once(": ").is_some_and(|(k, _)| k.ends_with("Error")))
         .map(str::to_string);
-    (String::from_utf8_lossy(&o.stdout).into_owned(), o.status.code(), kind_line)
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code(),
+        kind_line,
+    )
 }
 
 #[test]
@@ -65,7 +69,9 @@ fn simd_cases_agree_with_the_reference_on_both_simd_paths() {
 /// The lines of `listing` from the source line marker containing `from` to
 /// the next marker.
 fn region<'a>(listing: &'a str, from: &str) -> Vec<&'a str> {
-    let mut lines = listing.lines().skip_while(|l| !(l.trim_start().starts_with("; line") && l.contains(from)));
+    let mut lines = listing
+        .lines()
+        .skip_while(|l| !(l.trim_start().starts_with("; line") && l.contains(from)));
     lines.next().expect("the marker");
     lines.take_while(|l| !l.trim_start().starts_with("; ")).collect()
 }
@@ -90,9 +96,21 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
             c.env_remove(SIMD_ENV);
         }
         let out = c.output().expect("spawn spy-interp");
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        for part in ["== axpy::main", "-- IR", "-- registers", "-- machine code", "vAdd", "v0:f64x4 -> [rbp-"] {
+        for part in [
+            "== axpy::main",
+            "-- IR",
+            "-- registers",
+            "-- machine code",
+            "vAdd",
+            "v0:f64x4 -> [rbp-",
+        ] {
             assert!(text.contains(part), "{part:?} missing from:\n{text}");
         }
         let body = region(&text, "acc = acc + d * 2.0");

@@ -515,15 +515,14 @@ impl Interp<'_> {
             };
             return Some(self.shift_node(f, sym, l, r, ty, whole));
         }
-        Some(self.simd_binop_inner(f, op, l, r, &sel, (lr, rr), whole))
+        Some(self.simd_binop_inner(f, op, (l, r), &sel, (lr, rr), whole))
     }
 
     fn simd_binop_inner(
         &mut self,
         f: &Frame,
         op: SimdOp,
-        l: &Typed,
-        r: &Typed,
+        (l, r): (&Typed, &Typed),
         sel: &SimdSel,
         ranges: (TextRange, TextRange),
         whole: TextRange,
@@ -542,16 +541,17 @@ impl Interp<'_> {
             .into());
         };
         let (lane, lanes) = (sel.lane, sel.lanes);
-        let lane_values = |this: &mut Self, v: &Typed, how: SimdOperand, range: TextRange| -> Eval<Vec<Scalar>> {
-            match (how, &v.value) {
-                (SimdOperand::Vector, Value::Simd(s)) => Ok(s.lanes.to_vec()),
-                (SimdOperand::Vector, other) => Err(crate::bug!("a SIMD-typed {other:?}")),
-                (SimdOperand::Broadcast(_), _) => {
-                    let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
-                    Ok(vec![s.value.checked_scalar()?; lanes as usize])
+        let lane_values =
+            |this: &mut Self, v: &Typed, how: SimdOperand, range: TextRange| -> Eval<Vec<Scalar>> {
+                match (how, &v.value) {
+                    (SimdOperand::Vector, Value::Simd(s)) => Ok(s.lanes.to_vec()),
+                    (SimdOperand::Vector, other) => Err(crate::bug!("a SIMD-typed {other:?}")),
+                    (SimdOperand::Broadcast(_), _) => {
+                        let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
+                        Ok(vec![s.value.checked_scalar()?; lanes as usize])
+                    }
                 }
-            }
-        };
+            };
         let a = lane_values(self, l, lo, ranges.0)?;
         let b = lane_values(self, r, ro, ranges.1)?;
         let mut out = Vec::with_capacity(lanes as usize);

@@ -497,7 +497,10 @@ impl FnLower<'_, '_, '_> {
         let [index] = indices else {
             return self.unsupported("a subscript with several indices", range);
         };
-        if matches!(self.cx.interp.vm.types.kind(v.ty), crate::vm::types::TypeKind::Simd { .. }) {
+        if matches!(
+            self.cx.interp.vm.types.kind(v.ty),
+            crate::vm::types::TypeKind::Simd { .. }
+        ) {
             let blue = match (&index.kind, self.static_value(index)) {
                 (ExprKind::Int(k), _) => Some(i32::try_from(*k).ok()),
                 (_, Some(Value::Scalar(Scalar::I32(k)))) => Some(Some(k)),
@@ -508,7 +511,11 @@ impl FnLower<'_, '_, '_> {
                 ty: TypeId::I32,
                 blue,
             };
-            return match crate::vm::ops::signatures::subscript_signature(&self.cx.interp.vm.types, v.ty, &[ix]) {
+            return match crate::vm::ops::signatures::subscript_signature(
+                &self.cx.interp.vm.types,
+                v.ty,
+                &[ix],
+            ) {
                 Some(Ok(crate::vm::ops::signatures::SubscriptSig {
                     imp: crate::vm::ops::signatures::SubscriptImpl::SimdLane(k),
                     ..
@@ -765,7 +772,10 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, s))
             }
             Some(Value::Type(t))
-                if matches!(self.cx.interp.vm.types.kind(t), crate::vm::types::TypeKind::Simd { .. }) =>
+                if matches!(
+                    self.cx.interp.vm.types.kind(t),
+                    crate::vm::types::TypeKind::Simd { .. }
+                ) =>
             {
                 let mut vals = Vec::new();
                 for a in args {
@@ -846,7 +856,10 @@ impl FnLower<'_, '_, '_> {
                 .call_helper(hs.tuple_text, Some(Ty::Handle), &[], range)
                 .expect("a result"));
         }
-        if matches!(self.cx.interp.vm.types.kind(v.ty), crate::vm::types::TypeKind::Simd { .. }) {
+        if matches!(
+            self.cx.interp.vm.types.kind(v.ty),
+            crate::vm::types::TypeKind::Simd { .. }
+        ) {
             return self.simd_text(v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {

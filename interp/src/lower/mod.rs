@@ -393,7 +393,12 @@ mod tests {
             "from simd import SIMD\n\ndef f(x: SIMD[f64, 4], k: i32) -> SIMD[f64, 4]:\n    return x * k\n\ndef main() -> None:\n    v: SIMD[f64, 4] = SIMD[f64, 4](1.0, 2.0, 3.0, 4.0)\n    w: SIMD[f64, 4] = f(v, 2)\n    print(w[3], w / v, SIMD[i32, 2](1, 3) / SIMD[i32, 2](2, 0) > 0.5)\n",
         )
         .expect("lowers");
-        let f = p.module.functions.iter().find(|f| f.name == "m::f").expect("lowered");
+        let f = p
+            .module
+            .functions
+            .iter()
+            .find(|f| f.name == "m::f")
+            .expect("lowered");
         assert_eq!(f.param_tys(), vec![Ty::F64, Ty::F64, Ty::F64, Ty::F64, Ty::I32]);
         assert_eq!(f.results, vec![Ty::F64; 4]);
         let mut body = Vec::new();
@@ -423,7 +428,10 @@ mod tests {
             .collect();
         assert_eq!(
             codes,
-            [RuntimeError::FloatDivByZero.code(), RuntimeError::IntDivByZero.code()]
+            [
+                RuntimeError::FloatDivByZero.code(),
+                RuntimeError::IntDivByZero.code()
+            ]
         );
     }
 

@@ -15,9 +15,9 @@ use spy_jit::ir::{BinOp as IB, CmpOp as IC, FunctionBuilder, Lane, Op, Ty, VOp, 
 use super::func::{FnLower, LVal};
 use super::layout::prim_ty;
 use super::Lowered;
+use crate::error::ExcKind;
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
-use crate::error::ExcKind;
 use crate::vm::op_select::{self, SimdOperand, SimdSel};
 use crate::vm::ops::PrimTy;
 use crate::vm::rt_error::RuntimeError;
@@ -111,7 +111,13 @@ pub use crate::vm::op_select::SimdOp;
 
 impl FnLower<'_, '_, '_> {
     /// A helper call with one result.
-    fn call_helper_one(&mut self, h: spy_jit::ir::HelperId, result: Option<Ty>, args: &[VReg], range: TextRange) -> VReg {
+    fn call_helper_one(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Option<Ty>,
+        args: &[VReg],
+        range: TextRange,
+    ) -> VReg {
         self.call_helper(h, result, args, range).expect("a result")
     }
 
@@ -279,7 +285,10 @@ impl FnLower<'_, '_, '_> {
             return self.unsupported(format!("a value of type `{}`", self.type_name(rty)), whole);
         };
         let zero = self.fb.const_(vt.lane.ty(), 0);
-        Ok(LVal::one(rty, self.fb.op(Ty::Vec(vt), Op::Vector(VOp::Splat(zero)))))
+        Ok(LVal::one(
+            rty,
+            self.fb.op(Ty::Vec(vt), Op::Vector(VOp::Splat(zero))),
+        ))
     }
 
     /// `str()` of a vector: the display rule `SIMD[T, N](lane0, lane1, ...)`

@@ -134,7 +134,7 @@ impl<'a> Eval<'a> {
             Stmt::Assign {
                 dst,
                 op: Op::Vector(v),
-            } => return self.vop(*dst, v, regs),
+            } => self.vop(*dst, v, regs),
             Stmt::Assign { dst, op: Op::Copy(a) } if matches!(self.vreg_ty(*a), Ty::Vec(_)) => {
                 regs.vecs[dst.index()] = regs.vecs[a.index()].clone();
                 Flow::Next
@@ -288,7 +288,9 @@ impl<'a> Eval<'a> {
         };
         let lanes = match *op {
             VOp::Splat(a) => {
-                let Ty::Vec(v) = self.vreg_ty(d) else { unreachable!("verified") };
+                let Ty::Vec(v) = self.vreg_ty(d) else {
+                    unreachable!("verified")
+                };
                 vec![regs[a.index()]; usize::from(v.n)]
             }
             VOp::Build(ref ls) => ls.iter().map(|l| regs[l.index()]).collect(),
@@ -296,18 +298,28 @@ impl<'a> Eval<'a> {
                 regs[d.index()] = regs.vecs[a.index()][usize::from(k)];
                 return Flow::Next;
             }
-            VOp::Binary(b, x, y) => {
-                vector::binary(b, lane_of(self.vreg_ty(x)), &regs.vecs[x.index()], &regs.vecs[y.index()])
-            }
+            VOp::Binary(b, x, y) => vector::binary(
+                b,
+                lane_of(self.vreg_ty(x)),
+                &regs.vecs[x.index()],
+                &regs.vecs[y.index()],
+            ),
             VOp::FDiv { a, b, on_zero } => {
-                match vector::fdiv(lane_of(self.vreg_ty(a)), &regs.vecs[a.index()], &regs.vecs[b.index()]) {
+                match vector::fdiv(
+                    lane_of(self.vreg_ty(a)),
+                    &regs.vecs[a.index()],
+                    &regs.vecs[b.index()],
+                ) {
                     Some(v) => v,
                     None => return self.raise(on_zero, 0, 0),
                 }
             }
-            VOp::Cmp(c, a, b) => {
-                vector::cmp(c, lane_of(self.vreg_ty(a)), &regs.vecs[a.index()], &regs.vecs[b.index()])
-            }
+            VOp::Cmp(c, a, b) => vector::cmp(
+                c,
+                lane_of(self.vreg_ty(a)),
+                &regs.vecs[a.index()],
+                &regs.vecs[b.index()],
+            ),
             VOp::Convert(a) => vector::convert(
                 lane_of(self.vreg_ty(a)),
                 lane_of(self.vreg_ty(d)),

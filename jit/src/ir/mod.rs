@@ -24,12 +24,12 @@ mod builder;
 pub mod eval;
 pub mod print;
 pub mod sem;
-mod verify;
 pub mod vector;
+mod verify;
 
 pub use builder::{FunctionBuilder, ModuleBuilder};
-pub use verify::{verify, VerifyError};
 pub use vector::{Lane, VecTy};
+pub use verify::{verify, VerifyError};
 
 use std::fmt;
 use std::num::NonZeroU32;

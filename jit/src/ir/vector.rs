@@ -104,17 +104,26 @@ impl fmt::Display for VecTy {
 
 /// Lane-wise `Add`/`Sub`/`Mul` of canonical lane words.
 pub fn binary(op: BinOp, lane: Lane, a: &[Word], b: &[Word]) -> Vec<Word> {
-    a.iter().zip(b).map(|(&x, &y)| sem::binary(op, lane.ty(), x, y)).collect()
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| sem::binary(op, lane.ty(), x, y))
+        .collect()
 }
 
 /// Lane-wise float division; `None` if any lane of `b` is ±0.0.
 pub fn fdiv(lane: Lane, a: &[Word], b: &[Word]) -> Option<Vec<Word>> {
-    a.iter().zip(b).map(|(&x, &y)| sem::fdiv(lane.ty(), x, y)).collect()
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| sem::fdiv(lane.ty(), x, y))
+        .collect()
 }
 
 /// Lane-wise comparison: `Bool` lane words.
 pub fn cmp(c: CmpOp, lane: Lane, a: &[Word], b: &[Word]) -> Vec<Word> {
-    a.iter().zip(b).map(|(&x, &y)| Word::from(sem::cmp(c, lane.ty(), x, y))).collect()
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| Word::from(sem::cmp(c, lane.ty(), x, y)))
+        .collect()
 }
 
 /// Lane-wise conversion.
@@ -148,11 +157,17 @@ mod tests {
     #[test]
     fn lanes_follow_the_scalar_rules() {
         let max = i32::MAX as i64 as Word;
-        assert_eq!(binary(BinOp::Add, Lane::I32, &[max, 6], &[1, 1]), vec![i32::MIN as i64 as Word, 7]);
+        assert_eq!(
+            binary(BinOp::Add, Lane::I32, &[max, 6], &[1, 1]),
+            vec![i32::MIN as i64 as Word, 7]
+        );
         assert_eq!(fdiv(Lane::F64, &[1f64.to_bits()], &[(-0f64).to_bits()]), None);
         let nan = f64::NAN.to_bits();
         assert_eq!(cmp(CmpOp::Ne, Lane::F64, &[nan], &[nan]), vec![1]);
         assert_eq!(cmp(CmpOp::Eq, Lane::F64, &[nan], &[nan]), vec![0]);
-        assert_eq!(convert(Lane::I32, Lane::F64, &[u64::MAX]), vec![(-1f64).to_bits()]);
+        assert_eq!(
+            convert(Lane::I32, Lane::F64, &[u64::MAX]),
+            vec![(-1f64).to_bits()]
+        );
     }
 }

@@ -23,8 +23,8 @@
 //!   `Cmp`: both operands one vector type (not `Bool` lanes), `d` the same
 //!   count of `Bool` lanes; `Convert`: `vector::convertible`, same count.
 
-use super::{vector, BinOp, Lane, VOp};
 use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
+use super::{vector, BinOp, Lane, VOp};
 use std::fmt;
 
 /// Why a module is not valid IR.
@@ -57,7 +57,11 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
         if ints > 6 || floats > 8 {
             return Err(err("helpers take at most 6 integer and 8 float arguments".into()));
         }
-        if h.params.iter().chain(&h.result).any(|t| t.class() == Class::Vector) {
+        if h.params
+            .iter()
+            .chain(&h.result)
+            .any(|t| t.class() == Class::Vector)
+        {
             return Err(err("a helper takes and gives no vectors".into()));
         }
         if h.addr == 0 {
@@ -441,7 +445,10 @@ impl Checker<'_> {
             }
             VOp::Binary(b, x, y) => {
                 let v = pair(x, y)?;
-                if Ty::Vec(v) != d || v.lane == Lane::Bool || !matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+                if Ty::Vec(v) != d
+                    || v.lane == Lane::Bool
+                    || !matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul)
+                {
                     return Err(format!("{b:?} of {v} into {d}"));
                 }
             }

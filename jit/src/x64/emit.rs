@@ -811,10 +811,21 @@ impl Inst {
             Inst::Pk(op, d, s) => format!("{} {}, {}", op.name(), d.name(), s.name()),
             Inst::Vpk(op, d, a, b) => format!("v{} {}, {}, {}", op.name(), ymm(d), ymm(a), ymm(b)),
             Inst::Cmpp(p, dbl, d, s) => {
-                format!("cmp{}p{} {}, {}", p.suffix(), if dbl { "d" } else { "s" }, d.name(), s.name())
+                format!(
+                    "cmp{}p{} {}, {}",
+                    p.suffix(),
+                    if dbl { "d" } else { "s" },
+                    d.name(),
+                    s.name()
+                )
             }
             Inst::Movmsk(dbl, r, x) => {
-                format!("movmskp{} {}, {}", if dbl { "d" } else { "s" }, r.name32(), x.name())
+                format!(
+                    "movmskp{} {}, {}",
+                    if dbl { "d" } else { "s" },
+                    r.name32(),
+                    x.name()
+                )
             }
             Inst::Cvtdq2pd(d, s) => format!("cvtdq2pd {}, {}", d.name(), s.name()),
             Inst::Vcvtdq2pd(d, s) => format!("vcvtdq2pd {}, {}", ymm(d), s.name()),

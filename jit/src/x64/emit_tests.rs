@@ -293,7 +293,11 @@ fn no_known_misencoded_form() {
             inst.form(),
             Form::VLoad | Form::VStore | Form::Vpk | Form::Vcvtdq2pd | Form::Vzeroupper
         );
-        assert_eq!(m.starts_with('v'), vex_form && m.starts_with('v'), "{inst:?}: an unlisted VEX form");
+        assert_eq!(
+            m.starts_with('v'),
+            vex_form && m.starts_with('v'),
+            "{inst:?}: an unlisted VEX form"
+        );
         e.emit(inst);
     }
     let bytes = e.asm.finalize().expect("no labels");
@@ -303,7 +307,10 @@ fn no_known_misencoded_form() {
         assert!(!ins.is_invalid());
         let mut s = String::new();
         formatter().format(&ins, &mut s);
-        assert!(!s.starts_with('v') || s.contains("ymm") || s == "vzeroupper", "decoded a VEX form: {s}");
+        assert!(
+            !s.starts_with('v') || s.contains("ymm") || s == "vzeroupper",
+            "decoded a VEX form: {s}"
+        );
         count += 1;
     }
     assert_eq!(count, samples().len());

@@ -67,12 +67,17 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info =
-            FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
-                .with_simd(opts.simd)
-                .emit_function(FuncId(i as u32));
+        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
+            .with_simd(opts.simd)
+            .emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
-        frames.push((start, em.offset() - start, info.frame_bytes, alloc.locs, info.marks));
+        frames.push((
+            start,
+            em.offset() - start,
+            info.frame_bytes,
+            alloc.locs,
+            info.marks,
+        ));
     }
     for (i, f) in m.functions.iter().enumerate() {
         let thunk = AssemblyOffset(em.offset());

@@ -36,8 +36,9 @@ pub enum SimdLevel {
     /// The x86-64 baseline: 16-byte chunks; `i32` lane multiply is done
     /// lane by lane (no `pmulld`).
     Sse2,
-    /// 32-byte chunks (`vaddpd ymm` ...), and the SSE4.1 `pmulld` for
-    /// partial chunks (every AVX2 host has SSE4.2).
+    /// 32-byte chunks (`vaddpd ymm` ...), and for partial chunks and
+    /// comparisons the SSE4.1/4.2 `pmulld`, `pcmpeqq`, `pcmpgtq` (every
+    /// AVX2 host has SSE4.2).
     Avx2,
 }
 

@@ -354,11 +354,15 @@ pub enum Pk {
     Pmulld,
     Pcmpeqd,
     Pcmpgtd,
+    /// SSE4.1
+    Pcmpeqq,
+    /// SSE4.2
+    Pcmpgtq,
     Xorps,
 }
 
 impl Pk {
-    pub const ALL: [Pk; 16] = [
+    pub const ALL: [Pk; 18] = [
         Pk::Addpd,
         Pk::Subpd,
         Pk::Mulpd,
@@ -374,6 +378,8 @@ impl Pk {
         Pk::Pmulld,
         Pk::Pcmpeqd,
         Pk::Pcmpgtd,
+        Pk::Pcmpeqq,
+        Pk::Pcmpgtq,
         Pk::Xorps,
     ];
     fn name(self) -> &'static str {
@@ -393,6 +399,8 @@ impl Pk {
             Pk::Pmulld => "pmulld",
             Pk::Pcmpeqd => "pcmpeqd",
             Pk::Pcmpgtd => "pcmpgtd",
+            Pk::Pcmpeqq => "pcmpeqq",
+            Pk::Pcmpgtq => "pcmpgtq",
             Pk::Xorps => "xorps",
         }
     }
@@ -1076,6 +1084,8 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Pk::Pmulld => dynasm!(ops ; .arch x64 ; pmulld Rx(d.0), Rx(s.0)),
             Pk::Pcmpeqd => dynasm!(ops ; .arch x64 ; pcmpeqd Rx(d.0), Rx(s.0)),
             Pk::Pcmpgtd => dynasm!(ops ; .arch x64 ; pcmpgtd Rx(d.0), Rx(s.0)),
+            Pk::Pcmpeqq => dynasm!(ops ; .arch x64 ; pcmpeqq Rx(d.0), Rx(s.0)),
+            Pk::Pcmpgtq => dynasm!(ops ; .arch x64 ; pcmpgtq Rx(d.0), Rx(s.0)),
             Pk::Xorps => dynasm!(ops ; .arch x64 ; xorps Rx(d.0), Rx(s.0)),
         },
         Inst::Vpk(op, d, a, b) => match op {
@@ -1094,6 +1104,8 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Pk::Pmulld => dynasm!(ops ; .arch x64 ; vpmulld Ry(d.0), Ry(a.0), Ry(b.0)),
             Pk::Pcmpeqd => dynasm!(ops ; .arch x64 ; vpcmpeqd Ry(d.0), Ry(a.0), Ry(b.0)),
             Pk::Pcmpgtd => dynasm!(ops ; .arch x64 ; vpcmpgtd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpeqq => dynasm!(ops ; .arch x64 ; vpcmpeqq Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpgtq => dynasm!(ops ; .arch x64 ; vpcmpgtq Ry(d.0), Ry(a.0), Ry(b.0)),
             Pk::Xorps => dynasm!(ops ; .arch x64 ; vxorps Ry(d.0), Ry(a.0), Ry(b.0)),
         },
         Inst::Cmpp(p, dbl, d, s) => {

@@ -4,8 +4,8 @@
 //! [`SimdLevel`] allows (32 bytes with AVX2, 16 with SSE2; a vector
 //! narrower than that is one partial chunk of 4 or 8 bytes), in the scratch
 //! registers `xmm14`/`xmm15`, and writes the result back. Where the level
-//! has no instruction for an op (`i32` multiply under SSE2, `i64` multiply
-//! and comparisons everywhere) the op is done lane by lane in GPRs: exact,
+//! has no instruction for an op (`i32` multiply and `i64` comparisons under
+//! SSE2, `i64` multiply everywhere) the op is done lane by lane in GPRs: exact,
 //! the scalar semantics. 256-bit sequences end with `vzeroupper`.
 
 use super::{FnGen, StubKind};
@@ -207,30 +207,34 @@ impl<A: Target> FnGen<'_, A> {
     /// Lane-wise comparison into `Bool` lanes (one byte each).
     fn vcmp(&mut self, d: VReg, c: CmpOp, a: VReg, b: VReg) {
         let vt = vec_ty(self.f.ty(a));
-        if vt.lane == Lane::I64 {
+        // `pcmpeqq`/`pcmpgtq` are SSE4.1/4.2: the AVX2 level has them.
+        if vt.lane == Lane::I64 && self.simd == SimdLevel::Sse2 {
             return self.vcmp_lanes(d, c, a, b);
         }
+        let int = matches!(vt.lane, Lane::I32 | Lane::I64);
         let sz = vt.lane.size();
         for (off, bytes) in Self::chunks(vt.bytes(), 16) {
             let lanes = bytes / sz;
             let all = (1i32 << lanes) - 1;
             // (first operand, second operand, negate the mask)
             let (p, q, negate) = match c {
-                CmpOp::Eq | CmpOp::Ne if vt.lane == Lane::I32 => (a, b, c == CmpOp::Ne),
-                CmpOp::Gt | CmpOp::Le if vt.lane == Lane::I32 => (a, b, c == CmpOp::Le),
-                CmpOp::Lt | CmpOp::Ge if vt.lane == Lane::I32 => (b, a, c == CmpOp::Ge),
+                CmpOp::Eq | CmpOp::Ne if int => (a, b, c == CmpOp::Ne),
+                CmpOp::Gt | CmpOp::Le if int => (a, b, c == CmpOp::Le),
+                CmpOp::Lt | CmpOp::Ge if int => (b, a, c == CmpOp::Ge),
                 CmpOp::Gt | CmpOp::Ge => (b, a, false),
                 _ => (a, b, false),
             };
             self.e(Inst::VLoad(width(bytes), X15, self.vmem(p, off)));
             self.e(Inst::VLoad(width(bytes), X14, self.vmem(q, off)));
-            let dbl = vt.lane == Lane::F64;
+            let dbl = sz == 8;
             match vt.lane {
-                Lane::I32 => {
-                    let pk = if matches!(c, CmpOp::Eq | CmpOp::Ne) {
-                        Pk::Pcmpeqd
-                    } else {
-                        Pk::Pcmpgtd
+                Lane::I32 | Lane::I64 => {
+                    let eq = matches!(c, CmpOp::Eq | CmpOp::Ne);
+                    let pk = match (eq, vt.lane) {
+                        (true, Lane::I32) => Pk::Pcmpeqd,
+                        (false, Lane::I32) => Pk::Pcmpgtd,
+                        (true, _) => Pk::Pcmpeqq,
+                        (false, _) => Pk::Pcmpgtq,
                     };
                     self.e(Inst::Pk(pk, X15, X14));
                 }
@@ -260,7 +264,7 @@ impl<A: Target> FnGen<'_, A> {
         }
     }
 
-    /// `i64` lane comparison, one `cmp` + `setcc` per lane.
+    /// `i64` lane comparison under SSE2, one `cmp` + `setcc` per lane.
     fn vcmp_lanes(&mut self, d: VReg, c: CmpOp, a: VReg, b: VReg) {
         let n = u32::from(vec_ty(self.f.ty(a)).n);
         let cc = match c {

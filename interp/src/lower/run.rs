@@ -137,7 +137,12 @@ pub fn listing(interp: &mut Interp<'_>, module: ModuleId) -> Result<String, NotN
     let mut out = format!("; SIMD level: {level:?}\n");
     for i in 0..program.module.functions.len() {
         out.push('\n');
-        out.push_str(&function_listing(&compiled, &program.module, spy_jit::ir::FuncId(i as u32), &mark));
+        out.push_str(&function_listing(
+            &compiled,
+            &program.module,
+            spy_jit::ir::FuncId(i as u32),
+            &mark,
+        ));
     }
     Ok(out)
 }

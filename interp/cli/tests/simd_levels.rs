@@ -108,8 +108,8 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
             "-- IR",
             "-- registers",
             "-- machine code",
-            "vAdd",
-            "v0:f64x4 -> [rbp-",
+            "vadd v",
+            "v0: f64x4 -> [rbp-",
         ] {
             assert!(text.contains(part), "{part:?} missing from:\n{text}");
         }

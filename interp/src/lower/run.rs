@@ -211,7 +211,9 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
         let id = spy_jit::ir::FuncId(i as u32);
         dumps.push(FunctionDump {
             name: f.name.clone(),
-            ir: spy_jit::ir::print::print_function(&program.module, f),
+            ir: spy_jit::ir::print::print_function_marked(&program.module, f, &|k| {
+                program.marks.get(k as usize).cloned().unwrap_or_default()
+            }),
             machine_code: compiled.as_ref().map(|c| machine_code(c, id)),
         });
     }

@@ -24,6 +24,16 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "redshift's error annotates the converted operand `+ 2.5`, ASTFrame's the literal",
     ),
     (
+        "differential/fuzz_convert_hook_order_in_simd_args",
+        "jit",
+        "the jit runs the doppler engine's residual module: the same temporary's initializer as for doppler",
+    ),
+    (
+        "simd/scalar_no_conversion_error",
+        "jit",
+        "the jit runs the doppler engine's residual module: the same converted-operand annotation as for doppler",
+    ),
+    (
         "functions/recursion_limit",
         "jit",
         "the jit keeps the innermost 256 traceback sites (spy-jit TRACEBACK_CAP): the count of repeated frames differs",

@@ -411,6 +411,38 @@ pub fn run_jit(
     run_jit_module(&mut interp, module).map(|r| mapped(&map, r))
 }
 
+/// The `spy-interp jit FILE` view: redshift FILE, lower and compile the
+/// residual module, and list every function (IR, register homes, machine
+/// code with source lines; see `lower::run::listing`). `Err` is what to
+/// report instead: a SPy error (rendered), or why it is not native.
+pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<String, String> {
+    let (path, source) = (path.to_string(), source.to_vec());
+    let run = native_stack::run(config.limits.max_depth, move || {
+        let mut blue_out = Vec::new();
+        let residual = match redshift_for_run(&path, &source, &mut blue_out, config, ErrorMode::Lazy) {
+            Ok(r) => r,
+            Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),
+            Err(e) => return Err(format!("{e:?}\n")),
+        };
+        let PrintedResidual {
+            modname,
+            file,
+            module,
+            ..
+        } = residual;
+        let mut sink = Vec::new();
+        let mut interp = Interp::new(&mut sink, config);
+        let module = interp.load_parsed_module_as(file, module, &modname);
+        let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
+            Ok(m) => m,
+            Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),
+            Err(e) => return Err(format!("{e:?}\n")),
+        };
+        crate::lower::run::listing(&mut interp, module).map_err(|why| format!("{why}\n"))
+    });
+    run.unwrap_or_else(|e| Err(format!("{e}\n")))
+}
+
 /// The jit engine on residual source (what `spy-interp redshift -E lazy`
 /// prints), named `path`.
 pub fn run_jit_residual(

@@ -13,6 +13,7 @@ fn main() {
     let opts = CompileOptions {
         recursion_error: code(1),
         internal_error: code(2),
+        simd: spy_jit::SimdLevel::host(),
     };
     // A module of many small functions with a loop each.
     let nfuncs = 500;

@@ -26,6 +26,48 @@ pub struct CompileOptions {
     pub recursion_error: ErrCode,
     /// Raised when a helper panics (see [`runtime::guard`]).
     pub internal_error: ErrCode,
+    /// The vector instructions vector ops may use.
+    pub simd: SimdLevel,
+}
+
+/// The vector instruction set the code generator uses for vector ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdLevel {
+    /// The x86-64 baseline: 16-byte chunks; `i32` lane multiply is done
+    /// lane by lane (no `pmulld`).
+    Sse2,
+    /// 32-byte chunks (`vaddpd ymm` ...), and for partial chunks and
+    /// comparisons the SSE4.1/4.2 `pmulld`, `pcmpeqq`, `pcmpgtq` (every
+    /// AVX2 host has SSE4.2).
+    Avx2,
+}
+
+/// The environment variable that forces [`SimdLevel::Sse2`] when set to `sse2`.
+pub const SIMD_ENV: &str = "SPY_JIT_SIMD";
+
+impl SimdLevel {
+    /// What this host runs: `Avx2` when `is_x86_feature_detected!("avx2")`
+    /// says so, unless `SPY_JIT_SIMD=sse2` forces the baseline.
+    pub fn host() -> SimdLevel {
+        if std::env::var(SIMD_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("sse2")) {
+            return SimdLevel::Sse2;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return SimdLevel::Avx2;
+            }
+        }
+        SimdLevel::Sse2
+    }
+
+    /// Bytes of the widest vector register used (what `simd_width_of` counts).
+    pub fn vector_bytes(self) -> u32 {
+        match self {
+            SimdLevel::Sse2 => 16,
+            SimdLevel::Avx2 => 32,
+        }
+    }
 }
 
 /// Why a module could not be compiled.
@@ -150,6 +192,60 @@ fn disassemble_at(code: &[u8], ip: u64) -> String {
     let mut fmt = IntelFormatter::new();
     let mut out = String::new();
     for ins in &mut dec {
+        let mut s = String::new();
+        fmt.format(&ins, &mut s);
+        out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
+    }
+    out
+}
+
+#[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+impl CompiledModule {
+    /// A listing of function `f` of `m` (the module this was compiled from)
+    /// for people debugging the JIT (feature `disasm`): its IR, the home of
+    /// every virtual register, and its machine code in Intel syntax, with
+    /// the text `mark` gives for each `Stmt::Mark` before the code that
+    /// follows it (the front end's source line).
+    pub fn listing(&self, m: &Module, f: FuncId, mark: &dyn Fn(u32) -> String) -> String {
+        use std::fmt::Write as _;
+        let func = m.function(f);
+        let mut out = String::new();
+        let _ = writeln!(out, "== {}", func.name);
+        let _ = writeln!(out, "-- IR");
+        out.push_str(&ir::print::print_function_marked(m, func, mark));
+        let _ = writeln!(out, "-- registers");
+        for (i, l) in self.inner.function_locations(f).iter().enumerate() {
+            if let Some(l) = l {
+                let v = ir::VReg(i as u32);
+                let _ = writeln!(out, "  {v}: {} -> {l}", func.ty(v));
+            }
+        }
+        let (start, code) = self.inner.function_code(f);
+        let _ = writeln!(
+            out,
+            "-- machine code ({} bytes, frame {} bytes)",
+            code.len(),
+            self.inner.function_frame_bytes(f)
+        );
+        out.push_str(&disasm_lines(code, start, self.inner.function_marks(f), mark));
+        out
+    }
+}
+
+/// `code` (at buffer offset `start`) decoded by iced-x86, one instruction a
+/// line, with each mark's text before the instruction at its offset.
+#[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
+fn disasm_lines(code: &[u8], start: usize, marks: &[(usize, u32)], mark: &dyn Fn(u32) -> String) -> String {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
+    let mut dec = Decoder::with_ip(64, code, start as u64, DecoderOptions::NONE);
+    let mut fmt = IntelFormatter::new();
+    let mut out = String::new();
+    let mut next = 0;
+    for ins in &mut dec {
+        while next < marks.len() && marks[next].0 as u64 <= ins.ip() {
+            out.push_str(&format!("        ; {}\n", mark(marks[next].1)));
+            next += 1;
+        }
         let mut s = String::new();
         fmt.format(&ins, &mut s);
         out.push_str(&format!("{:6x}  {s}\n", ins.ip()));

@@ -188,6 +188,16 @@ enum Command {
         limits: LimitArgs,
         file: PathBuf,
     },
+    /// Show the machine code the jit engine runs for FILE: per function,
+    /// the IR after lowering (with the source line of each statement), the
+    /// register assignment and the disassembly (Intel syntax) annotated
+    /// with those source lines. Nothing is run.
+    #[command(after_help = "Example: spy-interp jit prog.spy")]
+    Jit {
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
     /// Print the AST of FILE.
     #[command(after_help = "Example: spy-interp parse -f json prog.spy")]
     Parse {
@@ -434,6 +444,7 @@ pub fn main() -> i32 {
             args,
             ..
         }) => redshift_execute(&out, error_mode.mode(), timeit, limits.limits(), &file, &args),
+        Some(Command::Jit { limits, file }) => jit_listing(&out, &file, limits.limits()),
         Some(Command::Redshift {
             error_mode,
             format,
@@ -468,7 +479,7 @@ pub fn main() -> i32 {
         None => match cli.file {
             Some(file) => execute(&out, EngineArg::Interp, &file, cli.limits.limits()),
             None => {
-                eprintln!("usage: spy-interp [execute|redshift|colorize|explain|symtable|parse|conformance|fuzz] FILE (see --help)");
+                eprintln!("usage: spy-interp [execute|redshift|colorize|explain|symtable|parse|jit|conformance|fuzz] FILE (see --help)");
                 2
             }
         },
@@ -496,6 +507,25 @@ fn read(path: &std::path::Path) -> Result<Vec<u8>, i32> {
             1
         }
     })
+}
+
+/// `spy-interp jit FILE`: the listing of what the jit engine compiles.
+fn jit_listing(out: &Stdout, file: &std::path::Path, limits: Limits) -> i32 {
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let config = spy_interp::engine::RunConfig {
+        limits,
+        ..Default::default()
+    };
+    match spy_interp::engine::jit_listing(&file.to_string_lossy(), &source, config) {
+        Ok(text) => out.emit(&text).err().unwrap_or(0),
+        Err(why) => {
+            eprint!("{why}");
+            1
+        }
+    }
 }
 
 fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limits) -> i32 {

@@ -11,9 +11,9 @@ use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::builtins::Builtin;
 use crate::vm::memory::PtrMem;
+use crate::vm::op_select::{self, SimdOperand, SimdSel};
 use crate::vm::ops::signatures::BuiltinSig;
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
@@ -23,13 +23,9 @@ use crate::vm::value::{OpSpecValue, PtrValue, RangeValue, SimdValue, StructValue
 /// Bytes in the host's widest vector register: 32 with AVX2, else 16
 /// (SSE2 on x86-64, NEON on AArch64).
 pub fn host_vector_bytes() -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return 32;
-        }
-    }
-    16
+    // The JIT's own choice (AVX2 when detected, unless `SPY_JIT_SIMD=sse2`),
+    // so every engine agrees with the vector width the JIT uses.
+    spy_jit::SimdLevel::host().vector_bytes()
 }
 
 fn panic_error(f: &Frame, e: RuntimeError, range: TextRange) -> Failure {
@@ -498,8 +494,9 @@ impl Interp<'_> {
     }
 
     /// Lane-wise binary operators on SIMD vectors; a scalar operand is
-    /// converted to the lane type and broadcast. `None` when neither operand
-    /// is a SIMD vector.
+    /// converted to the lane type and broadcast (the typing is
+    /// `op_select::simd_binop_sel`). `None` when neither operand is a SIMD
+    /// vector.
     pub(crate) fn simd_binop(
         &mut self,
         f: &Frame,
@@ -508,70 +505,55 @@ impl Interp<'_> {
         (r, rr): (&Typed, TextRange),
         whole: TextRange,
     ) -> Option<Eval<Typed>> {
-        if l.ty.as_prim().is_some() && r.ty.as_prim().is_some() {
-            return None;
-        }
-        let (lane, lanes) = match (self.vm.types.kind(l.ty), self.vm.types.kind(r.ty)) {
-            (TypeKind::Simd { lane, lanes }, _) | (_, TypeKind::Simd { lane, lanes }) => (*lane, *lanes),
-            _ => return None,
-        };
+        let sel = op_select::simd_binop_sel(&self.vm.types, op, l.ty, r.ty)?;
         if f.is_shifting() && (crate::frames::doppler::is_runtime(l) || crate::frames::doppler::is_runtime(r))
         {
-            let result_lane = match op {
-                SimdOp::Cmp(_) => PrimTy::Bool,
-                SimdOp::Bin(b) => ops::binop_signature(b, lane, lane).map_or(lane, |s| s.result),
-            };
-            let ty = self.vm.types.simd(result_lane, lanes);
+            let ty = self.vm.types.simd(sel.result_lane.unwrap_or(sel.lane), sel.lanes);
             let sym = match op {
                 SimdOp::Bin(b) => crate::frames::doppler::BinSym::Bin(b),
                 SimdOp::Cmp(c) => crate::frames::doppler::BinSym::Cmp(c),
             };
             return Some(self.shift_node(f, sym, l, r, ty, whole));
         }
-        Some(self.simd_binop_inner(f, op, l, r, lane, lanes, (lr, rr), whole))
+        Some(self.simd_binop_inner(f, op, (l, r), &sel, (lr, rr), whole))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn simd_binop_inner(
         &mut self,
         f: &Frame,
         op: SimdOp,
-        l: &Typed,
-        r: &Typed,
-        lane: PrimTy,
-        lanes: u32,
+        (l, r): (&Typed, &Typed),
+        sel: &SimdSel,
         ranges: (TextRange, TextRange),
         whole: TextRange,
     ) -> Eval<Typed> {
-        let cannot = |this: &Self| -> Failure {
+        let Some((lo, ro)) = sel.operands() else {
             let (ln, rn) = (
-                this.vm.types.name(l.ty).to_string(),
-                this.vm.types.name(r.ty).to_string(),
+                self.vm.types.name(l.ty).to_string(),
+                self.vm.types.name(r.ty).to_string(),
             );
-            SpyError::new(
+            return Err(SpyError::new(
                 ExcKind::TypeError,
                 format!("cannot do `{ln}` {} `{rn}`", op.symbol()),
             )
             .with_error(&f.file, ranges.0, format!("this is `{ln}`"))
             .with_error(&f.file, ranges.1, format!("this is `{rn}`"))
-            .into()
+            .into());
         };
-        let lane_values = |this: &mut Self, v: &Typed, range: TextRange| -> Eval<Vec<Scalar>> {
-            match &v.value {
-                Value::Simd(s) if s.ty == this.vm.types.simd(lane, lanes) => Ok(s.lanes.to_vec()),
-                Value::Simd(_) => Err(cannot(this)),
-                _ => {
-                    let from = v.ty.as_prim().ok_or_else(|| cannot(this))?;
-                    if !ops::convert::implicit_convertible(from, lane) {
-                        return Err(cannot(this));
+        let (lane, lanes) = (sel.lane, sel.lanes);
+        let lane_values =
+            |this: &mut Self, v: &Typed, how: SimdOperand, range: TextRange| -> Eval<Vec<Scalar>> {
+                match (how, &v.value) {
+                    (SimdOperand::Vector, Value::Simd(s)) => Ok(s.lanes.to_vec()),
+                    (SimdOperand::Vector, other) => Err(crate::bug!("a SIMD-typed {other:?}")),
+                    (SimdOperand::Broadcast(_), _) => {
+                        let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
+                        Ok(vec![s.value.checked_scalar()?; lanes as usize])
                     }
-                    let s = this.convert_to(f, v.clone(), TypeId::prim(lane), range, None)?;
-                    Ok(vec![s.value.checked_scalar()?; lanes as usize])
                 }
-            }
-        };
-        let a = lane_values(self, l, ranges.0)?;
-        let b = lane_values(self, r, ranges.1)?;
+            };
+        let a = lane_values(self, l, lo, ranges.0)?;
+        let b = lane_values(self, r, ro, ranges.1)?;
         let mut out = Vec::with_capacity(lanes as usize);
         for (x, y) in a.into_iter().zip(b) {
             let v = match op {
@@ -592,29 +574,8 @@ impl Interp<'_> {
     }
 }
 
-/// The operators SIMD vectors support lane-wise.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum SimdOp {
-    Bin(BinOp),
-    Cmp(CmpOp),
-}
-
-impl SimdOp {
-    fn symbol(self) -> &'static str {
-        match self {
-            SimdOp::Bin(b) => b.symbol(),
-            SimdOp::Cmp(c) => c.symbol(),
-        }
-    }
-
-    /// `+ - * /` and comparisons (not `is`/`in`).
-    pub(crate) fn supported(self) -> bool {
-        match self {
-            SimdOp::Bin(b) => matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
-            SimdOp::Cmp(c) => !matches!(c, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn),
-        }
-    }
-}
+/// The operators SIMD vectors support lane-wise (selected in `op_select`).
+pub(crate) use crate::vm::op_select::SimdOp;
 
 /// The pointer value of a pointer to `lane` items (its type checked by the
 /// builtin's signature).

@@ -64,6 +64,9 @@ pub struct ErrorInfo {
     /// for errors raised inside a helper or at function entry (their site
     /// is the innermost call site of the traceback).
     pub at: Option<(FrameAt, Label)>,
+    /// Further annotations after `at`'s (an operator's type error labels
+    /// both operands, as ASTFrame does).
+    pub more_labels: Vec<Label>,
 }
 
 /// A call site: the caller's frame at the call, and for helper calls the
@@ -87,6 +90,7 @@ impl ErrorTable {
         let nowhere = ErrorInfo {
             raised: Raised::Runtime,
             at: None,
+            more_labels: Vec::new(),
         };
         let internal = ErrorInfo {
             raised: Raised::Fixed {
@@ -94,6 +98,7 @@ impl ErrorTable {
                 message: "internal error: a JIT helper panicked".into(),
             },
             at: None,
+            more_labels: Vec::new(),
         };
         ErrorTable {
             infos: vec![nowhere, internal],
@@ -113,15 +118,28 @@ impl ErrorTable {
         let info = ErrorInfo {
             raised: Raised::Runtime,
             at: Some(at),
+            more_labels: Vec::new(),
         };
         self.push(info, e.code())
     }
 
     /// The code of an error that is not a run-time error, raised at `at`.
     pub fn fixed(&mut self, kind: ExcKind, message: String, at: (FrameAt, Label)) -> ErrCode {
+        self.fixed_labeled(kind, message, at, Vec::new())
+    }
+
+    /// [`Self::fixed`] with annotations after `at`'s.
+    pub fn fixed_labeled(
+        &mut self,
+        kind: ExcKind,
+        message: String,
+        at: (FrameAt, Label),
+        more_labels: Vec<Label>,
+    ) -> ErrCode {
         let info = ErrorInfo {
             raised: Raised::Fixed { kind, message },
             at: Some(at),
+            more_labels,
         };
         self.push(info, 0)
     }
@@ -148,6 +166,7 @@ impl ErrorTable {
                         message: message.to_string(),
                     },
                     at: None,
+                    more_labels: Vec::new(),
                 },
                 0,
             ),
@@ -192,6 +211,9 @@ impl ErrorTable {
             Some((frame, label)) => {
                 e.traceback.push(entry(frame));
                 e = e.with_error(&frame.file, label.range, label.text.clone());
+                for more in &info.more_labels {
+                    e = e.with_error(&frame.file, more.range, more.text.clone());
+                }
             }
             None => {
                 let innermost = err.traceback.first().and_then(|s| self.sites.get(s.0 as usize));

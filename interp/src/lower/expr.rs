@@ -28,6 +28,12 @@ impl FnLower<'_, '_, '_> {
         let id = match &e.kind {
             ExprKind::Name(id) => id,
             ExprKind::Attribute { value, attr } => return self.static_attr(value, attr),
+            // `SIMD[T, N]`: a type, evaluated by ASTFrame.
+            ExprKind::Subscript { value, .. }
+                if matches!(self.static_value(value), Some(Value::Builtin(Builtin::SimdType))) =>
+            {
+                return self.eval_type(e).ok().map(Value::Type);
+            }
             _ => return None,
         };
         match self.res.name(id.id) {
@@ -265,7 +271,7 @@ impl FnLower<'_, '_, '_> {
         })
     }
 
-    fn call_helper(
+    pub(super) fn call_helper(
         &mut self,
         h: spy_jit::ir::HelperId,
         result: Option<Ty>,
@@ -313,6 +319,10 @@ impl FnLower<'_, '_, '_> {
         rr: TextRange,
         whole: TextRange,
     ) -> Lowered<LVal> {
+        let simd = super::simd::SimdOp::Bin(op);
+        if let Some(v) = self.simd_binop(simd, (l.clone(), lr), (r.clone(), rr), whole) {
+            return v;
+        }
         let imp = op_select::binop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
         let sig = match imp {
             Some(OpImpl::PrimBin { operand, result, .. }) => ops::BinSig { operand, result },
@@ -420,7 +430,11 @@ impl FnLower<'_, '_, '_> {
         self.unsupported(what, whole)
     }
 
-    fn compare(&mut self, op: CmpOp, l: LVal, r: LVal, whole: TextRange) -> Lowered<LVal> {
+    pub(super) fn compare(&mut self, op: CmpOp, l: LVal, r: LVal, whole: TextRange) -> Lowered<LVal> {
+        let simd = super::simd::SimdOp::Cmp(op);
+        if let Some(v) = self.simd_binop(simd, (l.clone(), whole), (r.clone(), whole), whole) {
+            return v;
+        }
         let imp = op_select::cmpop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
         let negated = |me: &mut Self, negate: bool, v: VReg| {
             let v = if negate { me.fb.unary(UnOp::Not, v) } else { v };
@@ -483,6 +497,32 @@ impl FnLower<'_, '_, '_> {
         let [index] = indices else {
             return self.unsupported("a subscript with several indices", range);
         };
+        if matches!(
+            self.cx.interp.vm.types.kind(v.ty),
+            crate::vm::types::TypeKind::Simd { .. }
+        ) {
+            let blue = match (&index.kind, self.static_value(index)) {
+                (ExprKind::Int(k), _) => Some(i32::try_from(*k).ok()),
+                (_, Some(Value::Scalar(Scalar::I32(k)))) => Some(Some(k)),
+                (_, Some(_)) => Some(None),
+                (_, None) => None,
+            };
+            let ix = crate::vm::ops::signatures::Index {
+                ty: TypeId::I32,
+                blue,
+            };
+            return match crate::vm::ops::signatures::subscript_signature(
+                &self.cx.interp.vm.types,
+                v.ty,
+                &[ix],
+            ) {
+                Some(Ok(crate::vm::ops::signatures::SubscriptSig {
+                    imp: crate::vm::ops::signatures::SubscriptImpl::SimdLane(k),
+                    ..
+                })) => Ok(self.simd_lane(v, k)),
+                _ => self.unsupported("a SIMD lane index that is not a blue in-range `i32`", index.range),
+            };
+        }
         if v.ty == TypeId::STR {
             let i = self.expr(index)?;
             let i = self.coerce(i, TypeId::I32, index.range)?;
@@ -643,10 +683,12 @@ impl FnLower<'_, '_, '_> {
             frame: self.frame_at(range),
             label: None,
         });
+        let regs = super::simd::to_abi(&mut self.fb, &regs);
         let results = self.fb.call_with(d.id, &d.results, &regs, site);
+        let tys = self.cx.flatten(func.ret, &self.file, range)?;
         Ok(LVal {
             ty: func.ret,
-            regs: results,
+            regs: super::simd::from_abi(&mut self.fb, &tys, &results),
         })
     }
 
@@ -729,6 +771,18 @@ impl FnLower<'_, '_, '_> {
                 let s = self.str_of(v, a.range)?;
                 Ok(LVal::one(TypeId::STR, s))
             }
+            Some(Value::Type(t))
+                if matches!(
+                    self.cx.interp.vm.types.kind(t),
+                    crate::vm::types::TypeKind::Simd { .. }
+                ) =>
+            {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                self.simd_make(t, vals, e.range)
+            }
             Some(Value::Type(t)) if t.as_prim().is_some() => {
                 let to = t.as_prim().expect("primitive");
                 let [a] = args else {
@@ -778,7 +832,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `repr(v)`, formatted by the interpreter's `format` functions.
-    fn repr(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn repr(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         if v.ty == TypeId::STR {
             return Ok(self
@@ -801,6 +855,12 @@ impl FnLower<'_, '_, '_> {
             return Ok(self
                 .call_helper(hs.tuple_text, Some(Ty::Handle), &[], range)
                 .expect("a result"));
+        }
+        if matches!(
+            self.cx.interp.vm.types.kind(v.ty),
+            crate::vm::types::TypeKind::Simd { .. }
+        ) {
+            return self.simd_text(v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

@@ -66,8 +66,10 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
     for (p, spec) in code.def.params.iter().zip(&func.params) {
-        let n = l.cx.flatten(spec.ty, &l.file, p.range)?.len();
-        let regs = (next..next + n).map(|k| l.fb.param(k)).collect();
+        let tys = l.cx.flatten(spec.ty, &l.file, p.range)?;
+        let n = super::simd::abi_tys(&tys).len();
+        let abi: Vec<VReg> = (next..next + n).map(|k| l.fb.param(k)).collect();
+        let regs = super::simd::params_from_abi(&mut l.fb, &tys, &abi);
         next += n;
         let crate::resolve::NameRef::Local(slot) = code.res.name(p.name.id) else {
             // the resolver makes every parameter a local of its function
@@ -148,6 +150,26 @@ impl FnLower<'_, '_, '_> {
         self.cx.errors.fixed(kind, message.into(), at)
     }
 
+    /// [`Self::fixed_code`] with the annotation `first` and then `more`
+    /// (ASTFrame's two operand labels of an operator's type error).
+    pub fn fixed_code_labeled(
+        &mut self,
+        kind: ExcKind,
+        message: impl Into<String>,
+        first: (TextRange, &str),
+        more: &[(TextRange, String)],
+    ) -> ErrCode {
+        let at = self.error_at(first.0, first.1);
+        let more = more
+            .iter()
+            .map(|(range, text)| Label {
+                range: *range,
+                text: text.clone(),
+            })
+            .collect();
+        self.cx.errors.fixed_labeled(kind, message.into(), at, more)
+    }
+
     /// Lower statements into the current block, then `f` runs nothing else.
     fn nested(&mut self, body: &[Stmt]) -> Lowered<Block> {
         self.fb.open_block();
@@ -165,6 +187,12 @@ impl FnLower<'_, '_, '_> {
 
     fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
         self.stmt_range = s.range;
+        // The listing's source line for the code that follows.
+        let line = self.file.line_index(s.range.start);
+        let text = format!("line {}: {}", line + 1, self.file.line_text(line).trim());
+        let mark = self.cx.marks.len() as u32;
+        self.cx.marks.push(text);
+        self.fb.push(IrStmt::Mark(mark));
         match &s.kind {
             StmtKind::Pass | StmtKind::Comment(_) => {}
             StmtKind::Expr(e) => {
@@ -207,7 +235,8 @@ impl FnLower<'_, '_, '_> {
                     }
                     None => self.coerce(LVal::none(), self.func.ret, s.range)?,
                 };
-                self.fb.ret(&v.regs);
+                let regs = super::simd::to_abi(&mut self.fb, &v.regs);
+                self.fb.ret(&regs);
             }
             StmtKind::Raise(e) => {
                 let (kind, message) = self.raised(e)?;

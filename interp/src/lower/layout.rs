@@ -1,7 +1,7 @@
 //! How a SPy value of a static type lives in IR registers: primitives are
 //! one register of the matching `Ty`, `str` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
-//! registers (flattened). Also the one mapping between canonical IR words
+//! registers (flattened), `SIMD[T, N]` one vector register. Also the one mapping between canonical IR words
 //! and `vm::ops::Scalar`, used by every helper.
 
 use spy_jit::ir::{Ty, Word};
@@ -36,6 +36,10 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
         TypeKind::Str => out.push(Ty::Handle),
         TypeKind::NoneType => {}
+        TypeKind::Simd { .. } => match super::simd::vec_ty(types, ty) {
+            Some(v) => out.push(Ty::Vec(v)),
+            None => return false,
+        },
         TypeKind::Tuple(items) => {
             for &t in items {
                 if !flatten_into(types, t, out) {

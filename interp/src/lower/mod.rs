@@ -9,6 +9,7 @@
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
+//! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -28,6 +29,7 @@ pub mod globals;
 pub mod helpers;
 pub mod layout;
 pub mod run;
+mod simd;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -92,6 +94,8 @@ pub struct Program {
     /// The slots of module globals; the machine code holds their
     /// addresses, so this lives until the run ends.
     pub globals: GlobalArea,
+    /// The source line of each `Stmt::Mark` (for listings).
+    pub marks: Vec<String>,
 }
 
 /// A function of the program and its IR signature.
@@ -118,6 +122,8 @@ pub(crate) struct LowerCx<'a, 'out> {
     globals: GlobalArea,
     /// The address of `globals.words[0]` (its capacity is reserved).
     global_base: u64,
+    /// The text of every `Stmt::Mark` (the source line of a statement).
+    marks: Vec<String>,
 }
 
 impl LowerCx<'_, '_> {
@@ -175,9 +181,9 @@ impl LowerCx<'_, '_> {
         }
         let mut params = Vec::new();
         for p in &func.params {
-            params.extend(self.flatten(p.ty, &def_file, proto)?);
+            params.extend(simd::abi_tys(&self.flatten(p.ty, &def_file, proto)?));
         }
-        let results = self.flatten(func.ret, &def_file, proto)?;
+        let results = simd::abi_tys(&self.flatten(func.ret, &def_file, proto)?);
         if results.len() > ir::MAX_RESULTS {
             return Err(LowerError::unsupported(
                 format!(
@@ -242,6 +248,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         string_ids: HashMap::new(),
         declared: HashMap::new(),
         queue: Vec::new(),
+        marks: Vec::new(),
     };
     let file = main.code.file.clone();
     let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
@@ -260,6 +267,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         errors: cx.errors,
         strings: cx.strings,
         globals: cx.globals,
+        marks: cx.marks,
     })
 }
 
@@ -377,6 +385,54 @@ mod tests {
         assert_eq!(scaled.results, vec![Ty::F64, Ty::I32]);
         // `print(p)` of a struct without `__str__`: the display rule's text.
         assert!(p.strings.iter().any(|s| &**s == "<spy `m::P` object>"));
+    }
+
+    #[test]
+    fn simd_values_are_vector_registers_and_cross_calls_as_lanes() {
+        let p = lower(
+            "from simd import SIMD\n\ndef f(x: SIMD[f64, 4], k: i32) -> SIMD[f64, 4]:\n    return x * k\n\ndef main() -> None:\n    v: SIMD[f64, 4] = SIMD[f64, 4](1.0, 2.0, 3.0, 4.0)\n    w: SIMD[f64, 4] = f(v, 2)\n    print(w[3], w / v, SIMD[i32, 2](1, 3) / SIMD[i32, 2](2, 0) > 0.5)\n",
+        )
+        .expect("lowers");
+        let f = p
+            .module
+            .functions
+            .iter()
+            .find(|f| f.name == "m::f")
+            .expect("lowered");
+        assert_eq!(f.param_tys(), vec![Ty::F64, Ty::F64, Ty::F64, Ty::F64, Ty::I32]);
+        assert_eq!(f.results, vec![Ty::F64; 4]);
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let vops: Vec<String> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    op: Op::Vector(v), ..
+                } => Some(format!("{v:?}").split('(').next().unwrap_or("").to_string()),
+                _ => None,
+            })
+            .collect();
+        for want in ["Build", "Lane", "FDiv", "Convert", "Cmp", "Splat"] {
+            assert!(vops.iter().any(|v| v.starts_with(want)), "{want} in {vops:?}");
+        }
+        // `i32` lanes `/` raises the integer division error, float lanes the float one.
+        let codes: Vec<u32> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    op: Op::Vector(spy_jit::ir::VOp::FDiv { on_zero, .. }),
+                    ..
+                } => p.errors.info(*on_zero).map(|i| i.1),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                RuntimeError::FloatDivByZero.code(),
+                RuntimeError::IntDivByZero.code()
+            ]
+        );
     }
 
     #[test]

@@ -72,6 +72,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        simd: spy_jit::SimdLevel::host(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,
@@ -111,6 +112,62 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     })
 }
 
+/// The listing of the lowered and compiled residual module (the
+/// `spy-interp jit FILE` view): for every function, its IR with the source
+/// line of each statement, the home of every virtual register and the
+/// machine code (iced-x86, Intel syntax) with those source lines.
+pub fn listing(interp: &mut Interp<'_>, module: ModuleId) -> Result<String, NotNative> {
+    let Some(MainOf::Main(main)) = find_main(interp, module) else {
+        let file = interp.vm.module(module).file.clone();
+        return Err(NotNative::Lower(LowerError::unsupported(
+            "a program without `def main() -> None` or `-> i32`",
+            &file,
+            Default::default(),
+        )));
+    };
+    let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
+    let code = |c| ErrCode::new(c).expect("non-zero");
+    let level = spy_jit::SimdLevel::host();
+    let opts = CompileOptions {
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+        simd: level,
+    };
+    let compiled = spy_jit::compile(&program.module, &opts).map_err(|e| NotNative::Host(e.to_string()))?;
+    let mark = |k: u32| program.marks.get(k as usize).cloned().unwrap_or_default();
+    let mut out = format!("; SIMD level: {level:?}\n");
+    for i in 0..program.module.functions.len() {
+        out.push('\n');
+        out.push_str(&function_listing(
+            &compiled,
+            &program.module,
+            spy_jit::ir::FuncId(i as u32),
+            &mark,
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(all(target_arch = "x86_64", unix))]
+fn function_listing(
+    c: &spy_jit::CompiledModule,
+    m: &spy_jit::ir::Module,
+    f: spy_jit::ir::FuncId,
+    mark: &dyn Fn(u32) -> String,
+) -> String {
+    c.listing(m, f, mark)
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix)))]
+fn function_listing(
+    _: &spy_jit::CompiledModule,
+    _: &spy_jit::ir::Module,
+    _: spy_jit::ir::FuncId,
+    _: &dyn Fn(u32) -> String,
+) -> String {
+    String::new()
+}
+
 /// The JIT's depth limit: ASTFrame counts every activation, `main`
 /// included, against `max_depth`, and so does the JIT (its entry function
 /// counts as one), so the limits are equal.
@@ -143,6 +200,7 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        simd: spy_jit::SimdLevel::host(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => Some(c),
@@ -154,7 +212,9 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
         let id = spy_jit::ir::FuncId(i as u32);
         dumps.push(FunctionDump {
             name: f.name.clone(),
-            ir: spy_jit::ir::print::print_function(&program.module, f),
+            ir: spy_jit::ir::print::print_function_marked(&program.module, f, &|k| {
+                program.marks.get(k as usize).cloned().unwrap_or_default()
+            }),
             machine_code: compiled.as_ref().map(|c| machine_code(c, id)),
         });
     }

@@ -5,6 +5,8 @@
 //! residual code; the JIT's lowering (`lower`) compiles it. This module is
 //! the one place the selection is written.
 //!
+//! Also the typing of SIMD lane-wise operators ([`simd_binop_sel`]).
+//!
 //! Also value-free: which dunder a struct uses for `str()`/`repr()`
 //! ([`display_dunder`]) and how `==` between two values of one value type
 //! is decided ([`value_eq_impl`]).
@@ -13,7 +15,7 @@ use std::rc::Rc;
 
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::ops::{self, PrimTy};
-use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::types::{TypeId, TypeKind, TypeTable};
 use crate::vm::value::Function;
 use crate::vm::Vm;
 
@@ -240,4 +242,96 @@ pub fn tuple_text(parts: &[String]) -> String {
     } else {
         format!("({})", parts.join(", "))
     }
+}
+
+/// The operators SIMD vectors support lane-wise.
+#[derive(Clone, Copy, Debug)]
+pub enum SimdOp {
+    Bin(BinOp),
+    Cmp(CmpOp),
+}
+
+impl SimdOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SimdOp::Bin(b) => b.symbol(),
+            SimdOp::Cmp(c) => c.symbol(),
+        }
+    }
+
+    /// `+ - * /` and comparisons (not `is`/`in`).
+    pub fn supported(self) -> bool {
+        match self {
+            SimdOp::Bin(b) => matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
+            SimdOp::Cmp(c) => !matches!(c, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn),
+        }
+    }
+}
+
+/// How one operand of a lane-wise SIMD operator is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdOperand {
+    /// A vector of the operator's type, lane by lane.
+    Vector,
+    /// A scalar of this type, converted to the lane type (an implicit
+    /// conversion) and used for every lane.
+    Broadcast(PrimTy),
+}
+
+/// The selection of a lane-wise SIMD operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimdSel {
+    /// The operands' vector type `SIMD[lane, lanes]`.
+    pub vector: TypeId,
+    pub lane: PrimTy,
+    pub lanes: u32,
+    /// How each operand is used; `None` when it does not fit (a vector of
+    /// another type, or a scalar without an implicit conversion to the lane
+    /// type): `TypeError: cannot do `l` op `r`` when the operator runs.
+    pub left: Option<SimdOperand>,
+    pub right: Option<SimdOperand>,
+    /// The lane type of the result: `bool` for a comparison, the scalar
+    /// operator's result type otherwise (`f64` for `/` of integer lanes);
+    /// `None` when the scalar operator does not exist for the lane type.
+    pub result_lane: Option<PrimTy>,
+}
+
+impl SimdSel {
+    /// Both operands, if both fit.
+    pub fn operands(&self) -> Option<(SimdOperand, SimdOperand)> {
+        self.left.zip(self.right)
+    }
+}
+
+/// `l op r` when one operand is a SIMD vector: `None` when neither is (or
+/// both are scalars, or the operator is not lane-wise).
+pub fn simd_binop_sel(types: &TypeTable, op: SimdOp, l: TypeId, r: TypeId) -> Option<SimdSel> {
+    if !op.supported() || (l.as_prim().is_some() && r.as_prim().is_some()) {
+        return None;
+    }
+    let (lane, lanes, vector) = match (types.kind(l), types.kind(r)) {
+        (TypeKind::Simd { lane, lanes }, _) => (*lane, *lanes, l),
+        (_, TypeKind::Simd { lane, lanes }) => (*lane, *lanes, r),
+        _ => return None,
+    };
+    let operand = |t: TypeId| -> Option<SimdOperand> {
+        if t == vector {
+            return Some(SimdOperand::Vector);
+        }
+        match t.as_prim() {
+            Some(p) if ops::convert::implicit_convertible(p, lane) => Some(SimdOperand::Broadcast(p)),
+            _ => None,
+        }
+    };
+    Some(SimdSel {
+        vector,
+        lane,
+        lanes,
+        left: operand(l),
+        right: operand(r),
+        result_lane: match op {
+            SimdOp::Cmp(_) => Some(PrimTy::Bool),
+            SimdOp::Bin(b) => ops::binop_signature(b, lane, lane).map(|s| s.result),
+        },
+    })
 }

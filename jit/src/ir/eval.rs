@@ -8,7 +8,7 @@
 //! caller supplies a [`HelperEval`] that mirrors each helper in Rust.
 
 use super::{sem, Block, FuncId, Helper, HelperId, Module, Op, RunError, Stmt, Word};
-use super::{ErrCode, Function, Ty, VReg, MAX_RESULTS};
+use super::{vector, ErrCode, Function, Ty, VOp, VReg, MAX_RESULTS};
 use crate::runtime::{mem, HelperCtx};
 
 /// The Rust mirror of a module's helpers, for evaluation.
@@ -97,7 +97,10 @@ impl<'a> Eval<'a> {
         self.depth += 1;
         let func: &'a Function = self.m.function(f);
         self.cur.push(func);
-        let mut regs = vec![0u64; func.vregs.len()];
+        let mut regs = Regs {
+            words: vec![0u64; func.vregs.len()],
+            vecs: vec![Vec::new(); func.vregs.len()],
+        };
         for (&p, &a) in func.params.iter().zip(args) {
             regs[p.index()] = a;
         }
@@ -111,7 +114,7 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn block(&mut self, b: &Block, regs: &mut [Word]) -> Flow {
+    fn block(&mut self, b: &Block, regs: &mut Regs) -> Flow {
         for s in &b.0 {
             match self.stmt(s, regs) {
                 Flow::Next => {}
@@ -126,8 +129,16 @@ impl<'a> Eval<'a> {
         Flow::Error
     }
 
-    fn stmt(&mut self, s: &Stmt, regs: &mut [Word]) -> Flow {
+    fn stmt(&mut self, s: &Stmt, regs: &mut Regs) -> Flow {
         match s {
+            Stmt::Assign {
+                dst,
+                op: Op::Vector(v),
+            } => self.vop(*dst, v, regs),
+            Stmt::Assign { dst, op: Op::Copy(a) } if matches!(self.vreg_ty(*a), Ty::Vec(_)) => {
+                regs.vecs[dst.index()] = regs.vecs[a.index()].clone();
+                Flow::Next
+            }
             Stmt::Assign { dst, op } => {
                 let ty = self.vreg_ty(*dst);
                 let r = |v: VReg| regs[v.index()];
@@ -182,6 +193,7 @@ impl<'a> Eval<'a> {
                         }
                         mem::load(ty, p, i)
                     }
+                    Op::Vector(_) => unreachable!("matched above"),
                 };
                 regs[dst.index()] = w;
                 Flow::Next
@@ -261,13 +273,83 @@ impl<'a> Eval<'a> {
                     other => return other,
                 }
             },
+            Stmt::Mark(_) => Flow::Next,
             Stmt::Break => Flow::Break,
             Stmt::Continue => Flow::Continue,
             Stmt::Return(vals) => Flow::Return(vals.iter().map(|v| regs[v.index()]).collect()),
         }
     }
 
+    /// A vector op: lanes as canonical words, semantics of [`vector`].
+    fn vop(&mut self, d: VReg, op: &VOp, regs: &mut Regs) -> Flow {
+        let lane_of = |t: Ty| match t {
+            Ty::Vec(v) => v.lane,
+            _ => unreachable!("verified: a vector"),
+        };
+        let lanes = match *op {
+            VOp::Splat(a) => {
+                let Ty::Vec(v) = self.vreg_ty(d) else {
+                    unreachable!("verified")
+                };
+                vec![regs[a.index()]; usize::from(v.n)]
+            }
+            VOp::Build(ref ls) => ls.iter().map(|l| regs[l.index()]).collect(),
+            VOp::Lane(a, k) => {
+                regs[d.index()] = regs.vecs[a.index()][usize::from(k)];
+                return Flow::Next;
+            }
+            VOp::Binary(b, x, y) => vector::binary(
+                b,
+                lane_of(self.vreg_ty(x)),
+                &regs.vecs[x.index()],
+                &regs.vecs[y.index()],
+            ),
+            VOp::FDiv { a, b, on_zero } => {
+                match vector::fdiv(
+                    lane_of(self.vreg_ty(a)),
+                    &regs.vecs[a.index()],
+                    &regs.vecs[b.index()],
+                ) {
+                    Some(v) => v,
+                    None => return self.raise(on_zero, 0, 0),
+                }
+            }
+            VOp::Cmp(c, a, b) => vector::cmp(
+                c,
+                lane_of(self.vreg_ty(a)),
+                &regs.vecs[a.index()],
+                &regs.vecs[b.index()],
+            ),
+            VOp::Convert(a) => vector::convert(
+                lane_of(self.vreg_ty(a)),
+                lane_of(self.vreg_ty(d)),
+                &regs.vecs[a.index()],
+            ),
+        };
+        regs.vecs[d.index()] = lanes;
+        Flow::Next
+    }
+
     fn vreg_ty(&self, v: VReg) -> Ty {
         self.cur.last().expect("in a function").ty(v)
+    }
+}
+
+/// The registers of one activation: words, and the lanes of vectors.
+struct Regs {
+    words: Vec<Word>,
+    vecs: Vec<Vec<Word>>,
+}
+
+impl std::ops::Index<usize> for Regs {
+    type Output = Word;
+    fn index(&self, i: usize) -> &Word {
+        &self.words[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Regs {
+    fn index_mut(&mut self, i: usize) -> &mut Word {
+        &mut self.words[i]
     }
 }

@@ -24,9 +24,11 @@ mod builder;
 pub mod eval;
 pub mod print;
 pub mod sem;
+pub mod vector;
 mod verify;
 
 pub use builder::{FunctionBuilder, ModuleBuilder};
+pub use vector::{Lane, VecTy};
 pub use verify::{verify, VerifyError};
 
 use std::fmt;
@@ -52,6 +54,9 @@ pub enum Ty {
     Ptr,
     /// An opaque word for runtime-managed objects (str, list).
     Handle,
+    /// A vector of lanes (`SIMD[T, N]`), see [`vector`]: not a word; it
+    /// lives in frame memory, is never a parameter, result or call argument.
+    Vec(VecTy),
 }
 
 /// The register class a type lives in.
@@ -61,6 +66,8 @@ pub enum Class {
     Int,
     /// SSE registers: `F32`, `F64`.
     Float,
+    /// Vectors: a run of frame slots, never a register.
+    Vector,
 }
 
 impl Ty {
@@ -91,7 +98,9 @@ impl Ty {
         matches!(self, Ty::F32 | Ty::F64)
     }
     pub fn class(self) -> Class {
-        if self.is_float() {
+        if matches!(self, Ty::Vec(_)) {
+            Class::Vector
+        } else if self.is_float() {
             Class::Float
         } else {
             Class::Int
@@ -103,6 +112,7 @@ impl Ty {
             Ty::I8 | Ty::U8 | Ty::Bool => 8,
             Ty::I32 | Ty::U32 | Ty::F32 => 32,
             Ty::I64 | Ty::U64 | Ty::F64 | Ty::Ptr | Ty::Handle => 64,
+            Ty::Vec(v) => v.bytes() * 8,
         }
     }
     /// Size in bytes of one element in memory (loads and stores).
@@ -125,6 +135,7 @@ impl fmt::Display for Ty {
             Ty::Bool => "bool",
             Ty::Ptr => "ptr",
             Ty::Handle => "handle",
+            Ty::Vec(v) => return write!(f, "{v}"),
         };
         f.write_str(s)
     }
@@ -294,6 +305,30 @@ pub enum Op {
         on_null: ErrCode,
         on_oob: ErrCode,
     },
+    /// Vector ops (the destination or the operands are [`Ty::Vec`]); see
+    /// [`vector`] for their semantics.
+    Vector(VOp),
+}
+
+/// An operation on vectors (lane-wise unless said otherwise).
+#[derive(Clone, Debug, PartialEq)]
+pub enum VOp {
+    /// Every lane is the scalar `a` (of the lane type).
+    Splat(VReg),
+    /// Lane `i` is `lanes[i]` (each of the lane type, one per lane).
+    Build(Vec<VReg>),
+    /// The scalar lane `k` of vector `a` (`k` below the lane count).
+    Lane(VReg, u8),
+    /// `Add`, `Sub`, `Mul` lane by lane with the scalar rules of the lane
+    /// type (integers wrap, floats IEEE).
+    Binary(BinOp, VReg, VReg),
+    /// Float lanes: lane-wise division; if any lane of `b` is ±0.0 nothing
+    /// is written and `on_zero` is raised with operands (0, 0).
+    FDiv { a: VReg, b: VReg, on_zero: ErrCode },
+    /// Lane-wise comparison; the destination has `Bool` lanes.
+    Cmp(CmpOp, VReg, VReg),
+    /// Lane-wise conversion (`I32` lanes to `F64` lanes, exact).
+    Convert(VReg),
 }
 
 /// A statement.
@@ -350,6 +385,10 @@ pub enum Stmt {
     Continue,
     /// Return the values (the function's result types, in order).
     Return(Vec<VReg>),
+    /// A source position marker chosen by the front end (e.g. the source
+    /// statement the following statements come from): no effect; the
+    /// backend records where its code starts, for listings.
+    Mark(u32),
 }
 
 /// A sequence of statements.

@@ -12,10 +12,16 @@
 
 use std::fmt::Write as _;
 
-use super::{Block, Function, Module, Op, Stmt, VReg, VRegKind};
+use super::{Block, Function, Module, Op, Stmt, VOp, VReg, VRegKind};
 
 /// The text of function `f` of module `m` (callee and helper names from `m`).
 pub fn print_function(m: &Module, f: &Function) -> String {
+    print_function_marked(m, f, &|k| format!("mark {k}"))
+}
+
+/// [`print_function`], with `mark` giving the text of each `Stmt::Mark`
+/// (printed as a `# text` line).
+pub fn print_function_marked(m: &Module, f: &Function, mark: &dyn Fn(u32) -> String) -> String {
     let mut out = String::new();
     let params: Vec<String> = f.params.iter().map(|&p| format!("{p}: {}", f.ty(p))).collect();
     let results: Vec<String> = f.results.iter().map(|t| t.to_string()).collect();
@@ -33,7 +39,7 @@ pub fn print_function(m: &Module, f: &Function) -> String {
     if !locals.is_empty() {
         let _ = writeln!(out, "  locals {}", locals.join(", "));
     }
-    block(m, f, &f.body, 1, &mut out);
+    block(m, f, &f.body, 1, mark, &mut out);
     out
 }
 
@@ -77,10 +83,19 @@ fn op(o: &Op) -> String {
             on_null.get(),
             on_oob.get()
         ),
+        Op::Vector(v) => match v {
+            VOp::Splat(a) => format!("vsplat {a}"),
+            VOp::Build(lanes) => format!("vbuild {}", list(lanes)),
+            VOp::Lane(a, k) => format!("vlane {a}[{k}]"),
+            VOp::Binary(b, x, y) => format!("v{} {x}, {y}", lower(b)),
+            VOp::FDiv { a, b, on_zero } => format!("vfdiv {a}, {b}  [on zero: error {}]", on_zero.get()),
+            VOp::Cmp(c, x, y) => format!("v{} {x}, {y}", lower(c)),
+            VOp::Convert(a) => format!("vconvert {a}"),
+        },
     }
 }
 
-fn block(m: &Module, f: &Function, b: &Block, depth: usize, out: &mut String) {
+fn block(m: &Module, f: &Function, b: &Block, depth: usize, mark: &dyn Fn(u32) -> String, out: &mut String) {
     let pad = "  ".repeat(depth);
     for s in &b.0 {
         match s {
@@ -138,17 +153,20 @@ fn block(m: &Module, f: &Function, b: &Block, depth: usize, out: &mut String) {
             }
             Stmt::If { cond, then_, else_ } => {
                 let _ = writeln!(out, "{pad}if {cond} {{");
-                block(m, f, then_, depth + 1, out);
+                block(m, f, then_, depth + 1, mark, out);
                 if !else_.0.is_empty() {
                     let _ = writeln!(out, "{pad}}} else {{");
-                    block(m, f, else_, depth + 1, out);
+                    block(m, f, else_, depth + 1, mark, out);
                 }
                 let _ = writeln!(out, "{pad}}}");
             }
             Stmt::Loop { body } => {
                 let _ = writeln!(out, "{pad}loop {{");
-                block(m, f, body, depth + 1, out);
+                block(m, f, body, depth + 1, mark, out);
                 let _ = writeln!(out, "{pad}}}");
+            }
+            Stmt::Mark(k) => {
+                let _ = writeln!(out, "{pad}# {}", mark(*k));
             }
             Stmt::Break => {
                 let _ = writeln!(out, "{pad}break");

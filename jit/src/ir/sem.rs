@@ -20,6 +20,8 @@ pub fn canon(ty: Ty, w: Word) -> Word {
         Ty::U32 | Ty::F32 => w as u32 as u64,
         Ty::Bool => w & 1,
         Ty::I64 | Ty::U64 | Ty::F64 | Ty::Ptr | Ty::Handle => w,
+        // Not a word (the verifier rejects vector constants).
+        Ty::Vec(_) => w,
     }
 }
 
@@ -216,6 +218,7 @@ pub fn convert(from: Ty, to: Ty, a: Word) -> Word {
             f64_of(a)
         };
         return match to {
+            Ty::Vec(_) => unreachable!("verified: no scalar conversion to a vector"),
             Ty::F64 if from == Ty::F32 => {
                 if f32_of(a).is_nan() {
                     let m = a & 0x7F_FFFF;

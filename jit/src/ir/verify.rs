@@ -13,10 +13,18 @@
 //! - `Cmp`: both operands `t`, any type but `Handle` (`Ptr` compares as
 //!   unsigned), `d == Bool`;
 //! - `Convert(a)`: `sem::convertible(t, d)`;
-//! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`.
+//! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`;
+//! - vectors ([`super::vector`]): only `Copy` and the `Vector` ops take or
+//!   give them, never a parameter, result, call argument or memory element;
+//!   `Splat(a)`: `a` of the lane type; `Build(ls)`: one lane-typed value per
+//!   lane; `Lane(a, k)`: `k` below the lane count, `d` the lane type;
+//!   `Binary`: `Add/Sub/Mul`, `d` and both operands the same vector type
+//!   with `I32 I64 F32 F64` lanes; `FDiv`: the same with float lanes;
+//!   `Cmp`: both operands one vector type (not `Bool` lanes), `d` the same
+//!   count of `Bool` lanes; `Convert`: `vector::convertible`, same count.
 
-use super::BinOp;
 use super::{sem, Block, Class, Function, Module, Op, Stmt, Ty, UnOp, VReg, VRegKind, MAX_RESULTS};
+use super::{vector, BinOp, Lane, VOp};
 use std::fmt;
 
 /// Why a module is not valid IR.
@@ -48,6 +56,13 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
         let floats = h.params.len() + h.takes_ctx as usize - ints;
         if ints > 6 || floats > 8 {
             return Err(err("helpers take at most 6 integer and 8 float arguments".into()));
+        }
+        if h.params
+            .iter()
+            .chain(&h.result)
+            .any(|t| t.class() == Class::Vector)
+        {
+            return Err(err("a helper takes and gives no vectors".into()));
         }
         if h.addr == 0 {
             return Err(err("null helper address".into()));
@@ -97,8 +112,14 @@ impl Checker<'_> {
         if f.params.len() > MAX_PARAMS {
             return Err(format!("{} parameters (at most {MAX_PARAMS})", f.params.len()));
         }
+        if let Some(t) = f.results.iter().find(|t| t.class() == Class::Vector) {
+            return Err(format!("a result of vector type {t}"));
+        }
         let mut st = vec![false; f.vregs.len()];
         for &p in &f.params {
+            if self.reg(p)?.class() == Class::Vector {
+                return Err(format!("parameter {p} has a vector type"));
+            }
             self.reg(p)?;
             if f.vregs[p.index()].kind != VRegKind::Local {
                 return Err(format!("parameter {p} is not a local"));
@@ -182,7 +203,9 @@ impl Checker<'_> {
                 ..
             } => {
                 self.index_args(&st, *ptr, *len, *index)?;
-                self.use_(&st, *value)?;
+                if self.use_(&st, *value)?.class() == Class::Vector {
+                    return Err(format!("store of the vector {value}"));
+                }
             }
             Stmt::Call {
                 func, args, results, ..
@@ -232,6 +255,7 @@ impl Checker<'_> {
                 // The body's end goes back to the head; only breaks leave.
                 return Ok(inner);
             }
+            Stmt::Mark(_) => {}
             Stmt::Break | Stmt::Continue => {
                 if self.loop_depth == 0 {
                     return Err(format!("{s:?} outside a loop"));
@@ -313,7 +337,12 @@ impl Checker<'_> {
             }
             Ok(ta)
         };
+        let scalar = |t: Ty| t.class() != Class::Vector;
+        if !matches!(op, Op::Copy(_) | Op::Vector(_)) && !scalar(d) {
+            return Err(format!("{op:?} into the vector {d}"));
+        }
         match *op {
+            Op::Vector(ref v) => return self.vop(st, d, v),
             Op::Const(w) => {
                 if sem::canon(d, w) != w {
                     return Err(format!("constant {w:#x} is not canonical for {d}"));
@@ -358,7 +387,7 @@ impl Checker<'_> {
             }
             Op::Cmp(_, a, b) => {
                 let t = pair(a, b)?;
-                if t == Ty::Handle {
+                if t == Ty::Handle || !scalar(t) {
                     return Err("comparison of handles".into());
                 }
                 if d != Ty::Bool {
@@ -367,11 +396,81 @@ impl Checker<'_> {
             }
             Op::Convert(a) => {
                 let t = self.use_(st, a)?;
-                if !sem::convertible(t, d) {
+                if !scalar(t) || !sem::convertible(t, d) {
                     return Err(format!("no conversion from {t} to {d}"));
                 }
             }
             Op::Load { ptr, len, index, .. } => self.index_args(st, ptr, len, index)?,
+        }
+        Ok(())
+    }
+
+    fn vop(&self, st: &State, d: Ty, op: &VOp) -> R<()> {
+        let vec_of = |t: Ty| match t {
+            Ty::Vec(v) => Ok(v),
+            _ => Err(format!("{op:?}: {t} is not a vector")),
+        };
+        let pair = |a: VReg, b: VReg| -> R<super::VecTy> {
+            let (ta, tb) = (self.use_(st, a)?, self.use_(st, b)?);
+            if ta != tb {
+                return Err(format!("operands {a}: {ta} and {b}: {tb} differ in type"));
+            }
+            vec_of(ta)
+        };
+        match *op {
+            VOp::Splat(a) => {
+                let v = vec_of(d)?;
+                let t = self.use_(st, a)?;
+                if t != v.lane.ty() {
+                    return Err(format!("splat of {t} into {d}"));
+                }
+            }
+            VOp::Build(ref lanes) => {
+                let v = vec_of(d)?;
+                if lanes.len() != usize::from(v.n) {
+                    return Err(format!("{} lanes for {d}", lanes.len()));
+                }
+                for &l in lanes {
+                    let t = self.use_(st, l)?;
+                    if t != v.lane.ty() {
+                        return Err(format!("lane {l}: {t} in {d}"));
+                    }
+                }
+            }
+            VOp::Lane(a, k) => {
+                let v = vec_of(self.use_(st, a)?)?;
+                if k >= v.n || d != v.lane.ty() {
+                    return Err(format!("lane {k} of {v} into {d}"));
+                }
+            }
+            VOp::Binary(b, x, y) => {
+                let v = pair(x, y)?;
+                if Ty::Vec(v) != d
+                    || v.lane == Lane::Bool
+                    || !matches!(b, BinOp::Add | BinOp::Sub | BinOp::Mul)
+                {
+                    return Err(format!("{b:?} of {v} into {d}"));
+                }
+            }
+            VOp::FDiv { a, b, .. } => {
+                let v = pair(a, b)?;
+                if Ty::Vec(v) != d || !matches!(v.lane, Lane::F32 | Lane::F64) {
+                    return Err(format!("float division of {v} into {d}"));
+                }
+            }
+            VOp::Cmp(_, a, b) => {
+                let v = pair(a, b)?;
+                if v.lane == Lane::Bool || d != Ty::Vec(v.with_lane(Lane::Bool)) {
+                    return Err(format!("comparison of {v} into {d}"));
+                }
+            }
+            VOp::Convert(a) => {
+                let from = vec_of(self.use_(st, a)?)?;
+                let to = vec_of(d)?;
+                if from.n != to.n || !vector::convertible(from.lane, to.lane) {
+                    return Err(format!("no conversion from {from} to {to}"));
+                }
+            }
         }
         Ok(())
     }

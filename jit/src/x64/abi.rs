@@ -111,6 +111,7 @@ pub fn result_regs(tys: &[Ty]) -> Option<Vec<ArgLoc>> {
                     nf += 1;
                     ArgLoc::Xmm(Xmm(nf - 1))
                 }
+                Class::Vector => unreachable!("verified: a vector is never a result"),
             })
             .collect(),
     )

@@ -43,6 +43,8 @@ pub struct FrameInfo {
     /// Bytes of native stack one activation uses (return address included).
     pub frame_bytes: usize,
     pub spilled: u32,
+    /// Code offset of every `Stmt::Mark` (front-end marker), in order.
+    pub marks: Vec<(usize, u32)>,
 }
 
 pub struct FnGen<'a, A: Target> {
@@ -58,7 +60,13 @@ pub struct FnGen<'a, A: Target> {
     epilogue: DynamicLabel,
     /// First staging slot (after the spill slots).
     stage: u32,
+    /// The vector instructions vector ops may use (`simd.rs`).
+    simd: crate::SimdLevel,
+    /// Code offset of every `Stmt::Mark`, in emission order.
+    marks: Vec<(usize, u32)>,
 }
+
+mod simd;
 
 /// Largest number of staging words and outgoing stack words of any call in `b`.
 fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
@@ -113,7 +121,15 @@ impl<'a, A: Target> FnGen<'a, A> {
             loops: vec![],
             epilogue,
             stage: alloc.spill_slots,
+            simd: crate::SimdLevel::Sse2,
+            marks: vec![],
         }
+    }
+
+    /// Use the vector instructions of `level` for vector ops.
+    pub fn with_simd(mut self, level: crate::SimdLevel) -> Self {
+        self.simd = level;
+        self
     }
 
     fn e(&mut self, i: Inst) {
@@ -163,6 +179,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         FrameInfo {
             frame_bytes: 8 + abi::SAVED_BYTES as usize + s as usize,
             spilled: self.alloc.spilled,
+            marks: std::mem::take(&mut self.marks),
         }
     }
 
@@ -434,6 +451,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.e(Inst::Jmp(head));
                 self.em.bind(exit);
             }
+            Stmt::Mark(k) => {
+                let at = self.em.offset();
+                self.marks.push((at, *k));
+            }
             Stmt::Break => {
                 let exit = self.loops.last().expect("verified").1;
                 self.e(Inst::Jmp(exit));
@@ -552,6 +573,8 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.mov_imm(RAX, w);
                 self.store_int(d, RAX);
             }
+            Op::Vector(ref v) => self.vop(d, v),
+            Op::Copy(a) if ty.class() == Class::Vector => self.vcopy(d, a),
             Op::Copy(a) => match (self.loc(a), ty.class()) {
                 (Loc::Xmm(_), Class::Float) => {
                     let x = self.float_in(a, X14);

@@ -4,8 +4,12 @@
 //! rendering in [`Inst::render`] (the encoding tests decode the bytes with
 //! iced-x86 and compare the two).
 //!
-//! The form set is deliberately small and contains no VEX/AVX forms: see
-//! [`KNOWN_MISENCODED`] for the dynasm 5.x forms that must never be added.
+//! The form set is deliberately small. Its only VEX forms are the 256-bit
+//! vector forms of [`Inst::VLoad`]/[`Inst::VStore`] (`vmovdqu`),
+//! [`Inst::Vpk`] (three-register AVX/AVX2 arithmetic), [`Inst::Vcvtdq2pd`]
+//! and [`Inst::Vzeroupper`], each round-tripped through iced-x86 by the
+//! tests; see [`KNOWN_MISENCODED`] for the dynasm 5.x forms that must never
+//! be added.
 
 use dynasmrt::x64::X64Relocation;
 use dynasmrt::{dynasm, DynamicLabel, DynasmLabelApi};
@@ -65,6 +69,11 @@ impl Xmm {
     pub fn name(self) -> String {
         format!("xmm{}", self.0)
     }
+}
+
+/// The name of the 256-bit register of `x`.
+fn ymm(x: Xmm) -> String {
+    format!("ymm{}", x.0)
 }
 
 /// Index scale of a memory operand.
@@ -300,6 +309,125 @@ impl Sse {
     }
 }
 
+/// Width of a vector load or store between memory and an SSE/AVX register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VW {
+    /// `movd xmm, dword [m]` / `movd dword [m], xmm` (4 bytes)
+    D,
+    /// `movq xmm, qword [m]` / `movq qword [m], xmm` (8 bytes)
+    Q,
+    /// `movdqu xmm, [m]` (16 bytes)
+    X,
+    /// `vmovdqu ymm, [m]` (32 bytes, AVX)
+    Y,
+}
+
+impl VW {
+    pub const ALL: [VW; 4] = [VW::D, VW::Q, VW::X, VW::Y];
+    pub fn bytes(self) -> u32 {
+        match self {
+            VW::D => 4,
+            VW::Q => 8,
+            VW::X => 16,
+            VW::Y => 32,
+        }
+    }
+}
+
+/// Packed vector operations `op xmm, xmm` (legacy SSE encoding) and, as
+/// [`Inst::Vpk`], `vop ymm, ymm, ymm` (VEX.256).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pk {
+    Addpd,
+    Subpd,
+    Mulpd,
+    Divpd,
+    Addps,
+    Subps,
+    Mulps,
+    Divps,
+    Paddd,
+    Psubd,
+    Paddq,
+    Psubq,
+    /// SSE4.1 (AVX2 for the 256-bit form)
+    Pmulld,
+    Pcmpeqd,
+    Pcmpgtd,
+    /// SSE4.1
+    Pcmpeqq,
+    /// SSE4.2
+    Pcmpgtq,
+    Xorps,
+}
+
+impl Pk {
+    pub const ALL: [Pk; 18] = [
+        Pk::Addpd,
+        Pk::Subpd,
+        Pk::Mulpd,
+        Pk::Divpd,
+        Pk::Addps,
+        Pk::Subps,
+        Pk::Mulps,
+        Pk::Divps,
+        Pk::Paddd,
+        Pk::Psubd,
+        Pk::Paddq,
+        Pk::Psubq,
+        Pk::Pmulld,
+        Pk::Pcmpeqd,
+        Pk::Pcmpgtd,
+        Pk::Pcmpeqq,
+        Pk::Pcmpgtq,
+        Pk::Xorps,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Pk::Addpd => "addpd",
+            Pk::Subpd => "subpd",
+            Pk::Mulpd => "mulpd",
+            Pk::Divpd => "divpd",
+            Pk::Addps => "addps",
+            Pk::Subps => "subps",
+            Pk::Mulps => "mulps",
+            Pk::Divps => "divps",
+            Pk::Paddd => "paddd",
+            Pk::Psubd => "psubd",
+            Pk::Paddq => "paddq",
+            Pk::Psubq => "psubq",
+            Pk::Pmulld => "pmulld",
+            Pk::Pcmpeqd => "pcmpeqd",
+            Pk::Pcmpgtd => "pcmpgtd",
+            Pk::Pcmpeqq => "pcmpeqq",
+            Pk::Pcmpgtq => "pcmpgtq",
+            Pk::Xorps => "xorps",
+        }
+    }
+}
+
+/// The predicate of `cmppd`/`cmpps` (imm8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pred {
+    Eq = 0,
+    Lt = 1,
+    Le = 2,
+    /// Not equal or unordered (true on NaN).
+    Neq = 4,
+}
+
+impl Pred {
+    pub const ALL: [Pred; 4] = [Pred::Eq, Pred::Lt, Pred::Le, Pred::Neq];
+    fn suffix(self) -> &'static str {
+        match self {
+            Pred::Eq => "eq",
+            Pred::Lt => "lt",
+            Pred::Le => "le",
+            Pred::Neq => "neq",
+        }
+    }
+}
+
 /// Memory load forms (`dst` is a GPR).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LoadKind {
@@ -401,6 +529,23 @@ pub enum Inst {
     Cvtsi2ss(Xmm, Gpr),
     /// `cvttsd2si r64, xmm`
     Cvttsd2si(Gpr, Xmm),
+    /// Vector load of the given width (the rest of the register is zeroed
+    /// for `D`/`Q`; `Y` writes the whole ymm).
+    VLoad(VW, Xmm, Mem),
+    VStore(VW, Mem, Xmm),
+    /// `op xmm, xmm` (packed, legacy SSE encoding)
+    Pk(Pk, Xmm, Xmm),
+    /// `vop ymm, ymm, ymm` (VEX.256)
+    Vpk(Pk, Xmm, Xmm, Xmm),
+    /// `cmp<pred>pd xmm, xmm` (`true`) or `cmp<pred>ps xmm, xmm`
+    Cmpp(Pred, bool, Xmm, Xmm),
+    /// `movmskpd r32, xmm` (`true`) or `movmskps r32, xmm`
+    Movmsk(bool, Gpr, Xmm),
+    /// `cvtdq2pd xmm, xmm`
+    Cvtdq2pd(Xmm, Xmm),
+    /// `vcvtdq2pd ymm, xmm`
+    Vcvtdq2pd(Xmm, Xmm),
+    Vzeroupper,
 }
 
 /// The shape of an [`Inst`], without operands (for coverage and the
@@ -447,10 +592,19 @@ pub enum Form {
     Cvtsi2sd,
     Cvtsi2ss,
     Cvttsd2si,
+    VLoad,
+    VStore,
+    Pk,
+    Vpk,
+    Cmpp,
+    Movmsk,
+    Cvtdq2pd,
+    Vcvtdq2pd,
+    Vzeroupper,
 }
 
 impl Form {
-    pub const ALL: [Form; 40] = [
+    pub const ALL: [Form; 49] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -491,6 +645,15 @@ impl Form {
         Form::Cvtsi2sd,
         Form::Cvtsi2ss,
         Form::Cvttsd2si,
+        Form::VLoad,
+        Form::VStore,
+        Form::Pk,
+        Form::Vpk,
+        Form::Cmpp,
+        Form::Movmsk,
+        Form::Cvtdq2pd,
+        Form::Vcvtdq2pd,
+        Form::Vzeroupper,
     ];
 }
 
@@ -563,6 +726,15 @@ impl Inst {
             Inst::Cvtsi2sd(..) => Form::Cvtsi2sd,
             Inst::Cvtsi2ss(..) => Form::Cvtsi2ss,
             Inst::Cvttsd2si(..) => Form::Cvttsd2si,
+            Inst::VLoad(..) => Form::VLoad,
+            Inst::VStore(..) => Form::VStore,
+            Inst::Pk(..) => Form::Pk,
+            Inst::Vpk(..) => Form::Vpk,
+            Inst::Cmpp(..) => Form::Cmpp,
+            Inst::Movmsk(..) => Form::Movmsk,
+            Inst::Cvtdq2pd(..) => Form::Cvtdq2pd,
+            Inst::Vcvtdq2pd(..) => Form::Vcvtdq2pd,
+            Inst::Vzeroupper => Form::Vzeroupper,
         }
     }
 
@@ -632,6 +804,40 @@ impl Inst {
             Inst::Cvtsi2sd(x, r) => format!("cvtsi2sd {}, {}", x.name(), r.name64()),
             Inst::Cvtsi2ss(x, r) => format!("cvtsi2ss {}, {}", x.name(), r.name64()),
             Inst::Cvttsd2si(r, x) => format!("cvttsd2si {}, {}", r.name64(), x.name()),
+            Inst::VLoad(w, x, m) => match w {
+                VW::D => format!("movd {}, {}", x.name(), m.render("dword")),
+                VW::Q => format!("movq {}, {}", x.name(), m.render("qword")),
+                VW::X => format!("movdqu {}, {}", x.name(), m.render("xmmword")),
+                VW::Y => format!("vmovdqu {}, {}", ymm(x), m.render("ymmword")),
+            },
+            Inst::VStore(w, m, x) => match w {
+                VW::D => format!("movd {}, {}", m.render("dword"), x.name()),
+                VW::Q => format!("movq {}, {}", m.render("qword"), x.name()),
+                VW::X => format!("movdqu {}, {}", m.render("xmmword"), x.name()),
+                VW::Y => format!("vmovdqu {}, {}", m.render("ymmword"), ymm(x)),
+            },
+            Inst::Pk(op, d, s) => format!("{} {}, {}", op.name(), d.name(), s.name()),
+            Inst::Vpk(op, d, a, b) => format!("v{} {}, {}, {}", op.name(), ymm(d), ymm(a), ymm(b)),
+            Inst::Cmpp(p, dbl, d, s) => {
+                format!(
+                    "cmp{}p{} {}, {}",
+                    p.suffix(),
+                    if dbl { "d" } else { "s" },
+                    d.name(),
+                    s.name()
+                )
+            }
+            Inst::Movmsk(dbl, r, x) => {
+                format!(
+                    "movmskp{} {}, {}",
+                    if dbl { "d" } else { "s" },
+                    r.name32(),
+                    x.name()
+                )
+            }
+            Inst::Cvtdq2pd(d, s) => format!("cvtdq2pd {}, {}", d.name(), s.name()),
+            Inst::Vcvtdq2pd(d, s) => format!("vcvtdq2pd {}, {}", ymm(d), s.name()),
+            Inst::Vzeroupper => "vzeroupper".into(),
         }
     }
 
@@ -850,6 +1056,76 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
         Inst::Cvtsi2sd(x, r) => dynasm!(ops ; .arch x64 ; cvtsi2sd Rx(x.0), Rq(r.0)),
         Inst::Cvtsi2ss(x, r) => dynasm!(ops ; .arch x64 ; cvtsi2ss Rx(x.0), Rq(r.0)),
         Inst::Cvttsd2si(r, x) => dynasm!(ops ; .arch x64 ; cvttsd2si Rq(r.0), Rx(x.0)),
+        Inst::VLoad(w, x, m) => match w {
+            VW::D => with_mem!(ops, m, [movd Rx(x.0), DWORD], []),
+            VW::Q => with_mem!(ops, m, [movq Rx(x.0), QWORD], []),
+            VW::X => with_mem!(ops, m, [movdqu Rx(x.0), OWORD], []),
+            VW::Y => with_mem!(ops, m, [vmovdqu Ry(x.0), YWORD], []),
+        },
+        Inst::VStore(w, m, x) => match w {
+            VW::D => with_mem!(ops, m, [movd DWORD], [, Rx(x.0)]),
+            VW::Q => with_mem!(ops, m, [movq QWORD], [, Rx(x.0)]),
+            VW::X => with_mem!(ops, m, [movdqu OWORD], [, Rx(x.0)]),
+            VW::Y => with_mem!(ops, m, [vmovdqu YWORD], [, Ry(x.0)]),
+        },
+        Inst::Pk(op, d, s) => match op {
+            Pk::Addpd => dynasm!(ops ; .arch x64 ; addpd Rx(d.0), Rx(s.0)),
+            Pk::Subpd => dynasm!(ops ; .arch x64 ; subpd Rx(d.0), Rx(s.0)),
+            Pk::Mulpd => dynasm!(ops ; .arch x64 ; mulpd Rx(d.0), Rx(s.0)),
+            Pk::Divpd => dynasm!(ops ; .arch x64 ; divpd Rx(d.0), Rx(s.0)),
+            Pk::Addps => dynasm!(ops ; .arch x64 ; addps Rx(d.0), Rx(s.0)),
+            Pk::Subps => dynasm!(ops ; .arch x64 ; subps Rx(d.0), Rx(s.0)),
+            Pk::Mulps => dynasm!(ops ; .arch x64 ; mulps Rx(d.0), Rx(s.0)),
+            Pk::Divps => dynasm!(ops ; .arch x64 ; divps Rx(d.0), Rx(s.0)),
+            Pk::Paddd => dynasm!(ops ; .arch x64 ; paddd Rx(d.0), Rx(s.0)),
+            Pk::Psubd => dynasm!(ops ; .arch x64 ; psubd Rx(d.0), Rx(s.0)),
+            Pk::Paddq => dynasm!(ops ; .arch x64 ; paddq Rx(d.0), Rx(s.0)),
+            Pk::Psubq => dynasm!(ops ; .arch x64 ; psubq Rx(d.0), Rx(s.0)),
+            Pk::Pmulld => dynasm!(ops ; .arch x64 ; pmulld Rx(d.0), Rx(s.0)),
+            Pk::Pcmpeqd => dynasm!(ops ; .arch x64 ; pcmpeqd Rx(d.0), Rx(s.0)),
+            Pk::Pcmpgtd => dynasm!(ops ; .arch x64 ; pcmpgtd Rx(d.0), Rx(s.0)),
+            Pk::Pcmpeqq => dynasm!(ops ; .arch x64 ; pcmpeqq Rx(d.0), Rx(s.0)),
+            Pk::Pcmpgtq => dynasm!(ops ; .arch x64 ; pcmpgtq Rx(d.0), Rx(s.0)),
+            Pk::Xorps => dynasm!(ops ; .arch x64 ; xorps Rx(d.0), Rx(s.0)),
+        },
+        Inst::Vpk(op, d, a, b) => match op {
+            Pk::Addpd => dynasm!(ops ; .arch x64 ; vaddpd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Subpd => dynasm!(ops ; .arch x64 ; vsubpd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Mulpd => dynasm!(ops ; .arch x64 ; vmulpd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Divpd => dynasm!(ops ; .arch x64 ; vdivpd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Addps => dynasm!(ops ; .arch x64 ; vaddps Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Subps => dynasm!(ops ; .arch x64 ; vsubps Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Mulps => dynasm!(ops ; .arch x64 ; vmulps Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Divps => dynasm!(ops ; .arch x64 ; vdivps Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Paddd => dynasm!(ops ; .arch x64 ; vpaddd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Psubd => dynasm!(ops ; .arch x64 ; vpsubd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Paddq => dynasm!(ops ; .arch x64 ; vpaddq Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Psubq => dynasm!(ops ; .arch x64 ; vpsubq Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pmulld => dynasm!(ops ; .arch x64 ; vpmulld Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpeqd => dynasm!(ops ; .arch x64 ; vpcmpeqd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpgtd => dynasm!(ops ; .arch x64 ; vpcmpgtd Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpeqq => dynasm!(ops ; .arch x64 ; vpcmpeqq Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Pcmpgtq => dynasm!(ops ; .arch x64 ; vpcmpgtq Ry(d.0), Ry(a.0), Ry(b.0)),
+            Pk::Xorps => dynasm!(ops ; .arch x64 ; vxorps Ry(d.0), Ry(a.0), Ry(b.0)),
+        },
+        Inst::Cmpp(p, dbl, d, s) => {
+            let imm = p as i8;
+            if dbl {
+                dynasm!(ops ; .arch x64 ; cmppd Rx(d.0), Rx(s.0), BYTE imm)
+            } else {
+                dynasm!(ops ; .arch x64 ; cmpps Rx(d.0), Rx(s.0), BYTE imm)
+            }
+        }
+        Inst::Movmsk(dbl, r, x) => {
+            if dbl {
+                dynasm!(ops ; .arch x64 ; movmskpd Rd(r.0), Rx(x.0))
+            } else {
+                dynasm!(ops ; .arch x64 ; movmskps Rd(r.0), Rx(x.0))
+            }
+        }
+        Inst::Cvtdq2pd(d, s) => dynasm!(ops ; .arch x64 ; cvtdq2pd Rx(d.0), Rx(s.0)),
+        Inst::Vcvtdq2pd(d, s) => dynasm!(ops ; .arch x64 ; vcvtdq2pd Ry(d.0), Rx(s.0)),
+        Inst::Vzeroupper => dynasm!(ops ; .arch x64 ; vzeroupper),
     }
 }
 

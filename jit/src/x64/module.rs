@@ -23,10 +23,13 @@ struct FuncInfo {
     params: Vec<Ty>,
     results: Vec<Ty>,
     thunk: AssemblyOffset,
-    /// Offset of the function's first instruction in the buffer.
-    start: usize,
+    code_start: usize,
     code_bytes: usize,
     frame_bytes: usize,
+    /// Home of every virtual register (`None`: it never occurs).
+    locations: Vec<Option<regalloc::Loc>>,
+    /// Code offset (from the buffer's start) of every `Stmt::Mark`.
+    marks: Vec<(usize, u32)>,
 }
 
 /// Statistics of one compilation.
@@ -64,28 +67,37 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info =
-            FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error).emit_function(FuncId(i as u32));
+        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
+            .with_simd(opts.simd)
+            .emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
-        frames.push((start, em.offset() - start, info.frame_bytes));
+        frames.push((
+            start,
+            em.offset() - start,
+            info.frame_bytes,
+            alloc.locs,
+            info.marks,
+        ));
     }
     for (i, f) in m.functions.iter().enumerate() {
         let thunk = AssemblyOffset(em.offset());
         emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);
-        let (start, code_bytes, frame_bytes) = frames[i];
+        let (code_start, code_bytes, frame_bytes, locations, marks) = std::mem::take(&mut frames[i]);
         funcs.push(FuncInfo {
             name: f.name.clone(),
             params: f.param_tys(),
             results: f.results.clone(),
             thunk,
-            start,
+            code_start,
             code_bytes,
             frame_bytes,
+            locations,
+            marks,
         });
     }
     stats.instructions = em.count;
     stats.code_bytes = em.offset();
-    let max_frame = frames.iter().map(|f| f.2).max().unwrap_or(0);
+    let max_frame = funcs.iter().map(|f| f.frame_bytes).max().unwrap_or(0);
     stats.max_frame_bytes = max_frame;
     let mut asm = em.asm;
     asm.commit().map_err(|e| JitError::Assembler(e.to_string()))?;
@@ -160,11 +172,26 @@ impl X64Module {
         self.funcs[f.0 as usize].code_bytes
     }
 
-    /// Where one function's machine code starts in the buffer, and its
-    /// bytes (without its entry thunk).
+    /// The function's machine code (without its entry thunk) and where it
+    /// starts in the buffer.
     pub fn function_code(&self, f: FuncId) -> (usize, &[u8]) {
-        let info = &self.funcs[f.0 as usize];
-        (info.start, &self.buf[info.start..info.start + info.code_bytes])
+        let i = &self.funcs[f.0 as usize];
+        (i.code_start, &self.buf[i.code_start..i.code_start + i.code_bytes])
+    }
+
+    /// Code offsets of the function's `Stmt::Mark`s, in emission order.
+    pub fn function_marks(&self, f: FuncId) -> &[(usize, u32)] {
+        &self.funcs[f.0 as usize].marks
+    }
+
+    /// The home of every virtual register of the function, in Intel syntax
+    /// (`None`: the register never occurs).
+    pub fn function_locations(&self, f: FuncId) -> Vec<Option<String>> {
+        self.funcs[f.0 as usize]
+            .locations
+            .iter()
+            .map(|l| l.map(|l| l.render()))
+            .collect()
     }
 
     pub fn function_frame_bytes(&self, f: FuncId) -> usize {

@@ -14,7 +14,7 @@
 
 use super::abi::{ALLOC_GPRS, ALLOC_XMMS, CALLEE_SAVED};
 use super::emit::{Gpr, Xmm};
-use crate::ir::{Block, Class, Function, Op, Stmt, VReg, VRegKind};
+use crate::ir::{Block, Class, Function, Op, Stmt, Ty, VOp, VReg, VRegKind};
 
 /// The home of a value for its whole life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +23,21 @@ pub enum Loc {
     Xmm(Xmm),
     /// Frame slot `k` (see `abi::slot`).
     Slot(u32),
+}
+
+impl Loc {
+    /// Intel syntax: the register, or the slot's memory operand (a vector's
+    /// slot is its lowest address).
+    pub fn render(self) -> String {
+        match self {
+            Loc::Gpr(r) => r.name64().to_string(),
+            Loc::Xmm(x) => x.name(),
+            Loc::Slot(k) => {
+                let d = super::abi::slot(k).disp;
+                format!("[rbp-{:#x}]", -i64::from(d))
+            }
+        }
+    }
 }
 
 /// The result of allocation for one function.
@@ -110,7 +125,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<VReg> {
         Stmt::Raise { operands, .. } => operands.iter().flatten().copied().collect(),
         Stmt::If { cond, .. } => vec![*cond],
         Stmt::Return(v) => v.clone(),
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => vec![],
+        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => vec![],
     }
 }
 
@@ -135,6 +150,16 @@ pub fn op_uses(op: &Op) -> Vec<VReg> {
             vec![a, b]
         }
         Op::Load { ptr, len, index, .. } => vec![ptr, len, index],
+        Op::Vector(ref v) => vop_uses(v),
+    }
+}
+
+/// Registers a vector op reads.
+pub fn vop_uses(op: &VOp) -> Vec<VReg> {
+    match *op {
+        VOp::Splat(a) | VOp::Lane(a, _) | VOp::Convert(a) => vec![a],
+        VOp::Build(ref lanes) => lanes.clone(),
+        VOp::Binary(_, a, b) | VOp::FDiv { a, b, .. } | VOp::Cmp(_, a, b) => vec![a, b],
     }
 }
 
@@ -194,6 +219,15 @@ pub fn allocate(f: &Function) -> Allocation {
     let mut active: Vec<usize> = vec![];
     let mut spill_slots = 0u32;
     let mut spilled = 0u32;
+    // A vector is a run of slots for the whole function (never a register);
+    // its location names the run's lowest-addressed slot.
+    for &v in &order {
+        if let Ty::Vec(vt) = f.vregs[v].ty {
+            spill_slots += vt.slots();
+            locs[v] = Some(Loc::Slot(spill_slots - 1));
+        }
+    }
+    let order: Vec<usize> = order.into_iter().filter(|&v| locs[v].is_none()).collect();
     let mut spill = |locs: &mut Vec<Option<Loc>>, v: usize| {
         locs[v] = Some(Loc::Slot(spill_slots));
         spill_slots += 1;
@@ -208,6 +242,7 @@ pub fn allocate(f: &Function) -> Allocation {
             (Class::Int, true) => CALLEE_SAVED.iter().map(|&r| Loc::Gpr(r)).collect(),
             (Class::Float, false) => (0..ALLOC_XMMS).map(|x| Loc::Xmm(Xmm(x))).collect(),
             (Class::Float, true) => vec![],
+            (Class::Vector, _) => unreachable!("vectors are placed above"),
         };
         if allowed.is_empty() {
             spill(&mut locs, v);

@@ -18,6 +18,7 @@ pub fn opts() -> CompileOptions {
     CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        simd: spy_jit::SimdLevel::host(),
     }
 }
 

@@ -346,6 +346,8 @@ pub enum Inst {
     AluI(Alu, Gpr, i32),
     /// `imul r64, r64`
     Imul(Gpr, Gpr),
+    /// `imul r64, r64, imm32` (sign-extended)
+    ImulI(Gpr, Gpr, i32),
     /// `neg r64`
     Neg(Gpr),
     /// `not r64`
@@ -418,6 +420,7 @@ pub enum Form {
     Alu,
     AluI,
     Imul,
+    ImulI,
     Neg,
     Not,
     Cqo,
@@ -450,7 +453,7 @@ pub enum Form {
 }
 
 impl Form {
-    pub const ALL: [Form; 40] = [
+    pub const ALL: [Form; 41] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -462,6 +465,7 @@ impl Form {
         Form::Alu,
         Form::AluI,
         Form::Imul,
+        Form::ImulI,
         Form::Neg,
         Form::Not,
         Form::Cqo,
@@ -534,6 +538,7 @@ impl Inst {
             Inst::Alu(..) => Form::Alu,
             Inst::AluI(..) => Form::AluI,
             Inst::Imul(..) => Form::Imul,
+            Inst::ImulI(..) => Form::ImulI,
             Inst::Neg(..) => Form::Neg,
             Inst::Not(..) => Form::Not,
             Inst::Cqo => Form::Cqo,
@@ -603,6 +608,9 @@ impl Inst {
             Inst::Alu(op, d, s) => format!("{} {}, {}", op.name(), d.name64(), s.name64()),
             Inst::AluI(op, d, i) => format!("{} {}, {}", op.name(), d.name64(), hex(i.into())),
             Inst::Imul(d, s) => format!("imul {}, {}", d.name64(), s.name64()),
+            // The decoder prints the two-operand alias when both registers agree.
+            Inst::ImulI(d, s, i) if d == s => format!("imul {}, {}", d.name64(), hex(i.into())),
+            Inst::ImulI(d, s, i) => format!("imul {}, {}, {}", d.name64(), s.name64(), hex(i.into())),
             Inst::Neg(r) => format!("neg {}", r.name64()),
             Inst::Not(r) => format!("not {}", r.name64()),
             Inst::Cqo => "cqo".into(),
@@ -764,6 +772,7 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Alu::Test => dynasm!(ops ; .arch x64 ; test Rq(d.0), DWORD imm),
         },
         Inst::Imul(d, s) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0)),
+        Inst::ImulI(d, s, imm) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0), DWORD imm),
         Inst::Neg(r) => dynasm!(ops ; .arch x64 ; neg Rq(r.0)),
         Inst::Not(r) => dynasm!(ops ; .arch x64 ; not Rq(r.0)),
         Inst::Cqo => dynasm!(ops ; .arch x64 ; cqo),

@@ -49,6 +49,9 @@ pub(crate) fn samples() -> Vec<Inst> {
             v.push(Inst::MovRR(d, s));
             v.push(Inst::MovRR32(d, s));
             v.push(Inst::Imul(d, s));
+            for imm in imms32() {
+                v.push(Inst::ImulI(d, s, imm));
+            }
             v.push(Inst::Movsx8(d, s));
             v.push(Inst::Movzx8(d, s));
             v.push(Inst::Movsxd(d, s));

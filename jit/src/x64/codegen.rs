@@ -18,8 +18,7 @@ use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, St
 use super::emit::{R11, RAX, RCX, RDI, RDX, RSP};
 use super::regalloc::{commutes, stmt_uses, Allocation, Loc};
 use crate::ir::{
-    sem, BinOp, Block, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp,
-    VReg,
+    sem, BinOp, Block, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp, VReg,
 };
 use dynasmrt::DynamicLabel;
 
@@ -71,6 +70,8 @@ pub struct FnGen<'a, A: Target> {
     frame: i32,
     /// Words of outgoing stack arguments (the spill slots start above them).
     out_words: u32,
+    /// Float constants used as memory operands, written after the stubs.
+    pool: Vec<(u64, DynamicLabel)>,
 }
 
 /// A condition left in the flags by a comparison.
@@ -210,6 +211,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             saved,
             frame,
             out_words,
+            pool: vec![],
         }
     }
 
@@ -244,6 +246,9 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.em.bind(self.epilogue);
         self.epilogue_code();
         self.emit_stubs();
+        for (w, l) in std::mem::take(&mut self.pool) {
+            self.em.pool_word(l, w);
+        }
         FrameInfo {
             frame_bytes: 8 + 8 * self.saved.len() + self.frame as usize,
             spilled: self.alloc.spilled,
@@ -259,6 +264,30 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Pop(r));
         }
         self.e(Inst::Ret);
+    }
+
+    /// The pool label of a constant word.
+    fn constant(&mut self, w: u64) -> DynamicLabel {
+        if let Some(&(_, l)) = self.pool.iter().find(|(c, _)| *c == w) {
+            return l;
+        }
+        let l = self.label();
+        self.pool.push((w, l));
+        l
+    }
+
+    /// `op x, v` for a float `v`: a pool operand for a constant.
+    fn sse_op(&mut self, op: Sse, x: Xmm, v: VReg) {
+        match self.loc(v) {
+            Loc::Imm(w) => {
+                let l = self.constant(w);
+                self.e(Inst::SseRip(op, x, l));
+            }
+            _ => {
+                let r = self.float_in(v, X15);
+                self.e(Inst::Sse(op, x, r));
+            }
+        }
     }
 
     /// Spill slot `k`.
@@ -454,8 +483,8 @@ impl<'a, A: Target> FnGen<'a, A> {
             Loc::Gpr(r) => self.e(Inst::MovqXR(x, r)),
             Loc::Imm(0) => self.e(Inst::Sse(Sse::Xorpd, x, x)),
             Loc::Imm(w) => {
-                self.mov_imm(R11, w);
-                self.e(Inst::MovqXR(x, R11));
+                let l = self.constant(w);
+                self.e(Inst::MovsdRip(x, l));
             }
         }
     }
@@ -504,11 +533,20 @@ impl<'a, A: Target> FnGen<'a, A> {
     // ---- statements ----
 
     fn block(&mut self, b: &Block) {
+        self.stmts(&b.0);
+    }
+
+    fn stmts(&mut self, st: &[Stmt]) {
         let mut i = 0;
-        while i < b.0.len() {
+        while i < st.len() {
             // A comparison used only by the next `if`: compare and branch.
-            if let (Stmt::Assign { dst, op: Op::Cmp(c, x, y) }, Some(Stmt::If { cond, then_, else_ })) =
-                (&b.0[i], b.0.get(i + 1))
+            if let (
+                Stmt::Assign {
+                    dst,
+                    op: Op::Cmp(c, x, y),
+                },
+                Some(Stmt::If { cond, then_, else_ }),
+            ) = (&st[i], st.get(i + 1))
             {
                 if cond == dst && self.uses[dst.index()] == 1 {
                     let cond = self.compare(*c, *x, *y);
@@ -517,9 +555,53 @@ impl<'a, A: Target> FnGen<'a, A> {
                     continue;
                 }
             }
-            self.stmt(&b.0[i]);
+            self.stmt(&st[i]);
             i += 1;
         }
+    }
+
+    /// A loop whose body starts with `if a <cmp> b: break` (either arm, the
+    /// other empty; immediates before it emit nothing): the index of the
+    /// comparison and whether the loop exits when it is true.
+    fn rotatable(&self, body: &Block) -> Option<(usize, bool)> {
+        let st = &body.0;
+        let k = st.iter().position(
+            |s| !matches!(s, Stmt::Assign { dst, op: Op::Const(_) } if matches!(self.loc(*dst), Loc::Imm(_))),
+        )?;
+        let (Stmt::Assign { dst, op: Op::Cmp(..) }, Some(Stmt::If { cond, then_, else_ })) =
+            (&st[k], st.get(k + 1))
+        else {
+            return None;
+        };
+        if cond != dst || self.uses[dst.index()] != 1 {
+            return None;
+        }
+        match (then_.0.as_slice(), else_.0.as_slice()) {
+            ([Stmt::Break], []) => Some((k, true)),
+            ([], [Stmt::Break]) => Some((k, false)),
+            _ => None,
+        }
+    }
+
+    /// The test at the bottom: `jmp test; top: rest; test: cmp; j<stay> top`.
+    fn rotated_loop(&mut self, body: &Block) {
+        let (k, exit_when) = self.rotatable(body).expect("checked");
+        let Stmt::Assign {
+            op: Op::Cmp(c, x, y), ..
+        } = body.0[k]
+        else {
+            unreachable!("checked")
+        };
+        let (top, test, exit) = (self.label(), self.label(), self.label());
+        self.e(Inst::Jmp(test));
+        self.em.bind(top);
+        self.loops.push((test, exit));
+        self.stmts(&body.0[k + 2..]);
+        self.loops.pop();
+        self.em.bind(test);
+        let cond = self.compare(c, x, y);
+        self.branch(cond, !exit_when, top);
+        self.em.bind(exit);
     }
 
     /// The label a block consisting of one `break`/`continue` jumps to.
@@ -651,6 +733,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.e(Inst::Alu(Alu::Test, c, c));
                 self.if_(Cond::Cc(Cc::Ne), then_, else_);
             }
+            Stmt::Loop { body } if self.rotatable(body).is_some() => self.rotated_loop(body),
             Stmt::Loop { body } => {
                 let (head, exit) = (self.label(), self.label());
                 self.em.bind(head);
@@ -816,7 +899,9 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.mov_loc(dl, al);
             }
             Op::Unary(u, a) if ty.is_float() => {
-                let UnOp::Neg = u else { unreachable!("verified: not on floats") };
+                let UnOp::Neg = u else {
+                    unreachable!("verified: not on floats")
+                };
                 let la = self.loc(a);
                 self.load_bits(la, RAX);
                 if ty == Ty::F32 {
@@ -841,7 +926,6 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Op::Binary(b, x, y) if ty.is_float() => {
                 let w = self.work_xmm(d, Some(y));
-                let yx = self.float_in(y, X15);
                 self.float_into(x, w);
                 let f32 = ty == Ty::F32;
                 let op = match (b, f32) {
@@ -853,7 +937,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                     (BinOp::Mul, true) => Sse::Mulss,
                     _ => unreachable!("verified"),
                 };
-                self.e(Inst::Sse(op, w, yx));
+                self.sse_op(op, w, y);
                 self.store_float(d, w);
             }
             Op::Binary(b, x, y) => {
@@ -1039,18 +1123,17 @@ impl<'a, A: Target> FnGen<'a, A> {
         let t = self.f.ty(a);
         if t.is_float() {
             let ucom = if t == Ty::F32 { Sse::Ucomiss } else { Sse::Ucomisd };
-            let xa = self.float_in(a, X14);
-            let xb = self.float_in(b, X15);
             // Unordered sets ZF=PF=CF=1: "above" forms are false on NaN.
             let (l, r, cond) = match c {
-                CmpOp::Eq => (xa, xb, Cond::FEq),
-                CmpOp::Ne => (xa, xb, Cond::FNe),
-                CmpOp::Lt => (xb, xa, Cond::Cc(Cc::A)),
-                CmpOp::Le => (xb, xa, Cond::Cc(Cc::Ae)),
-                CmpOp::Gt => (xa, xb, Cond::Cc(Cc::A)),
-                CmpOp::Ge => (xa, xb, Cond::Cc(Cc::Ae)),
+                CmpOp::Eq => (a, b, Cond::FEq),
+                CmpOp::Ne => (a, b, Cond::FNe),
+                CmpOp::Lt => (b, a, Cond::Cc(Cc::A)),
+                CmpOp::Le => (b, a, Cond::Cc(Cc::Ae)),
+                CmpOp::Gt => (a, b, Cond::Cc(Cc::A)),
+                CmpOp::Ge => (a, b, Cond::Cc(Cc::Ae)),
             };
-            self.e(Inst::Sse(ucom, l, r));
+            let xl = self.float_in(l, X14);
+            self.sse_op(ucom, xl, r);
             return cond;
         }
         let s = t.is_signed();

@@ -262,6 +262,15 @@ pub enum Sse {
 }
 
 impl Sse {
+    /// Operand size of the memory form.
+    pub fn mem_size(self) -> &'static str {
+        match self {
+            Sse::Addss | Sse::Subss | Sse::Mulss | Sse::Divss | Sse::Ucomiss | Sse::Cvtss2sd => "dword",
+            Sse::Xorpd => "xmmword",
+            _ => "qword",
+        }
+    }
+
     pub const ALL: [Sse; 15] = [
         Sse::Addsd,
         Sse::Subsd,
@@ -403,6 +412,11 @@ pub enum Inst {
     Cvtsi2ss(Xmm, Gpr),
     /// `cvttsd2si r64, xmm`
     Cvttsd2si(Gpr, Xmm),
+    /// `op xmm, [rip + label]`: a constant of the pool (`qword` for the
+    /// double forms, `dword` for the single ones; not `xorpd`).
+    SseRip(Sse, Xmm, DynamicLabel),
+    /// `movsd xmm, qword [rip + label]`
+    MovsdRip(Xmm, DynamicLabel),
 }
 
 /// The shape of an [`Inst`], without operands (for coverage and the
@@ -450,10 +464,12 @@ pub enum Form {
     Cvtsi2sd,
     Cvtsi2ss,
     Cvttsd2si,
+    SseRip,
+    MovsdRip,
 }
 
 impl Form {
-    pub const ALL: [Form; 41] = [
+    pub const ALL: [Form; 43] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -495,6 +511,8 @@ impl Form {
         Form::Cvtsi2sd,
         Form::Cvtsi2ss,
         Form::Cvttsd2si,
+        Form::SseRip,
+        Form::MovsdRip,
     ];
 }
 
@@ -568,6 +586,8 @@ impl Inst {
             Inst::Cvtsi2sd(..) => Form::Cvtsi2sd,
             Inst::Cvtsi2ss(..) => Form::Cvtsi2ss,
             Inst::Cvttsd2si(..) => Form::Cvttsd2si,
+            Inst::SseRip(..) => Form::SseRip,
+            Inst::MovsdRip(..) => Form::MovsdRip,
         }
     }
 
@@ -640,13 +660,25 @@ impl Inst {
             Inst::Cvtsi2sd(x, r) => format!("cvtsi2sd {}, {}", x.name(), r.name64()),
             Inst::Cvtsi2ss(x, r) => format!("cvtsi2ss {}, {}", x.name(), r.name64()),
             Inst::Cvttsd2si(r, x) => format!("cvttsd2si {}, {}", r.name64(), x.name()),
+            Inst::SseRip(op, x, l) => format!(
+                "{} {}, {} ptr [L{}]",
+                op.name(),
+                x.name(),
+                op.mem_size(),
+                l.get_id()
+            ),
+            Inst::MovsdRip(x, l) => format!("movsd {}, qword ptr [L{}]", x.name(), l.get_id()),
         }
     }
 
-    /// The branch target, for branch forms.
+    /// The label, for branch forms and pool references.
     pub fn target(&self) -> Option<DynamicLabel> {
         match *self {
-            Inst::CallL(l) | Inst::Jmp(l) | Inst::Jcc(_, l) => Some(l),
+            Inst::CallL(l)
+            | Inst::Jmp(l)
+            | Inst::Jcc(_, l)
+            | Inst::SseRip(_, _, l)
+            | Inst::MovsdRip(_, l) => Some(l),
             _ => None,
         }
     }
@@ -710,6 +742,11 @@ impl<A: Target> Emitter<A> {
     /// Bind `l` to the current position.
     pub fn bind(&mut self, l: DynamicLabel) {
         dynasm!(self.asm ; .arch x64 ; =>l);
+    }
+
+    /// Align to 8 bytes and write a constant-pool word at `l`.
+    pub fn pool_word(&mut self, l: DynamicLabel, w: u64) {
+        dynasm!(self.asm ; .arch x64 ; .align 8 ; =>l ; .u64 w);
     }
 
     /// Current offset in bytes.
@@ -859,6 +896,24 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
         Inst::Cvtsi2sd(x, r) => dynasm!(ops ; .arch x64 ; cvtsi2sd Rx(x.0), Rq(r.0)),
         Inst::Cvtsi2ss(x, r) => dynasm!(ops ; .arch x64 ; cvtsi2ss Rx(x.0), Rq(r.0)),
         Inst::Cvttsd2si(r, x) => dynasm!(ops ; .arch x64 ; cvttsd2si Rq(r.0), Rx(x.0)),
+        Inst::SseRip(op, d, l) => match op {
+            Sse::Addsd => dynasm!(ops ; .arch x64 ; addsd Rx(d.0), QWORD [=>l]),
+            Sse::Subsd => dynasm!(ops ; .arch x64 ; subsd Rx(d.0), QWORD [=>l]),
+            Sse::Mulsd => dynasm!(ops ; .arch x64 ; mulsd Rx(d.0), QWORD [=>l]),
+            Sse::Divsd => dynasm!(ops ; .arch x64 ; divsd Rx(d.0), QWORD [=>l]),
+            Sse::Addss => dynasm!(ops ; .arch x64 ; addss Rx(d.0), DWORD [=>l]),
+            Sse::Subss => dynasm!(ops ; .arch x64 ; subss Rx(d.0), DWORD [=>l]),
+            Sse::Mulss => dynasm!(ops ; .arch x64 ; mulss Rx(d.0), DWORD [=>l]),
+            Sse::Divss => dynasm!(ops ; .arch x64 ; divss Rx(d.0), DWORD [=>l]),
+            Sse::Minsd => dynasm!(ops ; .arch x64 ; minsd Rx(d.0), QWORD [=>l]),
+            Sse::Maxsd => dynasm!(ops ; .arch x64 ; maxsd Rx(d.0), QWORD [=>l]),
+            Sse::Ucomisd => dynasm!(ops ; .arch x64 ; ucomisd Rx(d.0), QWORD [=>l]),
+            Sse::Ucomiss => dynasm!(ops ; .arch x64 ; ucomiss Rx(d.0), DWORD [=>l]),
+            Sse::Cvtss2sd => dynasm!(ops ; .arch x64 ; cvtss2sd Rx(d.0), DWORD [=>l]),
+            Sse::Cvtsd2ss => dynasm!(ops ; .arch x64 ; cvtsd2ss Rx(d.0), QWORD [=>l]),
+            Sse::Xorpd => unreachable!("xorpd reads 16 aligned bytes: no pool form"),
+        },
+        Inst::MovsdRip(d, l) => dynasm!(ops ; .arch x64 ; movsd Rx(d.0), QWORD [=>l]),
     }
 }
 

@@ -211,19 +211,30 @@ fn chains(f: &Function, b: &Block, imm: &[Option<u64>], count: &[u32], g: &mut G
             _ => {}
         }
     }
-    for i in (0..b.0.len().saturating_sub(1)).rev() {
-        let (Stmt::Assign { dst: t, op: top }, Stmt::Assign { dst: u, op }) = (&b.0[i], &b.0[i + 1]) else {
+    // Statements that emit code (constant temporaries do not).
+    let st: Vec<&Stmt> =
+        b.0.iter()
+            .filter(|s| !matches!(s, Stmt::Assign { dst, op: Op::Const(_) } if imm[dst.index()].is_some()))
+            .collect();
+    for i in (0..st.len()).rev() {
+        let Stmt::Assign { dst: t, .. } = st[i] else {
             continue;
         };
-        let (t, u) = (t.index(), u.index());
-        if f.vregs[t].kind != VRegKind::Temp
-            || imm[t].is_some()
-            || imm[u].is_some()
-            || count[t] != 2
-            || g.rep(t) != t
-            || matches!(top, Op::Const(_))
-            || f.vregs[t].ty.class() != f.vregs[u].ty.class()
-        {
+        let t = t.index();
+        if f.vregs[t].kind != VRegKind::Temp || imm[t].is_some() || count[t] != 2 || g.rep(t) != t {
+            continue;
+        }
+        // The one use, a few plain statements later in this block.
+        let Some(j) = (i + 1..st.len().min(i + 1 + CHAIN_REACH))
+            .find(|&j| stmt_uses(st[j]).iter().any(|v| v.index() == t))
+        else {
+            continue;
+        };
+        let Stmt::Assign { dst: u, op } = st[j] else {
+            continue;
+        };
+        let u = u.index();
+        if imm[u].is_some() || f.vregs[t].ty.class() != f.vregs[u].ty.class() {
             continue;
         }
         let gu = g.rep(u);
@@ -242,11 +253,22 @@ fn chains(f: &Function, b: &Block, imm: &[Option<u64>], count: &[u32], g: &mut G
             }
             _ => false,
         };
-        if ok {
+        // In between, nothing may touch the group (its location holds t).
+        let quiet = st[i + 1..j].iter().all(|s| {
+            matches!(s, Stmt::Assign { .. })
+                && stmt_uses(s)
+                    .iter()
+                    .chain(&stmt_defs(s))
+                    .all(|v| g.rep(v.index()) != gu)
+        });
+        if ok && quiet {
             g.join(t, gu);
         }
     }
 }
+
+/// How far ahead (statements) the chain rule looks for a temporary's use.
+const CHAIN_REACH: usize = 8;
 
 /// Allocate locations for every register of `f` (a function of `m`).
 pub fn allocate(m: &Module, f: &Function) -> Allocation {
@@ -417,7 +439,10 @@ pub fn allocate(m: &Module, f: &Function) -> Allocation {
 fn consts(f: &Function, b: &Block, imm: &mut [Option<u64>]) {
     for s in &b.0 {
         match s {
-            Stmt::Assign { dst, op: Op::Const(w) } if f.vregs[dst.index()].kind == VRegKind::Temp => {
+            Stmt::Assign {
+                dst,
+                op: Op::Const(w),
+            } if f.vregs[dst.index()].kind == VRegKind::Temp => {
                 imm[dst.index()] = Some(*w);
             }
             Stmt::If { then_, else_, .. } => {
@@ -443,7 +468,9 @@ fn set_hint(hint: &mut [Option<Loc>], v: usize, l: ArgLoc) {
 fn hints(m: &Module, b: &Block, rep: &[usize], hint: &mut [Option<Loc>]) {
     for s in &b.0 {
         match s {
-            Stmt::Call { func, args, results, .. } => {
+            Stmt::Call {
+                func, args, results, ..
+            } => {
                 let callee = m.function(*func);
                 for (a, l) in args.iter().zip(arg_locs(&callee.param_tys(), false)) {
                     set_hint(hint, rep[a.index()], l);
@@ -456,7 +483,12 @@ fn hints(m: &Module, b: &Block, rep: &[usize], hint: &mut [Option<Loc>]) {
                     }
                 }
             }
-            Stmt::CallHelper { helper, args, results, .. } => {
+            Stmt::CallHelper {
+                helper,
+                args,
+                results,
+                ..
+            } => {
                 let h = m.helper(*helper);
                 for (a, l) in args.iter().zip(arg_locs(&h.params, h.takes_ctx)) {
                     set_hint(hint, rep[a.index()], l);

@@ -583,7 +583,9 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// The test at the bottom: `jmp test; top: rest; test: cmp; j<stay> top`.
+    /// The test at the bottom: `jmp test; top: rest; test: prefix; cmp;
+    /// j<stay> top` (the same statements in the same order, one jump less
+    /// per iteration).
     fn rotated_loop(&mut self, body: &Block) {
         let (k, exit_when) = self.rotatable(body).expect("checked");
         let Stmt::Assign {
@@ -599,6 +601,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.stmts(&body.0[k + 2..]);
         self.loops.pop();
         self.em.bind(test);
+        self.stmts(&body.0[..k]);
         let cond = self.compare(c, x, y);
         self.branch(cond, !exit_when, top);
         self.em.bind(exit);
@@ -727,6 +730,14 @@ impl<'a, A: Target> FnGen<'a, A> {
                     operands: ops,
                 });
                 self.e(Inst::Jmp(l));
+            }
+            Stmt::If { cond, then_, else_ } if matches!(self.loc(*cond), Loc::Imm(_)) => {
+                let taken = if self.loc(*cond) == Loc::Imm(0) {
+                    else_
+                } else {
+                    then_
+                };
+                self.block(taken);
             }
             Stmt::If { cond, then_, else_ } => {
                 let c = self.int_in(*cond, RAX);

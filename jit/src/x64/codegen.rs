@@ -560,14 +560,15 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// A loop whose body starts with `if a <cmp> b: break` (either arm, the
-    /// other empty; immediates before it emit nothing): the index of the
-    /// comparison and whether the loop exits when it is true.
+    /// A loop whose body starts with plain assignments and then `if a <cmp>
+    /// b: break` (either arm, the other empty): the index of the comparison
+    /// and whether the loop exits when it is true.
     fn rotatable(&self, body: &Block) -> Option<(usize, bool)> {
         let st = &body.0;
-        let k = st.iter().position(
-            |s| !matches!(s, Stmt::Assign { dst, op: Op::Const(_) } if matches!(self.loc(*dst), Loc::Imm(_))),
-        )?;
+        let k = st
+            .iter()
+            .take(8)
+            .position(|s| !matches!(s, Stmt::Assign { op, .. } if !matches!(op, Op::Cmp(..))))?;
         let (Stmt::Assign { dst, op: Op::Cmp(..) }, Some(Stmt::If { cond, then_, else_ })) =
             (&st[k], st.get(k + 1))
         else {
@@ -1201,19 +1202,26 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     fn convert(&mut self, d: VReg, from: Ty, to: Ty, a: VReg) {
+        if super::regalloc::noop_convert(from, to) {
+            let (dl, al) = (self.loc(d), self.loc(a));
+            self.mov_loc(dl, al);
+            return;
+        }
+        if !from.is_float() && !to.is_float() {
+            let w = self.work_gpr(d, None);
+            self.int_into(a, w);
+            if to == Ty::Bool {
+                self.e(Inst::Alu(Alu::Test, w, w));
+                self.e(Inst::Setcc(Cc::Ne, w));
+                self.e(Inst::Movzx8(w, w));
+            } else {
+                self.canon(to, w);
+            }
+            self.store_int(d, w);
+            return;
+        }
         if !from.is_float() {
             self.int_into(a, RAX);
-            if !to.is_float() {
-                if to == Ty::Bool {
-                    self.e(Inst::Alu(Alu::Test, RAX, RAX));
-                    self.e(Inst::Setcc(Cc::Ne, RAX));
-                    self.e(Inst::Movzx8(RAX, RAX));
-                } else {
-                    self.canon(to, RAX);
-                }
-                self.store_int(d, RAX);
-                return;
-            }
             let f32 = to == Ty::F32;
             let cvt = |x: Xmm, r: Gpr| {
                 if f32 {

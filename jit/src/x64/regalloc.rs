@@ -28,7 +28,7 @@
 
 use super::abi::{arg_locs, ArgLoc, ALLOC_GPRS, ALLOC_XMMS, CALLEE_SAVED};
 use super::emit::{Gpr, Xmm};
-use crate::ir::{BinOp, Block, Class, Function, Module, Op, Stmt, VReg, VRegKind};
+use crate::ir::{BinOp, Block, Class, Function, Module, Op, Stmt, Ty, VReg, VRegKind};
 
 /// The home of a value for its whole life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,7 +108,10 @@ impl Numbering {
             self.defs[v.index()].push(p + 1);
         }
         match s {
-            Stmt::Assign { dst, op: Op::Copy(a) } => self.copies.push((p, *dst, *a)),
+            Stmt::Assign {
+                dst,
+                op: Op::Copy(a) | Op::Convert(a),
+            } => self.copies.push((p, *dst, *a)),
             Stmt::If { then_, else_, .. } => {
                 self.block(then_);
                 self.block(else_);
@@ -170,6 +173,23 @@ pub fn op_uses(op: &Op) -> Vec<VReg> {
     }
 }
 
+/// Whether converting `from` to `to` leaves every canonical word as it is
+/// (a widening or a 64-bit reinterpretation): the conversion is a copy.
+pub fn noop_convert(from: Ty, to: Ty) -> bool {
+    let word = |t: Ty| t.is_int() || matches!(t, Ty::Bool | Ty::Ptr | Ty::Handle);
+    if !word(from) || !word(to) || to == Ty::Bool {
+        return from == to;
+    }
+    if to.bits() == 64 || from == Ty::Bool {
+        return true;
+    }
+    if to.is_signed() {
+        (from.is_signed() && from.bits() <= to.bits()) || (!from.is_signed() && from.bits() < to.bits())
+    } else {
+        !from.is_signed() && from.bits() <= to.bits()
+    }
+}
+
 /// Whether an integer binary op may take its operands in either order.
 pub fn commutes(b: BinOp) -> bool {
     matches!(b, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor)
@@ -200,14 +220,21 @@ impl Groups {
 }
 
 /// Chain rule over every block: see the module comment.
-fn chains(f: &Function, b: &Block, imm: &[Option<u64>], count: &[u32], g: &mut Groups) {
+fn chains(
+    f: &Function,
+    b: &Block,
+    imm: &[Option<u64>],
+    count: &[u32],
+    copy_src: &[Option<usize>],
+    g: &mut Groups,
+) {
     for s in &b.0 {
         match s {
             Stmt::If { then_, else_, .. } => {
-                chains(f, then_, imm, count, g);
-                chains(f, else_, imm, count, g);
+                chains(f, then_, imm, count, copy_src, g);
+                chains(f, else_, imm, count, copy_src, g);
             }
-            Stmt::Loop { body } => chains(f, body, imm, count, g),
+            Stmt::Loop { body } => chains(f, body, imm, count, copy_src, g),
             _ => {}
         }
     }
@@ -240,6 +267,7 @@ fn chains(f: &Function, b: &Block, imm: &[Option<u64>], count: &[u32], g: &mut G
         let gu = g.rep(u);
         let ok = match *op {
             Op::Copy(a) | Op::Unary(_, a) => a.index() == t,
+            Op::Convert(a) => a.index() == t && noop_convert(f.vregs[t].ty, f.vregs[u].ty),
             Op::Binary(bop, x, y) => {
                 let (x, y) = (x.index(), y.index());
                 let other = if x == t {
@@ -249,7 +277,9 @@ fn chains(f: &Function, b: &Block, imm: &[Option<u64>], count: &[u32], g: &mut G
                 } else {
                     None
                 };
-                other.is_some_and(|o| o != t && g.rep(o) != gu)
+                // Not when the other operand is a copy of the group: that
+                // copy costs nothing if the group keeps its value until here.
+                other.is_some_and(|o| o != t && g.rep(o) != gu && copy_src[o].is_none_or(|a| g.rep(a) != gu))
             }
             _ => false,
         };
@@ -331,10 +361,21 @@ pub fn allocate(m: &Module, f: &Function) -> Allocation {
         parent: (0..n).collect(),
         defs,
     };
-    chains(f, &f.body, &imm, &count, &mut g);
+    let mut copy_src: Vec<Option<usize>> = vec![None; n];
+    for &(_, t, a) in &copies {
+        if noop_convert(f.vregs[a.index()].ty, f.vregs[t.index()].ty) {
+            copy_src[t.index()] = Some(a.index());
+        }
+    }
+    chains(f, &f.body, &imm, &count, &copy_src, &mut g);
     for &(p, t, a) in &copies {
         let (t, a) = (t.index(), a.index());
-        if f.vregs[t].kind != VRegKind::Temp || imm[a].is_some() || g.rep(t) != t || g.rep(a) == t {
+        if f.vregs[t].kind != VRegKind::Temp
+            || imm[a].is_some()
+            || g.rep(t) != t
+            || g.rep(a) == t
+            || !noop_convert(f.vregs[a].ty, f.vregs[t].ty)
+        {
             continue;
         }
         let ga = g.rep(a);

@@ -16,7 +16,7 @@
 use super::abi::{self, ArgLoc, CTX, DEPTH, SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, StoreKind, Target, Xmm};
 use super::emit::{R11, RAX, RCX, RDI, RDX, RSP};
-use super::regalloc::{commutes, stmt_uses, Allocation, Loc};
+use super::regalloc::{commutes, each_use, Allocation, Loc};
 use crate::ir::{
     sem, BinOp, Block, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp, VReg,
 };
@@ -121,9 +121,7 @@ fn swap_cc(c: Cc) -> Cc {
 
 fn count_uses(b: &Block, uses: &mut [u32]) {
     for s in &b.0 {
-        for v in stmt_uses(s) {
-            uses[v.index()] += 1;
-        }
+        each_use(s, |v| uses[v.index()] += 1);
         match s {
             Stmt::If { then_, else_, .. } => {
                 count_uses(then_, uses);

@@ -100,13 +100,11 @@ impl Numbering {
     fn stmt(&mut self, s: &Stmt) {
         let p = self.pos;
         self.pos += 2;
-        for v in stmt_uses(s) {
-            self.occ(v, p);
-        }
-        for v in stmt_defs(s) {
+        each_use(s, |v| self.occ(v, p));
+        each_def(s, |v| {
             self.occ(v, p + 1);
             self.defs[v.index()].push(p + 1);
-        }
+        });
         match s {
             Stmt::Assign {
                 dst,
@@ -127,6 +125,56 @@ impl Numbering {
             Stmt::Call { .. } | Stmt::CallHelper { .. } => self.calls.push(p),
             _ => {}
         }
+    }
+}
+
+/// Call `f` on every register a statement reads (not those of nested
+/// blocks), without allocating.
+pub fn each_use(s: &Stmt, mut f: impl FnMut(VReg)) {
+    match s {
+        Stmt::Assign { op, .. } => match *op {
+            Op::Const(_) => {}
+            Op::Copy(a) | Op::Unary(_, a) | Op::Convert(a) => f(a),
+            Op::Binary(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::FloorDiv { a, b, .. }
+            | Op::FloorMod { a, b, .. }
+            | Op::FDiv { a, b, .. }
+            | Op::Shift { a, b, .. } => {
+                f(a);
+                f(b);
+            }
+            Op::Load { ptr, len, index, .. } => {
+                f(ptr);
+                f(len);
+                f(index);
+            }
+        },
+        Stmt::Store {
+            ptr,
+            len,
+            index,
+            value,
+            ..
+        } => {
+            for v in [ptr, len, index, value] {
+                f(*v);
+            }
+        }
+        Stmt::Call { args, .. } | Stmt::CallHelper { args, .. } => args.iter().copied().for_each(f),
+        Stmt::Raise { operands, .. } => operands.iter().flatten().copied().for_each(f),
+        Stmt::If { cond, .. } => f(*cond),
+        Stmt::Return(v) => v.iter().copied().for_each(f),
+        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
+    }
+}
+
+/// Call `f` on every register a statement writes.
+pub fn each_def(s: &Stmt, f: impl FnMut(VReg)) {
+    match s {
+        Stmt::Assign { dst, .. } => [*dst].into_iter().for_each(f),
+        Stmt::Call { results, .. } | Stmt::CallHelper { results, .. } => results.iter().copied().for_each(f),
+        _ => {}
     }
 }
 
@@ -252,9 +300,11 @@ fn chains(
             continue;
         }
         // The one use, a few plain statements later in this block.
-        let Some(j) = (i + 1..st.len().min(i + 1 + CHAIN_REACH))
-            .find(|&j| stmt_uses(st[j]).iter().any(|v| v.index() == t))
-        else {
+        let Some(j) = (i + 1..st.len().min(i + 1 + CHAIN_REACH)).find(|&j| {
+            let mut hit = false;
+            each_use(st[j], |v| hit |= v.index() == t);
+            hit
+        }) else {
             continue;
         };
         let Stmt::Assign { dst: u, op } = st[j] else {
@@ -428,19 +478,24 @@ pub fn allocate(m: &Module, f: &Function) -> Allocation {
         active.retain(|&a| glast[a] >= gfirst[v]);
         let class = f.vregs[v].ty.class();
         let crossing = crosses_call(v);
-        let allowed: Vec<Loc> = match (class, crossing) {
-            (Class::Int, false) => ALLOC_GPRS.iter().map(|&r| Loc::Gpr(r)).collect(),
-            (Class::Int, true) => CALLEE_SAVED.iter().map(|&r| Loc::Gpr(r)).collect(),
-            (Class::Float, false) => (0..ALLOC_XMMS).map(|x| Loc::Xmm(Xmm(x))).collect(),
-            (Class::Float, true) => vec![],
+        // Candidate registers, preferred first (no allocation per interval).
+        let gprs: &[Gpr] = if crossing { &CALLEE_SAVED } else { &ALLOC_GPRS };
+        let allowed = |l: &Loc| match (*l, class) {
+            (Loc::Gpr(r), Class::Int) => gprs.contains(&r),
+            (Loc::Xmm(x), Class::Float) => !crossing && x.0 < ALLOC_XMMS,
+            _ => false,
         };
-        if allowed.is_empty() {
+        if class == Class::Float && crossing {
             spill(&mut locs, v);
             continue;
         }
-        let taken: Vec<Loc> = active.iter().filter_map(|&a| locs[a]).collect();
-        let hinted = hint[v].filter(|h| allowed.contains(h) && !taken.contains(h));
-        if let Some(free) = hinted.or_else(|| allowed.iter().copied().find(|l| !taken.contains(l))) {
+        let taken = |l: &Loc| active.iter().any(|&a| locs[a] == Some(*l));
+        let hinted = hint[v].filter(|h| allowed(h) && !taken(h));
+        let free = hinted.or_else(|| match class {
+            Class::Int => gprs.iter().map(|&r| Loc::Gpr(r)).find(|l| !taken(l)),
+            Class::Float => (0..ALLOC_XMMS).map(|x| Loc::Xmm(Xmm(x))).find(|l| !taken(l)),
+        });
+        if let Some(free) = free {
             locs[v] = Some(free);
             active.push(v);
             continue;
@@ -449,7 +504,7 @@ pub fn allocate(m: &Module, f: &Function) -> Allocation {
         let victim = active
             .iter()
             .copied()
-            .filter(|&a| locs[a].is_some_and(|l| allowed.contains(&l)))
+            .filter(|&a| locs[a].is_some_and(|l| allowed(&l)))
             .min_by(|&a, &b| gweight[a].total_cmp(&gweight[b]));
         match victim {
             Some(a) if gweight[a] < gweight[v] => {

@@ -15,7 +15,7 @@
 //! Locals are never folded (they are mutable); floats only fold when every
 //! operand is constant.
 
-use super::regalloc::stmt_uses;
+use super::regalloc::each_use;
 use crate::ir::{sem, BinOp, Block, Function, Op, Stmt, Ty, VReg, VRegKind, Word};
 
 struct Facts {
@@ -46,9 +46,7 @@ pub fn simplify(f: &Function) -> Function {
 
 fn count_uses(b: &Block, uses: &mut [u32]) {
     for s in &b.0 {
-        for v in stmt_uses(s) {
-            uses[v.index()] += 1;
-        }
+        each_use(s, |v| uses[v.index()] += 1);
         match s {
             Stmt::If { then_, else_, .. } => {
                 count_uses(then_, uses);

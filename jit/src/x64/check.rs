@@ -7,7 +7,7 @@
 //! [`super::regalloc`], reported as `JitError::Internal`.
 
 use super::abi::is_callee_saved;
-use super::regalloc::{stmt_defs, stmt_uses, Allocation, Loc};
+use super::regalloc::{noop_convert, stmt_defs, stmt_uses, Allocation, Loc};
 use crate::ir::{Block, Function, Op, Stmt, VReg};
 use std::collections::HashMap;
 
@@ -29,6 +29,7 @@ fn join(a: State, b: State) -> State {
 }
 
 struct Checker<'a> {
+    f: &'a Function,
     alloc: &'a Allocation,
     breaks: Vec<State>,
     continues: Vec<State>,
@@ -41,6 +42,7 @@ pub fn check(f: &Function, alloc: &Allocation) -> Result<(), String> {
         st.insert(alloc.loc(p), vec![p]);
     }
     let mut c = Checker {
+        f,
         alloc,
         breaks: vec![],
         continues: vec![],
@@ -77,8 +79,16 @@ impl Checker<'_> {
             });
         }
         // A copy within one location adds the value; any other write replaces.
+        // (A value-preserving conversion is a copy: see `regalloc::noop_convert`.)
         let same = match s {
-            Stmt::Assign { dst, op: Op::Copy(a) } if self.alloc.loc(*dst) == self.alloc.loc(*a) => Some(*dst),
+            Stmt::Assign {
+                dst,
+                op: Op::Copy(a) | Op::Convert(a),
+            } if self.alloc.loc(*dst) == self.alloc.loc(*a)
+                && noop_convert(self.f.ty(*a), self.f.ty(*dst)) =>
+            {
+                Some(*dst)
+            }
             _ => None,
         };
         for v in stmt_defs(s) {

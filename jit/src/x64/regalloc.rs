@@ -715,4 +715,22 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_widening_conversion_shares_the_location_and_checks() {
+        // t = i64(p) while p stays live: a value-preserving conversion is a
+        // copy, so t shares p's register and the checker accepts both reads.
+        let mut m = ModuleBuilder::new();
+        let f = m.declare("f", &[Ty::I32], &[Ty::I64, Ty::I32]);
+        let mut b = m.function(f);
+        let p = b.param(0);
+        let t = b.convert(Ty::I64, p);
+        b.ret(&[t, p]);
+        m.define(b);
+        let m = m.finish().unwrap();
+        let f = &m.functions[0];
+        let a = allocate(&m, f);
+        check(f, &a).unwrap();
+        assert_eq!(a.loc(t), a.loc(p));
+    }
 }

@@ -511,3 +511,162 @@ fn semantics_spot_checks() {
         vec![0]
     );
 }
+
+/// A few constants of each type (zero, ±1, extremes, NaN, ±0.0, …): a
+/// sample of the edge values.
+fn const_sample(ty: Ty) -> Vec<Word> {
+    let e = edges(ty);
+    let step = e.len() / 7 + 1;
+    let mut v: Vec<Word> = e.iter().copied().step_by(step).collect();
+    for w in e.iter().take(3) {
+        if !v.contains(w) {
+            v.push(*w);
+        }
+    }
+    v
+}
+
+/// The backend folds constants, uses them as immediate and pool operands
+/// (either side), and fuses a comparison with the `if` reading it: every
+/// binary op × type with one operand a constant (both orders), and every
+/// comparison as a branch (operands both variable, or one constant), on the
+/// edge values, against `ir::eval` of the same IR.
+#[test]
+fn constant_operands_and_compare_branches() {
+    let mut m = ModuleBuilder::new();
+    // (name, function, operand type)
+    let mut cases: Vec<(String, FuncId, Ty)> = vec![];
+    let mut both: Vec<(String, FuncId, Ty)> = vec![];
+    type Make = Box<dyn Fn(VReg, VReg) -> Op>;
+    for ty in Ty::ALL {
+        let mut ops: Vec<(String, Make, Ty)> = vec![];
+        for op in [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+        ] {
+            let ok = match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul => ty.is_int() || ty.is_float(),
+                _ => ty.is_int() || ty == Ty::Bool,
+            };
+            if ok {
+                ops.push((format!("{op:?}"), Box::new(move |a, b| Op::Binary(op, a, b)), ty));
+            }
+        }
+        if ty.is_int() {
+            ops.push((
+                "floordiv".into(),
+                Box::new(|a, b| Op::FloorDiv {
+                    a,
+                    b,
+                    on_zero: code(ON_ZERO),
+                }),
+                ty,
+            ));
+            ops.push((
+                "floormod".into(),
+                Box::new(|a, b| Op::FloorMod {
+                    a,
+                    b,
+                    on_zero: code(ON_ZERO),
+                }),
+                ty,
+            ));
+            for op in [ShiftOp::Shl, ShiftOp::Shr] {
+                ops.push((
+                    format!("{op:?}"),
+                    Box::new(move |a, b| Op::Shift {
+                        op,
+                        a,
+                        b,
+                        on_negative: code(ON_NEG),
+                    }),
+                    ty,
+                ));
+            }
+        }
+        if ty.is_float() {
+            ops.push((
+                "fdiv".into(),
+                Box::new(|a, b| Op::FDiv {
+                    a,
+                    b,
+                    on_zero: code(ON_FZERO),
+                }),
+                ty,
+            ));
+        }
+        if ty != Ty::Handle && ty != Ty::Ptr {
+            for c in CmpOp::ALL {
+                ops.push((format!("{c:?}"), Box::new(move |a, b| Op::Cmp(c, a, b)), Ty::Bool));
+            }
+        }
+        for (name, make, res) in &ops {
+            for k in const_sample(ty) {
+                for left in [false, true] {
+                    let fname = format!("{name}_{ty}_{k:x}_{}", if left { "l" } else { "r" });
+                    let f = m.declare(&fname, &[ty], &[*res]);
+                    let mut b = m.function(f);
+                    let x = b.param(0);
+                    let c = b.const_(ty, k);
+                    let (l, r) = if left { (c, x) } else { (x, c) };
+                    let v = b.op(*res, make(l, r));
+                    b.ret(&[v]);
+                    m.define(b);
+                    cases.push((fname, f, ty));
+                }
+            }
+            if *res == Ty::Bool {
+                // As a branch: `if a <op> b: return 1 else: return 0`.
+                let fname = format!("branch_{name}_{ty}");
+                let f = m.declare(&fname, &[ty, ty], &[Ty::I32]);
+                let mut b = m.function(f);
+                let (x, y) = (b.param(0), b.param(1));
+                let c = b.op(Ty::Bool, make(x, y));
+                b.if_(
+                    c,
+                    |b| {
+                        let one = b.const_(Ty::I32, 1);
+                        b.ret(&[one]);
+                    },
+                    |b| {
+                        let zero = b.const_(Ty::I32, 0);
+                        b.ret(&[zero]);
+                    },
+                );
+                m.define(b);
+                both.push((fname, f, ty));
+            }
+        }
+    }
+    let mut b = Both::new(m.finish().unwrap(), 10);
+    let mut calls = 0;
+    for (name, f, ty) in &cases {
+        for a in edges(*ty) {
+            let j = b.jit(*f, &[a]);
+            let e = b.eval(*f, &[a], &mut spy_jit::ir::eval::NoHelpers);
+            assert_eq!(j, e, "{name}({a:x}): machine code vs eval");
+            calls += 1;
+        }
+    }
+    for (name, f, ty) in &both {
+        for a in edges(*ty) {
+            for y in edges(*ty) {
+                let j = b.jit(*f, &[a, y]);
+                let e = b.eval(*f, &[a, y], &mut spy_jit::ir::eval::NoHelpers);
+                assert_eq!(j, e, "{name}({a:x}, {y:x}): machine code vs eval");
+                calls += 1;
+            }
+        }
+    }
+    assert!(
+        cases.len() > 1500 && both.len() > 40,
+        "{} + {} cases",
+        cases.len(),
+        both.len()
+    );
+    assert!(calls > 50_000, "{calls} calls");
+}

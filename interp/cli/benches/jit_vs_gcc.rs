@@ -7,6 +7,10 @@
 //! A plain binary, not a timed test: `cargo bench -p spy-interp-cli --bench
 //! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs).
 //!
+//! `startup` is a two-line program: its row is the cost of a whole
+//! `execute` (process start, parse, redshift, lowering, compilation, exit)
+//! next to a C process that prints a number.
+//!
 //! The slow engines run a smaller size of the same program and their time
 //! is scaled by the work ratio (said in the table); every engine's output
 //! is checked against the others' and against C's.
@@ -44,13 +48,26 @@ const PROGRAMS: &[Program] = &[
         size: 20_000,
         slow_size: 200,
         scale: 100.0,
-        gcc_variants: &[],
+        // gcc -O2 replaces the inner loop by its closed form; without
+        // final-value replacement it keeps the loop (strength-reducing
+        // `i * j` to an addition).
+        gcc_variants: &[(
+            "gcc -O2 -fno-tree-scev-cprop (loop kept)",
+            &["-fno-tree-scev-cprop"],
+        )],
     },
     Program {
         name: "float_loop",
         size: 20_000_000,
         slow_size: 200_000,
         scale: 100.0,
+        gcc_variants: &[],
+    },
+    Program {
+        name: "startup",
+        size: 1,
+        slow_size: 1,
+        scale: 1.0,
         gcc_variants: &[],
     },
 ];

@@ -5,12 +5,14 @@
 //! - `r14`: remaining call depth (decremented at function entry, error when
 //!   it goes negative, incremented at every exit);
 //! - `rax rcx rdx r11` and `xmm14 xmm15`: scratch, never allocated;
-//! - allocatable: `rsi rdi r8 r9 r10` (caller-saved), `rbx r12 r13`
-//!   (callee-saved, always saved by the prologue), `xmm0`–`xmm13`
-//!   (all caller-saved in SysV, so floats live across a call are spilled);
-//! - frame: `push rbp; mov rbp, rsp; push rbx; push r12; push r13;
-//!   sub rsp, S` with spill/staging slot `k` at `[rbp - 32 - 8k]` and the
-//!   outgoing stack arguments at `[rsp + 8j]`; `rsp` is 16-aligned in the body.
+//! - allocatable: `rsi rdi r8 r9 r10` (caller-saved), `rbx r12 r13 rbp`
+//!   (callee-saved, saved by the prologue when the function uses them),
+//!   `xmm0`–`xmm13` (all caller-saved in SysV, so floats live across a call
+//!   are spilled);
+//! - frame (no frame pointer): `push` the used callee-saved registers;
+//!   `sub rsp, S`; the outgoing stack arguments at `[rsp + 8j]`, spill slot
+//!   `k` above them at `[rsp + 8·out + 8k]`; `rsp` is 16-aligned in the body
+//!   and never moves there.
 
 use super::emit::{Gpr, Mem, Xmm, R10, R12, R13, R15, R8, R9, RBP, RBX, RCX, RDI, RDX, RSI};
 use crate::ir::{Class, Ty};
@@ -23,9 +25,9 @@ pub const SCRATCH_XMM0: Xmm = Xmm(14);
 pub const SCRATCH_XMM1: Xmm = Xmm(15);
 
 /// Allocatable GPRs that survive calls.
-pub const CALLEE_SAVED: [Gpr; 3] = [RBX, R12, R13];
+pub const CALLEE_SAVED: [Gpr; 4] = [RBX, R12, R13, RBP];
 /// Allocatable GPRs, caller-saved first (preferred for values not live across a call).
-pub const ALLOC_GPRS: [Gpr; 8] = [RSI, RDI, R8, R9, R10, RBX, R12, R13];
+pub const ALLOC_GPRS: [Gpr; 9] = [RSI, RDI, R8, R9, R10, RBX, R12, R13, RBP];
 /// Allocatable SSE registers.
 pub const ALLOC_XMMS: u8 = 14;
 
@@ -33,9 +35,6 @@ pub const ALLOC_XMMS: u8 = 14;
 pub const INT_ARGS: [Gpr; 6] = [RDI, RSI, RDX, RCX, R8, R9];
 /// SysV float argument registers: xmm0..xmm7.
 pub const FLOAT_ARGS: u8 = 8;
-
-/// Bytes pushed by the prologue below the return address (rbp + 3 callee-saved).
-pub const SAVED_BYTES: i32 = 32;
 
 pub fn ctx_field(off: usize) -> Mem {
     Mem::base(CTX, off as i32)
@@ -56,17 +55,12 @@ pub fn ret_slot(i: usize) -> Mem {
     ctx_field(offset_of!(HelperCtx, ret) + 8 * i)
 }
 
-/// Frame slot `k` (spills and call staging).
-pub fn slot(k: u32) -> Mem {
-    Mem::base(RBP, -SAVED_BYTES - 8 * k as i32)
-}
-
 /// Where one argument (or parameter) travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgLoc {
     Gpr(Gpr),
     Xmm(Xmm),
-    /// `[rsp + 8j]` at the call, `[rbp + 16 + 8j]` in the callee.
+    /// `[rsp + 8j]` at the call, above the return address in the callee.
     Stack(u32),
 }
 

@@ -1,24 +1,35 @@
 //! Debug-build allocation checker: abstract interpretation over the
 //! structured IR tracking which value each location holds. Every use must
 //! find its value in its location (the location it was last written to);
-//! calls clobber every caller-saved register. A failure is a bug in
+//! calls clobber every caller-saved register. A location may hold several
+//! values at once (after a `Copy` between values sharing it); an immediate
+//! ([`Loc::Imm`]) is always available. A failure is a bug in
 //! [`super::regalloc`], reported as `JitError::Internal`.
 
 use super::abi::is_callee_saved;
-use super::regalloc::{stmt_defs, stmt_uses, Allocation, Loc};
-use crate::ir::{Block, Function, Stmt, VReg};
+use super::regalloc::{noop_convert, stmt_defs, stmt_uses, Allocation, Loc};
+use crate::ir::{Block, Function, Op, Stmt, VReg};
 use std::collections::HashMap;
 
-type State = Option<HashMap<Loc, VReg>>;
+type State = Option<HashMap<Loc, Vec<VReg>>>;
 
 fn join(a: State, b: State) -> State {
     match (a, b) {
         (None, s) | (s, None) => s,
-        (Some(a), Some(b)) => Some(a.into_iter().filter(|(l, v)| b.get(l) == Some(v)).collect()),
+        (Some(a), Some(b)) => Some(
+            a.into_iter()
+                .filter_map(|(l, vs)| {
+                    let o = b.get(&l)?;
+                    let both: Vec<VReg> = vs.into_iter().filter(|v| o.contains(v)).collect();
+                    (!both.is_empty()).then_some((l, both))
+                })
+                .collect(),
+        ),
     }
 }
 
 struct Checker<'a> {
+    f: &'a Function,
     alloc: &'a Allocation,
     breaks: Vec<State>,
     continues: Vec<State>,
@@ -28,9 +39,10 @@ struct Checker<'a> {
 pub fn check(f: &Function, alloc: &Allocation) -> Result<(), String> {
     let mut st = HashMap::new();
     for &p in &f.params {
-        st.insert(alloc.loc(p), p);
+        st.insert(alloc.loc(p), vec![p]);
     }
     let mut c = Checker {
+        f,
         alloc,
         breaks: vec![],
         continues: vec![],
@@ -52,7 +64,7 @@ impl Checker<'_> {
         let Some(mut m) = st else { return Ok(None) };
         for v in stmt_uses(s) {
             let l = self.alloc.loc(v);
-            if m.get(&l) != Some(&v) {
+            if !matches!(l, Loc::Imm(_)) && !m.get(&l).is_some_and(|vs| vs.contains(&v)) {
                 return Err(format!(
                     "{v} read from {l:?}, which holds {:?} ({s:?})",
                     m.get(&l)
@@ -63,11 +75,33 @@ impl Checker<'_> {
             m.retain(|l, _| match l {
                 Loc::Gpr(r) => is_callee_saved(*r),
                 Loc::Xmm(_) => false,
-                Loc::Slot(_) => true,
+                Loc::Slot(_) | Loc::Imm(_) => true,
             });
         }
+        // A copy within one location adds the value; any other write replaces.
+        // (A value-preserving conversion is a copy: see `regalloc::noop_convert`.)
+        let same = match s {
+            Stmt::Assign {
+                dst,
+                op: Op::Copy(a) | Op::Convert(a),
+            } if self.alloc.loc(*dst) == self.alloc.loc(*a)
+                && noop_convert(self.f.ty(*a), self.f.ty(*dst)) =>
+            {
+                Some(*dst)
+            }
+            _ => None,
+        };
         for v in stmt_defs(s) {
-            m.insert(self.alloc.loc(v), v);
+            let l = self.alloc.loc(v);
+            if matches!(l, Loc::Imm(_)) {
+                continue;
+            }
+            match same {
+                Some(d) if d == v => m.entry(l).or_default().push(v),
+                _ => {
+                    m.insert(l, vec![v]);
+                }
+            }
         }
         match s {
             Stmt::If { then_, else_, .. } => {

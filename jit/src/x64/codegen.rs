@@ -1,7 +1,14 @@
 //! Code generation for one function: walks the structured IR and drives the
 //! emitter, using the allocation's locations and the scratch registers of
-//! [`super::abi`]. Operands are brought into scratch registers when they are
-//! not already in registers, results are written to their home location.
+//! [`super::abi`]. Integer and float operations work in the destination's
+//! register when they can (two-address form), with register, immediate
+//! (constant temporaries) and spilled operands; a comparison feeding the
+//! next `if` becomes compare-and-branch, an `if` whose arm is a lone
+//! `break`/`continue` one conditional jump; call arguments, parameters,
+//! results and returned values move by one parallel move (cycles through a
+//! scratch register). The prologue saves only the callee-saved registers the
+//! function uses, there is no frame pointer, and every `return` has its own
+//! epilogue.
 //! Fallible operations branch to out-of-line error stubs emitted after the
 //! body; every exit (normal or error) goes through the single epilogue, and
 //! the caller tells them apart by the context's error slot.
@@ -9,10 +16,9 @@
 use super::abi::{self, ArgLoc, CTX, DEPTH, SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, StoreKind, Target, Xmm};
 use super::emit::{R11, RAX, RCX, RDI, RDX, RSP};
-use super::regalloc::{Allocation, Loc};
+use super::regalloc::{commutes, each_use, Allocation, Loc};
 use crate::ir::{
-    sem, BinOp, Block, Class, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp,
-    VReg,
+    sem, BinOp, Block, Class, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp, VReg,
 };
 use dynasmrt::DynamicLabel;
 
@@ -58,17 +64,93 @@ pub struct FnGen<'a, A: Target> {
     stubs: Vec<Stub>,
     loops: Vec<(DynamicLabel, DynamicLabel)>,
     epilogue: DynamicLabel,
-    /// First staging slot (after the spill slots).
-    stage: u32,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
     /// Code offset of every `Stmt::Mark`, in emission order.
     marks: Vec<(usize, u32)>,
+    /// Number of uses of each register (compare-and-branch fusion).
+    uses: Vec<u32>,
+    /// Callee-saved registers pushed by the prologue, in push order.
+    saved: Vec<Gpr>,
+    /// Bytes of `sub rsp`: outgoing stack arguments, then spill slots.
+    frame: i32,
+    /// Words of outgoing stack arguments (the spill slots start above them).
+    out_words: u32,
+    /// Float constants used as memory operands, written after the stubs.
+    pool: Vec<(u64, DynamicLabel)>,
 }
 
 mod simd;
 
-/// Largest number of staging words and outgoing stack words of any call in `b`.
+/// A condition left in the flags by a comparison.
+#[derive(Clone, Copy)]
+enum Cond {
+    /// An integer condition code (also float `<`-like forms, false on NaN).
+    Cc(Cc),
+    /// Float `==`: ZF=1 and PF=0.
+    FEq,
+    /// Float `!=`: ZF=0 or PF=1.
+    FNe,
+}
+
+fn negate(c: Cc) -> Cc {
+    match c {
+        Cc::E => Cc::Ne,
+        Cc::Ne => Cc::E,
+        Cc::L => Cc::Ge,
+        Cc::Ge => Cc::L,
+        Cc::Le => Cc::G,
+        Cc::G => Cc::Le,
+        Cc::B => Cc::Ae,
+        Cc::Ae => Cc::B,
+        Cc::Be => Cc::A,
+        Cc::A => Cc::Be,
+        Cc::S => Cc::Ns,
+        Cc::Ns => Cc::S,
+        Cc::P => Cc::Np,
+        Cc::Np => Cc::P,
+    }
+}
+
+/// The condition with its operands swapped (`a < b` is `b > a`).
+fn swap_cc(c: Cc) -> Cc {
+    match c {
+        Cc::L => Cc::G,
+        Cc::G => Cc::L,
+        Cc::Le => Cc::Ge,
+        Cc::Ge => Cc::Le,
+        Cc::B => Cc::A,
+        Cc::A => Cc::B,
+        Cc::Be => Cc::Ae,
+        Cc::Ae => Cc::Be,
+        c => c,
+    }
+}
+
+fn count_uses(b: &Block, uses: &mut [u32]) {
+    for s in &b.0 {
+        each_use(s, |v| uses[v.index()] += 1);
+        match s {
+            Stmt::If { then_, else_, .. } => {
+                count_uses(then_, uses);
+                count_uses(else_, uses);
+            }
+            Stmt::Loop { body } => count_uses(body, uses),
+            _ => {}
+        }
+    }
+}
+
+/// Whether control never falls out of the end of `b`.
+fn ends_in_jump(b: &Block) -> bool {
+    match b.0.last() {
+        Some(Stmt::Return(_) | Stmt::Break | Stmt::Continue | Stmt::Raise { .. }) => true,
+        Some(Stmt::If { then_, else_, .. }) => ends_in_jump(then_) && ends_in_jump(else_),
+        _ => false,
+    }
+}
+
+/// Largest number of argument words and outgoing stack words of any call in `b`.
 fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
     for s in &b.0 {
         match s {
@@ -110,6 +192,17 @@ impl<'a, A: Target> FnGen<'a, A> {
         recursion_error: ErrCode,
     ) -> Self {
         let epilogue = em.new_label();
+        let mut uses = vec![0; f.vregs.len()];
+        count_uses(&f.body, &mut uses);
+        let mut needs = (0, 0);
+        call_needs(m, &f.body, &mut needs);
+        let saved = alloc.callee_saved_used();
+        let out_words = needs.1;
+        // At entry rsp is 8 mod 16 (the return address); the body needs 0 mod 16.
+        let mut frame = 8 * (out_words + alloc.spill_slots) as i32;
+        if (8 + 8 * saved.len() as i32 + frame) % 16 != 0 {
+            frame += 8;
+        }
         FnGen {
             em,
             m,
@@ -120,9 +213,13 @@ impl<'a, A: Target> FnGen<'a, A> {
             stubs: vec![],
             loops: vec![],
             epilogue,
-            stage: alloc.spill_slots,
             simd: crate::SimdLevel::Sse2,
             marks: vec![],
+            uses,
+            saved,
+            frame,
+            out_words,
+            pool: vec![],
         }
     }
 
@@ -143,20 +240,13 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Emit the whole function at its entry label.
     pub fn emit_function(mut self, id: FuncId) -> FrameInfo {
         let f = self.f;
-        let mut needs = (f.params.len().max(f.results.len()) as u32, 0);
-        call_needs(self.m, &f.body, &mut needs);
-        let slots = self.alloc.spill_slots + needs.0;
-        let mut s = 8 * (slots + needs.1) as i32;
-        if s % 16 != 8 {
-            s += 8;
-        }
         self.em.bind(self.labels[id.0 as usize]);
-        self.e(Inst::Push(super::emit::RBP));
-        self.e(Inst::MovRR(super::emit::RBP, RSP));
-        for r in abi::CALLEE_SAVED {
+        for r in self.saved.clone() {
             self.e(Inst::Push(r));
         }
-        self.e(Inst::AluI(Alu::Sub, RSP, s));
+        if self.frame != 0 {
+            self.e(Inst::AluI(Alu::Sub, RSP, self.frame));
+        }
         // Depth counter: one activation more; negative means too deep.
         self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
         let rec = self.stub(StubKind::Error {
@@ -166,21 +256,58 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.e(Inst::Jcc(Cc::S, rec));
         self.params();
         self.block(&f.body);
-        // Verified: the body never falls through, so no code is needed here.
+        // Verified: the body never falls through. The shared epilogue serves the stubs.
         self.em.bind(self.epilogue);
-        self.e(Inst::AluI(Alu::Add, DEPTH, 1));
-        self.e(Inst::AluI(Alu::Add, RSP, s));
-        for r in abi::CALLEE_SAVED.iter().rev() {
-            self.e(Inst::Pop(*r));
-        }
-        self.e(Inst::Pop(super::emit::RBP));
-        self.e(Inst::Ret);
+        self.epilogue_code();
         self.emit_stubs();
+        for (w, l) in std::mem::take(&mut self.pool) {
+            self.em.pool_word(l, w);
+        }
         FrameInfo {
-            frame_bytes: 8 + abi::SAVED_BYTES as usize + s as usize,
+            frame_bytes: 8 + 8 * self.saved.len() + self.frame as usize,
             spilled: self.alloc.spilled,
             marks: std::mem::take(&mut self.marks),
         }
+    }
+
+    fn epilogue_code(&mut self) {
+        self.e(Inst::AluI(Alu::Add, DEPTH, 1));
+        if self.frame != 0 {
+            self.e(Inst::AluI(Alu::Add, RSP, self.frame));
+        }
+        for r in self.saved.clone().into_iter().rev() {
+            self.e(Inst::Pop(r));
+        }
+        self.e(Inst::Ret);
+    }
+
+    /// The pool label of a constant word.
+    fn constant(&mut self, w: u64) -> DynamicLabel {
+        if let Some(&(_, l)) = self.pool.iter().find(|(c, _)| *c == w) {
+            return l;
+        }
+        let l = self.label();
+        self.pool.push((w, l));
+        l
+    }
+
+    /// `op x, v` for a float `v`: a pool operand for a constant.
+    fn sse_op(&mut self, op: Sse, x: Xmm, v: VReg) {
+        match self.loc(v) {
+            Loc::Imm(w) => {
+                let l = self.constant(w);
+                self.e(Inst::SseRip(op, x, l));
+            }
+            _ => {
+                let r = self.float_in(v, X15);
+                self.e(Inst::Sse(op, x, r));
+            }
+        }
+    }
+
+    /// Spill slot `k`.
+    fn slot(&self, k: u32) -> Mem {
+        Mem::base(RSP, 8 * (self.out_words + k) as i32)
     }
 
     fn stub(&mut self, kind: StubKind) -> DynamicLabel {
@@ -221,34 +348,90 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    fn stage_slot(&self, i: usize) -> Mem {
-        abi::slot(self.stage + i as u32)
-    }
-
     fn params(&mut self) {
         let tys = self.f.param_tys();
         let locs = abi::arg_locs(&tys, false);
-        for (i, l) in locs.iter().enumerate() {
-            match *l {
-                ArgLoc::Gpr(r) => self.e(Inst::Store(StoreKind::Q, self.stage_slot(i), r)),
-                ArgLoc::Xmm(x) => self.e(Inst::MovsdStore(self.stage_slot(i), x)),
-                ArgLoc::Stack(_) => {}
-            }
-        }
+        let mut moves = vec![];
+        let mut stack = vec![];
         for (i, l) in locs.iter().enumerate() {
             let p = self.f.params[i];
             let Some(home) = self.alloc.locs[p.index()] else {
                 continue;
             };
             match *l {
-                ArgLoc::Stack(j) => self.e(Inst::Load(
-                    LoadKind::Q,
-                    RAX,
-                    Mem::base(super::emit::RBP, 16 + 8 * j as i32),
-                )),
-                _ => self.e(Inst::Load(LoadKind::Q, RAX, self.stage_slot(i))),
+                ArgLoc::Gpr(r) => moves.push((home, Loc::Gpr(r))),
+                ArgLoc::Xmm(x) => moves.push((home, Loc::Xmm(x))),
+                ArgLoc::Stack(j) => stack.push((home, j)),
             }
-            self.store_bits(home, RAX);
+        }
+        self.parallel_move(moves);
+        let above = self.frame + 8 * self.saved.len() as i32 + 8;
+        for (home, j) in stack {
+            let m = Mem::base(RSP, above + 8 * j as i32);
+            match home {
+                Loc::Gpr(r) => self.e(Inst::Load(LoadKind::Q, r, m)),
+                Loc::Xmm(x) => self.e(Inst::MovsdLoad(x, m)),
+                l => {
+                    self.e(Inst::Load(LoadKind::Q, RAX, m));
+                    self.store_bits(l, RAX);
+                }
+            }
+        }
+    }
+
+    /// Move every `(dst, src)` at once: a move runs when no pending move
+    /// still reads its destination; a cycle goes through r11 / xmm15.
+    /// Immediates are written last (nothing reads them, and an immediate to
+    /// an SSE register goes through r11).
+    fn parallel_move(&mut self, moves: Vec<(Loc, Loc)>) {
+        let (mut pend, imms): (Vec<_>, Vec<_>) = moves
+            .into_iter()
+            .filter(|(d, s)| d != s)
+            .partition(|(_, s)| !matches!(s, Loc::Imm(_)));
+        while !pend.is_empty() {
+            let ready = (0..pend.len()).find(|&i| {
+                let d = pend[i].0;
+                !pend.iter().enumerate().any(|(j, m)| j != i && m.1 == d)
+            });
+            match ready {
+                Some(i) => {
+                    let (d, s) = pend.remove(i);
+                    self.mov_loc(d, s);
+                }
+                None => {
+                    // A cycle: park the first destination's value in scratch.
+                    let d = pend[0].0;
+                    let tmp = match d {
+                        Loc::Xmm(_) => Loc::Xmm(X15),
+                        _ => Loc::Gpr(R11),
+                    };
+                    self.mov_loc(tmp, d);
+                    for m in pend.iter_mut() {
+                        if m.1 == d {
+                            m.1 = tmp;
+                        }
+                    }
+                }
+            }
+        }
+        for (d, s) in imms {
+            self.mov_loc(d, s);
+        }
+    }
+
+    /// One move between locations of one value (r11 is the only scratch).
+    fn mov_loc(&mut self, d: Loc, s: Loc) {
+        match (d, s) {
+            _ if d == s => {}
+            (Loc::Imm(_), _) => unreachable!("an immediate is never written"),
+            (Loc::Gpr(r), _) => self.load_bits(s, r),
+            (Loc::Xmm(x), _) => self.float_into_loc(s, x),
+            (Loc::Slot(k), Loc::Gpr(r)) => self.e(Inst::Store(StoreKind::Q, self.slot(k), r)),
+            (Loc::Slot(k), Loc::Xmm(x)) => self.e(Inst::MovsdStore(self.slot(k), x)),
+            (Loc::Slot(k), _) => {
+                self.load_bits(s, R11);
+                self.e(Inst::Store(StoreKind::Q, self.slot(k), R11));
+            }
         }
     }
 
@@ -264,7 +447,8 @@ impl<'a, A: Target> FnGen<'a, A> {
             Loc::Gpr(s) if s == r => {}
             Loc::Gpr(s) => self.e(Inst::MovRR(r, s)),
             Loc::Xmm(x) => self.e(Inst::MovqRX(r, x)),
-            Loc::Slot(k) => self.e(Inst::Load(LoadKind::Q, r, abi::slot(k))),
+            Loc::Slot(k) => self.e(Inst::Load(LoadKind::Q, r, self.slot(k))),
+            Loc::Imm(w) => self.mov_imm(r, w),
         }
     }
 
@@ -274,7 +458,8 @@ impl<'a, A: Target> FnGen<'a, A> {
             Loc::Gpr(d) if d == r => {}
             Loc::Gpr(d) => self.e(Inst::MovRR(d, r)),
             Loc::Xmm(x) => self.e(Inst::MovqXR(x, r)),
-            Loc::Slot(k) => self.e(Inst::Store(StoreKind::Q, abi::slot(k), r)),
+            Loc::Slot(k) => self.e(Inst::Store(StoreKind::Q, self.slot(k), r)),
+            Loc::Imm(_) => unreachable!("an immediate is never written"),
         }
     }
 
@@ -309,8 +494,13 @@ impl<'a, A: Target> FnGen<'a, A> {
         match l {
             Loc::Xmm(s) if s == x => {}
             Loc::Xmm(s) => self.e(Inst::Movaps(x, s)),
-            Loc::Slot(k) => self.e(Inst::MovsdLoad(x, abi::slot(k))),
+            Loc::Slot(k) => self.e(Inst::MovsdLoad(x, self.slot(k))),
             Loc::Gpr(r) => self.e(Inst::MovqXR(x, r)),
+            Loc::Imm(0) => self.e(Inst::Sse(Sse::Xorpd, x, x)),
+            Loc::Imm(w) => {
+                let l = self.constant(w);
+                self.e(Inst::MovsdRip(x, l));
+            }
         }
     }
 
@@ -323,8 +513,9 @@ impl<'a, A: Target> FnGen<'a, A> {
         match self.loc(v) {
             Loc::Xmm(d) if d == x => {}
             Loc::Xmm(d) => self.e(Inst::Movaps(d, x)),
-            Loc::Slot(k) => self.e(Inst::MovsdStore(abi::slot(k), x)),
+            Loc::Slot(k) => self.e(Inst::MovsdStore(self.slot(k), x)),
             Loc::Gpr(r) => self.e(Inst::MovqRX(r, x)),
+            Loc::Imm(_) => unreachable!("an immediate is never written"),
         }
     }
 
@@ -357,9 +548,134 @@ impl<'a, A: Target> FnGen<'a, A> {
     // ---- statements ----
 
     fn block(&mut self, b: &Block) {
-        for s in &b.0 {
-            self.stmt(s);
+        self.stmts(&b.0);
+    }
+
+    fn stmts(&mut self, st: &[Stmt]) {
+        let mut i = 0;
+        while i < st.len() {
+            // A comparison used only by the next `if`: compare and branch.
+            if let (
+                Stmt::Assign {
+                    dst,
+                    op: Op::Cmp(c, x, y),
+                },
+                Some(Stmt::If { cond, then_, else_ }),
+            ) = (&st[i], st.get(i + 1))
+            {
+                if cond == dst && self.uses[dst.index()] == 1 {
+                    let cond = self.compare(*c, *x, *y);
+                    self.if_(cond, then_, else_);
+                    i += 2;
+                    continue;
+                }
+            }
+            self.stmt(&st[i]);
+            i += 1;
         }
+    }
+
+    /// A loop whose body starts with plain assignments and then `if a <cmp>
+    /// b: break` (either arm, the other empty): the index of the comparison
+    /// and whether the loop exits when it is true.
+    fn rotatable(&self, body: &Block) -> Option<(usize, bool)> {
+        let st = &body.0;
+        let k = st
+            .iter()
+            .take(8)
+            .position(|s| !matches!(s, Stmt::Assign { op, .. } if !matches!(op, Op::Cmp(..))))?;
+        let (Stmt::Assign { dst, op: Op::Cmp(..) }, Some(Stmt::If { cond, then_, else_ })) =
+            (&st[k], st.get(k + 1))
+        else {
+            return None;
+        };
+        if cond != dst || self.uses[dst.index()] != 1 {
+            return None;
+        }
+        match (then_.0.as_slice(), else_.0.as_slice()) {
+            ([Stmt::Break], []) => Some((k, true)),
+            ([], [Stmt::Break]) => Some((k, false)),
+            _ => None,
+        }
+    }
+
+    /// The test at the bottom: `jmp test; top: rest; test: prefix; cmp;
+    /// j<stay> top` (the same statements in the same order, one jump less
+    /// per iteration).
+    fn rotated_loop(&mut self, body: &Block) {
+        let (k, exit_when) = self.rotatable(body).expect("checked");
+        let Stmt::Assign {
+            op: Op::Cmp(c, x, y), ..
+        } = body.0[k]
+        else {
+            unreachable!("checked")
+        };
+        let (top, test, exit) = (self.label(), self.label(), self.label());
+        self.e(Inst::Jmp(test));
+        self.em.bind(top);
+        self.loops.push((test, exit));
+        self.stmts(&body.0[k + 2..]);
+        self.loops.pop();
+        self.em.bind(test);
+        self.stmts(&body.0[..k]);
+        let cond = self.compare(c, x, y);
+        self.branch(cond, !exit_when, top);
+        self.em.bind(exit);
+    }
+
+    /// The label a block consisting of one `break`/`continue` jumps to.
+    fn lone_jump(&self, b: &Block) -> Option<DynamicLabel> {
+        match b.0.as_slice() {
+            [Stmt::Break] => self.loops.last().map(|l| l.1),
+            [Stmt::Continue] => self.loops.last().map(|l| l.0),
+            _ => None,
+        }
+    }
+
+    /// Jump to `target` when `cond` is `when`.
+    fn branch(&mut self, cond: Cond, when: bool, target: DynamicLabel) {
+        match (cond, when) {
+            (Cond::Cc(cc), true) => self.e(Inst::Jcc(cc, target)),
+            (Cond::Cc(cc), false) => self.e(Inst::Jcc(negate(cc), target)),
+            // Equal and ordered / not equal or unordered.
+            (Cond::FEq, true) | (Cond::FNe, false) => {
+                let skip = self.label();
+                self.e(Inst::Jcc(Cc::P, skip));
+                self.e(Inst::Jcc(Cc::E, target));
+                self.em.bind(skip);
+            }
+            (Cond::FEq, false) | (Cond::FNe, true) => {
+                self.e(Inst::Jcc(Cc::Ne, target));
+                self.e(Inst::Jcc(Cc::P, target));
+            }
+        }
+    }
+
+    fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block) {
+        if let Some(t) = self.lone_jump(then_) {
+            self.branch(cond, true, t);
+            self.block(else_);
+            return;
+        }
+        if let Some(t) = self.lone_jump(else_) {
+            self.branch(cond, false, t);
+            self.block(then_);
+            return;
+        }
+        let l_else = self.label();
+        self.branch(cond, false, l_else);
+        self.block(then_);
+        if else_.0.is_empty() {
+            self.em.bind(l_else);
+            return;
+        }
+        let l_end = self.label();
+        if !ends_in_jump(then_) {
+            self.e(Inst::Jmp(l_end));
+        }
+        self.em.bind(l_else);
+        self.block(else_);
+        self.em.bind(l_end);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -431,24 +747,29 @@ impl<'a, A: Target> FnGen<'a, A> {
                 });
                 self.e(Inst::Jmp(l));
             }
+            Stmt::If { cond, then_, else_ } if matches!(self.loc(*cond), Loc::Imm(_)) => {
+                let taken = if self.loc(*cond) == Loc::Imm(0) {
+                    else_
+                } else {
+                    then_
+                };
+                self.block(taken);
+            }
             Stmt::If { cond, then_, else_ } => {
-                let (l_else, l_end) = (self.label(), self.label());
                 let c = self.int_in(*cond, RAX);
                 self.e(Inst::Alu(Alu::Test, c, c));
-                self.e(Inst::Jcc(Cc::E, l_else));
-                self.block(then_);
-                self.e(Inst::Jmp(l_end));
-                self.em.bind(l_else);
-                self.block(else_);
-                self.em.bind(l_end);
+                self.if_(Cond::Cc(Cc::Ne), then_, else_);
             }
+            Stmt::Loop { body } if self.rotatable(body).is_some() => self.rotated_loop(body),
             Stmt::Loop { body } => {
                 let (head, exit) = (self.label(), self.label());
                 self.em.bind(head);
                 self.loops.push((head, exit));
                 self.block(body);
                 self.loops.pop();
-                self.e(Inst::Jmp(head));
+                if !ends_in_jump(body) {
+                    self.e(Inst::Jmp(head));
+                }
                 self.em.bind(exit);
             }
             Stmt::Mark(k) => {
@@ -467,23 +788,19 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let tys: Vec<Ty> = vals.iter().map(|&v| self.f.ty(v)).collect();
                 match abi::result_regs(&tys) {
                     Some(locs) => {
-                        // Floats through the scratch registers first: a value
-                        // may live in xmm0/xmm1 itself.
-                        let mut fl = vec![];
-                        for (&v, l) in vals.iter().zip(&locs) {
-                            match *l {
-                                ArgLoc::Gpr(r) => self.int_into(v, r),
-                                ArgLoc::Xmm(x) => {
-                                    let s = if fl.is_empty() { X14 } else { X15 };
-                                    self.float_into(v, s);
-                                    fl.push((x, s));
-                                }
-                                ArgLoc::Stack(_) => unreachable!(),
-                            }
-                        }
-                        for (x, s) in fl {
-                            self.e(Inst::Movaps(x, s));
-                        }
+                        let moves = vals
+                            .iter()
+                            .zip(&locs)
+                            .map(|(&v, l)| {
+                                let d = match *l {
+                                    ArgLoc::Gpr(r) => Loc::Gpr(r),
+                                    ArgLoc::Xmm(x) => Loc::Xmm(x),
+                                    ArgLoc::Stack(_) => unreachable!("results are in registers"),
+                                };
+                                (d, self.loc(v))
+                            })
+                            .collect();
+                        self.parallel_move(moves);
                     }
                     None => {
                         for (i, &v) in vals.iter().enumerate() {
@@ -492,7 +809,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                         }
                     }
                 }
-                self.e(Inst::Jmp(self.epilogue));
+                self.epilogue_code();
             }
         }
     }
@@ -505,37 +822,40 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     fn call_args(&mut self, args: &[VReg], locs: &[ArgLoc]) {
-        // Stage register arguments in the frame, so writing one argument
-        // register never clobbers another argument's home.
-        for (i, (&a, l)) in args.iter().zip(locs).enumerate() {
+        // Stack arguments first (through rax, which no argument lives in),
+        // then the registers by one parallel move.
+        let mut moves = vec![];
+        for (&a, l) in args.iter().zip(locs) {
             let home = self.loc(a);
-            self.load_bits(home, RAX);
             match *l {
-                ArgLoc::Stack(j) => self.e(Inst::Store(StoreKind::Q, Mem::base(RSP, 8 * j as i32), RAX)),
-                _ => self.e(Inst::Store(StoreKind::Q, self.stage_slot(i), RAX)),
+                ArgLoc::Stack(j) => {
+                    self.load_bits(home, RAX);
+                    self.e(Inst::Store(StoreKind::Q, Mem::base(RSP, 8 * j as i32), RAX));
+                }
+                ArgLoc::Gpr(r) => moves.push((Loc::Gpr(r), home)),
+                ArgLoc::Xmm(x) => moves.push((Loc::Xmm(x), home)),
             }
         }
-        for (i, l) in locs.iter().enumerate() {
-            match *l {
-                ArgLoc::Gpr(r) => self.e(Inst::Load(LoadKind::Q, r, self.stage_slot(i))),
-                ArgLoc::Xmm(x) => self.e(Inst::MovsdLoad(x, self.stage_slot(i))),
-                ArgLoc::Stack(_) => {}
-            }
-        }
+        self.parallel_move(moves);
     }
 
     fn call_results(&mut self, results: &[VReg], tys: &[Ty]) {
         match abi::result_regs(tys) {
             Some(locs) => {
-                self.e(Inst::Movaps(X14, Xmm(0)));
-                self.e(Inst::Movaps(X15, Xmm(1)));
-                for (&d, l) in results.iter().zip(&locs) {
-                    match *l {
-                        ArgLoc::Gpr(r) => self.store_int(d, r),
-                        ArgLoc::Xmm(x) => self.store_float(d, if x.0 == 0 { X14 } else { X15 }),
-                        ArgLoc::Stack(_) => unreachable!(),
-                    }
-                }
+                let moves = results
+                    .iter()
+                    .zip(&locs)
+                    .map(|(&d, l)| {
+                        let s = match *l {
+                            ArgLoc::Gpr(r) => Loc::Gpr(r),
+                            ArgLoc::Xmm(x) => Loc::Xmm(x),
+                            ArgLoc::Stack(_) => unreachable!("results are in registers"),
+                        };
+                        (self.loc(d), s)
+                    })
+                    .filter(|(d, _)| !matches!(d, Loc::Imm(_)))
+                    .collect();
+                self.parallel_move(moves);
             }
             None => {
                 for (i, &d) in results.iter().enumerate() {
@@ -566,53 +886,80 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.e(Inst::Jcc(Cc::Ae, oob));
     }
 
+    /// An immediate operand for a 64-bit ALU form (sign-extended imm32).
+    fn imm32(&self, v: VReg) -> Option<i32> {
+        match self.loc(v) {
+            Loc::Imm(w) => i32::try_from(w as i64).ok(),
+            _ => None,
+        }
+    }
+
+    /// The GPR an integer result is computed in: the destination's register
+    /// unless an operand still to be read lives there.
+    fn work_gpr(&self, d: VReg, later: Option<VReg>) -> Gpr {
+        match self.loc(d) {
+            Loc::Gpr(r) if later.is_none_or(|y| self.loc(y) != Loc::Gpr(r)) => r,
+            _ => RAX,
+        }
+    }
+
+    fn work_xmm(&self, d: VReg, later: Option<VReg>) -> Xmm {
+        match self.loc(d) {
+            Loc::Xmm(x) if later.is_none_or(|y| self.loc(y) != Loc::Xmm(x)) => x,
+            _ => X14,
+        }
+    }
+
+    /// Write the result computed in `w` to `d`'s home.
+    fn finish_int(&mut self, d: VReg, ty: Ty, w: Gpr) {
+        self.canon(ty, w);
+        self.store_int(d, w);
+    }
+
     fn assign(&mut self, d: VReg, op: &Op) {
         let ty = self.f.ty(d);
+        let dl = self.loc(d);
         match *op {
             Op::Const(w) => {
-                self.mov_imm(RAX, w);
-                self.store_int(d, RAX);
+                if !matches!(dl, Loc::Imm(_)) {
+                    self.mov_loc(dl, Loc::Imm(w));
+                }
             }
             Op::Vector(ref v) => self.vop(d, v),
             Op::Copy(a) if ty.class() == Class::Vector => self.vcopy(d, a),
-            Op::Copy(a) => match (self.loc(a), ty.class()) {
-                (Loc::Xmm(_), Class::Float) => {
-                    let x = self.float_in(a, X14);
-                    self.store_float(d, x);
-                }
-                (l, _) => {
-                    let r = match l {
-                        Loc::Gpr(r) => r,
-                        _ => {
-                            self.load_bits(l, RAX);
-                            RAX
-                        }
-                    };
-                    self.store_int(d, r);
-                }
-            },
-            Op::Unary(u, a) => {
+            Op::Copy(a) => {
+                let al = self.loc(a);
+                self.mov_loc(dl, al);
+            }
+            Op::Unary(u, a) if ty.is_float() => {
+                let UnOp::Neg = u else {
+                    unreachable!("verified: not on floats")
+                };
                 let la = self.loc(a);
                 self.load_bits(la, RAX);
-                match (u, ty) {
-                    (UnOp::Neg, Ty::F32) => {
-                        self.e(Inst::MovRI32(RCX, 0x8000_0000));
-                        self.e(Inst::Alu(Alu::Xor, RAX, RCX));
-                    }
-                    (UnOp::Neg, Ty::F64) => {
-                        self.e(Inst::MovRI64(RCX, 1 << 63));
-                        self.e(Inst::Alu(Alu::Xor, RAX, RCX));
-                    }
-                    (UnOp::Neg, _) => self.e(Inst::Neg(RAX)),
-                    (UnOp::Not, Ty::Bool) => self.e(Inst::AluI(Alu::Xor, RAX, 1)),
-                    (UnOp::Not, _) => self.e(Inst::Not(RAX)),
+                if ty == Ty::F32 {
+                    self.e(Inst::AluI(Alu::Xor, RAX, i32::MIN));
+                    self.e(Inst::MovRR32(RAX, RAX));
+                } else {
+                    self.e(Inst::MovRI64(RCX, 1 << 63));
+                    self.e(Inst::Alu(Alu::Xor, RAX, RCX));
                 }
-                self.canon(ty, RAX);
-                self.store_int(d, RAX);
+                self.store_bits(dl, RAX);
+            }
+            Op::Unary(u, a) => {
+                let w = self.work_gpr(d, None);
+                let la = self.loc(a);
+                self.load_bits(la, w);
+                match (u, ty) {
+                    (UnOp::Neg, _) => self.e(Inst::Neg(w)),
+                    (UnOp::Not, Ty::Bool) => self.e(Inst::AluI(Alu::Xor, w, 1)),
+                    (UnOp::Not, _) => self.e(Inst::Not(w)),
+                }
+                self.finish_int(d, ty, w);
             }
             Op::Binary(b, x, y) if ty.is_float() => {
-                self.float_into(x, X14);
-                let yx = self.float_in(y, X15);
+                let w = self.work_xmm(d, Some(y));
+                self.float_into(x, w);
                 let f32 = ty == Ty::F32;
                 let op = match (b, f32) {
                     (BinOp::Add, false) => Sse::Addsd,
@@ -623,22 +970,47 @@ impl<'a, A: Target> FnGen<'a, A> {
                     (BinOp::Mul, true) => Sse::Mulss,
                     _ => unreachable!("verified"),
                 };
-                self.e(Inst::Sse(op, X14, yx));
-                self.store_float(d, X14);
+                self.sse_op(op, w, y);
+                self.store_float(d, w);
             }
             Op::Binary(b, x, y) => {
-                self.int_into(x, RAX);
-                let yr = self.int_in(y, RCX);
-                match b {
-                    BinOp::Add => self.e(Inst::Alu(Alu::Add, RAX, yr)),
-                    BinOp::Sub => self.e(Inst::Alu(Alu::Sub, RAX, yr)),
-                    BinOp::Mul => self.e(Inst::Imul(RAX, yr)),
-                    BinOp::And => self.e(Inst::Alu(Alu::And, RAX, yr)),
-                    BinOp::Or => self.e(Inst::Alu(Alu::Or, RAX, yr)),
-                    BinOp::Xor => self.e(Inst::Alu(Alu::Xor, RAX, yr)),
+                // Commutative: the immediate, or the operand in d's register, goes right.
+                let swap = commutes(b)
+                    && ((self.loc(y) == dl && self.loc(x) != dl)
+                        || (matches!(self.loc(x), Loc::Imm(_)) && !matches!(self.loc(y), Loc::Imm(_))));
+                let (x, y) = if swap { (y, x) } else { (x, y) };
+                let w = self.work_gpr(d, Some(y));
+                if b == BinOp::Mul {
+                    if let Some(i) = self.imm32(y) {
+                        let xr = self.int_in(x, w);
+                        self.e(Inst::ImulI(w, xr, i));
+                        self.finish_int(d, ty, w);
+                        return;
+                    }
                 }
-                self.canon(ty, RAX);
-                self.store_int(d, RAX);
+                let alu = match b {
+                    BinOp::Add => Some(Alu::Add),
+                    BinOp::Sub => Some(Alu::Sub),
+                    BinOp::And => Some(Alu::And),
+                    BinOp::Or => Some(Alu::Or),
+                    BinOp::Xor => Some(Alu::Xor),
+                    BinOp::Mul => None,
+                };
+                match (alu, self.imm32(y)) {
+                    (Some(alu), Some(i)) => {
+                        self.int_into(x, w);
+                        self.e(Inst::AluI(alu, w, i));
+                    }
+                    _ => {
+                        let yr = self.int_in(y, RCX);
+                        self.int_into(x, w);
+                        match alu {
+                            Some(alu) => self.e(Inst::Alu(alu, w, yr)),
+                            None => self.e(Inst::Imul(w, yr)),
+                        }
+                    }
+                }
+                self.finish_int(d, ty, w);
             }
             Op::FloorDiv { a, b, on_zero } | Op::FloorMod { a, b, on_zero } => {
                 let div = matches!(op, Op::FloorDiv { .. });
@@ -779,78 +1151,98 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.store_int(d, RAX);
     }
 
-    fn cmp(&mut self, d: VReg, c: CmpOp, a: VReg, b: VReg) {
+    /// Emit the comparison of `a` and `b`; the flags then hold the result.
+    fn compare(&mut self, c: CmpOp, a: VReg, b: VReg) -> Cond {
         let t = self.f.ty(a);
         if t.is_float() {
             let ucom = if t == Ty::F32 { Sse::Ucomiss } else { Sse::Ucomisd };
-            let xa = self.float_in(a, X14);
-            let xb = self.float_in(b, X15);
             // Unordered sets ZF=PF=CF=1: "above" forms are false on NaN.
-            let (l, r, cc) = match c {
-                CmpOp::Eq | CmpOp::Ne => (xa, xb, Cc::E),
-                CmpOp::Lt => (xb, xa, Cc::A),
-                CmpOp::Le => (xb, xa, Cc::Ae),
-                CmpOp::Gt => (xa, xb, Cc::A),
-                CmpOp::Ge => (xa, xb, Cc::Ae),
+            let (l, r, cond) = match c {
+                CmpOp::Eq => (a, b, Cond::FEq),
+                CmpOp::Ne => (a, b, Cond::FNe),
+                CmpOp::Lt => (b, a, Cond::Cc(Cc::A)),
+                CmpOp::Le => (b, a, Cond::Cc(Cc::Ae)),
+                CmpOp::Gt => (a, b, Cond::Cc(Cc::A)),
+                CmpOp::Ge => (a, b, Cond::Cc(Cc::Ae)),
             };
-            self.e(Inst::Sse(ucom, l, r));
-            match c {
-                CmpOp::Eq => {
-                    self.e(Inst::Setcc(Cc::E, RAX));
-                    self.e(Inst::Setcc(Cc::Np, RCX));
-                    self.e(Inst::Movzx8(RAX, RAX));
-                    self.e(Inst::Movzx8(RCX, RCX));
-                    self.e(Inst::Alu(Alu::And, RAX, RCX));
-                }
-                CmpOp::Ne => {
-                    self.e(Inst::Setcc(Cc::Ne, RAX));
-                    self.e(Inst::Setcc(Cc::P, RCX));
-                    self.e(Inst::Movzx8(RAX, RAX));
-                    self.e(Inst::Movzx8(RCX, RCX));
-                    self.e(Inst::Alu(Alu::Or, RAX, RCX));
-                }
-                _ => {
-                    self.e(Inst::Setcc(cc, RAX));
-                    self.e(Inst::Movzx8(RAX, RAX));
-                }
-            }
-        } else {
-            self.int_into(a, RAX);
-            let rb = self.int_in(b, RCX);
-            self.e(Inst::Alu(Alu::Cmp, RAX, rb));
-            let s = t.is_signed();
-            let cc = match c {
-                CmpOp::Eq => Cc::E,
-                CmpOp::Ne => Cc::Ne,
-                CmpOp::Lt if s => Cc::L,
-                CmpOp::Le if s => Cc::Le,
-                CmpOp::Gt if s => Cc::G,
-                CmpOp::Ge if s => Cc::Ge,
-                CmpOp::Lt => Cc::B,
-                CmpOp::Le => Cc::Be,
-                CmpOp::Gt => Cc::A,
-                CmpOp::Ge => Cc::Ae,
-            };
-            self.e(Inst::Setcc(cc, RAX));
-            self.e(Inst::Movzx8(RAX, RAX));
+            let xl = self.float_in(l, X14);
+            self.sse_op(ucom, xl, r);
+            return cond;
         }
-        self.store_int(d, RAX);
+        let s = t.is_signed();
+        let mut cc = match c {
+            CmpOp::Eq => Cc::E,
+            CmpOp::Ne => Cc::Ne,
+            CmpOp::Lt if s => Cc::L,
+            CmpOp::Le if s => Cc::Le,
+            CmpOp::Gt if s => Cc::G,
+            CmpOp::Ge if s => Cc::Ge,
+            CmpOp::Lt => Cc::B,
+            CmpOp::Le => Cc::Be,
+            CmpOp::Gt => Cc::A,
+            CmpOp::Ge => Cc::Ae,
+        };
+        let (mut a, mut b) = (a, b);
+        if self.imm32(a).is_some() && self.imm32(b).is_none() {
+            (a, b) = (b, a);
+            cc = swap_cc(cc);
+        }
+        let ra = self.int_in(a, RAX);
+        match self.imm32(b) {
+            Some(0) if matches!(cc, Cc::E | Cc::Ne) => self.e(Inst::Alu(Alu::Test, ra, ra)),
+            Some(i) => self.e(Inst::AluI(Alu::Cmp, ra, i)),
+            None => {
+                let rb = self.int_in(b, RCX);
+                self.e(Inst::Alu(Alu::Cmp, ra, rb));
+            }
+        }
+        Cond::Cc(cc)
+    }
+
+    fn cmp(&mut self, d: VReg, c: CmpOp, a: VReg, b: VReg) {
+        let w = self.work_gpr(d, None);
+        match self.compare(c, a, b) {
+            Cond::Cc(cc) => {
+                self.e(Inst::Setcc(cc, w));
+                self.e(Inst::Movzx8(w, w));
+            }
+            Cond::FEq => {
+                self.e(Inst::Setcc(Cc::E, RAX));
+                self.e(Inst::Setcc(Cc::Np, RCX));
+                self.e(Inst::Alu(Alu::And, RAX, RCX));
+                self.e(Inst::Movzx8(w, RAX));
+            }
+            Cond::FNe => {
+                self.e(Inst::Setcc(Cc::Ne, RAX));
+                self.e(Inst::Setcc(Cc::P, RCX));
+                self.e(Inst::Alu(Alu::Or, RAX, RCX));
+                self.e(Inst::Movzx8(w, RAX));
+            }
+        }
+        self.store_int(d, w);
     }
 
     fn convert(&mut self, d: VReg, from: Ty, to: Ty, a: VReg) {
+        if super::regalloc::noop_convert(from, to) {
+            let (dl, al) = (self.loc(d), self.loc(a));
+            self.mov_loc(dl, al);
+            return;
+        }
+        if !from.is_float() && !to.is_float() {
+            let w = self.work_gpr(d, None);
+            self.int_into(a, w);
+            if to == Ty::Bool {
+                self.e(Inst::Alu(Alu::Test, w, w));
+                self.e(Inst::Setcc(Cc::Ne, w));
+                self.e(Inst::Movzx8(w, w));
+            } else {
+                self.canon(to, w);
+            }
+            self.store_int(d, w);
+            return;
+        }
         if !from.is_float() {
             self.int_into(a, RAX);
-            if !to.is_float() {
-                if to == Ty::Bool {
-                    self.e(Inst::Alu(Alu::Test, RAX, RAX));
-                    self.e(Inst::Setcc(Cc::Ne, RAX));
-                    self.e(Inst::Movzx8(RAX, RAX));
-                } else {
-                    self.canon(to, RAX);
-                }
-                self.store_int(d, RAX);
-                return;
-            }
             let f32 = to == Ty::F32;
             let cvt = |x: Xmm, r: Gpr| {
                 if f32 {

@@ -271,6 +271,15 @@ pub enum Sse {
 }
 
 impl Sse {
+    /// Operand size of the memory form.
+    pub fn mem_size(self) -> &'static str {
+        match self {
+            Sse::Addss | Sse::Subss | Sse::Mulss | Sse::Divss | Sse::Ucomiss | Sse::Cvtss2sd => "dword",
+            Sse::Xorpd => "xmmword",
+            _ => "qword",
+        }
+    }
+
     pub const ALL: [Sse; 15] = [
         Sse::Addsd,
         Sse::Subsd,
@@ -474,6 +483,8 @@ pub enum Inst {
     AluI(Alu, Gpr, i32),
     /// `imul r64, r64`
     Imul(Gpr, Gpr),
+    /// `imul r64, r64, imm32` (sign-extended)
+    ImulI(Gpr, Gpr, i32),
     /// `neg r64`
     Neg(Gpr),
     /// `not r64`
@@ -546,6 +557,11 @@ pub enum Inst {
     /// `vcvtdq2pd ymm, xmm`
     Vcvtdq2pd(Xmm, Xmm),
     Vzeroupper,
+    /// `op xmm, [rip + label]`: a constant of the pool (`qword` for the
+    /// double forms, `dword` for the single ones; not `xorpd`).
+    SseRip(Sse, Xmm, DynamicLabel),
+    /// `movsd xmm, qword [rip + label]`
+    MovsdRip(Xmm, DynamicLabel),
 }
 
 /// The shape of an [`Inst`], without operands (for coverage and the
@@ -563,6 +579,7 @@ pub enum Form {
     Alu,
     AluI,
     Imul,
+    ImulI,
     Neg,
     Not,
     Cqo,
@@ -601,10 +618,12 @@ pub enum Form {
     Cvtdq2pd,
     Vcvtdq2pd,
     Vzeroupper,
+    SseRip,
+    MovsdRip,
 }
 
 impl Form {
-    pub const ALL: [Form; 49] = [
+    pub const ALL: [Form; 52] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -616,6 +635,7 @@ impl Form {
         Form::Alu,
         Form::AluI,
         Form::Imul,
+        Form::ImulI,
         Form::Neg,
         Form::Not,
         Form::Cqo,
@@ -654,6 +674,8 @@ impl Form {
         Form::Cvtdq2pd,
         Form::Vcvtdq2pd,
         Form::Vzeroupper,
+        Form::SseRip,
+        Form::MovsdRip,
     ];
 }
 
@@ -697,6 +719,7 @@ impl Inst {
             Inst::Alu(..) => Form::Alu,
             Inst::AluI(..) => Form::AluI,
             Inst::Imul(..) => Form::Imul,
+            Inst::ImulI(..) => Form::ImulI,
             Inst::Neg(..) => Form::Neg,
             Inst::Not(..) => Form::Not,
             Inst::Cqo => Form::Cqo,
@@ -735,6 +758,8 @@ impl Inst {
             Inst::Cvtdq2pd(..) => Form::Cvtdq2pd,
             Inst::Vcvtdq2pd(..) => Form::Vcvtdq2pd,
             Inst::Vzeroupper => Form::Vzeroupper,
+            Inst::SseRip(..) => Form::SseRip,
+            Inst::MovsdRip(..) => Form::MovsdRip,
         }
     }
 
@@ -775,6 +800,9 @@ impl Inst {
             Inst::Alu(op, d, s) => format!("{} {}, {}", op.name(), d.name64(), s.name64()),
             Inst::AluI(op, d, i) => format!("{} {}, {}", op.name(), d.name64(), hex(i.into())),
             Inst::Imul(d, s) => format!("imul {}, {}", d.name64(), s.name64()),
+            // The decoder prints the two-operand alias when both registers agree.
+            Inst::ImulI(d, s, i) if d == s => format!("imul {}, {}", d.name64(), hex(i.into())),
+            Inst::ImulI(d, s, i) => format!("imul {}, {}, {}", d.name64(), s.name64(), hex(i.into())),
             Inst::Neg(r) => format!("neg {}", r.name64()),
             Inst::Not(r) => format!("not {}", r.name64()),
             Inst::Cqo => "cqo".into(),
@@ -838,13 +866,25 @@ impl Inst {
             Inst::Cvtdq2pd(d, s) => format!("cvtdq2pd {}, {}", d.name(), s.name()),
             Inst::Vcvtdq2pd(d, s) => format!("vcvtdq2pd {}, {}", ymm(d), s.name()),
             Inst::Vzeroupper => "vzeroupper".into(),
+            Inst::SseRip(op, x, l) => format!(
+                "{} {}, {} ptr [L{}]",
+                op.name(),
+                x.name(),
+                op.mem_size(),
+                l.get_id()
+            ),
+            Inst::MovsdRip(x, l) => format!("movsd {}, qword ptr [L{}]", x.name(), l.get_id()),
         }
     }
 
-    /// The branch target, for branch forms.
+    /// The label, for branch forms and pool references.
     pub fn target(&self) -> Option<DynamicLabel> {
         match *self {
-            Inst::CallL(l) | Inst::Jmp(l) | Inst::Jcc(_, l) => Some(l),
+            Inst::CallL(l)
+            | Inst::Jmp(l)
+            | Inst::Jcc(_, l)
+            | Inst::SseRip(_, _, l)
+            | Inst::MovsdRip(_, l) => Some(l),
             _ => None,
         }
     }
@@ -910,6 +950,11 @@ impl<A: Target> Emitter<A> {
         dynasm!(self.asm ; .arch x64 ; =>l);
     }
 
+    /// Align to 8 bytes and write a constant-pool word at `l`.
+    pub fn pool_word(&mut self, l: DynamicLabel, w: u64) {
+        dynasm!(self.asm ; .arch x64 ; .align 8 ; =>l ; .u64 w);
+    }
+
     /// Current offset in bytes.
     pub fn offset(&self) -> usize {
         self.asm.offset().0
@@ -970,6 +1015,7 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Alu::Test => dynasm!(ops ; .arch x64 ; test Rq(d.0), DWORD imm),
         },
         Inst::Imul(d, s) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0)),
+        Inst::ImulI(d, s, imm) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0), DWORD imm),
         Inst::Neg(r) => dynasm!(ops ; .arch x64 ; neg Rq(r.0)),
         Inst::Not(r) => dynasm!(ops ; .arch x64 ; not Rq(r.0)),
         Inst::Cqo => dynasm!(ops ; .arch x64 ; cqo),
@@ -1126,6 +1172,24 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
         Inst::Cvtdq2pd(d, s) => dynasm!(ops ; .arch x64 ; cvtdq2pd Rx(d.0), Rx(s.0)),
         Inst::Vcvtdq2pd(d, s) => dynasm!(ops ; .arch x64 ; vcvtdq2pd Ry(d.0), Rx(s.0)),
         Inst::Vzeroupper => dynasm!(ops ; .arch x64 ; vzeroupper),
+        Inst::SseRip(op, d, l) => match op {
+            Sse::Addsd => dynasm!(ops ; .arch x64 ; addsd Rx(d.0), QWORD [=>l]),
+            Sse::Subsd => dynasm!(ops ; .arch x64 ; subsd Rx(d.0), QWORD [=>l]),
+            Sse::Mulsd => dynasm!(ops ; .arch x64 ; mulsd Rx(d.0), QWORD [=>l]),
+            Sse::Divsd => dynasm!(ops ; .arch x64 ; divsd Rx(d.0), QWORD [=>l]),
+            Sse::Addss => dynasm!(ops ; .arch x64 ; addss Rx(d.0), DWORD [=>l]),
+            Sse::Subss => dynasm!(ops ; .arch x64 ; subss Rx(d.0), DWORD [=>l]),
+            Sse::Mulss => dynasm!(ops ; .arch x64 ; mulss Rx(d.0), DWORD [=>l]),
+            Sse::Divss => dynasm!(ops ; .arch x64 ; divss Rx(d.0), DWORD [=>l]),
+            Sse::Minsd => dynasm!(ops ; .arch x64 ; minsd Rx(d.0), QWORD [=>l]),
+            Sse::Maxsd => dynasm!(ops ; .arch x64 ; maxsd Rx(d.0), QWORD [=>l]),
+            Sse::Ucomisd => dynasm!(ops ; .arch x64 ; ucomisd Rx(d.0), QWORD [=>l]),
+            Sse::Ucomiss => dynasm!(ops ; .arch x64 ; ucomiss Rx(d.0), DWORD [=>l]),
+            Sse::Cvtss2sd => dynasm!(ops ; .arch x64 ; cvtss2sd Rx(d.0), DWORD [=>l]),
+            Sse::Cvtsd2ss => dynasm!(ops ; .arch x64 ; cvtsd2ss Rx(d.0), QWORD [=>l]),
+            Sse::Xorpd => unreachable!("xorpd reads 16 aligned bytes: no pool form"),
+        },
+        Inst::MovsdRip(d, l) => dynasm!(ops ; .arch x64 ; movsd Rx(d.0), QWORD [=>l]),
     }
 }
 

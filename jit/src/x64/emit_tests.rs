@@ -49,6 +49,9 @@ pub(crate) fn samples() -> Vec<Inst> {
             v.push(Inst::MovRR(d, s));
             v.push(Inst::MovRR32(d, s));
             v.push(Inst::Imul(d, s));
+            for imm in imms32() {
+                v.push(Inst::ImulI(d, s, imm));
+            }
             v.push(Inst::Movsx8(d, s));
             v.push(Inst::Movzx8(d, s));
             v.push(Inst::Movsxd(d, s));
@@ -264,10 +267,52 @@ fn branches_reach_their_labels() {
     assert_eq!(n, 2 * 2 * 16);
 }
 
+/// The pool forms: every op (but xorpd) × every register, decoded as a
+/// rip-relative operand of the right size that reaches the pool word.
+#[test]
+fn pool_references_reach_their_words() {
+    let mut n = 0;
+    for x in xmms() {
+        let mut forms: Vec<Box<dyn Fn(DynamicLabel) -> Inst>> = vec![Box::new(move |l| Inst::MovsdRip(x, l))];
+        for op in Sse::ALL {
+            if op != Sse::Xorpd {
+                forms.push(Box::new(move |l| Inst::SseRip(op, x, l)));
+            }
+        }
+        for f in &forms {
+            let mut e = Emitter::new(VecAssembler::<X64Relocation>::new(0));
+            let l = e.new_label();
+            let inst = f(l);
+            e.emit(inst);
+            let end = e.offset();
+            e.emit(Inst::Ret);
+            e.pool_word(l, 0x1234_5678_9abc_def0);
+            let bytes = e.asm.finalize().expect("label bound");
+            let word = bytes.len() - 8;
+            assert_eq!(word % 8, 0, "pool words are aligned");
+            assert_eq!(bytes[word..], 0x1234_5678_9abc_def0u64.to_le_bytes());
+            let mut dec = Decoder::with_ip(64, &bytes[..end], 0, DecoderOptions::NONE);
+            let ins = dec.decode();
+            assert_eq!(ins.len(), end, "{inst:?}");
+            assert!(ins.is_ip_rel_memory_operand(), "{inst:?}");
+            assert_eq!(ins.ip_rel_memory_address(), word as u64, "{inst:?}");
+            let mut s = String::new();
+            formatter().format(&ins, &mut s);
+            // Same text once the decoder's absolute address is the label.
+            let want = inst
+                .render()
+                .replace(&format!("[L{}]", l.get_id()), &format!("[{:#x}]", word));
+            assert_eq!(s, want, "{inst:?}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 16 * 15);
+}
+
 #[test]
 fn every_form_has_samples() {
     let mut seen: HashSet<Form> = samples().iter().map(Inst::form).collect();
-    seen.extend([Form::CallL, Form::Jmp, Form::Jcc]);
+    seen.extend([Form::CallL, Form::Jmp, Form::Jcc, Form::SseRip, Form::MovsdRip]);
     for f in Form::ALL {
         assert!(seen.contains(&f), "no encoding sample for {f:?}");
     }

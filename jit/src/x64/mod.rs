@@ -1,6 +1,7 @@
 //! The x86-64 backend (System V hosts only): the emitter (the only writer
-//! of instructions), register conventions, register allocation and its
-//! debug checker, code generation and the executable module.
+//! of instructions), register conventions, local simplification, register
+//! allocation and its debug checker, code generation and the executable
+//! module.
 
 pub mod abi;
 #[cfg(debug_assertions)]
@@ -9,3 +10,4 @@ pub mod codegen;
 pub mod emit;
 pub mod module;
 pub mod regalloc;
+pub mod simplify;

@@ -63,7 +63,9 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
-        let alloc = regalloc::allocate(f);
+        let simplified = super::simplify::simplify(f);
+        let f = &simplified;
+        let alloc = regalloc::allocate(m, f);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();

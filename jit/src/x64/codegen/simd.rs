@@ -10,8 +10,8 @@
 
 use super::{FnGen, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
-use crate::x64::abi::{self, SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
-use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RBP, RCX, VW};
+use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
+use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, VW};
 use crate::x64::regalloc::Loc;
 use crate::SimdLevel;
 
@@ -39,7 +39,8 @@ impl<A: Target> FnGen<'_, A> {
         let Loc::Slot(k) = self.loc(v) else {
             unreachable!("a vector lives in frame slots")
         };
-        Mem::base(RBP, abi::slot(k).disp + off as i32)
+        let base = self.slot(k);
+        Mem::base(base.base, base.disp + off as i32)
     }
 
     /// The chunks `(offset, bytes)` of a vector of `bytes` bytes, at most `max` each.

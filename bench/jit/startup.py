@@ -1,0 +1,3 @@
+# CPython twin of startup.spy.
+import sys
+print(int(sys.argv[1]))

@@ -1,0 +1,245 @@
+//! Local simplification of a function before register allocation, so the
+//! lowering's general shapes (a `range` loop's step tests, conversions of
+//! literals, copies of copies) cost nothing at run time:
+//! - a temporary whose operands are all constants becomes a constant,
+//!   computed by [`crate::ir::sem`] (the single definition of the semantics,
+//!   so the folded word is the one the machine would compute; a fallible op
+//!   that would raise is left alone);
+//! - integer/Bool identities with a constant (`x & 0`, `x & ~0`, `x | 0`,
+//!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`) become constants or copies;
+//! - a temporary that copies another temporary is replaced by it at every
+//!   use (both are defined once, so they are the same value);
+//! - an `if` on a constant is replaced by the arm it takes;
+//! - unused pure temporaries are removed.
+//!
+//! Locals are never folded (they are mutable); floats only fold when every
+//! operand is constant.
+
+use super::regalloc::each_use;
+use crate::ir::{sem, BinOp, Block, Function, Op, Stmt, Ty, VOp, VReg, VRegKind, Word};
+
+struct Facts {
+    konst: Vec<Option<Word>>,
+    alias: Vec<VReg>,
+}
+
+/// The simplified copy of `f`.
+pub fn simplify(f: &Function) -> Function {
+    let mut g = f.clone();
+    let n = g.vregs.len();
+    let mut facts = Facts {
+        konst: vec![None; n],
+        alias: (0..n as u32).map(VReg).collect(),
+    };
+    let body = std::mem::take(&mut g.body);
+    g.body = fold_block(&g, body, &mut facts);
+    // Remove unused pure temporaries until none is left (a removal can free others).
+    for _ in 0..8 {
+        let mut uses = vec![0u32; n];
+        count_uses(&g.body, &mut uses);
+        if !remove_dead(&g.vregs, &mut g.body, &uses) {
+            break;
+        }
+    }
+    g
+}
+
+fn count_uses(b: &Block, uses: &mut [u32]) {
+    for s in &b.0 {
+        each_use(s, |v| uses[v.index()] += 1);
+        match s {
+            Stmt::If { then_, else_, .. } => {
+                count_uses(then_, uses);
+                count_uses(else_, uses);
+            }
+            Stmt::Loop { body } => count_uses(body, uses),
+            _ => {}
+        }
+    }
+}
+
+fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bool {
+    let before = b.0.len();
+    b.0.retain(|s| match s {
+        Stmt::Assign { dst, op } => {
+            let pure = matches!(
+                op,
+                Op::Const(_) | Op::Copy(_) | Op::Unary(..) | Op::Binary(..) | Op::Cmp(..) | Op::Convert(_)
+            );
+            !(pure && vregs[dst.index()].kind == VRegKind::Temp && uses[dst.index()] == 0)
+        }
+        _ => true,
+    });
+    let mut changed = b.0.len() != before;
+    for s in &mut b.0 {
+        match s {
+            Stmt::If { then_, else_, .. } => {
+                changed |= remove_dead(vregs, then_, uses);
+                changed |= remove_dead(vregs, else_, uses);
+            }
+            Stmt::Loop { body } => changed |= remove_dead(vregs, body, uses),
+            _ => {}
+        }
+    }
+    changed
+}
+
+fn map_op(op: &mut Op, m: &impl Fn(VReg) -> VReg) {
+    match op {
+        Op::Const(_) => {}
+        Op::Copy(a) | Op::Unary(_, a) | Op::Convert(a) => *a = m(*a),
+        Op::Binary(_, a, b) | Op::Cmp(_, a, b) => {
+            *a = m(*a);
+            *b = m(*b);
+        }
+        Op::FloorDiv { a, b, .. }
+        | Op::FloorMod { a, b, .. }
+        | Op::FDiv { a, b, .. }
+        | Op::Shift { a, b, .. } => {
+            *a = m(*a);
+            *b = m(*b);
+        }
+        Op::Load { ptr, len, index, .. } => {
+            *ptr = m(*ptr);
+            *len = m(*len);
+            *index = m(*index);
+        }
+        Op::Vector(v) => match v {
+            VOp::Splat(a) | VOp::Lane(a, _) | VOp::Convert(a) => *a = m(*a),
+            VOp::Build(lanes) => lanes.iter_mut().for_each(|a| *a = m(*a)),
+            VOp::Binary(_, a, b) | VOp::FDiv { a, b, .. } | VOp::Cmp(_, a, b) => {
+                *a = m(*a);
+                *b = m(*b);
+            }
+        },
+    }
+}
+
+/// Rewrite the registers a statement reads (not those of nested blocks).
+fn map_uses(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
+    match s {
+        Stmt::Assign { op, .. } => map_op(op, m),
+        Stmt::Store {
+            ptr,
+            len,
+            index,
+            value,
+            ..
+        } => {
+            for v in [ptr, len, index, value] {
+                *v = m(*v);
+            }
+        }
+        Stmt::Call { args, .. } | Stmt::CallHelper { args, .. } => {
+            for a in args {
+                *a = m(*a);
+            }
+        }
+        Stmt::Raise { operands, .. } => {
+            for v in operands.iter_mut().flatten() {
+                *v = m(*v);
+            }
+        }
+        Stmt::If { cond, .. } => *cond = m(*cond),
+        Stmt::Return(vs) => {
+            for v in vs {
+                *v = m(*v);
+            }
+        }
+        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => {}
+    }
+}
+
+/// All-ones in canonical form for an integer or Bool type.
+fn ones(ty: Ty) -> Word {
+    if ty == Ty::Bool {
+        1
+    } else {
+        sem::canon(ty, u64::MAX)
+    }
+}
+
+/// The simplified op of a temporary `dst` of type `ty`, when there is one.
+fn fold(f: &Function, ty: Ty, op: &Op, k: &[Option<Word>]) -> Option<Op> {
+    let c = |v: VReg| k[v.index()];
+    let is_int = !ty.is_float() && ty != Ty::Ptr && ty != Ty::Handle;
+    match *op {
+        Op::Copy(a) => c(a).map(Op::Const),
+        Op::Unary(u, a) => c(a).map(|w| Op::Const(sem::unary(u, ty, w))),
+        Op::Convert(a) => c(a).map(|w| Op::Const(sem::convert(f.ty(a), ty, w))),
+        Op::Cmp(op, a, b) => Some(Op::Const(sem::cmp(op, f.ty(a), c(a)?, c(b)?) as Word)),
+        Op::Binary(b, x, y) => {
+            if let (Some(wx), Some(wy)) = (c(x), c(y)) {
+                return Some(Op::Const(sem::binary(b, ty, wx, wy)));
+            }
+            if !is_int {
+                return None;
+            }
+            let commutes = matches!(b, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor);
+            let (v, w) = match (c(x), c(y)) {
+                (None, Some(w)) => (x, w),
+                (Some(w), None) if commutes => (y, w),
+                _ => return None,
+            };
+            match b {
+                BinOp::And if w == 0 => Some(Op::Const(0)),
+                BinOp::And if w == ones(ty) => Some(Op::Copy(v)),
+                BinOp::Or if w == ones(ty) => Some(Op::Const(ones(ty))),
+                BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if w == 0 => Some(Op::Copy(v)),
+                BinOp::Mul if w == 1 => Some(Op::Copy(v)),
+                _ => None,
+            }
+        }
+        Op::FloorDiv { a, b, .. } => sem::floor_divmod(ty, c(a)?, c(b)?).map(|(q, _)| Op::Const(q)),
+        Op::FloorMod { a, b, .. } => sem::floor_divmod(ty, c(a)?, c(b)?).map(|(_, r)| Op::Const(r)),
+        Op::FDiv { a, b, .. } => sem::fdiv(ty, c(a)?, c(b)?).map(Op::Const),
+        Op::Shift { op, a, b, .. } => sem::shift(op, ty, c(a)?, c(b)?).map(Op::Const),
+        Op::Const(_) | Op::Load { .. } | Op::Vector(_) => None,
+    }
+}
+
+fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
+    let mut out = Vec::with_capacity(b.0.len());
+    let mut work: Vec<Stmt> = b.0;
+    work.reverse();
+    while let Some(mut s) = work.pop() {
+        {
+            let alias = &facts.alias;
+            map_uses(&mut s, &|v| alias[v.index()]);
+        }
+        match s {
+            Stmt::Assign { dst, mut op } => {
+                let d = dst.index();
+                if f.vregs[d].kind == VRegKind::Temp {
+                    if let Some(o) = fold(f, f.ty(dst), &op, &facts.konst) {
+                        op = o;
+                    }
+                    match op {
+                        Op::Const(w) => facts.konst[d] = Some(w),
+                        Op::Copy(a) if f.vregs[a.index()].kind == VRegKind::Temp => facts.alias[d] = a,
+                        _ => {}
+                    }
+                }
+                out.push(Stmt::Assign { dst, op });
+            }
+            Stmt::If { cond, then_, else_ } => match facts.konst[cond.index()] {
+                // The arm taken, in place (its temporaries stay local to it in effect).
+                Some(w) => {
+                    let arm = if w != 0 { then_ } else { else_ };
+                    work.extend(arm.0.into_iter().rev());
+                }
+                None => {
+                    let then_ = fold_block(f, then_, facts);
+                    let else_ = fold_block(f, else_, facts);
+                    out.push(Stmt::If { cond, then_, else_ });
+                }
+            },
+            Stmt::Loop { body } => {
+                let body = fold_block(f, body, facts);
+                out.push(Stmt::Loop { body });
+            }
+            s => out.push(s),
+        }
+    }
+    Block(out)
+}

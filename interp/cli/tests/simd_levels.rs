@@ -109,7 +109,7 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
             "-- registers",
             "-- machine code",
             "vadd v",
-            "v0: f64x4 -> [rbp-",
+            "v0: f64x4 -> slot ",
         ] {
             assert!(text.contains(part), "{part:?} missing from:\n{text}");
         }

@@ -183,6 +183,7 @@ impl Interp<'_> {
         let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
         let ty = self.vm.types.new_struct(fqn);
         self.generic_structs.insert(key, (g.clone(), ty));
+        self.type_origins.insert(ty, Value::GenericStruct(g.clone()));
         // The type parameters' environment (see the resolver): the type
         // parameters, then `Self`.
         let mut type_params = vec![None; params.len() + 1];

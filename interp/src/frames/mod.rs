@@ -175,6 +175,10 @@ pub struct Interp<'out> {
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
     >,
+    /// `T.__origin__`: the generic (a generic struct, or the
+    /// `@blue.generic` function) that made type `T`, as upstream's
+    /// `W_Type.w_origin` (`vm.py` `fast_call`).
+    pub(crate) type_origins: std::collections::HashMap<crate::vm::types::TypeId, crate::vm::value::Value>,
 }
 
 impl<'out> Interp<'out> {
@@ -192,6 +196,7 @@ impl<'out> Interp<'out> {
             fqns: HashSet::new(),
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
+            type_origins: Default::default(),
             pools: pools::Pools::default(),
             redshift: None,
             blue_depth: 0,

@@ -636,7 +636,10 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let args = self.method_args(f, sig, args)?;
-        if matches!(sig.imp, MethodImpl::List(ListMethod::Count | ListMethod::Index)) {
+        if matches!(
+            sig.imp,
+            MethodImpl::List(ListMethod::Count | ListMethod::Index | ListMethod::Remove)
+        ) {
             self.residual_eq_methods(f, obj.ty, range)?;
         }
         self.shift_method_call(f, obj, &attr.name, &args, sig.result, range)

@@ -396,6 +396,10 @@ pub enum ListMethod {
     Copy,
     Count,
     Index,
+    /// `l.extend(other)`: appends the items of another `list[T]`.
+    Extend,
+    /// `l.remove(x)`: removes the first item equal to `x`.
+    Remove,
 }
 
 impl ListMethod {
@@ -403,7 +407,12 @@ impl ListMethod {
     pub fn mutates(self) -> bool {
         matches!(
             self,
-            ListMethod::Append | ListMethod::Insert | ListMethod::Pop | ListMethod::Clear
+            ListMethod::Append
+                | ListMethod::Insert
+                | ListMethod::Pop
+                | ListMethod::Clear
+                | ListMethod::Extend
+                | ListMethod::Remove
         )
     }
 }
@@ -493,6 +502,8 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
         "copy" => Copy,
         "count" => Count,
         "index" => Index,
+        "extend" => Extend,
+        "remove" => Remove,
         _ => {
             let l = types.name(recv);
             return Err(error(
@@ -502,12 +513,14 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
             ));
         }
     };
-    let count = match m {
-        Pop | Clear | Copy => 0,
-        Append | Count | Index => 1,
-        Insert => 2,
+    let (min, max) = match m {
+        Clear | Copy => (0, 0),
+        // `pop(i: i32 = -1)`
+        Pop => (0, 1),
+        Append | Count | Index | Extend | Remove => (1, 1),
+        Insert => (2, 2),
     };
-    arity(n, count, count)?;
+    arity(n, min, max)?;
     let Some(item) = types.list_item(recv) else {
         if m.mutates() {
             return Err(SigError::Error {
@@ -532,7 +545,9 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
             vec![Param::Convert(TypeId::I32), Param::Convert(item)],
             TypeId::NONE,
         ),
-        Pop => (vec![], item),
+        Pop => (vec![Param::Convert(TypeId::I32); n], item),
+        Extend => (vec![Param::Convert(recv)], TypeId::NONE),
+        Remove => (vec![Param::Convert(item)], TypeId::NONE),
         Clear => (vec![], TypeId::NONE),
         Copy => (vec![], recv),
         Count | Index => (vec![Param::Convert(item)], TypeId::I32),

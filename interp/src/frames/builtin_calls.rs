@@ -99,6 +99,14 @@ impl Interp<'_> {
                     Value::Exception(Rc::new(ExceptionValue { kind, message })),
                 ))
             }
+            // only a call written `getattr(o, NAME)` reaches them
+            // (`eval_attr_builtin`), as in upstream's ASTFrame
+            Builtin::Getattr | Builtin::Setattr | Builtin::Hasattr => Err(SpyError::new(
+                ExcKind::TypeError,
+                format!("`{}` can only be called directly", b.name()),
+            )
+            .with_error(&f.file, callee_range, "")
+            .into()),
             other => match self.call_module_builtin(f, other, callee_range, args, call_range) {
                 Some(result) => result,
                 None => Err(crate::bug!(

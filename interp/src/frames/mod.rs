@@ -33,6 +33,7 @@
 //! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
 
 mod attr;
+mod attr_builtins;
 mod builtin_calls;
 mod call;
 mod class;

@@ -69,6 +69,10 @@ pub enum Builtin {
     // ---- time
     Time,
     Sleep,
+    // ---- attributes by (blue) name
+    Getattr,
+    Setattr,
+    Hasattr,
 }
 
 impl Builtin {
@@ -103,6 +107,9 @@ impl Builtin {
             Builtin::SimdWidthOf => "simd_width_of",
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
+            Builtin::Getattr => "getattr",
+            Builtin::Setattr => "setattr",
+            Builtin::Hasattr => "hasattr",
         }
     }
 }
@@ -141,6 +148,9 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("ord", Entry::Func(Builtin::Ord)),
     ("tuple", Entry::Func(Builtin::Tuple)),
     ("list", Entry::Func(Builtin::List)),
+    ("getattr", Entry::Func(Builtin::Getattr)),
+    ("setattr", Entry::Func(Builtin::Setattr)),
+    ("hasattr", Entry::Func(Builtin::Hasattr)),
     ("Exception", Entry::Func(Builtin::ExcClass(ExcKind::Exception))),
     (
         "StaticError",

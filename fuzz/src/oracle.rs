@@ -177,6 +177,7 @@ fn config(fuel: u64, mutations: Mutations) -> RunConfig {
         },
         mutations,
         general_paths_only: false,
+        argv: None,
     }
 }
 

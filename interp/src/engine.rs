@@ -368,7 +368,7 @@ fn redshift_for_run_reporting(
 
 /// How the locations of `path`'s residual module are shown.
 pub fn residual_display_path(path: &str) -> String {
-    format!("{path} (residual code)")
+    format!("{path}{}", crate::frames::module::RESIDUAL_SUFFIX)
 }
 
 /// The jit engine: the doppler engine's residual module (redshifted with

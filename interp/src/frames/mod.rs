@@ -47,7 +47,7 @@ pub mod limits;
 mod list;
 mod lowlevel;
 mod meta;
-mod module;
+pub mod module;
 mod pools;
 mod signatures;
 mod stmt;
@@ -153,6 +153,11 @@ pub struct Interp<'out> {
     pub mutations: Mutations,
     /// Take only the general evaluation rules (`RunConfig::general_paths_only`).
     pub general_paths_only: bool,
+    /// `main(argv: list[str])`'s arguments (`RunConfig::argv`).
+    pub(crate) argv: Option<&'static [String]>,
+    /// The user's program path when the module run is its residual code
+    /// (`argv[0]` without `RunConfig::argv`).
+    pub(crate) program_path: Option<String>,
     /// Current call depth (function activations).
     pub depth: u32,
     /// Steps executed so far (statements and calls).
@@ -191,6 +196,8 @@ impl<'out> Interp<'out> {
             meter: Rc::default(),
             mutations: config.mutations,
             general_paths_only: config.general_paths_only,
+            argv: config.argv,
+            program_path: None,
             depth: 0,
             steps: 0,
             cache: meta::BlueCache::default(),

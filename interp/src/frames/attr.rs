@@ -42,6 +42,11 @@ impl Interp<'_> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
             return result;
         }
+        if self.vm.is_property(obj.ty, &attr.name) {
+            // `o.name` of a `@property` is the call `o.name()`
+            let range = obj_expr.range.cover(attr.range);
+            return self.call_method_itself(f, obj, obj_expr, attr, Vec::new(), range);
+        }
         if let Some(result) = self.shift_get_attr(f, &obj, attr, obj_expr.range.cover(attr.range)) {
             return result;
         }
@@ -151,7 +156,27 @@ impl Interp<'_> {
         .into())
     }
 
+    /// `o.m(args)`. For a `@property` `m` it is `(o.m)(args)`: the
+    /// property's value is called.
     pub(crate) fn call_method(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        if self.vm.is_property(obj.ty, &attr.name) {
+            let value = self.get_attr(f, obj, obj_expr, attr)?;
+            let callee_range = obj_expr.range.cover(attr.range);
+            return self.call_value(f, value, callee_range, args, call_range);
+        }
+        self.call_method_itself(f, obj, obj_expr, attr, args, call_range)
+    }
+
+    /// `o.m(args)` calling the method `m` (also the getter of a property).
+    fn call_method_itself(
         &mut self,
         f: &mut Frame,
         obj: Typed,

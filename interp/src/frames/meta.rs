@@ -491,7 +491,7 @@ impl Interp<'_> {
         self.call_function(f, method, args, range)
     }
 
-    /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`.
+    /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`, `OpSpec(f, [])`.
     pub(crate) fn make_opspec(&mut self, f: &Frame, args: Args, callee_range: TextRange) -> Eval<Typed> {
         self.check_arity(f, 1, 2, &args, callee_range, None)?;
         let mut it = args.into_iter();
@@ -501,6 +501,9 @@ impl Interp<'_> {
             Some((list, r)) => {
                 let items = match &list.value {
                     Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => t.items.to_vec(),
+                    // `[m_a, m_b]`, and `[]` for an implementation that
+                    // takes none of the operands (upstream accepts both)
+                    Value::List(l) => l.items.borrow().clone(),
                     _ => {
                         return Err(SpyError::new(
                             ExcKind::TypeError,

@@ -380,7 +380,7 @@ def main():
     if not (upstream / "examples" / "expected_output").is_dir():
         print(f"error: {upstream} is not a checkout of github.com/spylang/spy", file=sys.stderr)
         return 2
-    binary = Path(os.environ.get("SPY_INTERP", REPO / "target" / "release" / "spy-interp"))
+    binary = Path(os.environ.get("SPY_INTERP", REPO / "target" / "release" / "spy-interp")).resolve()
     if not binary.exists():
         print(f"error: {binary} does not exist (cargo build --release --bin spy-interp)", file=sys.stderr)
         return 2

@@ -1,5 +1,8 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
 //! `simd` and `time`. Their members are blue values (builtins or types).
+//! Also `_list`, `_range` and `_tuple`: upstream implements `list`, `range`
+//! and `tuple` in SPy in these stdlib modules (`builtins` re-exports them);
+//! here they are builtin, and the modules name the same values.
 
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
@@ -12,15 +15,21 @@ pub enum BuiltinModule {
     Unsafe,
     Simd,
     Time,
+    StdList,
+    StdRange,
+    StdTuple,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 5] = [
+    pub const ALL: [BuiltinModule; 8] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
         BuiltinModule::Simd,
         BuiltinModule::Time,
+        BuiltinModule::StdList,
+        BuiltinModule::StdRange,
+        BuiltinModule::StdTuple,
     ];
 
     pub fn name(self) -> &'static str {
@@ -30,6 +39,9 @@ impl BuiltinModule {
             BuiltinModule::Unsafe => "unsafe",
             BuiltinModule::Simd => "simd",
             BuiltinModule::Time => "time",
+            BuiltinModule::StdList => "_list",
+            BuiltinModule::StdRange => "_range",
+            BuiltinModule::StdTuple => "_tuple",
         }
     }
 
@@ -59,6 +71,9 @@ impl BuiltinModule {
             (BuiltinModule::Simd, "simd_width_of") => func(Builtin::SimdWidthOf),
             (BuiltinModule::Time, "time") => func(Builtin::Time),
             (BuiltinModule::Time, "sleep") => func(Builtin::Sleep),
+            (BuiltinModule::StdList, "list") => func(Builtin::List),
+            (BuiltinModule::StdRange, "range") => func(Builtin::Range),
+            (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
             _ => None,
         }
     }

@@ -180,6 +180,23 @@ impl Interp<'_> {
                 other => Err(crate::bug!("abs of a number-typed {other:?}")),
             },
             BuiltinImpl::MinMax { .. } => self.call_min_max(f, b, args),
+            BuiltinImpl::Math(m) => {
+                let mut xs = Vec::with_capacity(args.len());
+                let mut color = crate::vm::value::Color::Blue;
+                for (a, r) in &args {
+                    color = color.join(a.color);
+                    let v = self.convert_to(f, a.clone(), TypeId::F64, *r, None)?;
+                    match v.value.as_scalar() {
+                        Some(crate::vm::ops::Scalar::F64(x)) => xs.push(x),
+                        _ => return Err(crate::bug!("a math argument converted to f64 is not an f64")),
+                    }
+                }
+                Ok(Typed {
+                    color,
+                    ty: TypeId::F64,
+                    value: Value::Scalar(crate::vm::ops::Scalar::F64(m.apply(&xs))),
+                })
+            }
             BuiltinImpl::Range => {
                 let mut ints = Vec::with_capacity(3);
                 for ((a, r), to) in args.iter().zip(&sig.params) {

@@ -69,6 +69,8 @@ pub enum Builtin {
     // ---- time
     Time,
     Sleep,
+    // ---- math
+    Math(crate::vm::ops::math::MathFn),
     // ---- attributes by (blue) name
     Getattr,
     Setattr,
@@ -107,6 +109,7 @@ impl Builtin {
             Builtin::SimdWidthOf => "simd_width_of",
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
+            Builtin::Math(m) => m.name(),
             Builtin::Getattr => "getattr",
             Builtin::Setattr => "setattr",
             Builtin::Hasattr => "hasattr",

@@ -1,5 +1,5 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
-//! `simd` and `time`. Their members are blue values (builtins or types).
+//! `simd`, `time` and `math`. Their members are blue values (builtins or types).
 //! Also `_list`, `_range` and `_tuple`: upstream implements `list`, `range`
 //! and `tuple` in SPy in these stdlib modules (`builtins` re-exports them);
 //! here they are builtin, and the modules name the same values.
@@ -18,10 +18,11 @@ pub enum BuiltinModule {
     StdList,
     StdRange,
     StdTuple,
+    Math,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 8] = [
+    pub const ALL: [BuiltinModule; 9] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -30,6 +31,7 @@ impl BuiltinModule {
         BuiltinModule::StdList,
         BuiltinModule::StdRange,
         BuiltinModule::StdTuple,
+        BuiltinModule::Math,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl BuiltinModule {
             BuiltinModule::StdList => "_list",
             BuiltinModule::StdRange => "_range",
             BuiltinModule::StdTuple => "_tuple",
+            BuiltinModule::Math => "math",
         }
     }
 
@@ -74,6 +77,10 @@ impl BuiltinModule {
             (BuiltinModule::StdList, "list") => func(Builtin::List),
             (BuiltinModule::StdRange, "range") => func(Builtin::Range),
             (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
+            (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
+                Some(x) => Some(Typed::blue(TypeId::F64, Value::Scalar(crate::vm::ops::Scalar::F64(x)))),
+                None => func(Builtin::Math(crate::vm::ops::math::MathFn::find(name)?)),
+            },
             _ => None,
         }
     }

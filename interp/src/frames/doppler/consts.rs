@@ -232,6 +232,7 @@ impl Interp<'_> {
             Builtin::PtrSimdStore => imported(self, "simd", "ptr_simd_store"),
             Builtin::Time => imported(self, "time", "time"),
             Builtin::Sleep => imported(self, "time", "sleep"),
+            Builtin::Math(m) => imported(self, "math", m.name()),
             Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());

@@ -107,6 +107,8 @@ pub enum BuiltinImpl {
     Time,
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
     Sleep,
+    /// `math.f(x[, y])`, every argument converted to `f64`; pure.
+    Math(crate::vm::ops::math::MathFn),
     /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
     Alloc {
         item: TypeId,
@@ -196,6 +198,11 @@ pub fn builtin_signature(
             imp: BuiltinImpl::Time,
             result: Some(TypeId::F64),
             params: Vec::new(),
+        }),
+        Builtin::Math(m) => arity(args.len(), m.arity(), m.arity()).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Math(m),
+            result: Some(TypeId::F64),
+            params: vec![Some(TypeId::F64); m.arity()],
         }),
         Builtin::Sleep => arity(args.len(), 1, 1).map(|_| BuiltinSig {
             imp: BuiltinImpl::Sleep,

@@ -134,6 +134,7 @@ impl Interp<'_> {
                 return self.simd_load(f, sig, lane, lanes, call_range, &args)
             }
             BuiltinImpl::SimdStore => return self.simd_store(f, call_range, &args),
+            BuiltinImpl::Mem(op) => return self.exec_memop(f, op, sig, args, call_range),
             _ => {}
         }
         let (a, r) = args
@@ -150,7 +151,8 @@ impl Interp<'_> {
             | BuiltinImpl::Sleep
             | BuiltinImpl::Alloc { .. }
             | BuiltinImpl::SimdLoad { .. }
-            | BuiltinImpl::SimdStore => Err(crate::bug!("effect builtin {:?} dispatched twice", sig.imp)),
+            | BuiltinImpl::SimdStore
+            | BuiltinImpl::Mem(_) => Err(crate::bug!("effect builtin {:?} dispatched twice", sig.imp)),
             // Decision: len() of a static tuple is blue (it depends only
             // on the type).
             BuiltinImpl::LenOfTuple(n) => Ok(Typed::blue(TypeId::I32, Value::i32(n as i32))),

@@ -46,6 +46,7 @@ mod function;
 pub mod limits;
 mod list;
 mod lowlevel;
+mod memops;
 mod meta;
 pub mod module;
 mod pools;

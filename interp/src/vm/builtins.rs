@@ -69,6 +69,8 @@ pub enum Builtin {
     // ---- time
     Time,
     Sleep,
+    /// `ptr_copy`, `memset`... (`vm::ops::memops`).
+    Mem(crate::vm::ops::memops::MemOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
     // ---- attributes by (blue) name
@@ -110,6 +112,7 @@ impl Builtin {
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
+            Builtin::Mem(m) => m.name(),
             Builtin::Getattr => "getattr",
             Builtin::Setattr => "setattr",
             Builtin::Hasattr => "hasattr",

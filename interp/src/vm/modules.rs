@@ -68,6 +68,9 @@ impl BuiltinModule {
             (BuiltinModule::Unsafe, "raw_alloc") => func(Builtin::Alloc { gc: false }),
             (BuiltinModule::Unsafe, "gc_ptr" | "ptr") => func(Builtin::PtrType { gc: true }),
             (BuiltinModule::Unsafe, "raw_ptr") => func(Builtin::PtrType { gc: false }),
+            (BuiltinModule::Unsafe, name) if crate::vm::ops::memops::MemOp::find(name).is_some() => {
+                func(Builtin::Mem(crate::vm::ops::memops::MemOp::find(name)?))
+            }
             (BuiltinModule::Simd, "SIMD") => func(Builtin::SimdType),
             (BuiltinModule::Simd, "ptr_simd_load") => func(Builtin::PtrSimdLoad),
             (BuiltinModule::Simd, "ptr_simd_store") => func(Builtin::PtrSimdStore),

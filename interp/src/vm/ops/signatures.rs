@@ -107,6 +107,8 @@ pub enum BuiltinImpl {
     Time,
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
     Sleep,
+    /// `ptr_copy(dst, src, n)`... (`vm::ops::memops`): an effect.
+    Mem(crate::vm::ops::memops::MemOp),
     /// `math.f(x[, y])`, every argument converted to `f64`; pure.
     Math(crate::vm::ops::math::MathFn),
     /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
@@ -136,6 +138,7 @@ impl BuiltinImpl {
                 | BuiltinImpl::Alloc { .. }
                 | BuiltinImpl::SimdLoad { .. }
                 | BuiltinImpl::SimdStore
+                | BuiltinImpl::Mem(_)
         )
     }
 }
@@ -199,6 +202,7 @@ pub fn builtin_signature(
             result: Some(TypeId::F64),
             params: Vec::new(),
         }),
+        Builtin::Mem(op) => crate::vm::ops::memops::signature(types, op, args),
         Builtin::Math(m) => arity(args.len(), m.arity(), m.arity()).map(|_| BuiltinSig {
             imp: BuiltinImpl::Math(m),
             result: Some(TypeId::F64),

@@ -328,7 +328,7 @@ impl Interp<'_> {
         self.get_item(f, obj, value, idx, e.range)
     }
 
-    fn get_item(
+    pub(crate) fn get_item(
         &mut self,
         f: &mut Frame,
         obj: Typed,

@@ -7,7 +7,7 @@
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::{Eval, Frame, Interp};
-use crate::syntax::ast::{Expr, Identifier, NameId};
+use crate::syntax::ast::{Expr, ExprKind, Identifier, NameId};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Typed, Value};
@@ -31,22 +31,29 @@ impl Interp<'_> {
     }
 
     fn attr_builtin(&mut self, f: &mut Frame, b: Builtin, n: usize, func: &Expr, args: &[Expr]) -> Eval<Typed> {
+        // `setattr(p[i], NAME, v)` is `p[i].NAME = v`: through the pointer
+        if let (Builtin::Setattr, [target, name, value]) = (b, args) {
+            if let ExprKind::Subscript { value: p, indices } = &target.kind {
+                let pv = self.eval_expr(f, p)?;
+                let idx = self.eval_items(f, indices)?;
+                let attr = self.blue_name(f, name)?;
+                if self.is_ptr_to_struct_with(pv.ty, &attr.name) {
+                    let v = self.eval_expr(f, value)?;
+                    self.set_ptr_item_field(f, pv, idx, &attr, v, value.range, target.range)?;
+                    return Ok(Typed::red(TypeId::NONE, Value::None));
+                }
+                let obj = self.get_item(f, pv, p, idx, target.range)?;
+                let v = self.eval_expr(f, value)?;
+                self.set_attr(f, obj, target, &attr, v, value.range)?;
+                return Ok(Typed::red(TypeId::NONE, Value::None));
+            }
+        }
         let argv = self.eval_items(f, args)?;
         self.check_arity(f, n, n, &argv, func.range, None)?;
         let mut argv = argv.into_iter();
         let (obj, _) = argv.next().expect("arity checked");
         let (name, name_range) = argv.next().expect("arity checked");
-        if !name.is_blue() {
-            return Err(SpyError::new(ExcKind::TypeError, "expected blue argument")
-                .with_error(&f.file, name_range, "this is red")
-                .into());
-        }
-        let name = self.convert_to(f, name, TypeId::STR, name_range, None)?;
-        let attr = Identifier {
-            name: name.value.checked_str()?.to_string(),
-            range: name_range,
-            id: NameId(0),
-        };
+        let attr = self.name_of(f, name, name_range)?;
         let obj_expr = &args[0];
         match b {
             Builtin::Getattr => self.get_attr(f, obj, obj_expr, &attr),
@@ -57,6 +64,26 @@ impl Interp<'_> {
             }
             _ => self.has_attr(f, obj, obj_expr, &attr),
         }
+    }
+
+    fn blue_name(&mut self, f: &mut Frame, e: &Expr) -> Eval<Identifier> {
+        let name = self.eval_expr(f, e)?;
+        self.name_of(f, name, e.range)
+    }
+
+    /// The attribute a blue `str` names.
+    fn name_of(&mut self, f: &Frame, name: Typed, name_range: crate::source::TextRange) -> Eval<Identifier> {
+        if !name.is_blue() {
+            return Err(SpyError::new(ExcKind::TypeError, "expected blue argument")
+                .with_error(&f.file, name_range, "this is red")
+                .into());
+        }
+        let name = self.convert_to(f, name, TypeId::STR, name_range, None)?;
+        Ok(Identifier {
+            name: name.value.checked_str()?.to_string(),
+            range: name_range,
+            id: NameId(0),
+        })
     }
 
     /// `hasattr`: blue `True` iff reading `o.NAME` is accepted for `o`'s

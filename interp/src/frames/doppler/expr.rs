@@ -669,6 +669,8 @@ impl Interp<'_> {
         bounds: &[Option<Typed>; 3],
         range: TextRange,
     ) -> Eval<Typed> {
+        // a slice of a `str` is a `str`, of a `list[T]` a `list[T]`
+        let ty = obj.ty;
         let o = self.residual(f, obj, range)?;
         let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
         for (slot, b) in parts.iter_mut().zip(bounds) {
@@ -678,10 +680,7 @@ impl Interp<'_> {
         }
         let [lower, upper, step] = parts;
         let slice = Expr::new(ExprKind::Slice { lower, upper, step }, range);
-        Ok(Self::residual_value(
-            TypeId::STR,
-            build::subscript(o, vec![slice], range),
-        ))
+        Ok(Self::residual_value(ty, build::subscript(o, vec![slice], range)))
     }
 
     /// `obj.attr = v` while shifting (pointers to structs).

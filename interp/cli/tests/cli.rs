@@ -56,7 +56,8 @@ fn exit_code_is_mains_result() {
 
 #[test]
 fn argv_is_the_file_as_given_then_every_later_argument() {
-    let src = "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
+    let src =
+        "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
     let p = program("argv", src);
     let file = p.to_str().unwrap();
     let expected = format!("{file}\nx\n--max-steps\n-v\n");

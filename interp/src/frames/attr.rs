@@ -524,7 +524,8 @@ impl Interp<'_> {
             }
         }
         let is_list = self.vm.types.list_item(obj.ty).is_some();
-        if (obj.ty == TypeId::STR || is_list) && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime)) {
+        if (obj.ty == TypeId::STR || is_list) && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime))
+        {
             return self.shift_slice(f, &obj, &typed, obj_expr.range);
         }
         if let (true, Value::List(l)) = (is_list, &obj.value) {
@@ -532,8 +533,11 @@ impl Interp<'_> {
             // `_getitem_slice`, Python's slice rules)
             let items = l.items.borrow();
             let n = items.len() as i64;
-            let (start, stop, step) = ops::str::slice_indices(n, bounds[0], bounds[1], bounds[2])
-                .map_err(|e| -> crate::error::Failure { SpyError::from(e).with_error(&f.file, obj_expr.range, "").into() })?;
+            let (start, stop, step) = ops::str::slice_indices(n, bounds[0], bounds[1], bounds[2]).map_err(
+                |e| -> crate::error::Failure {
+                    SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()
+                },
+            )?;
             let mut out = Vec::new();
             let mut i = start;
             while (step > 0 && i < stop) || (step < 0 && i > stop) {

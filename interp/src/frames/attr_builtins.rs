@@ -30,7 +30,14 @@ impl Interp<'_> {
         Some(self.attr_builtin(f, b, n, func, args))
     }
 
-    fn attr_builtin(&mut self, f: &mut Frame, b: Builtin, n: usize, func: &Expr, args: &[Expr]) -> Eval<Typed> {
+    fn attr_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        n: usize,
+        func: &Expr,
+        args: &[Expr],
+    ) -> Eval<Typed> {
         // `setattr(p[i], NAME, v)` is `p[i].NAME = v`: through the pointer
         if let (Builtin::Setattr, [target, name, value]) = (b, args) {
             if let ExprKind::Subscript { value: p, indices } = &target.kind {
@@ -91,9 +98,11 @@ impl Interp<'_> {
     /// run time, which is not implemented: a WIP error in every engine.
     fn has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
         if obj.ty == TypeId::DYNAMIC {
-            return Err(SpyError::new(ExcKind::Wip, "hasattr of a `dynamic` value is not supported yet")
-                .with_error(&f.file, obj_expr.range, "this is `dynamic`")
-                .into());
+            return Err(
+                SpyError::new(ExcKind::Wip, "hasattr of a `dynamic` value is not supported yet")
+                    .with_error(&f.file, obj_expr.range, "this is `dynamic`")
+                    .into(),
+            );
         }
         // a method is an attribute too, though `o.m` is only ever called here
         if self.vm.struct_method(obj.ty, &attr.name).is_some() {

@@ -342,12 +342,18 @@ impl Interp<'_> {
             // residual code could (a WIP error in every engine).
             TypeKind::InterpTuple => {
                 if let Some((_, r)) = args.iter().find(|(a, _)| !a.is_blue()) {
-                    return Err(SpyError::new(ExcKind::Wip, "interp_tuple(...) of red values is not supported")
-                        .with_error(&f.file, *r, "this is red")
-                        .into());
+                    return Err(SpyError::new(
+                        ExcKind::Wip,
+                        "interp_tuple(...) of red values is not supported",
+                    )
+                    .with_error(&f.file, *r, "this is red")
+                    .into());
                 }
                 let items = args.into_iter().map(|(a, _)| a.value).collect();
-                Ok(Typed::blue(TypeId::INTERP_TUPLE, crate::frames::meta::interp_tuple(items)))
+                Ok(Typed::blue(
+                    TypeId::INTERP_TUPLE,
+                    crate::frames::meta::interp_tuple(items),
+                ))
             }
             TypeKind::Type if args.len() == 1 => {
                 let (a, _) = &args[0];

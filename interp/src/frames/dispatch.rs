@@ -332,7 +332,11 @@ impl Interp<'_> {
                 };
                 let len = a.items.borrow().len() as u64;
                 // (an empty list stays empty however often it is repeated)
-                let times = if len == 0 { 0 } else { r.value.checked_i32()?.max(0) as u64 };
+                let times = if len == 0 {
+                    0
+                } else {
+                    r.value.checked_i32()?.max(0) as u64
+                };
                 let bytes = (len * times).saturating_mul(std::mem::size_of::<Value>() as u64);
                 self.check_memory(f, bytes, whole)?;
                 let items = a.items.borrow();

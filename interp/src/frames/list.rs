@@ -105,7 +105,16 @@ impl Interp<'_> {
         if matches!(m, ListMethod::Append | ListMethod::Insert | ListMethod::Extend) {
             // One list's items stay within the memory budget.
             let added = match (m, args.first()) {
-                (ListMethod::Extend, Some((Typed { value: Value::List(o), .. }, _))) => o.items.borrow().len(),
+                (
+                    ListMethod::Extend,
+                    Some((
+                        Typed {
+                            value: Value::List(o),
+                            ..
+                        },
+                        _,
+                    )),
+                ) => o.items.borrow().len(),
                 _ => 1,
             };
             let bytes = (l.items.borrow().len() + added) as u64 * std::mem::size_of::<Value>() as u64;
@@ -130,11 +139,19 @@ impl Interp<'_> {
                         .with_error(&f.file, obj_range, "")
                         .into());
                 }
-                let raw = if args.is_empty() { -1 } else { i64::from(i32_arg(0)?) };
+                let raw = if args.is_empty() {
+                    -1
+                } else {
+                    i64::from(i32_arg(0)?)
+                };
                 let k = if raw < 0 { raw + len } else { raw };
                 if k < 0 || k >= len {
                     return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
-                        .with_error(&f.file, args[0].1, format!("index {raw} of a list of length {len}"))
+                        .with_error(
+                            &f.file,
+                            args[0].1,
+                            format!("index {raw} of a list of length {len}"),
+                        )
                         .into());
                 }
                 Ok(Typed::red(item_ty, l.items.borrow_mut().remove(k as usize)))

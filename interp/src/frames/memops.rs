@@ -63,7 +63,9 @@ impl Interp<'_> {
         }
         let none = Typed::red(TypeId::NONE, Value::None);
         let mut ptrs = ptrs.into_iter();
-        let dst = ptrs.next().ok_or_else(|| crate::bug!("{name} without a pointer"))?;
+        let dst = ptrs
+            .next()
+            .ok_or_else(|| crate::bug!("{name} without a pointer"))?;
         if op.kind() == MemKind::Setbytes {
             let (start, end, byte) = if op.is_slice() {
                 (ints[1], ints[2], ints[3])
@@ -77,15 +79,31 @@ impl Interp<'_> {
             self.setbytes(f, &region, end - start, byte as u8, call_range)?;
             return Ok(none);
         }
-        let src = ptrs.next().ok_or_else(|| crate::bug!("{name} without a second pointer"))?;
+        let src = ptrs
+            .next()
+            .ok_or_else(|| crate::bug!("{name} without a second pointer"))?;
         let (a, b, n) = if op.is_slice() {
             let n = ints[2] - ints[1];
             if n != ints[5] - ints[4] {
                 return Err(panic("length mismatch"));
             }
-            (Region { ptr: dst, start: ints[1] }, Region { ptr: src, start: ints[4] }, n)
+            (
+                Region {
+                    ptr: dst,
+                    start: ints[1],
+                },
+                Region {
+                    ptr: src,
+                    start: ints[4],
+                },
+                n,
+            )
         } else {
-            (Region { ptr: dst, start: 0 }, Region { ptr: src, start: 0 }, ints[2])
+            (
+                Region { ptr: dst, start: 0 },
+                Region { ptr: src, start: 0 },
+                ints[2],
+            )
         };
         let in_bounds = |r: &Region| r.start >= 0 && r.start + n <= r.len();
         if n < 0 || !in_bounds(&a) || !in_bounds(&b) {
@@ -108,9 +126,12 @@ impl Interp<'_> {
                 let item_ty = self.item_type(&a.ptr)?;
                 if item_ty.as_prim().is_none() {
                     let t = self.vm.types.name(item_ty).to_string();
-                    return Err(SpyError::new(ExcKind::Wip, format!("{name} of `{t}` items is not supported yet"))
-                        .with_error(&f.file, call_range, "")
-                        .into());
+                    return Err(SpyError::new(
+                        ExcKind::Wip,
+                        format!("{name} of `{t}` items is not supported yet"),
+                    )
+                    .with_error(&f.file, call_range, "")
+                    .into());
                 }
                 let (xs, ys) = (read_items(&a, n)?, read_items(&b, n)?);
                 let mut result = 0;
@@ -160,7 +181,8 @@ impl Interp<'_> {
         match self.vm.types.kind(ty) {
             TypeKind::Prim(p) => Some(Value::Scalar(filled_scalar(*p, byte))),
             TypeKind::Struct { fields, .. } => {
-                let fields: Option<Vec<Value>> = fields.iter().map(|fd| self.filled_value(fd.ty, byte)).collect();
+                let fields: Option<Vec<Value>> =
+                    fields.iter().map(|fd| self.filled_value(fd.ty, byte)).collect();
                 Some(Value::Struct(Rc::new(StructValue {
                     ty,
                     fields: fields?.into(),

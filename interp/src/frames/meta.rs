@@ -602,7 +602,9 @@ impl Interp<'_> {
             (Value::Type(t), "__fqn__" | "__qualname__") => {
                 Some(Ok(Typed::blue(TypeId::STR, Value::str(self.vm.types.name(*t)))))
             }
-            (Value::Type(t), "__full_fqn__") => Some(Ok(Typed::blue(TypeId::STR, Value::str(&self.full_fqn(*t))))),
+            (Value::Type(t), "__full_fqn__") => {
+                Some(Ok(Typed::blue(TypeId::STR, Value::str(&self.full_fqn(*t)))))
+            }
             (Value::Type(t), "__origin__") => Some(Ok(match self.type_origins.get(t) {
                 Some(origin) => Typed::blue(TypeId::DYNAMIC, origin.clone()),
                 None => Typed::blue(TypeId::DYNAMIC, Value::None),

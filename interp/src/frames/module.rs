@@ -33,11 +33,7 @@ impl Interp<'_> {
     /// Run a residual module shown as `path` under the module name
     /// `modname` (its original module's).
     pub fn run_residual_file(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<i32> {
-        self.program_path = Some(
-            path.strip_suffix(RESIDUAL_SUFFIX)
-                .unwrap_or(path)
-                .to_string(),
-        );
+        self.program_path = Some(path.strip_suffix(RESIDUAL_SUFFIX).unwrap_or(path).to_string());
         let id = self.load_module_as(path, modname, source)?;
         self.call_main(id)
     }
@@ -153,7 +149,10 @@ impl Interp<'_> {
         }
         let argv_ok = match func.params.as_slice() {
             [] => true,
-            [p] => matches!(self.vm.types.kind(p.ty), crate::vm::types::TypeKind::List(TypeId::STR)),
+            [p] => matches!(
+                self.vm.types.kind(p.ty),
+                crate::vm::types::TypeKind::List(TypeId::STR)
+            ),
             _ => false,
         };
         if !argv_ok || func.star.is_some() {

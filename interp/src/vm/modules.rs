@@ -81,7 +81,10 @@ impl BuiltinModule {
             (BuiltinModule::StdRange, "range") => func(Builtin::Range),
             (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
             (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
-                Some(x) => Some(Typed::blue(TypeId::F64, Value::Scalar(crate::vm::ops::Scalar::F64(x)))),
+                Some(x) => Some(Typed::blue(
+                    TypeId::F64,
+                    Value::Scalar(crate::vm::ops::Scalar::F64(x)),
+                )),
                 None => func(Builtin::Math(crate::vm::ops::math::MathFn::find(name)?)),
             },
             _ => None,

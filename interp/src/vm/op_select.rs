@@ -110,7 +110,9 @@ pub fn binop_impl(vm: &Vm, op: BinOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
         }),
         _ if l == TypeId::STR && r == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
         _ if l == TypeId::STR && r == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
-        _ if op == BinOp::Add && l == r && vm.types.list_item(l).is_some() => Some(OpImpl::ListConcat { ty: l }),
+        _ if op == BinOp::Add && l == r && vm.types.list_item(l).is_some() => {
+            Some(OpImpl::ListConcat { ty: l })
+        }
         _ if op == BinOp::Mul && r == TypeId::I32 && vm.types.list_item(l).is_some() => {
             Some(OpImpl::ListRepeat { ty: l })
         }

@@ -30,7 +30,9 @@ pub enum MemOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemKind {
     /// Copy items; `overlap` says whether the regions may overlap.
-    Copy { overlap: bool },
+    Copy {
+        overlap: bool,
+    },
     Setbytes,
     Cmp,
 }
@@ -153,7 +155,10 @@ pub fn signature(types: &TypeTable, op: MemOp, args: &[TypeId]) -> Result<Builti
                     At::Arg(k),
                     format!("expected ptr[u8] or ptr[i8], got `{}`", types.name(t)),
                 )],
-                vec![(At::Arg(k), format!("help: use `{}` instead", op.forwarded().name()))],
+                vec![(
+                    At::Arg(k),
+                    format!("help: use `{}` instead", op.forwarded().name()),
+                )],
             ));
         }
         match item {

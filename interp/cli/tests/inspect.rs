@@ -338,7 +338,8 @@ fn redshift_execute_runs_the_residual_module() {
 
 #[test]
 fn redshift_execute_passes_program_arguments() {
-    let src = "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
+    let src =
+        "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
     let p = program("argv_rs", src);
     let out = run(&["redshift", "-x", &p, "a", "--b"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));

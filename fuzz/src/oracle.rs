@@ -181,6 +181,7 @@ fn config(fuel: u64, mutations: Mutations, max_memory: u64) -> RunConfig {
         },
         mutations,
         general_paths_only: false,
+        argv: None,
     }
 }
 

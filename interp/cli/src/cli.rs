@@ -120,8 +120,11 @@ impl ValueEnum for MutationArg {
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Shorthand for `spy-interp execute FILE`.
+    /// Shorthand for `spy-interp execute FILE ARGS...`.
     file: Option<PathBuf>,
+    /// `argv[1..]` of `main(argv: list[str])` (everything after FILE).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, requires = "file")]
+    args: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -187,6 +190,10 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         file: PathBuf,
+        /// `argv[1..]` of `main(argv: list[str])` (everything after FILE,
+        /// flags included; `argv[0]` is FILE as given).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Show the machine code the jit engine runs for FILE: per function,
     /// the IR after lowering (with the source line of each statement), the
@@ -432,7 +439,8 @@ pub fn main() -> i32 {
             timeit,
             limits,
             file,
-        }) => timed(timeit, || execute(&out, engine, &file, limits.limits())),
+            args,
+        }) => timed(timeit, || execute(&out, engine, &file, &args, limits.limits())),
         Some(Command::Parse { format, file }) => parse(&out, format, &file),
         Some(Command::Symtable { limits, file }) => symtable(&out, limits.limits(), &file),
         Some(Command::Redshift {
@@ -477,7 +485,7 @@ pub fn main() -> i32 {
                 .unwrap_or_else(|e| output::failed(&spy_interp::error::HostError::output(&e)))
         }
         None => match cli.file {
-            Some(file) => execute(&out, EngineArg::Interp, &file, cli.limits.limits()),
+            Some(file) => execute(&out, EngineArg::Interp, &file, &cli.args, cli.limits.limits()),
             None => {
                 eprintln!("usage: spy-interp [execute|redshift|colorize|explain|symtable|parse|jit|conformance|fuzz] FILE (see --help)");
                 2
@@ -528,7 +536,7 @@ fn jit_listing(out: &Stdout, file: &std::path::Path, limits: Limits) -> i32 {
     }
 }
 
-fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limits) -> i32 {
+fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[String], limits: Limits) -> i32 {
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
@@ -538,12 +546,16 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, limits: Limi
         return 2;
     }
     let target = engine.target();
+    let config = spy_interp::engine::RunConfig {
+        argv: Some(program_argv(file, args)),
+        ..target.config(limits)
+    };
     // The program's output streams to stdout as it runs.
     let outcome = spy_interp::engine::run_program_to(
         target.engine,
         &file.to_string_lossy(),
         &source,
-        target.config(limits),
+        config,
         Box::new(out.clone()),
     );
     if let Some(report) = &outcome.report {
@@ -572,6 +584,15 @@ fn timed(timeit: bool, f: impl FnOnce() -> i32) -> i32 {
 }
 
 /// `redshift -x`: redshift in `mode`, then run the residual module.
+/// `main(argv: list[str])`'s argv: FILE as given, then ARGS. It lives as
+/// long as the process (one run per process; a `RunConfig` is `Copy`).
+fn program_argv(file: &std::path::Path, args: &[String]) -> &'static [String] {
+    let argv: Vec<String> = std::iter::once(file.to_string_lossy().into_owned())
+        .chain(args.iter().cloned())
+        .collect();
+    Box::leak(argv.into_boxed_slice())
+}
+
 fn redshift_execute(
     out: &Stdout,
     mode: ErrorMode,
@@ -580,23 +601,20 @@ fn redshift_execute(
     file: &std::path::Path,
     args: &[String],
 ) -> i32 {
-    if !args.is_empty() {
-        eprintln!(
-            "error: program arguments are not supported: `main` takes no parameters in this version (spec/08-program-execution.md §8.2), got {} argument(s)",
-            args.len()
-        );
-        return 2;
-    }
     let source = match read(file) {
         Ok(s) => s,
         Err(code) => return code,
+    };
+    let config = spy_interp::engine::RunConfig {
+        argv: Some(program_argv(file, args)),
+        ..limits.into()
     };
     timed(timeit, || {
         let (outcome, warnings) = spy_interp::engine::run_redshifted_to(
             &file.to_string_lossy(),
             &source,
             mode,
-            limits.into(),
+            config,
             Box::new(out.clone()),
         );
         for w in &warnings {

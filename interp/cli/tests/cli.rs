@@ -55,6 +55,24 @@ fn exit_code_is_mains_result() {
 }
 
 #[test]
+fn argv_is_the_file_as_given_then_every_later_argument() {
+    let src =
+        "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
+    let p = program("argv", src);
+    let file = p.to_str().unwrap();
+    let expected = format!("{file}\nx\n--max-steps\n-v\n");
+    for engine in ["interp", "doppler"] {
+        let out = run(&["execute", "--engine", engine, file, "x", "--max-steps", "-v"]);
+        assert_eq!(out.status.code(), Some(4), "{engine}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), expected, "{engine}");
+    }
+    // the `spy-interp FILE ARGS...` shorthand passes them too
+    let out = run(&[file, "x", "--max-steps", "-v"]);
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(text(&out.stdout), expected);
+}
+
+#[test]
 fn runtime_error_goes_to_stderr_with_traceback_and_location() {
     let p = program(
         "boom",

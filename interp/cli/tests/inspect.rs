@@ -338,15 +338,13 @@ fn redshift_execute_runs_the_residual_module() {
 }
 
 #[test]
-fn redshift_execute_refuses_program_arguments() {
-    let out = run(&["redshift", "-x", PARTIAL, "a", "--b"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("program arguments are not supported"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert!(out.stdout.is_empty());
+fn redshift_execute_passes_program_arguments() {
+    let src =
+        "def main(argv: list[str]) -> i32:\n    for a in argv:\n        print(a)\n    return len(argv)\n";
+    let p = program("argv_rs", src);
+    let out = run(&["redshift", "-x", &p, "a", "--b"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{p}\na\n--b\n"));
     // arguments and --timeit need -x
     assert_eq!(run(&["redshift", PARTIAL, "a"]).status.code(), Some(2));
     assert_eq!(run(&["redshift", "--timeit", PARTIAL]).status.code(), Some(2));

@@ -42,6 +42,11 @@ impl Interp<'_> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
             return result;
         }
+        if self.vm.is_property(obj.ty, &attr.name) {
+            // `o.name` of a `@property` is the call `o.name()`
+            let range = obj_expr.range.cover(attr.range);
+            return self.call_method_itself(f, obj, obj_expr, attr, Vec::new(), range);
+        }
         if let Some(result) = self.shift_get_attr(f, &obj, attr, obj_expr.range.cover(attr.range)) {
             return result;
         }
@@ -151,7 +156,27 @@ impl Interp<'_> {
         .into())
     }
 
+    /// `o.m(args)`. For a `@property` `m` it is `(o.m)(args)`: the
+    /// property's value is called.
     pub(crate) fn call_method(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+        args: Args,
+        call_range: TextRange,
+    ) -> Eval<Typed> {
+        if self.vm.is_property(obj.ty, &attr.name) {
+            let value = self.get_attr(f, obj, obj_expr, attr)?;
+            let callee_range = obj_expr.range.cover(attr.range);
+            return self.call_value(f, value, callee_range, args, call_range);
+        }
+        self.call_method_itself(f, obj, obj_expr, attr, args, call_range)
+    }
+
+    /// `o.m(args)` calling the method `m` (also the getter of a property).
+    fn call_method_itself(
         &mut self,
         f: &mut Frame,
         obj: Typed,
@@ -303,7 +328,7 @@ impl Interp<'_> {
         self.get_item(f, obj, value, idx, e.range)
     }
 
-    fn get_item(
+    pub(crate) fn get_item(
         &mut self,
         f: &mut Frame,
         obj: Typed,
@@ -498,8 +523,31 @@ impl Interp<'_> {
                 *t = Some(v);
             }
         }
-        if obj.ty == TypeId::STR && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime)) {
+        let is_list = self.vm.types.list_item(obj.ty).is_some();
+        if (obj.ty == TypeId::STR || is_list) && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime))
+        {
             return self.shift_slice(f, &obj, &typed, obj_expr.range);
+        }
+        if let (true, Value::List(l)) = (is_list, &obj.value) {
+            // `l[start:stop:step]`: a new list (upstream `_list.spy`
+            // `_getitem_slice`, Python's slice rules)
+            let items = l.items.borrow();
+            let n = items.len() as i64;
+            let (start, stop, step) = ops::str::slice_indices(n, bounds[0], bounds[1], bounds[2]).map_err(
+                |e| -> crate::error::Failure {
+                    SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()
+                },
+            )?;
+            let mut out = Vec::new();
+            let mut i = start;
+            while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                if let Some(v) = usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                    out.push(v.clone());
+                }
+                i = i.saturating_add(step);
+            }
+            drop(items);
+            return Ok(Typed::red(obj.ty, self.new_list(obj.ty, out)));
         }
         if obj.ty != TypeId::STR {
             let name = self.vm.types.name(obj.ty).to_string();

@@ -51,6 +51,11 @@ impl Interp<'_> {
             });
         }
         let callee = self.eval_expr(f, func)?;
+        if let Value::Builtin(b) = callee.value {
+            if let Some(result) = self.eval_attr_builtin(f, b, func, args) {
+                return result;
+            }
+        }
         let argv = self.eval_items(f, args)?;
         self.call_at(f, e.range, |this, f| {
             this.call_value(f, callee, func.range, argv, e.range)

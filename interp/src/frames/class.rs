@@ -118,20 +118,21 @@ impl Interp<'_> {
                 members.insert(sym.name.clone(), v.clone());
             }
         }
-        let static_methods = c
-            .body
-            .iter()
-            .filter_map(|s| match &s.kind {
-                ast::StmtKind::FuncDef(d)
-                    if d.decorators
-                        .iter()
-                        .any(|e| crate::frames::call::is_name(e, "staticmethod")) =>
-                {
-                    Some(d.name.name.clone())
-                }
-                _ => None,
-            })
-            .collect();
+        let decorated = |name: &str| -> Vec<String> {
+            c.body
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    ast::StmtKind::FuncDef(d)
+                        if d.decorators.iter().any(|e| crate::frames::call::is_name(e, name)) =>
+                    {
+                        Some(d.name.name.clone())
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let static_methods = decorated("staticmethod");
+        let properties = decorated("property");
         for (member, v) in &members {
             if let Value::Func(func) = v {
                 self.vm
@@ -145,6 +146,7 @@ impl Interp<'_> {
             StructInfo {
                 members,
                 static_methods,
+                properties,
                 file: site.file.clone(),
                 def_range: c.name.range,
             },
@@ -183,6 +185,7 @@ impl Interp<'_> {
         let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
         let ty = self.vm.types.new_struct(fqn);
         self.generic_structs.insert(key, (g.clone(), ty));
+        self.type_origins.insert(ty, Value::GenericStruct(g.clone()));
         // The type parameters' environment (see the resolver): the type
         // parameters, then `Self`.
         let mut type_params = vec![None; params.len() + 1];

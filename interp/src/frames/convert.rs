@@ -274,6 +274,9 @@ impl Interp<'_> {
         match v.value {
             Value::Type(ty) => Ok(ty),
             Value::None => Ok(TypeId::NONE),
+            // `range` names both the builtin and its type (upstream's
+            // `_range.range` is a struct type)
+            Value::Builtin(Builtin::Range) => Ok(TypeId::RANGE),
             _ => Err(SpyError::new(
                 ExcKind::TypeError,
                 format!("expected `type`, got `{}`", self.vm.types.name(v.ty)),

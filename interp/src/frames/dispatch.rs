@@ -23,7 +23,11 @@ use crate::vm::op_select::{binop_impl, cmpop_impl};
 impl OpImpl {
     /// Pure implementations give a blue result when all inputs are blue.
     fn is_pure(&self) -> bool {
-        !matches!(self, OpImpl::Method { .. })
+        // a list is red and has identity: every `a + b` makes a new one
+        !matches!(
+            self,
+            OpImpl::Method { .. } | OpImpl::ListConcat { .. } | OpImpl::ListRepeat { .. }
+        )
     }
 
     /// The static type of the result (a dunder's is its function's).
@@ -31,6 +35,7 @@ impl OpImpl {
         Some(match self {
             OpImpl::PrimBin { result, .. } => TypeId::prim(*result),
             OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
+            OpImpl::ListConcat { ty } | OpImpl::ListRepeat { ty } => *ty,
             OpImpl::Method { .. } => return None,
             _ => TypeId::BOOL,
         })
@@ -44,7 +49,8 @@ impl OpImpl {
             OpImpl::PrimBin { op, .. } => BinSym::Bin(op),
             OpImpl::PrimCmp { op, .. } => BinSym::Cmp(op),
             OpImpl::StrConcat => BinSym::Bin(BinOp::Add),
-            OpImpl::StrRepeat => BinSym::Bin(BinOp::Mul),
+            OpImpl::StrRepeat | OpImpl::ListRepeat { .. } => BinSym::Bin(BinOp::Mul),
+            OpImpl::ListConcat { .. } => BinSym::Bin(BinOp::Add),
             OpImpl::StrEq { negate } | OpImpl::IdentityEq { negate } | OpImpl::ValueEq { negate } => {
                 cmp(negate, CmpOp::Eq, CmpOp::NotEq)
             }
@@ -308,6 +314,38 @@ impl Interp<'_> {
                     }
                 }
                 (TypeId::BOOL, Value::bool(found))
+            }
+            OpImpl::ListConcat { ty } => {
+                let (Value::List(a), Value::List(b)) = (&l.value, &r.value) else {
+                    return Err(crate::bug!("list-typed value is not a list"));
+                };
+                let n = a.items.borrow().len() + b.items.borrow().len();
+                self.check_memory(f, (n * std::mem::size_of::<Value>()) as u64, whole)?;
+                let mut items = Vec::with_capacity(n);
+                items.extend(a.items.borrow().iter().cloned());
+                items.extend(b.items.borrow().iter().cloned());
+                (ty, self.new_list(ty, items))
+            }
+            OpImpl::ListRepeat { ty } => {
+                let Value::List(a) = &l.value else {
+                    return Err(crate::bug!("list-typed value is not a list"));
+                };
+                let len = a.items.borrow().len() as u64;
+                // (an empty list stays empty however often it is repeated)
+                let times = if len == 0 {
+                    0
+                } else {
+                    r.value.checked_i32()?.max(0) as u64
+                };
+                let bytes = (len * times).saturating_mul(std::mem::size_of::<Value>() as u64);
+                self.check_memory(f, bytes, whole)?;
+                let items = a.items.borrow();
+                let mut out = Vec::with_capacity((len * times) as usize);
+                for _ in 0..times {
+                    out.extend(items.iter().cloned());
+                }
+                drop(items);
+                (ty, self.new_list(ty, out))
             }
             OpImpl::ListContains => {
                 let Value::List(list) = &r.value else {

@@ -83,7 +83,9 @@ impl Interp<'_> {
         };
         // Decorators are blue calls, applied bottom-up.
         for d in def.decorators.iter().rev() {
-            if is_name(d, "staticmethod") {
+            // `@staticmethod` and `@property` mark a method of the class
+            // being defined (`StructInfo`); the function itself is unchanged
+            if is_name(d, "staticmethod") || (f.class_type.is_some() && is_name(d, "property")) {
                 continue;
             }
             let deco = self.eval_expr(f, d)?;

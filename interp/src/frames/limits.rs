@@ -49,6 +49,11 @@ pub struct RunConfig {
     /// suite runs every case in this mode too (`interp-general`), so each
     /// shortcut is checked against the rule it abbreviates.
     pub general_paths_only: bool,
+    /// The command-line arguments of `main(argv: list[str])`, `argv[0]`
+    /// being the program's path as given; `None` is just the path. (Static
+    /// so that a `RunConfig` stays `Copy`: the CLI makes it once per
+    /// process.)
+    pub argv: Option<&'static [String]>,
 }
 
 impl RunConfig {

@@ -98,10 +98,23 @@ impl Interp<'_> {
             None => Err(crate::bug!("list method argument {k} missing")),
         };
         let none = Typed::red(TypeId::NONE, Value::None);
-        if matches!(m, ListMethod::Append | ListMethod::Insert) {
-            // One more item within the memory budget (the others are
+        if matches!(m, ListMethod::Append | ListMethod::Insert | ListMethod::Extend) {
+            // The added items within the memory budget (the others are
             // counted already).
-            self.check_memory(f, ListValue::bytes_of(1), obj_range)?;
+            let added = match (m, args.first()) {
+                (
+                    ListMethod::Extend,
+                    Some((
+                        Typed {
+                            value: Value::List(o),
+                            ..
+                        },
+                        _,
+                    )),
+                ) => o.items.borrow().len(),
+                _ => 1,
+            };
+            self.check_memory(f, ListValue::bytes_of(added), obj_range)?;
         }
         match m {
             ListMethod::Append => {
@@ -117,12 +130,61 @@ impl Interp<'_> {
                 l.recount();
                 Ok(none)
             }
-            ListMethod::Pop => match l.popped() {
-                Some(v) => Ok(Typed::red(item_ty, v)),
-                None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
-                    .with_error(&f.file, obj_range, "")
-                    .into()),
-            },
+            ListMethod::Pop => {
+                let len = l.items.borrow().len() as i64;
+                if len == 0 {
+                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::PopEmptyList)
+                        .with_error(&f.file, obj_range, "")
+                        .into());
+                }
+                let raw = if args.is_empty() {
+                    -1
+                } else {
+                    i64::from(i32_arg(0)?)
+                };
+                let k = if raw < 0 { raw + len } else { raw };
+                if k < 0 || k >= len {
+                    return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
+                        .with_error(
+                            &f.file,
+                            args[0].1,
+                            format!("index {raw} of a list of length {len}"),
+                        )
+                        .into());
+                }
+                let v = l.items.borrow_mut().remove(k as usize);
+                l.recount();
+                Ok(Typed::red(item_ty, v))
+            }
+            ListMethod::Extend => {
+                let Value::List(other) = &args[0].0.value else {
+                    return Err(crate::bug!("list.extend of a non-list"));
+                };
+                // `l.extend(l)` appends the items `l` had before the call
+                let items = other.items.borrow().clone();
+                l.items.borrow_mut().extend(items);
+                l.recount();
+                Ok(none)
+            }
+            ListMethod::Remove => {
+                let x = &args[0].0;
+                let items = l.items.borrow().clone();
+                for (k, item) in items.iter().enumerate() {
+                    if self.values_equal(f, item_ty, &x.value, item, obj_range)? {
+                        // (a user `__eq__` may have shortened the list)
+                        let mut now = l.items.borrow_mut();
+                        if k < now.len() {
+                            now.remove(k);
+                        }
+                        drop(now);
+                        l.recount();
+                        return Ok(none);
+                    }
+                }
+                Err(SpyError::from(crate::vm::rt_error::RuntimeError::NotInList)
+                    .with_error(&f.file, args[0].1, "")
+                    .into())
+            }
             ListMethod::Clear => {
                 l.items.borrow_mut().clear();
                 l.recount();

@@ -345,6 +345,74 @@ impl Interp<'_> {
         })
     }
 
+    /// Whether `ty` is a pointer to a struct with field `field`.
+    pub(crate) fn is_ptr_to_struct_with(&self, ty: TypeId, field: &str) -> bool {
+        match self.vm.types.kind(ty) {
+            TypeKind::Ptr { item, .. } => self.vm.types.field_type(*item, field).is_some(),
+            _ => false,
+        }
+    }
+
+    /// `p[i].field = v` (upstream: assignment through a pointer item): item
+    /// `i` gets the struct with that field replaced. Shifting with a
+    /// run-time operand, the residual code is the same assignment.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn set_ptr_item_field(
+        &mut self,
+        f: &mut Frame,
+        p: Typed,
+        idx: Args,
+        attr: &crate::syntax::ast::Identifier,
+        v: Typed,
+        value_range: TextRange,
+        target_range: TextRange,
+    ) -> Eval<()> {
+        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+            return Err(crate::bug!("set_ptr_item_field on a non-pointer"));
+        };
+        let fields = self.vm.types.checked_struct_fields(item)?.to_vec();
+        let Some(k) = fields.iter().position(|fd| fd.name == attr.name) else {
+            return Err(crate::bug!("set_ptr_item_field of a missing field"));
+        };
+        let [(i, ir)] = idx.as_slice() else {
+            return Err(SpyError::new(ExcKind::TypeError, "a pointer takes one index")
+                .with_error(&f.file, target_range, "")
+                .into());
+        };
+        let i = self.convert_to(f, i.clone(), TypeId::I32, *ir, None)?;
+        let v = self.convert_to(f, v, fields[k].ty, value_range, None)?;
+        if f.is_shifting() {
+            let runtime = |t: &Typed| crate::frames::doppler::is_runtime(t);
+            if runtime(&p) || runtime(&i) || runtime(&v) {
+                let sub = crate::frames::doppler::build::subscript(
+                    self.residual(f, &p, target_range)?,
+                    vec![self.residual(f, &i, *ir)?],
+                    target_range,
+                );
+                let target = crate::frames::doppler::build::attribute(sub, &attr.name, target_range);
+                return self.shift_store(f, target, &v, value_range);
+            }
+        }
+        let Value::Ptr(ptr) = &p.value else {
+            return Err(crate::bug!("pointer-typed value is not a pointer"));
+        };
+        let args = vec![(i, *ir)];
+        let old = self.ptr_getitem(f, ptr, &args, target_range)?;
+        let Value::Struct(s) = &old.value else {
+            return Err(crate::bug!("struct item is not a struct"));
+        };
+        let mut new_fields = s.fields.to_vec();
+        new_fields[k] = v.value;
+        let new = Typed::red(
+            item,
+            Value::Struct(Rc::new(StructValue {
+                ty: item,
+                fields: new_fields.into(),
+            })),
+        );
+        self.ptr_setitem(f, ptr, &args, new, target_range)
+    }
+
     /// `p.field = v`: pointers give mutable, shared access to a struct.
     pub(crate) fn ptr_set_field(
         &mut self,

@@ -212,7 +212,20 @@ impl Interp<'_> {
         whole: TextRange,
     ) -> Eval<Typed> {
         self.check_blue_args(f, func, obj_range, &idx)?;
-        self.call_blue(f, func, idx, whole)
+        let result = self.call_blue(f, func, idx, whole)?;
+        // upstream records the generic as the origin of a type it defines
+        // directly in its own namespace (`gen[args]::T`), not of a type it
+        // merely returns
+        if let Value::Type(t) = result.value {
+            let name = self.vm.types.name(t);
+            let defined_inside = name
+                .strip_prefix(func.fqn.as_ref())
+                .is_some_and(|rest| rest.starts_with('[') && rest.contains("]::"));
+            if defined_inside {
+                self.type_origins.entry(t).or_insert(Value::Func(func.clone()));
+            }
+        }
+        Ok(result)
     }
 
     /// Call a metafunc: it receives one MetaArg per argument and returns an
@@ -478,7 +491,7 @@ impl Interp<'_> {
         self.call_function(f, method, args, range)
     }
 
-    /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`.
+    /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`, `OpSpec(f, [])`.
     pub(crate) fn make_opspec(&mut self, f: &Frame, args: Args, callee_range: TextRange) -> Eval<Typed> {
         self.check_arity(f, 1, 2, &args, callee_range, None)?;
         let mut it = args.into_iter();
@@ -488,6 +501,9 @@ impl Interp<'_> {
             Some((list, r)) => {
                 let items = match &list.value {
                     Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => t.items.to_vec(),
+                    // `[m_a, m_b]`, and `[]` for an implementation that
+                    // takes none of the operands (upstream accepts both)
+                    Value::List(l) => l.items.borrow().clone(),
                     _ => {
                         return Err(SpyError::new(
                             ExcKind::TypeError,
@@ -583,9 +599,16 @@ impl Interp<'_> {
                 let short = name.rsplit("::").next().unwrap_or(name).to_string();
                 Some(Ok(Typed::blue(TypeId::STR, Value::str(&short))))
             }
-            (Value::Type(t), "__fqn__") => {
+            (Value::Type(t), "__fqn__" | "__qualname__") => {
                 Some(Ok(Typed::blue(TypeId::STR, Value::str(self.vm.types.name(*t)))))
             }
+            (Value::Type(t), "__full_fqn__") => {
+                Some(Ok(Typed::blue(TypeId::STR, Value::str(&self.full_fqn(*t)))))
+            }
+            (Value::Type(t), "__origin__") => Some(Ok(match self.type_origins.get(t) {
+                Some(origin) => Typed::blue(TypeId::DYNAMIC, origin.clone()),
+                None => Typed::blue(TypeId::DYNAMIC, Value::None),
+            })),
             (Value::Builtin(crate::vm::builtins::Builtin::OpSpec), "const") => Some(Ok(Typed::blue(
                 TypeId::BUILTIN_FUNC,
                 Value::Builtin(crate::vm::builtins::Builtin::OpSpecConst),
@@ -595,6 +618,23 @@ impl Interp<'_> {
                 Value::OpSpec(Rc::new(OpSpecValue::Null)),
             ))),
             _ => None,
+        }
+    }
+}
+
+impl Interp<'_> {
+    /// `T.__full_fqn__`, upstream's `str(fqn)`: builtin types are in
+    /// `builtins`, and the specialization `C[args]` of a generic struct is
+    /// the class `Self` inside the generic `C[args]` (how upstream desugars
+    /// `class C[T]`). Types upstream implements in its stdlib (`list[T]` is
+    /// `_list::list[T]::_ListImpl` there) keep their own name here (spec
+    /// `differences-from-upstream.md`).
+    fn full_fqn(&self, t: TypeId) -> String {
+        let name = self.vm.types.name(t);
+        match self.type_origins.get(&t) {
+            Some(Value::GenericStruct(_)) => format!("{name}::Self"),
+            _ if t.0 < TypeId::FIRST_DYNAMIC_ID && !name.contains("::") => format!("builtins::{name}"),
+            _ => name.to_string(),
         }
     }
 }

@@ -33,6 +33,7 @@
 //! SPy exceptions travel as `Err(Failure::Raise)`, bugs as `Err(Failure::Bug)`.
 
 mod attr;
+mod attr_builtins;
 mod builtin_calls;
 mod call;
 mod class;
@@ -45,8 +46,9 @@ mod function;
 pub mod limits;
 mod list;
 mod lowlevel;
+mod memops;
 mod meta;
-mod module;
+pub mod module;
 mod pools;
 mod signatures;
 mod stmt;
@@ -152,6 +154,11 @@ pub struct Interp<'out> {
     pub mutations: Mutations,
     /// Take only the general evaluation rules (`RunConfig::general_paths_only`).
     pub general_paths_only: bool,
+    /// `main(argv: list[str])`'s arguments (`RunConfig::argv`).
+    pub(crate) argv: Option<&'static [String]>,
+    /// The user's program path when the module run is its residual code
+    /// (`argv[0]` without `RunConfig::argv`).
+    pub(crate) program_path: Option<String>,
     /// Current call depth (function activations).
     pub depth: u32,
     /// Steps executed so far (statements and calls).
@@ -175,6 +182,10 @@ pub struct Interp<'out> {
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
     >,
+    /// `T.__origin__`: the generic (a generic struct, or the
+    /// `@blue.generic` function) that made type `T`, as upstream's
+    /// `W_Type.w_origin` (`vm.py` `fast_call`).
+    pub(crate) type_origins: std::collections::HashMap<crate::vm::types::TypeId, crate::vm::value::Value>,
 }
 
 impl<'out> Interp<'out> {
@@ -186,12 +197,15 @@ impl<'out> Interp<'out> {
             meter: Rc::default(),
             mutations: config.mutations,
             general_paths_only: config.general_paths_only,
+            argv: config.argv,
+            program_path: None,
             depth: 0,
             steps: 0,
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
             fqn_suffixes: std::collections::HashMap::new(),
             generic_structs: Default::default(),
+            type_origins: Default::default(),
             pools: pools::Pools::default(),
             redshift: None,
             blue_depth: 0,

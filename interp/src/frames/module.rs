@@ -13,6 +13,9 @@ use crate::vm::types::TypeId;
 use crate::vm::value::{ModuleId, Typed, Value};
 use crate::vm::ModuleData;
 
+/// How the path of a residual module is shown: `FILE.spy (residual code)`.
+pub const RESIDUAL_SUFFIX: &str = " (residual code)";
+
 /// The module name of a file: its stem.
 pub fn module_name(path: &str) -> String {
     std::path::Path::new(path)
@@ -30,6 +33,7 @@ impl Interp<'_> {
     /// Run a residual module shown as `path` under the module name
     /// `modname` (its original module's).
     pub fn run_residual_file(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<i32> {
+        self.program_path = Some(path.strip_suffix(RESIDUAL_SUFFIX).unwrap_or(path).to_string());
         let id = self.load_module_as(path, modname, source)?;
         self.call_main(id)
     }
@@ -42,6 +46,8 @@ impl Interp<'_> {
         module: ast::Module,
         modname: &str,
     ) -> Eval<i32> {
+        let path = &file.path;
+        self.program_path = Some(path.strip_suffix(RESIDUAL_SUFFIX).unwrap_or(path).to_string());
         let id = self.load_parsed_module_as(file, module, modname)?;
         self.call_main(id)
     }
@@ -166,13 +172,26 @@ impl Interp<'_> {
                 .with_error(&file, def.proto_range, "this function is `@blue`")
                 .into());
         }
-        if !func.params.is_empty() {
+        let argv_ok = match func.params.as_slice() {
+            [] => true,
+            [p] => matches!(
+                self.vm.types.kind(p.ty),
+                crate::vm::types::TypeKind::List(TypeId::STR)
+            ),
+            _ => false,
+        };
+        if !argv_ok || func.star.is_some() {
             return Err(
                 SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
                     .with_error(
                         &file,
                         def.proto_range,
                         "parameters must be `main(argv: list[str])`",
+                    )
+                    .with_note(
+                        &file,
+                        def.proto_range,
+                        "help: the accepted signatures are `def main()` and `def main(argv: list[str])`, returning `None` or `i32`",
                     )
                     .into(),
             );
@@ -193,7 +212,23 @@ impl Interp<'_> {
 
     fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
         let func = self.program_main(id)?;
-        let result = self.invoke(&func, Vec::new(), None)?;
+        let args = match func.params.first() {
+            Some(p) => {
+                // `argv[0]` is the program's path as given (upstream's
+                // `execute`: `[str(args.filename)] + args.argv`)
+                let path = match &self.program_path {
+                    Some(p) => p.clone(),
+                    None => self.vm.module(id).file.path.to_string(),
+                };
+                let items = match self.argv {
+                    Some(argv) => argv.iter().map(|a| Value::str(a)).collect(),
+                    None => vec![Value::str(&path)],
+                };
+                vec![Typed::red(p.ty, self.new_list(p.ty, items))]
+            }
+            None => Vec::new(),
+        };
+        let result = self.invoke(&func, args, None)?;
         // `-> None` exits with 0; the OS keeps the low 8 bits of an `i32`.
         if func.ret == TypeId::NONE {
             return Ok(0);

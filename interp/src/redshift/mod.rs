@@ -137,7 +137,7 @@ pub fn redshift_source(
 
 /// How the locations of `path`'s residual module are shown.
 pub fn residual_display_path(path: &str) -> String {
-    format!("{path} (residual code)")
+    format!("{path}{}", crate::frames::module::RESIDUAL_SUFFIX)
 }
 
 /// What redshift produced.

@@ -32,6 +32,9 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "ord",
     "tuple",
     "list",
+    "getattr",
+    "setattr",
+    "hasattr",
     // exception classes
     "Exception",
     "StaticError",

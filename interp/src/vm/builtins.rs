@@ -69,6 +69,14 @@ pub enum Builtin {
     // ---- time
     Time,
     Sleep,
+    /// `ptr_copy`, `memset`... (`vm::ops::memops`).
+    Mem(crate::vm::ops::memops::MemOp),
+    // ---- math
+    Math(crate::vm::ops::math::MathFn),
+    // ---- attributes by (blue) name
+    Getattr,
+    Setattr,
+    Hasattr,
 }
 
 impl Builtin {
@@ -103,6 +111,11 @@ impl Builtin {
             Builtin::SimdWidthOf => "simd_width_of",
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
+            Builtin::Math(m) => m.name(),
+            Builtin::Mem(m) => m.name(),
+            Builtin::Getattr => "getattr",
+            Builtin::Setattr => "setattr",
+            Builtin::Hasattr => "hasattr",
         }
     }
 }
@@ -141,6 +154,9 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("ord", Entry::Func(Builtin::Ord)),
     ("tuple", Entry::Func(Builtin::Tuple)),
     ("list", Entry::Func(Builtin::List)),
+    ("getattr", Entry::Func(Builtin::Getattr)),
+    ("setattr", Entry::Func(Builtin::Setattr)),
+    ("hasattr", Entry::Func(Builtin::Hasattr)),
     ("Exception", Entry::Func(Builtin::ExcClass(ExcKind::Exception))),
     (
         "StaticError",

@@ -52,6 +52,9 @@ pub struct StructInfo {
     pub members: HashMap<String, Value>,
     /// Names of `@staticmethod` members.
     pub static_methods: Vec<String>,
+    /// Names of `@property` members: reading `o.name` calls the method
+    /// with `o` (upstream `W_Property.__get__`).
+    pub properties: Vec<String>,
     pub file: Rc<SourceFile>,
     /// The `class C:` line, for "class defined here".
     pub def_range: crate::source::TextRange,
@@ -97,6 +100,13 @@ impl Vm {
 }
 
 impl Vm {
+    /// Whether `name` is a `@property` of struct type `ty`.
+    pub fn is_property(&self, ty: TypeId, name: &str) -> bool {
+        self.structs
+            .get(&ty)
+            .is_some_and(|s| s.properties.iter().any(|p| p == name))
+    }
+
     /// A user function defined in the body of struct type `ty`.
     pub fn struct_method(&self, ty: TypeId, name: &str) -> Option<Rc<Function>> {
         match self.structs.get(&ty)?.members.get(name)? {

@@ -1,5 +1,8 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
-//! `simd` and `time`. Their members are blue values (builtins or types).
+//! `simd`, `time` and `math`. Their members are blue values (builtins or types).
+//! Also `_list`, `_range` and `_tuple`: upstream implements `list`, `range`
+//! and `tuple` in SPy in these stdlib modules (`builtins` re-exports them);
+//! here they are builtin, and the modules name the same values.
 
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
@@ -12,15 +15,23 @@ pub enum BuiltinModule {
     Unsafe,
     Simd,
     Time,
+    StdList,
+    StdRange,
+    StdTuple,
+    Math,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 5] = [
+    pub const ALL: [BuiltinModule; 9] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
         BuiltinModule::Simd,
         BuiltinModule::Time,
+        BuiltinModule::StdList,
+        BuiltinModule::StdRange,
+        BuiltinModule::StdTuple,
+        BuiltinModule::Math,
     ];
 
     pub fn name(self) -> &'static str {
@@ -30,6 +41,10 @@ impl BuiltinModule {
             BuiltinModule::Unsafe => "unsafe",
             BuiltinModule::Simd => "simd",
             BuiltinModule::Time => "time",
+            BuiltinModule::StdList => "_list",
+            BuiltinModule::StdRange => "_range",
+            BuiltinModule::StdTuple => "_tuple",
+            BuiltinModule::Math => "math",
         }
     }
 
@@ -53,12 +68,25 @@ impl BuiltinModule {
             (BuiltinModule::Unsafe, "raw_alloc") => func(Builtin::Alloc { gc: false }),
             (BuiltinModule::Unsafe, "gc_ptr" | "ptr") => func(Builtin::PtrType { gc: true }),
             (BuiltinModule::Unsafe, "raw_ptr") => func(Builtin::PtrType { gc: false }),
+            (BuiltinModule::Unsafe, name) if crate::vm::ops::memops::MemOp::find(name).is_some() => {
+                func(Builtin::Mem(crate::vm::ops::memops::MemOp::find(name)?))
+            }
             (BuiltinModule::Simd, "SIMD") => func(Builtin::SimdType),
             (BuiltinModule::Simd, "ptr_simd_load") => func(Builtin::PtrSimdLoad),
             (BuiltinModule::Simd, "ptr_simd_store") => func(Builtin::PtrSimdStore),
             (BuiltinModule::Simd, "simd_width_of") => func(Builtin::SimdWidthOf),
             (BuiltinModule::Time, "time") => func(Builtin::Time),
             (BuiltinModule::Time, "sleep") => func(Builtin::Sleep),
+            (BuiltinModule::StdList, "list") => func(Builtin::List),
+            (BuiltinModule::StdRange, "range") => func(Builtin::Range),
+            (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
+            (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
+                Some(x) => Some(Typed::blue(
+                    TypeId::F64,
+                    Value::Scalar(crate::vm::ops::Scalar::F64(x)),
+                )),
+                None => func(Builtin::Math(crate::vm::ops::math::MathFn::find(name)?)),
+            },
             _ => None,
         }
     }

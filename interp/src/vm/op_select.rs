@@ -54,6 +54,15 @@ pub enum OpImpl {
     TupleContains,
     RangeContains,
     ListContains,
+    /// `a + b` of two `list[T]`: a new list (upstream `_list.spy` `__add__`).
+    ListConcat {
+        ty: TypeId,
+    },
+    /// `l * n` of a `list[T]` and an `i32`: a new list, empty for `n <= 0`
+    /// (upstream `_list.spy` `__mul__`).
+    ListRepeat {
+        ty: TypeId,
+    },
     /// A user dunder method (`__add__`, `__eq__`, `__contains__`...).
     Method {
         func: Rc<Function>,
@@ -103,6 +112,12 @@ pub fn binop_impl(vm: &Vm, op: BinOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
         }),
         _ if l == TypeId::STR && r == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
         _ if l == TypeId::STR && r == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
+        _ if op == BinOp::Add && l == r && vm.types.list_item(l).is_some() => {
+            Some(OpImpl::ListConcat { ty: l })
+        }
+        _ if op == BinOp::Mul && r == TypeId::I32 && vm.types.list_item(l).is_some() => {
+            Some(OpImpl::ListRepeat { ty: l })
+        }
         _ => binop_dunder(op)
             .and_then(|name| vm.struct_method(l, name))
             .map(|func| OpImpl::Method { func, swap: false }),

@@ -18,7 +18,8 @@ use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, St
 use super::emit::{R11, RAX, RCX, RDI, RDX, RSP};
 use super::regalloc::{commutes, each_use, Allocation, Loc};
 use crate::ir::{
-    sem, BinOp, Block, Class, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp, VReg,
+    sem, BinOp, Block, Class, CmpOp, ErrCode, FuncId, Function, Module, Op, ShiftOp, SiteId, Stmt, Ty, UnOp,
+    VReg,
 };
 use dynasmrt::DynamicLabel;
 

@@ -150,9 +150,12 @@ impl Interp<'_> {
     pub(crate) fn type_expr(&mut self, f: &Frame, t: TypeId, range: TextRange) -> Eval<Expr> {
         let kind = self.vm.types.kind(t).clone();
         Ok(match kind {
-            TypeKind::Prim(_) | TypeKind::Str | TypeKind::Object | TypeKind::Dynamic | TypeKind::Type => {
-                name_expr(self.vm.types.name(t), range)
-            }
+            TypeKind::Prim(_)
+            | TypeKind::Str
+            | TypeKind::Object
+            | TypeKind::Dynamic
+            | TypeKind::Type
+            | TypeKind::Range => name_expr(self.vm.types.name(t), range),
             TypeKind::NoneType => Expr::new(ExprKind::None, range),
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
@@ -232,6 +235,8 @@ impl Interp<'_> {
             Builtin::PtrSimdStore => imported(self, "simd", "ptr_simd_store"),
             Builtin::Time => imported(self, "time", "time"),
             Builtin::Sleep => imported(self, "time", "sleep"),
+            Builtin::Math(m) => imported(self, "math", m.name()),
+            Builtin::Mem(m) => imported(self, "unsafe", m.name()),
             Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());

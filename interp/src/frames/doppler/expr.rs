@@ -588,12 +588,14 @@ impl Interp<'_> {
             },
             _ => return Err(crate::bug!("shift_store on a non-target")),
         };
+        // The statement keeps the source statement's range (`f.current`),
+        // where ASTFrame's traceback points for an error in it.
         f.shift()?.emit(Stmt::new(
             StmtKind::Assign {
                 target: Box::new(target),
                 value,
             },
-            range,
+            f.current,
         ));
         Ok(())
     }
@@ -636,7 +638,10 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let args = self.method_args(f, sig, args)?;
-        if matches!(sig.imp, MethodImpl::List(ListMethod::Count | ListMethod::Index)) {
+        if matches!(
+            sig.imp,
+            MethodImpl::List(ListMethod::Count | ListMethod::Index | ListMethod::Remove)
+        ) {
             self.residual_eq_methods(f, obj.ty, range)?;
         }
         self.shift_method_call(f, obj, &attr.name, &args, sig.result, range)
@@ -666,6 +671,8 @@ impl Interp<'_> {
         bounds: &[Option<Typed>; 3],
         range: TextRange,
     ) -> Eval<Typed> {
+        // a slice of a `str` is a `str`, of a `list[T]` a `list[T]`
+        let ty = obj.ty;
         let o = self.residual(f, obj, range)?;
         let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
         for (slot, b) in parts.iter_mut().zip(bounds) {
@@ -675,10 +682,7 @@ impl Interp<'_> {
         }
         let [lower, upper, step] = parts;
         let slice = Expr::new(ExprKind::Slice { lower, upper, step }, range);
-        Ok(Self::residual_value(
-            TypeId::STR,
-            build::subscript(o, vec![slice], range),
-        ))
+        Ok(Self::residual_value(ty, build::subscript(o, vec![slice], range)))
     }
 
     /// `obj.attr = v` while shifting (pointers to structs).

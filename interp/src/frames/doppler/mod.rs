@@ -426,11 +426,16 @@ impl Interp<'_> {
         value: Option<Expr>,
         range: TextRange,
     ) -> Eval<()> {
-        let annotation = self.type_expr(f, ty, range)?;
+        // The untyped empty list has no spelling: `l = []` declares it
+        // again by its value (so that its later uses fail as in ASTFrame).
+        let annotation = match (ty, &value) {
+            (TypeId::EMPTY_LIST, Some(_)) => None,
+            _ => Some(self.type_expr(f, ty, range)?),
+        };
         let def = ast::VarDef {
             kind: None,
             name: ident(name, range),
-            annotation: Some(annotation),
+            annotation,
             value,
         };
         f.shift()?.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));

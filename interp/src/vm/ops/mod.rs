@@ -38,6 +38,8 @@ pub mod dispatch;
 pub mod float;
 pub mod format;
 pub mod int;
+pub mod math;
+pub mod memops;
 pub mod quote;
 pub mod signatures;
 pub mod str;

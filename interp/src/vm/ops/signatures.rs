@@ -107,6 +107,10 @@ pub enum BuiltinImpl {
     Time,
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
     Sleep,
+    /// `ptr_copy(dst, src, n)`... (`vm::ops::memops`): an effect.
+    Mem(crate::vm::ops::memops::MemOp),
+    /// `math.f(x[, y])`, every argument converted to `f64`; pure.
+    Math(crate::vm::ops::math::MathFn),
     /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
     Alloc {
         item: TypeId,
@@ -134,6 +138,7 @@ impl BuiltinImpl {
                 | BuiltinImpl::Alloc { .. }
                 | BuiltinImpl::SimdLoad { .. }
                 | BuiltinImpl::SimdStore
+                | BuiltinImpl::Mem(_)
         )
     }
 }
@@ -196,6 +201,12 @@ pub fn builtin_signature(
             imp: BuiltinImpl::Time,
             result: Some(TypeId::F64),
             params: Vec::new(),
+        }),
+        Builtin::Mem(op) => crate::vm::ops::memops::signature(types, op, args),
+        Builtin::Math(m) => arity(args.len(), m.arity(), m.arity()).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Math(m),
+            result: Some(TypeId::F64),
+            params: vec![Some(TypeId::F64); m.arity()],
         }),
         Builtin::Sleep => arity(args.len(), 1, 1).map(|_| BuiltinSig {
             imp: BuiltinImpl::Sleep,
@@ -396,6 +407,10 @@ pub enum ListMethod {
     Copy,
     Count,
     Index,
+    /// `l.extend(other)`: appends the items of another `list[T]`.
+    Extend,
+    /// `l.remove(x)`: removes the first item equal to `x`.
+    Remove,
 }
 
 impl ListMethod {
@@ -403,7 +418,12 @@ impl ListMethod {
     pub fn mutates(self) -> bool {
         matches!(
             self,
-            ListMethod::Append | ListMethod::Insert | ListMethod::Pop | ListMethod::Clear
+            ListMethod::Append
+                | ListMethod::Insert
+                | ListMethod::Pop
+                | ListMethod::Clear
+                | ListMethod::Extend
+                | ListMethod::Remove
         )
     }
 }
@@ -493,6 +513,8 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
         "copy" => Copy,
         "count" => Count,
         "index" => Index,
+        "extend" => Extend,
+        "remove" => Remove,
         _ => {
             let l = types.name(recv);
             return Err(error(
@@ -502,12 +524,14 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
             ));
         }
     };
-    let count = match m {
-        Pop | Clear | Copy => 0,
-        Append | Count | Index => 1,
-        Insert => 2,
+    let (min, max) = match m {
+        Clear | Copy => (0, 0),
+        // `pop(i: i32 = -1)`
+        Pop => (0, 1),
+        Append | Count | Index | Extend | Remove => (1, 1),
+        Insert => (2, 2),
     };
-    arity(n, count, count)?;
+    arity(n, min, max)?;
     let Some(item) = types.list_item(recv) else {
         if m.mutates() {
             return Err(SigError::Error {
@@ -532,7 +556,9 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
             vec![Param::Convert(TypeId::I32), Param::Convert(item)],
             TypeId::NONE,
         ),
-        Pop => (vec![], item),
+        Pop => (vec![Param::Convert(TypeId::I32); n], item),
+        Extend => (vec![Param::Convert(recv)], TypeId::NONE),
+        Remove => (vec![Param::Convert(item)], TypeId::NONE),
         Clear => (vec![], TypeId::NONE),
         Copy => (vec![], recv),
         Count | Index => (vec![Param::Convert(item)], TypeId::I32),

@@ -1,0 +1,123 @@
+//! `getattr(o, NAME)`, `setattr(o, NAME, v)` and `hasattr(o, NAME)` with a
+//! blue `str` NAME: upstream special-cases these calls in its ASTFrame
+//! (`eval_expr_Call`) as the attribute read `o.NAME`, the assignment
+//! `o.NAME = v` and the question whether `o.NAME` is accepted, so their
+//! errors are the attribute errors. DopplerFrame shifts them the same way:
+//! the residual code holds `o.NAME` (and `o.NAME = v`), never a call.
+
+use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::{Eval, Frame, Interp};
+use crate::syntax::ast::{Expr, ExprKind, Identifier, NameId};
+use crate::vm::builtins::Builtin;
+use crate::vm::types::TypeId;
+use crate::vm::value::{Typed, Value};
+
+impl Interp<'_> {
+    /// `b(args...)` where `b` is `getattr`, `setattr` or `hasattr`; `None`
+    /// for another callee.
+    pub(crate) fn eval_attr_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        func: &Expr,
+        args: &[Expr],
+    ) -> Option<Eval<Typed>> {
+        let n = match b {
+            Builtin::Getattr | Builtin::Hasattr => 2,
+            Builtin::Setattr => 3,
+            _ => return None,
+        };
+        Some(self.attr_builtin(f, b, n, func, args))
+    }
+
+    fn attr_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: Builtin,
+        n: usize,
+        func: &Expr,
+        args: &[Expr],
+    ) -> Eval<Typed> {
+        // `setattr(p[i], NAME, v)` is `p[i].NAME = v`: through the pointer
+        if let (Builtin::Setattr, [target, name, value]) = (b, args) {
+            if let ExprKind::Subscript { value: p, indices } = &target.kind {
+                let pv = self.eval_expr(f, p)?;
+                let idx = self.eval_items(f, indices)?;
+                let attr = self.blue_name(f, name)?;
+                if self.is_ptr_to_struct_with(pv.ty, &attr.name) {
+                    let v = self.eval_expr(f, value)?;
+                    self.set_ptr_item_field(f, pv, idx, &attr, v, value.range, target.range)?;
+                    return Ok(Typed::red(TypeId::NONE, Value::None));
+                }
+                let obj = self.get_item(f, pv, p, idx, target.range)?;
+                let v = self.eval_expr(f, value)?;
+                self.set_attr(f, obj, target, &attr, v, value.range)?;
+                return Ok(Typed::red(TypeId::NONE, Value::None));
+            }
+        }
+        let argv = self.eval_items(f, args)?;
+        self.check_arity(f, n, n, &argv, func.range, None)?;
+        let mut argv = argv.into_iter();
+        let (obj, _) = argv.next().expect("arity checked");
+        let (name, name_range) = argv.next().expect("arity checked");
+        let attr = self.name_of(f, name, name_range)?;
+        let obj_expr = &args[0];
+        match b {
+            Builtin::Getattr => self.get_attr(f, obj, obj_expr, &attr),
+            Builtin::Setattr => {
+                let (value, value_range) = argv.next().expect("arity checked");
+                self.set_attr(f, obj, obj_expr, &attr, value, value_range)?;
+                Ok(Typed::red(TypeId::NONE, Value::None))
+            }
+            _ => self.has_attr(f, obj, obj_expr, &attr),
+        }
+    }
+
+    fn blue_name(&mut self, f: &mut Frame, e: &Expr) -> Eval<Identifier> {
+        let name = self.eval_expr(f, e)?;
+        self.name_of(f, name, e.range)
+    }
+
+    /// The attribute a blue `str` names.
+    fn name_of(&mut self, f: &Frame, name: Typed, name_range: crate::source::TextRange) -> Eval<Identifier> {
+        if !name.is_blue() {
+            return Err(SpyError::new(ExcKind::TypeError, "expected blue argument")
+                .with_error(&f.file, name_range, "this is red")
+                .into());
+        }
+        let name = self.convert_to(f, name, TypeId::STR, name_range, None)?;
+        Ok(Identifier {
+            name: name.value.checked_str()?.to_string(),
+            range: name_range,
+            id: NameId(0),
+        })
+    }
+
+    /// `hasattr`: blue `True` iff reading `o.NAME` is accepted for `o`'s
+    /// static type, or `NAME` is a method of it. A `dynamic` receiver would need the question asked at
+    /// run time, which is not implemented: a WIP error in every engine.
+    fn has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
+        if obj.ty == TypeId::DYNAMIC {
+            return Err(
+                SpyError::new(ExcKind::Wip, "hasattr of a `dynamic` value is not supported yet")
+                    .with_error(&f.file, obj_expr.range, "this is `dynamic`")
+                    .into(),
+            );
+        }
+        // a method is an attribute too, though `o.m` is only ever called here
+        if self.vm.struct_method(obj.ty, &attr.name).is_some() {
+            return Ok(Typed::blue(TypeId::BOOL, Value::bool(true)));
+        }
+        let found = match self.get_attr(f, obj, obj_expr, attr) {
+            Ok(_) => true,
+            Err(Failure::Raise(e)) if is_no_attribute(&e, &attr.name) => false,
+            Err(other) => return Err(other),
+        };
+        Ok(Typed::blue(TypeId::BOOL, Value::bool(found)))
+    }
+}
+
+/// The error of reading an attribute a type does not have.
+fn is_no_attribute(e: &SpyError, name: &str) -> bool {
+    e.kind == ExcKind::TypeError && e.message.ends_with(&format!("has no attribute '{name}'"))
+}

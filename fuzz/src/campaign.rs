@@ -25,6 +25,7 @@ use crate::config::{Feature, FeatureSet};
 use crate::gen::generate_restricted;
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
 use crate::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
+use crate::worker::Isolation;
 
 /// Engine bugs the fuzzer found and that are not fixed yet, with the
 /// generator feature that provokes each (reproducers: `fuzz/known-bugs/`).
@@ -85,6 +86,9 @@ pub struct FuzzOptions {
     pub quiet: bool,
     /// The engines compared, reference first (None: `Engine::ALL`).
     pub engines: Option<Vec<Engine>>,
+    /// Run the jit engine in this process instead of worker processes
+    /// (`crate::worker`; a crash of native code then ends the campaign).
+    pub in_process: bool,
 }
 
 impl Default for FuzzOptions {
@@ -105,6 +109,7 @@ impl Default for FuzzOptions {
             no_reduce: false,
             quiet: false,
             engines: None,
+            in_process: false,
         }
     }
 }
@@ -427,6 +432,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     }
     if let Some(m) = args.mutation {
         c.oracle.mutations = m.into();
+    }
+    if !args.in_process && c.oracle.engines.contains(&Engine::Jit) {
+        match Isolation::this_binary() {
+            Ok(iso) => c.oracle.isolation = Some(iso),
+            Err(e) => {
+                eprintln!("error: cannot find this binary to start jit workers ({e}); use --in-process");
+                return Ok(2);
+            }
+        }
     }
     if let Some(i) = args.case {
         return replay(&c, i, out);

@@ -8,6 +8,7 @@
 //! | `reduce`   | AST-level minimization of a finding, to a conformance case   |
 //! | `campaign` | the `spy-interp fuzz` runner: seeds, workers, stats, output  |
 //! | `roundtrip`| the residual module re-parses, re-prints and re-runs alike   |
+//! | `worker`   | the jit engine in a worker process: a crash is a finding     |
 //!
 //! The same generator is driven by libFuzzer (the cargo-fuzz targets in
 //! `fuzz/targets/`), by the campaign runner (`spy-interp fuzz`) and by
@@ -19,6 +20,7 @@ pub mod gen;
 pub mod oracle;
 pub mod reduce;
 pub mod roundtrip;
+pub mod worker;
 
 pub use config::{Feature, FeatureSet, GenConfig};
 pub use gen::{generate, generate_restricted, Program};

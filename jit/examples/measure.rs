@@ -13,6 +13,7 @@ fn main() {
     let opts = CompileOptions {
         recursion_error: code(1),
         internal_error: code(2),
+        mutations: spy_jit::Mutations::NONE,
     };
     // A module of many small functions with a loop each.
     let nfuncs = 500;
@@ -70,6 +71,7 @@ fn main() {
         depth_limit: 100,
         recursion_error: code(1),
         internal_error: code(2),
+        mutations: spy_jit::Mutations::NONE,
     };
     let ne = 1_000_000u64;
     let t = Instant::now();

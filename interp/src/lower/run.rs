@@ -28,6 +28,9 @@ pub enum NotNative {
     Host(String),
     /// A run option the engine does not implement (`--max-steps`).
     Option(String),
+    /// Reported by a worker process that ran the engine (the fuzzer's
+    /// isolation): the reason as it was printed there.
+    Remote(String),
 }
 
 impl NotNative {
@@ -35,7 +38,7 @@ impl NotNative {
     pub fn what(&self) -> &str {
         match self {
             NotNative::Lower(e) => e.what(),
-            NotNative::Host(s) | NotNative::Option(s) => s,
+            NotNative::Host(s) | NotNative::Option(s) | NotNative::Remote(s) => s,
         }
     }
 }
@@ -46,6 +49,7 @@ impl fmt::Display for NotNative {
             NotNative::Lower(e) => write!(f, "{e}"),
             NotNative::Host(s) => write!(f, "the jit engine cannot run on this host: {s}"),
             NotNative::Option(s) => write!(f, "the jit engine does not support {s}"),
+            NotNative::Remote(s) => f.write_str(s),
         }
     }
 }
@@ -72,6 +76,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        mutations: interp.mutations.jit(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,
@@ -143,6 +148,7 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        mutations: interp.mutations.jit(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => Some(c),

@@ -58,6 +58,8 @@ pub struct FnGen<'a, A: Target> {
     epilogue: DynamicLabel,
     /// First staging slot (after the spill slots).
     stage: u32,
+    /// Planted bugs (test-only, `CompileOptions::mutations`).
+    mutations: crate::Mutations,
 }
 
 /// Largest number of staging words and outgoing stack words of any call in `b`.
@@ -113,7 +115,18 @@ impl<'a, A: Target> FnGen<'a, A> {
             loops: vec![],
             epilogue,
             stage: alloc.spill_slots,
+            mutations: crate::Mutations::NONE,
         }
+    }
+
+    /// Plant the bugs of `m` (test-only).
+    pub fn with_mutations(mut self, m: crate::Mutations) -> Self {
+        self.mutations = m;
+        self
+    }
+
+    fn mutate(&self, m: crate::Mutation) -> bool {
+        self.mutations.has(m)
     }
 
     fn e(&mut self, i: Inst) {
@@ -153,7 +166,8 @@ impl<'a, A: Target> FnGen<'a, A> {
         // Verified: the body never falls through, so no code is needed here.
         self.em.bind(self.epilogue);
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
-        self.e(Inst::AluI(Alu::Add, RSP, s));
+        let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) { s + 8 } else { s };
+        self.e(Inst::AluI(Alu::Add, RSP, freed));
         for r in abi::CALLEE_SAVED.iter().rev() {
             self.e(Inst::Pop(*r));
         }
@@ -319,7 +333,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Put `r` in canonical form for `ty`.
     fn canon(&mut self, ty: Ty, r: Gpr) {
         match ty {
-            Ty::I8 => self.e(Inst::Movsx8(r, r)),
+            Ty::I8 if !self.mutate(crate::Mutation::I8NoSignExtend) => self.e(Inst::Movsx8(r, r)),
             Ty::U8 => self.e(Inst::Movzx8(r, r)),
             Ty::I32 => self.e(Inst::Movsxd(r, r)),
             Ty::U32 => self.e(Inst::MovRR32(r, r)),
@@ -542,7 +556,8 @@ impl<'a, A: Target> FnGen<'a, A> {
             code: on_oob,
             operands: [Opnd::Of(il), Opnd::Of(nl)],
         });
-        self.e(Inst::Jcc(Cc::Ae, oob));
+        let past = if self.mutate(crate::Mutation::BoundsCheckLe) { Cc::A } else { Cc::Ae };
+        self.e(Inst::Jcc(past, oob));
     }
 
     fn assign(&mut self, d: VReg, op: &Op) {
@@ -686,7 +701,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         let done = self.label();
         if ty.is_signed() {
             let l_div = self.label();
-            if ty == Ty::I64 {
+            if ty == Ty::I64 && !self.mutate(crate::Mutation::DivMinTraps) {
                 // idiv traps on MIN / -1: x // -1 is -x (wrapping), x % -1 is 0.
                 self.e(Inst::AluI(Alu::Cmp, RCX, -1));
                 self.e(Inst::Jcc(Cc::Ne, l_div));
@@ -701,15 +716,17 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Cqo);
             self.e(Inst::Idiv(RCX));
             // Python sign fix-up: a non-zero remainder whose sign differs from b's.
-            self.e(Inst::Alu(Alu::Test, RDX, RDX));
-            self.e(Inst::Jcc(Cc::E, done));
-            self.e(Inst::MovRR(R11, RDX));
-            self.e(Inst::Alu(Alu::Xor, R11, RCX));
-            self.e(Inst::Jcc(Cc::Ns, done));
-            if div {
-                self.e(Inst::AluI(Alu::Sub, RAX, 1));
-            } else {
-                self.e(Inst::Alu(Alu::Add, RDX, RCX));
+            if !self.mutate(crate::Mutation::FloorDivNoFixup) {
+                self.e(Inst::Alu(Alu::Test, RDX, RDX));
+                self.e(Inst::Jcc(Cc::E, done));
+                self.e(Inst::MovRR(R11, RDX));
+                self.e(Inst::Alu(Alu::Xor, R11, RCX));
+                self.e(Inst::Jcc(Cc::Ns, done));
+                if div {
+                    self.e(Inst::AluI(Alu::Sub, RAX, 1));
+                } else {
+                    self.e(Inst::Alu(Alu::Add, RDX, RCX));
+                }
             }
         } else {
             self.e(Inst::Alu(Alu::Xor, RDX, RDX));
@@ -733,7 +750,8 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         self.int_into(a, RAX);
         let (ok, done) = (self.label(), self.label());
-        self.e(Inst::AluI(Alu::Cmp, RCX, ty.bits() as i32));
+        let width = if self.mutate(crate::Mutation::ShiftCountMasked) { i32::MAX } else { ty.bits() as i32 };
+        self.e(Inst::AluI(Alu::Cmp, RCX, width));
         self.e(Inst::Jcc(Cc::B, ok));
         // Count >= width: the policy of `sem::OVER_SHIFT`.
         let sem::OverShift::ZeroOrSignFill = sem::OVER_SHIFT;
@@ -771,7 +789,12 @@ impl<'a, A: Target> FnGen<'a, A> {
                 CmpOp::Ge => (xa, xb, Cc::Ae),
             };
             self.e(Inst::Sse(ucom, l, r));
+            let parity = !self.mutate(crate::Mutation::NanIgnoresParity);
             match c {
+                CmpOp::Eq | CmpOp::Ne if !parity => {
+                    self.e(Inst::Setcc(if c == CmpOp::Eq { Cc::E } else { Cc::Ne }, RAX));
+                    self.e(Inst::Movzx8(RAX, RAX));
+                }
                 CmpOp::Eq => {
                     self.e(Inst::Setcc(Cc::E, RAX));
                     self.e(Inst::Setcc(Cc::Np, RCX));
@@ -795,7 +818,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.int_into(a, RAX);
             let rb = self.int_in(b, RCX);
             self.e(Inst::Alu(Alu::Cmp, RAX, rb));
-            let s = t.is_signed();
+            let s = t.is_signed() || self.mutate(crate::Mutation::UnsignedCmpSigned);
             let cc = match c {
                 CmpOp::Eq => Cc::E,
                 CmpOp::Ne => Cc::Ne,

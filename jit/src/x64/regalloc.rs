@@ -140,6 +140,11 @@ pub fn op_uses(op: &Op) -> Vec<VReg> {
 
 /// Allocate locations for every register of `f`.
 pub fn allocate(f: &Function) -> Allocation {
+    allocate_with(f, crate::Mutations::NONE)
+}
+
+/// [`allocate`] with planted bugs (test-only, `CompileOptions::mutations`).
+pub fn allocate_with(f: &Function, mutations: crate::Mutations) -> Allocation {
     let n = f.vregs.len();
     let mut num = Numbering {
         pos: 2,
@@ -194,15 +199,16 @@ pub fn allocate(f: &Function) -> Allocation {
     let mut active: Vec<usize> = vec![];
     let mut spill_slots = 0u32;
     let mut spilled = 0u32;
+    let shared = mutations.has(crate::Mutation::SpillSlotShared);
     let mut spill = |locs: &mut Vec<Option<Loc>>, v: usize| {
-        locs[v] = Some(Loc::Slot(spill_slots));
+        locs[v] = Some(Loc::Slot(if shared && spill_slots == 1 { 0 } else { spill_slots }));
         spill_slots += 1;
         spilled += 1;
     };
     for v in order {
         active.retain(|&a| last[a] >= first[v]);
         let class = f.vregs[v].ty.class();
-        let crossing = crosses_call(v);
+        let crossing = crosses_call(v) && !mutations.has(crate::Mutation::CallerSavedKept);
         let allowed: Vec<Loc> = match (class, crossing) {
             (Class::Int, false) => ALLOC_GPRS.iter().map(|&r| Loc::Gpr(r)).collect(),
             (Class::Int, true) => CALLEE_SAVED.iter().map(|&r| Loc::Gpr(r)).collect(),

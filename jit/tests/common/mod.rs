@@ -18,6 +18,7 @@ pub fn opts() -> CompileOptions {
     CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        mutations: spy_jit::Mutations::NONE,
     }
 }
 
@@ -26,6 +27,7 @@ pub fn eval_opts(depth_limit: u32) -> EvalOptions {
         depth_limit,
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
+        mutations: spy_jit::Mutations::NONE,
     }
 }
 

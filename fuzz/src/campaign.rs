@@ -24,7 +24,8 @@ use spy_interp::engine::{Engine, Mutation};
 use crate::config::{Feature, FeatureSet};
 use crate::gen::generate_restricted;
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
-use crate::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
+use crate::dedup::class_key;
+use crate::reduce::{reduce, reduce_until, write_case, CaseFiles, ReduceBudget, Reduced, Stop};
 use crate::worker::Isolation;
 
 /// Engine bugs the fuzzer found and that are not fixed yet, with the
@@ -48,6 +49,10 @@ pub fn features_avoiding_known_bugs() -> FeatureSet {
         .iter()
         .fold(FeatureSet::all(), |s, (f, _)| s.without(*f))
 }
+
+/// The share of `--seconds` kept for minimizing findings (generation
+/// stops before it).
+pub const REDUCE_SHARE: f64 = 0.25;
 
 /// Bytes fed to the generator for each case.
 pub const INPUT_LEN: usize = 4096;
@@ -89,6 +94,8 @@ pub struct FuzzOptions {
     /// Run the jit engine in this process instead of worker processes
     /// (`crate::worker`; a crash of native code then ends the campaign).
     pub in_process: bool,
+    /// `i/n`: run only the case numbers `≡ i (mod n)`.
+    pub shard: Option<String>,
 }
 
 impl Default for FuzzOptions {
@@ -110,6 +117,7 @@ impl Default for FuzzOptions {
             quiet: false,
             engines: None,
             in_process: false,
+            shard: None,
         }
     }
 }
@@ -130,6 +138,10 @@ pub struct Campaign {
     pub progress: bool,
     /// Stop at the first finding.
     pub stop_on_finding: bool,
+    /// `(i, n)`: run only the case numbers `≡ i (mod n)` (`--shard i/n`),
+    /// so `n` machines split one campaign without overlap; `cases` counts
+    /// this shard's cases.
+    pub shard: (u64, u64),
 }
 
 impl Campaign {
@@ -145,6 +157,7 @@ impl Campaign {
             reduce: Some(ReduceBudget::default()),
             progress: false,
             stop_on_finding: false,
+            shard: (0, 1),
         }
     }
 }
@@ -235,6 +248,8 @@ pub struct FoundBug {
     /// The lowest case number that showed it, and how many did.
     pub case: u64,
     pub hits: u64,
+    /// Other raw signatures merged into this finding (same class).
+    pub merged: u64,
     pub source: String,
     pub reduced: Option<Reduced>,
     /// Where the finding was written, or why it could not be.
@@ -300,17 +315,23 @@ pub fn run(c: &Campaign) -> Report {
         ProgressBar::hidden()
     };
     let end = c.cases.map(|n| c.start + n);
+    // Generation stops early enough to leave a share of `--seconds` for
+    // minimizing what it found; minimizing stops at `--seconds` itself.
+    let deadline = c.time.map(|t| start + t);
+    let generate_until = c.time.map(|t| t.mul_f64(1.0 - REDUCE_SHARE));
     let workers = rayon::current_num_threads().max(1);
     (0..workers).into_par_iter().for_each(|_| {
         let mut local = Stats::default();
         loop {
-            if stop.load(Ordering::Relaxed) || c.time.is_some_and(|t| start.elapsed() >= t) {
+            if stop.load(Ordering::Relaxed) || generate_until.is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if end.is_some_and(|e| i >= e) {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if end.is_some_and(|e| k >= e) {
                 break;
             }
+            // This machine's share of the case numbers (`--shard i/n`).
+            let i = k * c.shard.1 + c.shard.0;
             let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
             let checked = check(&program.source, &c.oracle);
             local.programs += 1;
@@ -335,6 +356,7 @@ pub fn run(c: &Campaign) -> Report {
                         signature: f.signature.clone(),
                         case: i,
                         hits: 0,
+                        merged: 0,
                         source: program.source.clone(),
                         reduced: None,
                         files: None,
@@ -369,11 +391,57 @@ pub fn run(c: &Campaign) -> Report {
         .unwrap_or_else(|e| e.into_inner())
         .into_values()
         .collect();
-    findings.par_iter_mut().for_each(|f| {
-        f.replay = replay_command(c, f.case);
-        if let Some(budget) = c.reduce {
-            f.reduced = Some(reduce(&f.source, &f.signature, &c.oracle, budget));
+    findings.sort_by_key(|f| f.case);
+    // Minimize in case order; a finding whose program falls into a class
+    // already minimized is given up at once and merged into it.
+    let classes: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+    let keys: Vec<Option<String>> = findings
+        .par_iter_mut()
+        .map(|f| {
+            f.replay = replay_command(c, f.case);
+            let budget = c.reduce?;
+            let sig = f.signature.clone();
+            let abandon = |text: &str| {
+                let key = class_key(&sig, text);
+                classes.lock().unwrap_or_else(|e| e.into_inner()).get(&key).is_some_and(|&case| case < f.case)
+            };
+            let stop = Stop {
+                deadline,
+                abandon: &abandon,
+            };
+            let r = reduce_until(&f.source, &f.signature, &c.oracle, budget, &stop);
+            let key = class_key(&f.signature, &r.source);
+            let mut map = classes.lock().unwrap_or_else(|e| e.into_inner());
+            let first = map.entry(key.clone()).or_insert(f.case);
+            *first = (*first).min(f.case);
+            f.reduced = Some(r);
+            Some(key)
+        })
+        .collect();
+    // Merge each class into its lowest case.
+    let mut kept: BTreeMap<String, usize> = BTreeMap::new();
+    let mut merged = vec![false; findings.len()];
+    for (i, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        match kept.get(key) {
+            Some(&j) => {
+                let hits = findings[i].hits;
+                findings[j].hits += hits;
+                findings[j].merged += 1 + findings[i].merged;
+                merged[i] = true;
+            }
+            None => {
+                kept.insert(key.clone(), i);
+            }
         }
+    }
+    let mut findings: Vec<FoundBug> = findings
+        .into_iter()
+        .zip(merged)
+        .filter(|(_, m)| !m)
+        .map(|(f, _)| f)
+        .collect();
+    for f in &mut findings {
         if let Some(dir) = &c.out {
             let source = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
             let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
@@ -383,7 +451,7 @@ pub fn run(c: &Campaign) -> Report {
             );
             f.files = Some(write_case(dir, &name, &comment, source).map_err(|e| e.to_string()));
         }
-    });
+    }
     Report { stats, findings }
 }
 
@@ -396,6 +464,13 @@ fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
         allowed = allowed.intersect(FeatureSet(!FeatureSet::parse(list)?.0));
     }
     Ok(allowed)
+}
+
+/// `I/N` with `I < N`.
+pub fn parse_shard(text: &str) -> Option<(u64, u64)> {
+    let (i, n) = text.split_once('/')?;
+    let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+    (i < n).then_some((i, n))
 }
 
 /// `dir` exists (or can be made) and a file can be written in it: checked
@@ -453,6 +528,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
         return reduce_file(&c, file, &args.out, out);
     }
     c.cases = args.cases;
+    if let Some(text) = &args.shard {
+        match parse_shard(text) {
+            Some(s) => c.shard = s,
+            None => {
+                eprintln!("error: --shard {text} is not I/N with 0 <= I < N");
+                return Ok(2);
+            }
+        }
+    }
     c.time = match (args.seconds, args.cases) {
         (Some(s), _) => match Duration::try_from_secs_f64(s) {
             Ok(d) if !d.is_zero() => Some(d),
@@ -492,9 +576,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
         if let Some(r) = &f.reduced {
             writeln!(
                 out,
-                "  minimized to {} lines ({} candidates tried)",
+                "  minimized to {} lines ({} candidates tried{}){}",
                 r.lines(),
-                r.tries
+                r.tries,
+                if r.cut { ", cut at --seconds" } else { "" },
+                if f.merged > 0 {
+                    format!(", {} other signature(s) of the same class merged", f.merged)
+                } else {
+                    String::new()
+                }
             )?;
         }
         match &f.files {

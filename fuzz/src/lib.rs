@@ -6,6 +6,7 @@
 //! | `gen`      | bytes → a well-typed, terminating SPy program (source text)  |
 //! | `oracle`   | run a program on every engine with fuel and compare          |
 //! | `reduce`   | AST-level minimization of a finding, to a conformance case   |
+//! | `dedup`    | the class of a minimized finding (one root cause, one file)  |
 //! | `campaign` | the `spy-interp fuzz` runner: seeds, workers, stats, output  |
 //! | `roundtrip`| the residual module re-parses, re-prints and re-runs alike   |
 //! | `worker`   | the jit engine in a worker process: a crash is a finding     |
@@ -16,6 +17,7 @@
 
 pub mod campaign;
 pub mod config;
+pub mod dedup;
 pub mod gen;
 pub mod oracle;
 pub mod reduce;

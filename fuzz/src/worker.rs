@@ -231,12 +231,42 @@ fn decode_outcome(body: &[u8]) -> io::Result<Outcome> {
 /// evaluator thread that runs the programs in place (no hand-off to a
 /// thread per run: each hop costs a wake-up on a loaded machine).
 pub fn serve_stdio() -> i32 {
+    guard_worker();
     let depth = RunConfig::default().limits.max_depth;
     spy_interp::native_stack::inline(depth, || serve(&mut io::stdin().lock(), &mut io::stdout().lock()))
         .unwrap_or_else(|e| {
             eprintln!("fuzz-worker: {e}");
             2
         })
+}
+
+/// Address space a worker may map: the evaluator's stack (about 1 GiB of
+/// reservation), the jit's code and stack, and the programs' memory budget
+/// (`Limits::max_memory`, 4 GiB). Native code gone wild (a planted or real
+/// bug) hits this instead of the machine's memory.
+pub const WORKER_ADDRESS_SPACE: u64 = 12 << 30;
+
+/// A worker never outlives its campaign (a campaign killed by a signal
+/// cannot kill its workers, and one busy in a runaway loop would never
+/// read the end of its input): a thread checks the parent every half
+/// second. And its address space is bounded (`WORKER_ADDRESS_SPACE`).
+fn guard_worker() {
+    let parent = std::os::unix::process::parent_id();
+    let _ = std::thread::Builder::new()
+        .name("spy-fuzz-worker-orphan-check".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(500));
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(3);
+            }
+        });
+    let _ = rustix::process::setrlimit(
+        rustix::process::Resource::As,
+        rustix::process::Rlimit {
+            current: Some(WORKER_ADDRESS_SPACE),
+            maximum: None,
+        },
+    );
 }
 
 /// Answer requests on `input` with outcomes on `output` until the input

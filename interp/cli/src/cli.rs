@@ -359,6 +359,10 @@ struct FuzzArgs {
     /// crash of native code then ends the campaign).
     #[arg(long)]
     in_process: bool,
+    /// Run only the case numbers ≡ I (mod N): N machines split one
+    /// campaign deterministically (`--shard 0/4` ... `--shard 3/4`).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
 }
 
 fn parse_engine(name: &str) -> Result<Engine, String> {
@@ -411,6 +415,7 @@ impl FuzzArgs {
             quiet: self.quiet,
             engines: self.engines,
             in_process: self.in_process,
+            shard: self.shard,
         }
     }
 }

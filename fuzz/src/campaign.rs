@@ -22,9 +22,9 @@ use spy_conformance::snapshot;
 use spy_interp::engine::{Engine, Mutation};
 
 use crate::config::{Feature, FeatureSet};
+use crate::dedup::{class_key, line_class};
 use crate::gen::generate_restricted;
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
-use crate::dedup::class_key;
 use crate::reduce::{reduce, reduce_until, write_case, CaseFiles, ReduceBudget, Reduced, Stop};
 use crate::worker::Isolation;
 
@@ -53,6 +53,9 @@ pub fn features_avoiding_known_bugs() -> FeatureSet {
 /// The share of `--seconds` kept for minimizing findings (generation
 /// stops before it).
 pub const REDUCE_SHARE: f64 = 0.25;
+
+/// The share kept once a campaign has found something.
+pub const REDUCE_SHARE_FOUND: f64 = 0.5;
 
 /// Bytes fed to the generator for each case.
 pub const INPUT_LEN: usize = 4096;
@@ -302,7 +305,10 @@ pub fn run(c: &Campaign) -> Report {
     let next = AtomicU64::new(c.start);
     let stop = AtomicBool::new(false);
     let total = Mutex::new(Stats::default());
-    let found: Mutex<BTreeMap<Signature, FoundBug>> = Mutex::new(BTreeMap::new());
+    // Raw findings by (engines, kind, class of the first differing line):
+    // the numbers of a line (with their signs) do not make a new finding.
+    let found: Mutex<BTreeMap<(String, String), FoundBug>> = Mutex::new(BTreeMap::new());
+    let any_found = AtomicBool::new(false);
     let start = Instant::now();
     let bar = if c.progress {
         let b = ProgressBar::new_spinner();
@@ -319,11 +325,18 @@ pub fn run(c: &Campaign) -> Report {
     // minimizing what it found; minimizing stops at `--seconds` itself.
     let deadline = c.time.map(|t| start + t);
     let generate_until = c.time.map(|t| t.mul_f64(1.0 - REDUCE_SHARE));
+    // Once something is found, half the time is kept for minimizing.
+    let generate_until_found = c.time.map(|t| t.mul_f64(1.0 - REDUCE_SHARE_FOUND));
     let workers = rayon::current_num_threads().max(1);
     (0..workers).into_par_iter().for_each(|_| {
         let mut local = Stats::default();
         loop {
-            if stop.load(Ordering::Relaxed) || generate_until.is_some_and(|t| start.elapsed() >= t) {
+            let until = if any_found.load(Ordering::Relaxed) {
+                generate_until_found
+            } else {
+                generate_until
+            };
+            if stop.load(Ordering::Relaxed) || until.is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
             let k = next.fetch_add(1, Ordering::Relaxed);
@@ -352,7 +365,12 @@ pub fn run(c: &Campaign) -> Report {
                 Verdict::Finding(f) => {
                     local.findings += 1;
                     let mut map = found.lock().unwrap_or_else(|e| e.into_inner());
-                    let entry = map.entry(f.signature.clone()).or_insert_with(|| FoundBug {
+                    any_found.store(true, Ordering::Relaxed);
+                    let key = (
+                        format!("{}|{}", f.signature.engines, f.signature.kind.name()),
+                        line_class(&f.signature.line),
+                    );
+                    let entry = map.entry(key).or_insert_with(|| FoundBug {
                         signature: f.signature.clone(),
                         case: i,
                         hits: 0,
@@ -366,6 +384,7 @@ pub fn run(c: &Campaign) -> Report {
                     if i < entry.case {
                         entry.case = i;
                         entry.source = program.source.clone();
+                        entry.signature = f.signature.clone();
                     }
                     if c.stop_on_finding {
                         stop.store(true, Ordering::Relaxed);
@@ -403,7 +422,11 @@ pub fn run(c: &Campaign) -> Report {
             let sig = f.signature.clone();
             let abandon = |text: &str| {
                 let key = class_key(&sig, text);
-                classes.lock().unwrap_or_else(|e| e.into_inner()).get(&key).is_some_and(|&case| case < f.case)
+                classes
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&key)
+                    .is_some_and(|&case| case < f.case)
             };
             let stop = Stop {
                 deadline,

@@ -11,11 +11,59 @@ use crate::oracle::Signature;
 /// Words kept as they are in a shape: keywords, types and builtins (what
 /// a reproducer is about); every other identifier becomes `v`.
 const KEPT: &[&str] = &[
-    "def", "return", "if", "elif", "else", "while", "for", "in", "break", "continue", "pass", "and", "or",
-    "not", "is", "import", "from", "as", "class", "var", "const", "None", "True", "False", "i8", "u8", "i32",
-    "u32", "i64", "u64", "f32", "f64", "bool", "str", "print", "len", "range", "blue", "struct", "red",
-    "force_inline", "unsafe", "gc_alloc", "gc_ptr", "raw_alloc", "raw_ptr", "simd", "UNROLL_RANGE", "OpSpec",
-    "Self", "self", "assert", "raise",
+    "def",
+    "return",
+    "if",
+    "elif",
+    "else",
+    "while",
+    "for",
+    "in",
+    "break",
+    "continue",
+    "pass",
+    "and",
+    "or",
+    "not",
+    "is",
+    "import",
+    "from",
+    "as",
+    "class",
+    "var",
+    "const",
+    "None",
+    "True",
+    "False",
+    "i8",
+    "u8",
+    "i32",
+    "u32",
+    "i64",
+    "u64",
+    "f32",
+    "f64",
+    "bool",
+    "str",
+    "print",
+    "len",
+    "range",
+    "blue",
+    "struct",
+    "red",
+    "force_inline",
+    "unsafe",
+    "gc_alloc",
+    "gc_ptr",
+    "raw_alloc",
+    "raw_ptr",
+    "simd",
+    "UNROLL_RANGE",
+    "OpSpec",
+    "Self",
+    "self",
+    "assert",
+    "raise",
 ];
 
 /// `source` with identifiers as `v`, integer literals as `N`, float
@@ -45,8 +93,11 @@ pub fn shape(source: &str) -> String {
             }
             if c.is_ascii_digit() {
                 let mut float = false;
-                while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_') {
-                    float |= chars[i] == '.' || ((chars[i] == 'e' || chars[i] == 'E') && !out.ends_with("0x"));
+                while i < chars.len()
+                    && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
+                {
+                    float |=
+                        chars[i] == '.' || ((chars[i] == 'e' || chars[i] == 'E') && !out.ends_with("0x"));
                     i += 1;
                 }
                 out.push(if float { 'F' } else { 'N' });
@@ -102,7 +153,13 @@ pub fn line_class(line: &str) -> String {
 
 /// The class of a finding: engines, kind, line class, minimized shape.
 pub fn class_key(sig: &Signature, minimized: &str) -> String {
-    format!("{}|{}|{}\n{}", sig.engines, sig.kind.name(), line_class(&sig.line), shape(minimized))
+    format!(
+        "{}|{}|{}\n{}",
+        sig.engines,
+        sig.kind.name(),
+        line_class(&sig.line),
+        shape(minimized)
+    )
 }
 
 #[cfg(test)]

@@ -267,7 +267,11 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         return done(Verdict::Timeout, false);
     }
     for &engine in &engines[1..] {
-        let isolated = if engine == Engine::Jit { ticket.take() } else { None };
+        let isolated = if engine == Engine::Jit {
+            ticket.take()
+        } else {
+            None
+        };
         let out = match isolated {
             Some(t) => worker::collect(t, engine),
             None => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),

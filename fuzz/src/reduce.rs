@@ -95,15 +95,21 @@ struct Reducer<'c> {
     rejected_ok: bool,
 }
 
-/// Minimize `source` while `check` still reports a finding with
-/// signature `sig`.
+/// Minimize `source` while `check` still reports a finding of the class
+/// of signature `sig` (same engines and kind, same line class).
 pub fn reduce(source: &str, sig: &Signature, cfg: &OracleConfig, budget: ReduceBudget) -> Reduced {
     reduce_until(source, sig, cfg, budget, &Stop::NEVER)
 }
 
 /// [`reduce`] that also ends at `stop`'s deadline or when `stop` abandons
 /// the program (see `Reduced::cut` and `Reduced::abandoned`).
-pub fn reduce_until(source: &str, sig: &Signature, cfg: &OracleConfig, budget: ReduceBudget, stop: &Stop<'_>) -> Reduced {
+pub fn reduce_until(
+    source: &str,
+    sig: &Signature,
+    cfg: &OracleConfig,
+    budget: ReduceBudget,
+    stop: &Stop<'_>,
+) -> Reduced {
     let Ok(module) = parse_str(source) else {
         return Reduced {
             source: source.to_string(),
@@ -154,7 +160,10 @@ impl Reducer<'_> {
         if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
             self.cut = true;
         }
-        self.cut || self.abandoned || self.tries >= self.budget.max_tries || self.start.elapsed() >= self.budget.max_time
+        self.cut
+            || self.abandoned
+            || self.tries >= self.budget.max_tries
+            || self.start.elapsed() >= self.budget.max_time
     }
 
     fn interesting(&mut self, text: &str) -> bool {
@@ -165,7 +174,13 @@ impl Reducer<'_> {
             return false;
         }
         match c.verdict {
-            Verdict::Finding(f) => f.signature == *self.sig,
+            // The same class of finding (`dedup::line_class`: the numbers
+            // of the differing line may change while reducing).
+            Verdict::Finding(f) => {
+                f.signature.engines == self.sig.engines
+                    && f.signature.kind == self.sig.kind
+                    && crate::dedup::line_class(&f.signature.line) == crate::dedup::line_class(&self.sig.line)
+            }
             _ => false,
         }
     }

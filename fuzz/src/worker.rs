@@ -39,7 +39,10 @@ impl Isolation {
         Ok(Isolation {
             exe: std::env::current_exe()?,
             args: vec!["fuzz-worker".into()],
-            timeout: Duration::from_secs(5),
+            // The reference finished the program within its fuel, so
+            // native code needs milliseconds; seconds are for a loaded
+            // machine.
+            timeout: Duration::from_secs(2),
         })
     }
 }
@@ -158,7 +161,9 @@ fn encode_request(q: &Request) -> Vec<u8> {
 
 fn decode_request(body: &[u8]) -> io::Result<Request> {
     let mut f = Frame(body);
-    let engine = *Engine::ALL.get(usize::from(f.u8()?)).ok_or_else(|| bad("engine"))?;
+    let engine = *Engine::ALL
+        .get(usize::from(f.u8()?))
+        .ok_or_else(|| bad("engine"))?;
     let steps = f.u64()?;
     let mut config = RunConfig::default();
     config.limits.max_steps = (steps != u64::MAX).then_some(steps);
@@ -535,9 +540,17 @@ mod tests {
         assert_eq!(back.engine, Engine::Jit);
         assert_eq!(back.config.limits.max_steps, Some(77));
         assert_eq!(back.source, q.source);
-        let o = run_program(Engine::Interp, "a.spy", b"def main() -> None:\n    print(1 // 0)\n", config);
+        let o = run_program(
+            Engine::Interp,
+            "a.spy",
+            b"def main() -> None:\n    print(1 // 0)\n",
+            config,
+        );
         let back = decode_outcome(&encode_outcome(&o)).unwrap();
-        assert_eq!((back.exit, &back.error, &back.stdout), (o.exit, &o.error, &o.stdout));
+        assert_eq!(
+            (back.exit, &back.error, &back.stdout),
+            (o.exit, &o.error, &o.stdout)
+        );
         assert!(decode_outcome(&[1, 2, 3]).is_err());
     }
 

@@ -5,8 +5,9 @@
 //! - `cmp-edges`: every comparison of two values of one scalar type, with
 //!   the sign-bit and width edges of each integer type and NaN (computed
 //!   as `inf - inf`), ±0.0, ±inf and subnormals for floats;
-//! - `shift-edges`: shifts by counts at and beyond the width, and `//`
-//!   and `%` by -1 and by values of the other sign (`MIN // -1`);
+//! - `shift-edges`: wrapping `+ - *` at each integer width, shifts by
+//!   counts at and beyond the width, and `//` and `%` by -1 and by values
+//!   of the other sign (`MIN // -1`);
 //! - `reg-pressure`: a function with 8-12 mixed integer and float
 //!   parameters whose values stay live across a call and feed a deep
 //!   expression (register allocation, spills, caller-saved registers).
@@ -63,13 +64,18 @@ impl Gen<'_, '_> {
         let mut body = String::new();
         let float = matches!(ty, Ty::F32 | Ty::F64);
         // A NaN operand when `a` is ±inf (no NaN literal exists).
-        let operands: &[(&str, &str)] = if float { &[("a", "b"), ("a - a", "b"), ("b", "a - a")] } else { &[("a", "b")] };
+        let operands: &[(&str, &str)] = if float {
+            &[("a", "b"), ("a - a", "b"), ("b", "a - a")]
+        } else {
+            &[("a", "b")]
+        };
         for (x, y) in operands {
             for op in ["<", "<=", "==", "!=", ">", ">="] {
                 body.push_str(&format!("    print({x} {op} {y})\n"));
             }
         }
-        self.defs.push(format!("def {name}(a: {t}, b: {t}) -> None:\n{body}"));
+        self.defs
+            .push(format!("def {name}(a: {t}, b: {t}) -> None:\n{body}"));
         for _ in 0..self.int(1, 4) {
             let (a, b) = (self.edge(&ty), self.edge(&ty));
             self.backend_calls.push(format!("{name}({a}, {b})"));
@@ -91,12 +97,24 @@ impl Gen<'_, '_> {
             _ => 64,
         };
         let mut body = String::new();
+        // Wrapping at the width (canonical sign or zero extension).
+        // Printing reads only the width's bits; a comparison reads them all.
+        body.push_str("    print(a + b)\n    print(a - b)\n    print(a * b)\n");
+        body.push_str("    print(a + b > a)\n    print(a * b < b)\n    print(a - b == b - a)\n");
         body.push_str("    print(a << c)\n    print(a >> c)\n");
-        body.push_str(&format!("    if b != {}:\n        print(a // b)\n        print(a % b)\n", int_lit(&ty, 0)));
-        self.defs.push(format!("def {name}(a: {t}, b: {t}, c: {t}) -> None:\n{body}"));
+        body.push_str(&format!(
+            "    if b != {}:\n        print(a // b)\n        print(a % b)\n",
+            int_lit(&ty, 0)
+        ));
+        self.defs
+            .push(format!("def {name}(a: {t}, b: {t}, c: {t}) -> None:\n{body}"));
         for _ in 0..self.int(1, 4) {
             let a = self.edge(&ty);
-            let b = if ty.is_signed() && self.chance(1, 2) { int_lit(&ty, -1) } else { self.edge(&ty) };
+            let b = if ty.is_signed() && self.chance(1, 2) {
+                int_lit(&ty, -1)
+            } else {
+                self.edge(&ty)
+            };
             let counts = [width - 1, width, width + 1, 2 * width + 1, 1, 0];
             let c = int_lit(&ty, counts[self.pick(counts.len())]);
             self.backend_calls.push(format!("{name}({a}, {b}, {c})"));
@@ -116,8 +134,12 @@ impl Gen<'_, '_> {
         }
         let name = self.fresh("rp");
         let callee = self.fresh("rq");
-        self.defs.push(format!("def {callee}(x: i32) -> i32:\n    return x * 3 + 1\n"));
-        let sig: Vec<String> = params.iter().map(|(p, t)| format!("{p}: {}", t.spell())).collect();
+        self.defs
+            .push(format!("def {callee}(x: i32) -> i32:\n    return x * 3 + 1\n"));
+        let sig: Vec<String> = params
+            .iter()
+            .map(|(p, t)| format!("{p}: {}", t.spell()))
+            .collect();
         let mut body = String::new();
         // Every parameter is live across the call, then used.
         body.push_str(&format!("    k: i32 = {callee}(7)\n"));
@@ -137,7 +159,8 @@ impl Gen<'_, '_> {
             body.push_str(&format!("    print({})\n", floats.join(" * 0.5 + ")));
         }
         body.push_str(&format!("    print({callee}(k) - k)\n"));
-        self.defs.push(format!("def {name}({}) -> None:\n{body}", sig.join(", ")));
+        self.defs
+            .push(format!("def {name}({}) -> None:\n{body}", sig.join(", ")));
         let args: Vec<String> = params
             .iter()
             .map(|(_, t)| match t {

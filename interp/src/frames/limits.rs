@@ -172,10 +172,12 @@ impl Mutations {
 
     /// The jit's planted bugs of this set, for `spy_jit::CompileOptions`.
     pub fn jit(self) -> spy_jit::Mutations {
-        Mutation::ALL.iter().fold(spy_jit::Mutations::NONE, |acc, m| match m {
-            Mutation::Jit(j) if self.has(*m) => acc.with(*j),
-            _ => acc,
-        })
+        Mutation::ALL
+            .iter()
+            .fold(spy_jit::Mutations::NONE, |acc, m| match m {
+                Mutation::Jit(j) if self.has(*m) => acc.with(*j),
+                _ => acc,
+            })
     }
 
     /// The set as bits (one per `Mutation`, in `Mutation::ALL` order), for

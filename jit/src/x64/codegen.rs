@@ -166,7 +166,11 @@ impl<'a, A: Target> FnGen<'a, A> {
         // Verified: the body never falls through, so no code is needed here.
         self.em.bind(self.epilogue);
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
-        let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) { s + 8 } else { s };
+        let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
+            s + 8
+        } else {
+            s
+        };
         self.e(Inst::AluI(Alu::Add, RSP, freed));
         for r in abi::CALLEE_SAVED.iter().rev() {
             self.e(Inst::Pop(*r));
@@ -556,7 +560,11 @@ impl<'a, A: Target> FnGen<'a, A> {
             code: on_oob,
             operands: [Opnd::Of(il), Opnd::Of(nl)],
         });
-        let past = if self.mutate(crate::Mutation::BoundsCheckLe) { Cc::A } else { Cc::Ae };
+        let past = if self.mutate(crate::Mutation::BoundsCheckLe) {
+            Cc::A
+        } else {
+            Cc::Ae
+        };
         self.e(Inst::Jcc(past, oob));
     }
 
@@ -750,7 +758,11 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         self.int_into(a, RAX);
         let (ok, done) = (self.label(), self.label());
-        let width = if self.mutate(crate::Mutation::ShiftCountMasked) { i32::MAX } else { ty.bits() as i32 };
+        let width = if self.mutate(crate::Mutation::ShiftCountMasked) {
+            i32::MAX
+        } else {
+            ty.bits() as i32
+        };
         self.e(Inst::AluI(Alu::Cmp, RCX, width));
         self.e(Inst::Jcc(Cc::B, ok));
         // Count >= width: the policy of `sem::OVER_SHIFT`.

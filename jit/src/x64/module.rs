@@ -64,10 +64,9 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info =
-            FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
-                .with_mutations(opts.mutations)
-                .emit_function(FuncId(i as u32));
+        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
+            .with_mutations(opts.mutations)
+            .emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
         frames.push((start, em.offset() - start, info.frame_bytes));
     }

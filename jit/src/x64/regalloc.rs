@@ -201,7 +201,11 @@ pub fn allocate_with(f: &Function, mutations: crate::Mutations) -> Allocation {
     let mut spilled = 0u32;
     let shared = mutations.has(crate::Mutation::SpillSlotShared);
     let mut spill = |locs: &mut Vec<Option<Loc>>, v: usize| {
-        locs[v] = Some(Loc::Slot(if shared && spill_slots == 1 { 0 } else { spill_slots }));
+        locs[v] = Some(Loc::Slot(if shared && spill_slots == 1 {
+            0
+        } else {
+            spill_slots
+        }));
         spill_slots += 1;
         spilled += 1;
     };

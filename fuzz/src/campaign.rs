@@ -324,9 +324,11 @@ pub fn run(c: &Campaign) -> Report {
     // Generation stops early enough to leave a share of `--seconds` for
     // minimizing what it found; minimizing stops at `--seconds` itself.
     let deadline = c.time.map(|t| start + t);
-    let generate_until = c.time.map(|t| t.mul_f64(1.0 - REDUCE_SHARE));
+    // Without minimizing, generation has the whole time.
+    let share = |s: f64| if c.reduce.is_some() { 1.0 - s } else { 1.0 };
+    let generate_until = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE)));
     // Once something is found, half the time is kept for minimizing.
-    let generate_until_found = c.time.map(|t| t.mul_f64(1.0 - REDUCE_SHARE_FOUND));
+    let generate_until_found = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE_FOUND)));
     let workers = rayon::current_num_threads().max(1);
     (0..workers).into_par_iter().for_each(|_| {
         let mut local = Stats::default();

@@ -71,7 +71,6 @@ fn main() {
         depth_limit: 100,
         recursion_error: code(1),
         internal_error: code(2),
-        mutations: spy_jit::Mutations::NONE,
     };
     let ne = 1_000_000u64;
     let t = Instant::now();

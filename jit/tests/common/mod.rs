@@ -27,7 +27,6 @@ pub fn eval_opts(depth_limit: u32) -> EvalOptions {
         depth_limit,
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
-        mutations: spy_jit::Mutations::NONE,
     }
 }
 

@@ -72,7 +72,7 @@ const KEPT: &[&str] = &[
 pub fn shape(source: &str) -> String {
     let mut out = String::new();
     for line in source.lines() {
-        let code = line.split('#').next().unwrap_or("");
+        let code = line.split('#').next().unwrap_or("").trim_end();
         if code.trim().is_empty() {
             continue;
         }

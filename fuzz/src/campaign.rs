@@ -22,9 +22,11 @@ use spy_conformance::snapshot;
 use spy_interp::engine::{Engine, Mutation};
 
 use crate::config::{Feature, FeatureSet};
+use crate::dedup::{class_key, line_class};
 use crate::gen::generate_restricted;
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
-use crate::reduce::{reduce, write_case, CaseFiles, ReduceBudget, Reduced};
+use crate::reduce::{reduce, reduce_until, write_case, CaseFiles, ReduceBudget, Reduced, Stop};
+use crate::worker::Isolation;
 
 /// Engine bugs the fuzzer found and that are not fixed yet, with the
 /// generator feature that provokes each (reproducers: `fuzz/known-bugs/`).
@@ -47,6 +49,13 @@ pub fn features_avoiding_known_bugs() -> FeatureSet {
         .iter()
         .fold(FeatureSet::all(), |s, (f, _)| s.without(*f))
 }
+
+/// The share of `--seconds` kept for minimizing findings (generation
+/// stops before it).
+pub const REDUCE_SHARE: f64 = 0.25;
+
+/// The share kept once a campaign has found something.
+pub const REDUCE_SHARE_FOUND: f64 = 0.5;
 
 /// Bytes fed to the generator for each case.
 pub const INPUT_LEN: usize = 4096;
@@ -85,6 +94,11 @@ pub struct FuzzOptions {
     pub quiet: bool,
     /// The engines compared, reference first (None: `Engine::ALL`).
     pub engines: Option<Vec<Engine>>,
+    /// Run the jit engine in this process instead of worker processes
+    /// (`crate::worker`; a crash of native code then ends the campaign).
+    pub in_process: bool,
+    /// `i/n`: run only the case numbers `≡ i (mod n)`.
+    pub shard: Option<String>,
 }
 
 impl Default for FuzzOptions {
@@ -105,6 +119,8 @@ impl Default for FuzzOptions {
             no_reduce: false,
             quiet: false,
             engines: None,
+            in_process: false,
+            shard: None,
         }
     }
 }
@@ -125,6 +141,10 @@ pub struct Campaign {
     pub progress: bool,
     /// Stop at the first finding.
     pub stop_on_finding: bool,
+    /// `(i, n)`: run only the case numbers `≡ i (mod n)` (`--shard i/n`),
+    /// so `n` machines split one campaign without overlap; `cases` counts
+    /// this shard's cases.
+    pub shard: (u64, u64),
 }
 
 impl Campaign {
@@ -140,6 +160,7 @@ impl Campaign {
             reduce: Some(ReduceBudget::default()),
             progress: false,
             stop_on_finding: false,
+            shard: (0, 1),
         }
     }
 }
@@ -230,6 +251,8 @@ pub struct FoundBug {
     /// The lowest case number that showed it, and how many did.
     pub case: u64,
     pub hits: u64,
+    /// Other raw signatures merged into this finding (same class).
+    pub merged: u64,
     pub source: String,
     pub reduced: Option<Reduced>,
     /// Where the finding was written, or why it could not be.
@@ -282,7 +305,10 @@ pub fn run(c: &Campaign) -> Report {
     let next = AtomicU64::new(c.start);
     let stop = AtomicBool::new(false);
     let total = Mutex::new(Stats::default());
-    let found: Mutex<BTreeMap<Signature, FoundBug>> = Mutex::new(BTreeMap::new());
+    // Raw findings by (engines, kind, class of the first differing line):
+    // the numbers of a line (with their signs) do not make a new finding.
+    let found: Mutex<BTreeMap<(String, String), FoundBug>> = Mutex::new(BTreeMap::new());
+    let any_found = AtomicBool::new(false);
     let start = Instant::now();
     let bar = if c.progress {
         let b = ProgressBar::new_spinner();
@@ -295,17 +321,32 @@ pub fn run(c: &Campaign) -> Report {
         ProgressBar::hidden()
     };
     let end = c.cases.map(|n| c.start + n);
+    // Generation stops early enough to leave a share of `--seconds` for
+    // minimizing what it found; minimizing stops at `--seconds` itself.
+    let deadline = c.time.map(|t| start + t);
+    // Without minimizing, generation has the whole time.
+    let share = |s: f64| if c.reduce.is_some() { 1.0 - s } else { 1.0 };
+    let generate_until = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE)));
+    // Once something is found, half the time is kept for minimizing.
+    let generate_until_found = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE_FOUND)));
     let workers = rayon::current_num_threads().max(1);
     (0..workers).into_par_iter().for_each(|_| {
         let mut local = Stats::default();
         loop {
-            if stop.load(Ordering::Relaxed) || c.time.is_some_and(|t| start.elapsed() >= t) {
+            let until = if any_found.load(Ordering::Relaxed) {
+                generate_until_found
+            } else {
+                generate_until
+            };
+            if stop.load(Ordering::Relaxed) || until.is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if end.is_some_and(|e| i >= e) {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if end.is_some_and(|e| k >= e) {
                 break;
             }
+            // This machine's share of the case numbers (`--shard i/n`).
+            let i = k * c.shard.1 + c.shard.0;
             let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
             let checked = check(&program.source, &c.oracle);
             local.programs += 1;
@@ -326,10 +367,16 @@ pub fn run(c: &Campaign) -> Report {
                 Verdict::Finding(f) => {
                     local.findings += 1;
                     let mut map = found.lock().unwrap_or_else(|e| e.into_inner());
-                    let entry = map.entry(f.signature.clone()).or_insert_with(|| FoundBug {
+                    any_found.store(true, Ordering::Relaxed);
+                    let key = (
+                        format!("{}|{}", f.signature.engines, f.signature.kind.name()),
+                        line_class(&f.signature.line),
+                    );
+                    let entry = map.entry(key).or_insert_with(|| FoundBug {
                         signature: f.signature.clone(),
                         case: i,
                         hits: 0,
+                        merged: 0,
                         source: program.source.clone(),
                         reduced: None,
                         files: None,
@@ -339,6 +386,7 @@ pub fn run(c: &Campaign) -> Report {
                     if i < entry.case {
                         entry.case = i;
                         entry.source = program.source.clone();
+                        entry.signature = f.signature.clone();
                     }
                     if c.stop_on_finding {
                         stop.store(true, Ordering::Relaxed);
@@ -364,11 +412,61 @@ pub fn run(c: &Campaign) -> Report {
         .unwrap_or_else(|e| e.into_inner())
         .into_values()
         .collect();
-    findings.par_iter_mut().for_each(|f| {
-        f.replay = replay_command(c, f.case);
-        if let Some(budget) = c.reduce {
-            f.reduced = Some(reduce(&f.source, &f.signature, &c.oracle, budget));
+    findings.sort_by_key(|f| f.case);
+    // Minimize in case order; a finding whose program falls into a class
+    // already minimized is given up at once and merged into it.
+    let classes: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+    let keys: Vec<Option<String>> = findings
+        .par_iter_mut()
+        .map(|f| {
+            f.replay = replay_command(c, f.case);
+            let budget = c.reduce?;
+            let sig = f.signature.clone();
+            let abandon = |text: &str| {
+                let key = class_key(&sig, text);
+                classes
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&key)
+                    .is_some_and(|&case| case < f.case)
+            };
+            let stop = Stop {
+                deadline,
+                abandon: &abandon,
+            };
+            let r = reduce_until(&f.source, &f.signature, &c.oracle, budget, &stop);
+            let key = class_key(&f.signature, &r.source);
+            let mut map = classes.lock().unwrap_or_else(|e| e.into_inner());
+            let first = map.entry(key.clone()).or_insert(f.case);
+            *first = (*first).min(f.case);
+            f.reduced = Some(r);
+            Some(key)
+        })
+        .collect();
+    // Merge each class into its lowest case.
+    let mut kept: BTreeMap<String, usize> = BTreeMap::new();
+    let mut merged = vec![false; findings.len()];
+    for (i, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        match kept.get(key) {
+            Some(&j) => {
+                let hits = findings[i].hits;
+                findings[j].hits += hits;
+                findings[j].merged += 1 + findings[i].merged;
+                merged[i] = true;
+            }
+            None => {
+                kept.insert(key.clone(), i);
+            }
         }
+    }
+    let mut findings: Vec<FoundBug> = findings
+        .into_iter()
+        .zip(merged)
+        .filter(|(_, m)| !m)
+        .map(|(f, _)| f)
+        .collect();
+    for f in &mut findings {
         if let Some(dir) = &c.out {
             let source = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
             let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
@@ -378,7 +476,7 @@ pub fn run(c: &Campaign) -> Report {
             );
             f.files = Some(write_case(dir, &name, &comment, source).map_err(|e| e.to_string()));
         }
-    });
+    }
     Report { stats, findings }
 }
 
@@ -391,6 +489,13 @@ fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
         allowed = allowed.intersect(FeatureSet(!FeatureSet::parse(list)?.0));
     }
     Ok(allowed)
+}
+
+/// `I/N` with `I < N`.
+pub fn parse_shard(text: &str) -> Option<(u64, u64)> {
+    let (i, n) = text.split_once('/')?;
+    let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+    (i < n).then_some((i, n))
 }
 
 /// `dir` exists (or can be made) and a file can be written in it: checked
@@ -428,6 +533,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     if let Some(m) = args.mutation {
         c.oracle.mutations = m.into();
     }
+    if !args.in_process && c.oracle.engines.contains(&Engine::Jit) {
+        match Isolation::this_binary() {
+            Ok(iso) => c.oracle.isolation = Some(iso),
+            Err(e) => {
+                eprintln!("error: cannot find this binary to start jit workers ({e}); use --in-process");
+                return Ok(2);
+            }
+        }
+    }
     if let Some(i) = args.case {
         return replay(&c, i, out);
     }
@@ -439,6 +553,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
         return reduce_file(&c, file, &args.out, out);
     }
     c.cases = args.cases;
+    if let Some(text) = &args.shard {
+        match parse_shard(text) {
+            Some(s) => c.shard = s,
+            None => {
+                eprintln!("error: --shard {text} is not I/N with 0 <= I < N");
+                return Ok(2);
+            }
+        }
+    }
     c.time = match (args.seconds, args.cases) {
         (Some(s), _) => match Duration::try_from_secs_f64(s) {
             Ok(d) if !d.is_zero() => Some(d),
@@ -478,9 +601,15 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
         if let Some(r) = &f.reduced {
             writeln!(
                 out,
-                "  minimized to {} lines ({} candidates tried)",
+                "  minimized to {} lines ({} candidates tried{}){}",
                 r.lines(),
-                r.tries
+                r.tries,
+                if r.cut { ", cut at --seconds" } else { "" },
+                if f.merged > 0 {
+                    format!(", {} other signature(s) of the same class merged", f.merged)
+                } else {
+                    String::new()
+                }
             )?;
         }
         match &f.files {

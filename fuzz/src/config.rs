@@ -72,10 +72,17 @@ pub enum Feature {
     /// used by implicit conversions: arguments, typed locals, assignments,
     /// returns.
     ConvertHooks,
+    /// Every comparison of red values of one scalar type at its edges
+    /// (sign bit, width, NaN, ±0.0, ±inf, subnormals): `gen/backend.rs`.
+    CmpEdges,
+    /// Shift counts at and beyond the width, `//` and `%` by -1.
+    ShiftEdges,
+    /// 8-12 mixed integer/float parameters live across a call.
+    RegPressure,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 33] = [
+    pub const ALL: [Feature; 36] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -109,6 +116,9 @@ impl Feature {
         Feature::ColorStaticType,
         Feature::MetaDunders,
         Feature::ConvertHooks,
+        Feature::CmpEdges,
+        Feature::ShiftEdges,
+        Feature::RegPressure,
     ];
 
     pub fn name(self) -> &'static str {
@@ -146,6 +156,9 @@ impl Feature {
             Feature::ColorStaticType => "color-static-type",
             Feature::MetaDunders => "meta-dunders",
             Feature::ConvertHooks => "convert-hooks",
+            Feature::CmpEdges => "cmp-edges",
+            Feature::ShiftEdges => "shift-edges",
+            Feature::RegPressure => "reg-pressure",
         }
     }
 

@@ -6,8 +6,10 @@
 //! | `gen`      | bytes → a well-typed, terminating SPy program (source text)  |
 //! | `oracle`   | run a program on every engine with fuel and compare          |
 //! | `reduce`   | AST-level minimization of a finding, to a conformance case   |
+//! | `dedup`    | the class of a minimized finding (one root cause, one file)  |
 //! | `campaign` | the `spy-interp fuzz` runner: seeds, workers, stats, output  |
 //! | `roundtrip`| the residual module re-parses, re-prints and re-runs alike   |
+//! | `worker`   | the jit engine in a worker process: a crash is a finding     |
 //!
 //! The same generator is driven by libFuzzer (the cargo-fuzz targets in
 //! `fuzz/targets/`), by the campaign runner (`spy-interp fuzz`) and by
@@ -15,10 +17,12 @@
 
 pub mod campaign;
 pub mod config;
+pub mod dedup;
 pub mod gen;
 pub mod oracle;
 pub mod reduce;
 pub mod roundtrip;
+pub mod worker;
 
 pub use config::{Feature, FeatureSet, GenConfig};
 pub use gen::{generate, generate_restricted, Program};

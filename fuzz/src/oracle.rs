@@ -16,6 +16,8 @@
 use spy_interp::engine::{run_program, Engine, ErrorLine, Limits, Mutations, Outcome, RunConfig};
 use spy_interp::error::ExcKind;
 
+use crate::worker::{self, Isolation, Request, Ticket};
+
 /// How to run the engines.
 #[derive(Clone, Debug)]
 pub struct OracleConfig {
@@ -29,6 +31,9 @@ pub struct OracleConfig {
     pub path: String,
     /// Memory budget of every run, in bytes (`--max-memory`).
     pub max_memory: u64,
+    /// Run the jit engine in a worker process (`crate::worker`), so that a
+    /// crash of native code is a finding; `None` runs it in this process.
+    pub isolation: Option<Isolation>,
 }
 
 /// Fuel multiplier for the non-reference engines.
@@ -42,6 +47,7 @@ impl Default for OracleConfig {
             mutations: Mutations::NONE,
             path: "fuzz.spy".into(),
             max_memory: Limits::default().max_memory,
+            isolation: None,
         }
     }
 }
@@ -185,6 +191,18 @@ fn config(fuel: u64, mutations: Mutations, max_memory: u64) -> RunConfig {
     }
 }
 
+/// How a non-reference engine runs. Machine code counts no steps
+/// (spec/17-jit.md): the jit engine runs without fuel a program the
+/// reference finished within it.
+fn other_config(engine: Engine, cfg: &OracleConfig) -> RunConfig {
+    let mut run_config = config(cfg.fuel, cfg.mutations, cfg.max_memory);
+    run_config.limits.max_steps = match engine {
+        Engine::Jit => None,
+        _ => Some(cfg.fuel * FUEL_SLACK),
+    };
+    run_config
+}
+
 /// Run `source` on every engine and compare.
 pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
     let engines = if cfg.engines.is_empty() {
@@ -193,6 +211,21 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         &cfg.engines[..]
     };
     let reference_engine = engines[0];
+    // The isolated engine starts first and computes while the others run.
+    let mut ticket: Option<Ticket> = None;
+    if let Some(iso) = &cfg.isolation {
+        if engines[1..].contains(&Engine::Jit) {
+            ticket = Some(worker::submit(
+                iso,
+                &Request {
+                    engine: Engine::Jit,
+                    path: cfg.path.clone(),
+                    source: source.to_string(),
+                    config: other_config(Engine::Jit, cfg),
+                },
+            ));
+        }
+    }
     let reference = run_program(
         reference_engine,
         &cfg.path,
@@ -210,6 +243,13 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         reference: reference.clone(),
         not_native,
     };
+    if reference.bug.is_some() || is_timeout(&reference) {
+        // Not compared: the worker's answer is read and dropped, so that
+        // the next request gets its own.
+        if let Some(t) = ticket.take() {
+            let _ = worker::collect(t, Engine::Jit);
+        }
+    }
     if let Some(bug) = &reference.bug {
         return done(
             Verdict::Finding(Box::new(Finding {
@@ -228,18 +268,24 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         return done(Verdict::Timeout, false);
     }
     for &engine in &engines[1..] {
-        // Machine code counts no steps (spec/17-jit.md): the jit engine
-        // runs without fuel a program the reference finished within it.
-        let fuel = match engine {
-            Engine::Jit => None,
-            _ => Some(cfg.fuel * FUEL_SLACK),
+        let isolated = if engine == Engine::Jit {
+            ticket.take()
+        } else {
+            None
         };
-        let mut run_config = config(cfg.fuel, cfg.mutations, cfg.max_memory);
-        run_config.limits.max_steps = fuel;
-        let out = run_program(engine, &cfg.path, source.as_bytes(), run_config);
+        let out = match isolated {
+            Some(t) => worker::collect(t, engine),
+            None => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),
+        };
         if out.not_native.is_some() && out.bug.is_none() {
             not_native = true;
             continue;
+        }
+        let stops = (out.bug.is_none() && is_timeout(&out)) || compare(&reference, &out).is_some();
+        if stops {
+            if let Some(t) = ticket.take() {
+                let _ = worker::collect(t, Engine::Jit);
+            }
         }
         if out.bug.is_none() && is_timeout(&out) {
             return done(Verdict::Timeout, not_native);

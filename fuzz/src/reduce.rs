@@ -49,6 +49,27 @@ pub struct Reduced {
     /// Candidates tried / accepted.
     pub tries: usize,
     pub accepted: usize,
+    /// The reduction stopped at the campaign's deadline before its fixpoint.
+    pub cut: bool,
+    /// The reduction was given up: the program fell into a class of
+    /// findings already known (`Stop::abandon`).
+    pub abandoned: bool,
+}
+
+/// When a reduction stops early, besides its budget.
+pub struct Stop<'a> {
+    /// A hard end (the campaign's `--seconds`).
+    pub deadline: Option<Instant>,
+    /// Called with each accepted candidate: `true` gives the reduction up.
+    pub abandon: &'a (dyn Fn(&str) -> bool + Sync),
+}
+
+impl Stop<'_> {
+    /// No deadline, never abandoned.
+    pub const NEVER: Stop<'static> = Stop {
+        deadline: None,
+        abandon: &|_| false,
+    };
 }
 
 impl Reduced {
@@ -59,6 +80,9 @@ impl Reduced {
 }
 
 struct Reducer<'c> {
+    stop: &'c Stop<'c>,
+    cut: bool,
+    abandoned: bool,
     sig: &'c Signature,
     cfg: &'c OracleConfig,
     budget: ReduceBudget,
@@ -71,17 +95,34 @@ struct Reducer<'c> {
     rejected_ok: bool,
 }
 
-/// Minimize `source` while `check` still reports a finding with
-/// signature `sig`.
+/// Minimize `source` while `check` still reports a finding of the class
+/// of signature `sig` (same engines and kind, same line class).
 pub fn reduce(source: &str, sig: &Signature, cfg: &OracleConfig, budget: ReduceBudget) -> Reduced {
+    reduce_until(source, sig, cfg, budget, &Stop::NEVER)
+}
+
+/// [`reduce`] that also ends at `stop`'s deadline or when `stop` abandons
+/// the program (see `Reduced::cut` and `Reduced::abandoned`).
+pub fn reduce_until(
+    source: &str,
+    sig: &Signature,
+    cfg: &OracleConfig,
+    budget: ReduceBudget,
+    stop: &Stop<'_>,
+) -> Reduced {
     let Ok(module) = parse_str(source) else {
         return Reduced {
             source: source.to_string(),
             tries: 0,
             accepted: 0,
+            cut: false,
+            abandoned: false,
         };
     };
     let mut r = Reducer {
+        stop,
+        cut: false,
+        abandoned: false,
         sig,
         cfg,
         budget,
@@ -109,12 +150,20 @@ pub fn reduce(source: &str, sig: &Signature, cfg: &OracleConfig, budget: ReduceB
         source: r.best_text,
         tries: r.tries,
         accepted: r.accepted,
+        cut: r.cut,
+        abandoned: r.abandoned,
     }
 }
 
 impl Reducer<'_> {
-    fn exhausted(&self) -> bool {
-        self.tries >= self.budget.max_tries || self.start.elapsed() >= self.budget.max_time
+    fn exhausted(&mut self) -> bool {
+        if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.cut = true;
+        }
+        self.cut
+            || self.abandoned
+            || self.tries >= self.budget.max_tries
+            || self.start.elapsed() >= self.budget.max_time
     }
 
     fn interesting(&mut self, text: &str) -> bool {
@@ -125,7 +174,13 @@ impl Reducer<'_> {
             return false;
         }
         match c.verdict {
-            Verdict::Finding(f) => f.signature == *self.sig,
+            // The same class of finding (`dedup::line_class`: the numbers
+            // of the differing line may change while reducing).
+            Verdict::Finding(f) => {
+                f.signature.engines == self.sig.engines
+                    && f.signature.kind == self.sig.kind
+                    && crate::dedup::line_class(&f.signature.line) == crate::dedup::line_class(&self.sig.line)
+            }
             _ => false,
         }
     }
@@ -144,8 +199,11 @@ impl Reducer<'_> {
         }
         let Ok(m) = parse_str(&text) else { return false };
         self.best = m;
-        self.best_text = text;
         self.accepted += 1;
+        if (self.stop.abandon)(&text) {
+            self.abandoned = true;
+        }
+        self.best_text = text;
         true
     }
 

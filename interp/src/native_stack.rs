@@ -66,40 +66,137 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// Run `f` on a new thread whose stack fits `max_depth` calls, with the
-/// guard armed, and wait for its result. If that much address space cannot
-/// be reserved, the thread gets `BASE_BYTES` (the guard still ends a deep
-/// recursion cleanly, only earlier).
+/// Run `f` on an evaluator thread whose stack fits `max_depth` calls, with
+/// the guard armed, and wait for its result. If that much address space
+/// cannot be reserved, the thread gets `BASE_BYTES` (the guard still ends a
+/// deep recursion cleanly, only earlier).
+///
+/// The evaluator thread is kept for the calling thread's next `run` of the
+/// same size (a harness runs thousands of programs a second: starting a
+/// thread with a 1 GiB stack and tearing it down each time cost the
+/// fuzzer a fifth of its time in `madvise` and TLB shootdowns). A thread
+/// whose task panicked is not reused: the panic may have left its
+/// thread-local state half-updated.
 pub fn run<T, F>(max_depth: u32, f: F) -> Result<T, RunError>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    // `Builder::spawn` drops the closure when it fails: keep `f` outside it
-    // so that the fallback can still run it.
-    let slot = Arc::new(Mutex::new(Some(f)));
-    let start = |size: usize| {
-        let slot = slot.clone();
-        std::thread::Builder::new()
-            .name("spy-eval".into())
-            .stack_size(size)
-            .spawn(move || {
-                arm(size);
-                let f = slot.lock().ok().and_then(|mut f| f.take());
-                f.map(|f| f())
-            })
-    };
     let wanted = stack_bytes(max_depth);
-    let handle = match start(wanted) {
-        Ok(h) => h,
-        Err(_) if wanted > BASE_BYTES => start(BASE_BYTES).map_err(RunError::Spawn)?,
-        Err(e) => return Err(RunError::Spawn(e)),
-    };
-    match handle.join() {
-        Ok(Some(t)) => Ok(t),
-        Ok(None) => Err(RunError::Panic("the evaluator thread lost its task".into())),
-        Err(payload) => Err(RunError::Panic(panic_text(&*payload))),
+    if INLINE.with(|i| i.get() >= wanted) {
+        // A serving loop on an evaluator thread big enough (`inline`):
+        // no hand-off to another thread. Runs nested in `f` take the usual
+        // path.
+        let size = INLINE.with(|i| i.replace(0));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        INLINE.with(|i| i.set(size));
+        return r.map_err(|p| RunError::Panic(panic_text(&*p)));
     }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let job: Job = Box::new(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let panicked = r.is_err();
+        let _ = tx.send(r.map_err(|p| panic_text(&*p)));
+        panicked
+    });
+    let sent = EVALUATOR.with(|slot| -> Result<(), RunError> {
+        let mut slot = slot.borrow_mut();
+        if slot.as_ref().is_none_or(|e| e.wanted != wanted) {
+            *slot = Some(Evaluator::start(wanted)?);
+        }
+        let e = slot.as_ref().expect("started above");
+        match e.jobs.send(job) {
+            Ok(()) => Ok(()),
+            Err(std::sync::mpsc::SendError(job)) => {
+                // The thread is gone (its last task panicked): a new one.
+                let fresh = Evaluator::start(wanted)?;
+                let r = fresh.jobs.send(job);
+                *slot = Some(fresh);
+                r.map_err(|_| RunError::Panic("the evaluator thread did not start".into()))
+            }
+        }
+    });
+    sent?;
+    match rx.recv() {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(text)) => {
+            EVALUATOR.with(|slot| slot.borrow_mut().take());
+            Err(RunError::Panic(text))
+        }
+        Err(_) => {
+            EVALUATOR.with(|slot| slot.borrow_mut().take());
+            Err(RunError::Panic("the evaluator thread lost its task".into()))
+        }
+    }
+}
+
+/// A task for an evaluator thread; returns whether it panicked.
+type Job = Box<dyn FnOnce() -> bool + Send>;
+
+/// A kept evaluator thread: its requested stack size and its task queue
+/// (dropping it ends the thread, which is detached).
+struct Evaluator {
+    wanted: usize,
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl Evaluator {
+    fn start(wanted: usize) -> Result<Evaluator, RunError> {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let start = |size: usize| {
+            let queue = queue.clone();
+            std::thread::Builder::new()
+                .name("spy-eval".into())
+                .stack_size(size)
+                .spawn(move || {
+                    arm(size);
+                    let Ok(queue) = queue.lock() else { return };
+                    while let Ok(job) = queue.recv() {
+                        if job() {
+                            break;
+                        }
+                    }
+                })
+        };
+        match start(wanted) {
+            Ok(_) => {}
+            Err(_) if wanted > BASE_BYTES => {
+                start(BASE_BYTES).map_err(RunError::Spawn)?;
+            }
+            Err(e) => return Err(RunError::Spawn(e)),
+        }
+        Ok(Evaluator { wanted, jobs })
+    }
+}
+
+/// Run `serve` on an evaluator thread (of `max_depth`'s size) on which
+/// every [`run`] made directly by `serve` runs in place instead of being
+/// handed to yet another thread: for a process whose only work is to run
+/// programs one after the other (the fuzzer's worker processes).
+pub fn inline<T, F>(max_depth: u32, serve: F) -> Result<T, RunError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let size = stack_bytes(max_depth);
+    run(max_depth, move || {
+        INLINE.with(|i| i.set(size));
+        let t = serve();
+        INLINE.with(|i| i.set(0));
+        t
+    })
+}
+
+thread_local! {
+    /// On an evaluator thread of this many bytes, `run` runs in place (see
+    /// [`inline`]); 0 elsewhere.
+    static INLINE: Cell<usize> = const { Cell::new(0) };
+}
+
+thread_local! {
+    /// The calling thread's kept evaluator thread.
+    static EVALUATOR: std::cell::RefCell<Option<Evaluator>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The text of a panic payload.

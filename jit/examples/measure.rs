@@ -14,6 +14,7 @@ fn main() {
         recursion_error: code(1),
         internal_error: code(2),
         simd: spy_jit::SimdLevel::host(),
+        mutations: spy_jit::Mutations::NONE,
     };
     // A module of many small functions with a loop each.
     let nfuncs = 500;

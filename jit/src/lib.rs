@@ -28,6 +28,9 @@ pub struct CompileOptions {
     pub internal_error: ErrCode,
     /// The vector instructions vector ops may use.
     pub simd: SimdLevel,
+    /// Planted bugs (test-only; none by default): the differential fuzzer
+    /// must find each of them.
+    pub mutations: Mutations,
 }
 
 /// The vector instruction set the code generator uses for vector ops.
@@ -67,6 +70,74 @@ impl SimdLevel {
             SimdLevel::Sse2 => 16,
             SimdLevel::Avx2 => 32,
         }
+    }
+}
+
+impl CompileOptions {
+    /// The planted bug `m` is switched on.
+    pub fn mutation(&self, m: Mutation) -> bool {
+        self.mutations.has(m)
+    }
+}
+
+/// One planted code-generation bug (test-only): each is a one-line `if
+/// opts.mutation(..)` in `x64/codegen.rs` or `x64/regalloc.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mutation {
+    /// An unsigned integer comparison uses the signed condition code.
+    UnsignedCmpSigned,
+    /// The result of an i8 operation is not sign-extended.
+    I8NoSignExtend,
+    /// Values live across a call may live in caller-saved registers.
+    CallerSavedKept,
+    /// Signed `//` and `%` lose Python's floor fix-up (round toward zero).
+    FloorDivNoFixup,
+    /// Float `==` and `!=` ignore the parity flag (NaN compares equal).
+    NanIgnoresParity,
+    /// The bounds check of a pointer access lets `index == len` through.
+    BoundsCheckLe,
+    /// The second spilled value shares the first one's stack slot.
+    SpillSlotShared,
+    /// 64-bit shifts rely on the hardware (count taken mod 64).
+    ShiftCountMasked,
+    /// i64 `MIN // -1` goes to `idiv`, which traps (SIGFPE).
+    DivMinTraps,
+    /// The epilogue frees 8 bytes too many (a crash on return).
+    EpilogueOffByEight,
+}
+
+impl Mutation {
+    pub const ALL: [Mutation; 10] = [
+        Mutation::UnsignedCmpSigned,
+        Mutation::I8NoSignExtend,
+        Mutation::CallerSavedKept,
+        Mutation::FloorDivNoFixup,
+        Mutation::NanIgnoresParity,
+        Mutation::BoundsCheckLe,
+        Mutation::SpillSlotShared,
+        Mutation::ShiftCountMasked,
+        Mutation::DivMinTraps,
+        Mutation::EpilogueOffByEight,
+    ];
+
+    fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// A set of planted bugs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mutations(u32);
+
+impl Mutations {
+    pub const NONE: Mutations = Mutations(0);
+
+    pub fn has(self, m: Mutation) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    pub fn with(self, m: Mutation) -> Mutations {
+        Mutations(self.0 | m.bit())
     }
 }
 

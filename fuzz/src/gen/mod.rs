@@ -19,6 +19,7 @@
 //! - *Host independence.* Input consumption never depends on the host
 //!   (`simd_width_of` is never used).
 
+mod backend;
 mod expr;
 mod lowlevel;
 mod meta;
@@ -159,6 +160,8 @@ pub(crate) struct Gen<'a, 'b> {
     pub type_pickers: Vec<(String, Ty, Ty)>,
     /// Complete blue expressions of known type (`cv1(i32, 41)`, `gz2[f64]`).
     pub blue_exprs: Vec<(String, Ty)>,
+    /// Calls of the backend helpers (`backend.rs`), made by `main`.
+    pub backend_calls: Vec<String>,
     fresh: usize,
 }
 
@@ -183,6 +186,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             callees: Vec::new(),
             type_pickers: Vec::new(),
             blue_exprs: Vec::new(),
+            backend_calls: Vec::new(),
             fresh: 0,
         }
     }
@@ -289,6 +293,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 _ => self.red_func(),
             }
         }
+        self.backend_funcs();
         let main = self.main_func();
         let mut out = String::new();
         for (module, names) in &self.imports {
@@ -426,6 +431,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             } else {
                 body.push_str(&format!("    {call}\n"));
             }
+        }
+        for call in &self.backend_calls {
+            body.push_str(&format!("    {call}\n"));
         }
         if body.is_empty() {
             body.push_str("    pass\n");

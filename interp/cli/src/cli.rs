@@ -314,6 +314,10 @@ enum Command {
     /// minimize and write what disagrees (exit code 1 if anything did).
     #[command(after_help = "Example: spy-interp fuzz --seconds 60 --engines interp,jit")]
     Fuzz(FuzzArgs),
+    /// Internal: serve `spy-interp fuzz`'s engine runs over stdin/stdout
+    /// (`spy_fuzz::worker`).
+    #[command(hide = true)]
+    FuzzWorker,
 }
 
 /// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`).
@@ -368,6 +372,14 @@ struct FuzzArgs {
     /// `--engines interp,doppler`.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_engine)]
     engines: Option<Vec<Engine>>,
+    /// Run the jit engine in this process, not in worker processes (a
+    /// crash of native code then ends the campaign).
+    #[arg(long)]
+    in_process: bool,
+    /// Run only the case numbers ≡ I (mod N): N machines split one
+    /// campaign deterministically (`--shard 0/4` ... `--shard 3/4`).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
 }
 
 fn parse_engine(name: &str) -> Result<Engine, String> {
@@ -419,6 +431,8 @@ impl FuzzArgs {
             no_reduce: self.no_reduce,
             quiet: self.quiet,
             engines: self.engines,
+            in_process: self.in_process,
+            shard: self.shard,
         }
     }
 }
@@ -479,6 +493,7 @@ pub fn main() -> i32 {
             verbose,
             max_memory,
         }) => run_conformance(&out, dir, shard, engine, verbose, max_memory),
+        Some(Command::FuzzWorker) => spy_fuzz::worker::serve_stdio(),
         Some(Command::Fuzz(args)) => {
             let mut w = out.clone();
             spy_fuzz::campaign::main(args.options(), &mut w)

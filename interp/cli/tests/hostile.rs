@@ -427,6 +427,54 @@ fn a_campaign_where_everything_times_out_fails() {
     assert!(r.stderr.contains("no program was compared"), "{}", r.stderr);
 }
 
+#[test]
+fn a_crash_of_native_code_is_a_finding_and_the_campaign_goes_on() {
+    // The planted bug frees 8 bytes too many in every epilogue: each jit
+    // run dies with SIGSEGV in its worker process, which is restarted.
+    let out = temp_dir("fuzzcrash");
+    let r = run(
+        &[
+            "fuzz",
+            "--cases",
+            "6",
+            "--mutation",
+            "jit-epilogue-off-by-eight",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        SECS(300),
+    );
+    assert_no_crash(&r);
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with("6 programs"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("native crash: the jit worker was killed by signal N (SIGSEGV)"),
+        "{}",
+        r.stdout
+    );
+    let written = std::fs::read_dir(&out).unwrap().filter_map(Result::ok);
+    assert!(written
+        .into_iter()
+        .any(|e| e.path().extension().is_some_and(|x| x == "spy")));
+}
+
+#[test]
+fn a_bad_shard_is_a_usage_error() {
+    let out = temp_dir("fuzzshard");
+    for shard in ["3/2", "1", "a/b", "0/0"] {
+        let flag = format!("--shard={shard}");
+        let r = run(
+            &["fuzz", "--cases", "1", &flag, "--out", out.to_str().unwrap()],
+            SECS(30),
+        );
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(2), "{shard}: {}", r.stderr);
+        assert!(r.stderr.contains("--shard"), "{shard}: {}", r.stderr);
+    }
+}
+
 // ---------------------------------------------------------------- conformance
 
 #[test]

@@ -76,8 +76,11 @@ impl From<Limits> for RunConfig {
 }
 
 /// One planted bug (test-only): each is a 2-5 line `if` in the engine code
-/// and only ever affects the doppler engine (the reference engine runs
-/// with `Mutations::NONE`, see `engine::run_program`).
+/// and never affects the reference engine (it runs with `Mutations::NONE`,
+/// see `engine::run_program`). The first four are in doppler (and so in the
+/// jit engine, which runs doppler's residual module); the `Jit` ones are
+/// code-generation bugs of spy-jit, passed to it through `CompileOptions`
+/// (`lower::run`), and affect only the jit engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mutation {
     /// Blue `//` folded by redshift rounds toward zero (`frames/dispatch.rs`).
@@ -89,37 +92,69 @@ pub enum Mutation {
     /// `ptr_simd_load` reverses the lanes in doppler's residual run
     /// (`frames/lowlevel.rs`).
     SimdLaneOrder,
+    /// A code-generation bug of the jit (`spy_jit::Mutation`).
+    Jit(spy_jit::Mutation),
 }
 
 impl Mutation {
-    pub const ALL: [Mutation; 4] = [
-        Mutation::FloorDivRoundsTowardZero,
-        Mutation::UnrollOffByOne,
-        Mutation::SplatTwice,
-        Mutation::SimdLaneOrder,
-    ];
+    pub const ALL: [Mutation; 14] = {
+        use spy_jit::Mutation as J;
+        [
+            Mutation::FloorDivRoundsTowardZero,
+            Mutation::UnrollOffByOne,
+            Mutation::SplatTwice,
+            Mutation::SimdLaneOrder,
+            Mutation::Jit(J::UnsignedCmpSigned),
+            Mutation::Jit(J::I8NoSignExtend),
+            Mutation::Jit(J::CallerSavedKept),
+            Mutation::Jit(J::FloorDivNoFixup),
+            Mutation::Jit(J::NanIgnoresParity),
+            Mutation::Jit(J::BoundsCheckLe),
+            Mutation::Jit(J::SpillSlotShared),
+            Mutation::Jit(J::ShiftCountMasked),
+            Mutation::Jit(J::DivMinTraps),
+            Mutation::Jit(J::EpilogueOffByEight),
+        ]
+    };
 
     pub fn name(self) -> &'static str {
+        use spy_jit::Mutation as J;
         match self {
             Mutation::FloorDivRoundsTowardZero => "floordiv-rounds-toward-zero",
             Mutation::UnrollOffByOne => "unroll-off-by-one",
             Mutation::SplatTwice => "splat-twice",
             Mutation::SimdLaneOrder => "simd-lane-order",
+            Mutation::Jit(J::UnsignedCmpSigned) => "jit-unsigned-cmp-signed",
+            Mutation::Jit(J::I8NoSignExtend) => "jit-i8-no-sign-extend",
+            Mutation::Jit(J::CallerSavedKept) => "jit-caller-saved-kept",
+            Mutation::Jit(J::FloorDivNoFixup) => "jit-floordiv-no-fixup",
+            Mutation::Jit(J::NanIgnoresParity) => "jit-nan-ignores-parity",
+            Mutation::Jit(J::BoundsCheckLe) => "jit-bounds-check-le",
+            Mutation::Jit(J::SpillSlotShared) => "jit-spill-slot-shared",
+            Mutation::Jit(J::ShiftCountMasked) => "jit-shift-count-masked",
+            Mutation::Jit(J::DivMinTraps) => "jit-div-min-traps",
+            Mutation::Jit(J::EpilogueOffByEight) => "jit-epilogue-off-by-eight",
         }
+    }
+
+    /// Whether only the jit engine carries this bug.
+    pub fn is_jit(self) -> bool {
+        matches!(self, Mutation::Jit(_))
     }
 
     pub fn from_name(name: &str) -> Option<Mutation> {
         Mutation::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    fn bit(self) -> u8 {
-        1 << self as u8
+    fn bit(self) -> u32 {
+        let i = Mutation::ALL.iter().position(|m| *m == self).expect("in ALL");
+        1 << i
     }
 }
 
 /// A set of planted bugs (a tiny bitflag set).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Mutations(u8);
+pub struct Mutations(u32);
 
 impl Mutations {
     pub const NONE: Mutations = Mutations(0);
@@ -138,6 +173,27 @@ impl Mutations {
 
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The jit's planted bugs of this set, for `spy_jit::CompileOptions`.
+    pub fn jit(self) -> spy_jit::Mutations {
+        Mutation::ALL
+            .iter()
+            .fold(spy_jit::Mutations::NONE, |acc, m| match m {
+                Mutation::Jit(j) if self.has(*m) => acc.with(*j),
+                _ => acc,
+            })
+    }
+
+    /// The set as bits (one per `Mutation`, in `Mutation::ALL` order), for
+    /// sending it to a worker process.
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set of `bits` (unknown bits are dropped).
+    pub fn from_bits(bits: u32) -> Mutations {
+        Mutations(bits & Mutation::ALL.iter().fold(0, |a, m| a | m.bit()))
     }
 }
 

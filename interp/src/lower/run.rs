@@ -28,6 +28,9 @@ pub enum NotNative {
     Host(String),
     /// A run option the engine does not implement (`--max-steps`).
     Option(String),
+    /// Reported by a worker process that ran the engine (the fuzzer's
+    /// isolation): the reason as it was printed there.
+    Remote(String),
 }
 
 impl NotNative {
@@ -35,7 +38,7 @@ impl NotNative {
     pub fn what(&self) -> &str {
         match self {
             NotNative::Lower(e) => e.what(),
-            NotNative::Host(s) | NotNative::Option(s) => s,
+            NotNative::Host(s) | NotNative::Option(s) | NotNative::Remote(s) => s,
         }
     }
 }
@@ -46,6 +49,7 @@ impl fmt::Display for NotNative {
             NotNative::Lower(e) => write!(f, "{e}"),
             NotNative::Host(s) => write!(f, "the jit engine cannot run on this host: {s}"),
             NotNative::Option(s) => write!(f, "the jit engine does not support {s}"),
+            NotNative::Remote(s) => f.write_str(s),
         }
     }
 }
@@ -73,6 +77,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
         simd: spy_jit::SimdLevel::host(),
+        mutations: interp.mutations.jit(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,
@@ -132,6 +137,7 @@ pub fn listing(interp: &mut Interp<'_>, module: ModuleId) -> Result<String, NotN
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
         simd: level,
+        mutations: interp.mutations.jit(),
     };
     let compiled = spy_jit::compile(&program.module, &opts).map_err(|e| NotNative::Host(e.to_string()))?;
     let mark = |k: u32| program.marks.get(k as usize).cloned().unwrap_or_default();
@@ -201,6 +207,7 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
         simd: spy_jit::SimdLevel::host(),
+        mutations: interp.mutations.jit(),
     };
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => Some(c),

@@ -79,6 +79,8 @@ pub struct FnGen<'a, A: Target> {
     out_words: u32,
     /// Float constants used as memory operands, written after the stubs.
     pool: Vec<(u64, DynamicLabel)>,
+    /// Planted bugs (test-only, `CompileOptions::mutations`).
+    mutations: crate::Mutations,
 }
 
 mod simd;
@@ -221,7 +223,18 @@ impl<'a, A: Target> FnGen<'a, A> {
             frame,
             out_words,
             pool: vec![],
+            mutations: crate::Mutations::NONE,
         }
+    }
+
+    /// Plant the bugs of `m` (test-only).
+    pub fn with_mutations(mut self, m: crate::Mutations) -> Self {
+        self.mutations = m;
+        self
+    }
+
+    fn mutate(&self, m: crate::Mutation) -> bool {
+        self.mutations.has(m)
     }
 
     /// Use the vector instructions of `level` for vector ops.
@@ -273,8 +286,13 @@ impl<'a, A: Target> FnGen<'a, A> {
 
     fn epilogue_code(&mut self) {
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
-        if self.frame != 0 {
-            self.e(Inst::AluI(Alu::Add, RSP, self.frame));
+        let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
+            self.frame + 8
+        } else {
+            self.frame
+        };
+        if freed != 0 {
+            self.e(Inst::AluI(Alu::Add, RSP, freed));
         }
         for r in self.saved.clone().into_iter().rev() {
             self.e(Inst::Pop(r));
@@ -528,7 +546,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Put `r` in canonical form for `ty`.
     fn canon(&mut self, ty: Ty, r: Gpr) {
         match ty {
-            Ty::I8 => self.e(Inst::Movsx8(r, r)),
+            Ty::I8 if !self.mutate(crate::Mutation::I8NoSignExtend) => self.e(Inst::Movsx8(r, r)),
             Ty::U8 => self.e(Inst::Movzx8(r, r)),
             Ty::I32 => self.e(Inst::Movsxd(r, r)),
             Ty::U32 => self.e(Inst::MovRR32(r, r)),
@@ -884,7 +902,12 @@ impl<'a, A: Target> FnGen<'a, A> {
             code: on_oob,
             operands: [Opnd::Of(il), Opnd::Of(nl)],
         });
-        self.e(Inst::Jcc(Cc::Ae, oob));
+        let past = if self.mutate(crate::Mutation::BoundsCheckLe) {
+            Cc::A
+        } else {
+            Cc::Ae
+        };
+        self.e(Inst::Jcc(past, oob));
     }
 
     /// An immediate operand for a 64-bit ALU form (sign-extended imm32).
@@ -1082,7 +1105,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         let done = self.label();
         if ty.is_signed() {
             let l_div = self.label();
-            if ty == Ty::I64 {
+            if ty == Ty::I64 && !self.mutate(crate::Mutation::DivMinTraps) {
                 // idiv traps on MIN / -1: x // -1 is -x (wrapping), x % -1 is 0.
                 self.e(Inst::AluI(Alu::Cmp, RCX, -1));
                 self.e(Inst::Jcc(Cc::Ne, l_div));
@@ -1097,15 +1120,17 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Cqo);
             self.e(Inst::Idiv(RCX));
             // Python sign fix-up: a non-zero remainder whose sign differs from b's.
-            self.e(Inst::Alu(Alu::Test, RDX, RDX));
-            self.e(Inst::Jcc(Cc::E, done));
-            self.e(Inst::MovRR(R11, RDX));
-            self.e(Inst::Alu(Alu::Xor, R11, RCX));
-            self.e(Inst::Jcc(Cc::Ns, done));
-            if div {
-                self.e(Inst::AluI(Alu::Sub, RAX, 1));
-            } else {
-                self.e(Inst::Alu(Alu::Add, RDX, RCX));
+            if !self.mutate(crate::Mutation::FloorDivNoFixup) {
+                self.e(Inst::Alu(Alu::Test, RDX, RDX));
+                self.e(Inst::Jcc(Cc::E, done));
+                self.e(Inst::MovRR(R11, RDX));
+                self.e(Inst::Alu(Alu::Xor, R11, RCX));
+                self.e(Inst::Jcc(Cc::Ns, done));
+                if div {
+                    self.e(Inst::AluI(Alu::Sub, RAX, 1));
+                } else {
+                    self.e(Inst::Alu(Alu::Add, RDX, RCX));
+                }
             }
         } else {
             self.e(Inst::Alu(Alu::Xor, RDX, RDX));
@@ -1129,7 +1154,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         self.int_into(a, RAX);
         let (ok, done) = (self.label(), self.label());
-        self.e(Inst::AluI(Alu::Cmp, RCX, ty.bits() as i32));
+        let width = if self.mutate(crate::Mutation::ShiftCountMasked) {
+            i32::MAX
+        } else {
+            ty.bits() as i32
+        };
+        self.e(Inst::AluI(Alu::Cmp, RCX, width));
         self.e(Inst::Jcc(Cc::B, ok));
         // Count >= width: the policy of `sem::OVER_SHIFT`.
         let sem::OverShift::ZeroOrSignFill = sem::OVER_SHIFT;
@@ -1158,7 +1188,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         if t.is_float() {
             let ucom = if t == Ty::F32 { Sse::Ucomiss } else { Sse::Ucomisd };
             // Unordered sets ZF=PF=CF=1: "above" forms are false on NaN.
+            let parity = !self.mutate(crate::Mutation::NanIgnoresParity);
             let (l, r, cond) = match c {
+                CmpOp::Eq if !parity => (a, b, Cond::Cc(Cc::E)),
+                CmpOp::Ne if !parity => (a, b, Cond::Cc(Cc::Ne)),
                 CmpOp::Eq => (a, b, Cond::FEq),
                 CmpOp::Ne => (a, b, Cond::FNe),
                 CmpOp::Lt => (b, a, Cond::Cc(Cc::A)),
@@ -1170,7 +1203,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.sse_op(ucom, xl, r);
             return cond;
         }
-        let s = t.is_signed();
+        let s = t.is_signed() || self.mutate(crate::Mutation::UnsignedCmpSigned);
         let mut cc = match c {
             CmpOp::Eq => Cc::E,
             CmpOp::Ne => Cc::Ne,

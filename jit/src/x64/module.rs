@@ -65,12 +65,13 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     for (i, f) in m.functions.iter().enumerate() {
         let simplified = super::simplify::simplify(f);
         let f = &simplified;
-        let alloc = regalloc::allocate(m, f);
+        let alloc = regalloc::allocate_with(m, f, opts.mutations);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
         let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
             .with_simd(opts.simd)
+            .with_mutations(opts.mutations)
             .emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
         frames.push((

@@ -384,6 +384,11 @@ const CHAIN_REACH: usize = 8;
 
 /// Allocate locations for every register of `f` (a function of `m`).
 pub fn allocate(m: &Module, f: &Function) -> Allocation {
+    allocate_with(m, f, crate::Mutations::NONE)
+}
+
+/// [`allocate`] with planted bugs (test-only, `CompileOptions::mutations`).
+pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> Allocation {
     let n = f.vregs.len();
     let mut num = Numbering {
         pos: 2,
@@ -511,15 +516,22 @@ pub fn allocate(m: &Module, f: &Function) -> Allocation {
         }
     }
     let order: Vec<usize> = order.into_iter().filter(|&v| locs[v].is_none()).collect();
+    let shared = mutations.has(crate::Mutation::SpillSlotShared);
+    let mut first_spill = None;
     let mut spill = |locs: &mut Vec<Option<Loc>>, v: usize| {
-        locs[v] = Some(Loc::Slot(spill_slots));
+        let slot = match first_spill {
+            Some(s0) if shared && spilled == 1 => s0,
+            _ => spill_slots,
+        };
+        first_spill.get_or_insert(spill_slots);
+        locs[v] = Some(Loc::Slot(slot));
         spill_slots += 1;
         spilled += 1;
     };
     for v in order {
         active.retain(|&a| glast[a] >= gfirst[v]);
         let class = f.vregs[v].ty.class();
-        let crossing = crosses_call(v);
+        let crossing = crosses_call(v) && !mutations.has(crate::Mutation::CallerSavedKept);
         // Candidate registers, preferred first (no allocation per interval).
         let gprs: &[Gpr] = if crossing { &CALLEE_SAVED } else { &ALLOC_GPRS };
         let allowed = |l: &Loc| match (*l, class) {

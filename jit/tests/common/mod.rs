@@ -19,6 +19,7 @@ pub fn opts() -> CompileOptions {
         recursion_error: code(RECURSION),
         internal_error: code(INTERNAL),
         simd: spy_jit::SimdLevel::host(),
+        mutations: spy_jit::Mutations::NONE,
     }
 }
 

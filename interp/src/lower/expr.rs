@@ -15,7 +15,7 @@ use crate::syntax::ast;
 use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::vm::builtins::{self, Builtin};
 use crate::vm::op_select::{self, EqImpl, OpImpl};
-use crate::vm::ops::{self, convert, PrimTy, Scalar};
+use crate::vm::ops::{self, convert, signatures, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Function, Typed, Value};
@@ -34,6 +34,7 @@ impl FnLower<'_, '_, '_> {
             {
                 return self.eval_type(e).ok().map(Value::Type);
             }
+            ExprKind::Subscript { value, .. } => return self.static_subscript(value, e),
             _ => return None,
         };
         match self.res.name(id.id) {
@@ -68,6 +69,20 @@ impl FnLower<'_, '_, '_> {
             .map(|t| t.value)
     }
 
+    /// `B[...]` of a static generic builtin or type with blue indices
+    /// (`gc_alloc[T]`, `gc_ptr[T]`, `tuple[A, B]`), evaluated by ASTFrame in
+    /// the module (which has no effects on those).
+    fn static_subscript(&mut self, obj: &Expr, e: &Expr) -> Option<Value> {
+        match self.static_value(obj)? {
+            Value::Builtin(_) | Value::Type(_) => {}
+            _ => return None,
+        }
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        let v = interp.eval_expr(&mut frame, e).ok()?;
+        v.is_blue().then_some(v.value)
+    }
+
     /// A static value used as a value (a constant).
     fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
         match v {
@@ -78,6 +93,7 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, r))
             }
             Some(Value::None) => Ok(LVal::none()),
+            Some(Value::Ptr(p)) if p.mem.is_none() => self.ptr_null(p.ty, range),
             Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
             None => self.unsupported(format!("the module variable `{what}`"), range),
         }
@@ -243,6 +259,10 @@ impl FnLower<'_, '_, '_> {
         if x.ty == to {
             return Ok(x);
         }
+        if to == TypeId::BOOL && self.ptr_item(x.ty).is_some() {
+            let r = self.ptr_truth(&x);
+            return Ok(LVal::one(TypeId::BOOL, r));
+        }
         if let (Some(a), Some(b)) = (x.ty.as_prim(), to.as_prim()) {
             if convert::implicit_convertible(a, b) {
                 let r = self.fb.convert(prim_ty(b), x.regs[0]);
@@ -271,7 +291,7 @@ impl FnLower<'_, '_, '_> {
         })
     }
 
-    pub(super) fn call_helper(
+    pub(crate) fn call_helper(
         &mut self,
         h: spy_jit::ir::HelperId,
         result: Option<Ty>,
@@ -470,6 +490,12 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::Method { func, swap }) => {
                 return self.dunder_call(&func, swap, (l, whole), (r, whole), whole)
             }
+            Some(OpImpl::IdentityEq { negate } | OpImpl::Is { negate })
+                if l.ty == r.ty && self.ptr_item(l.ty).is_some() =>
+            {
+                let v = self.ptr_identity(&l, &r, negate);
+                return Ok(LVal::one(TypeId::BOOL, v));
+            }
             _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
         let sig = ops::BinSig {
@@ -522,6 +548,11 @@ impl FnLower<'_, '_, '_> {
                 })) => Ok(self.simd_lane(v, k)),
                 _ => self.unsupported("a SIMD lane index that is not a blue in-range `i32`", index.range),
             };
+        }
+        if self.ptr_item(v.ty).is_some() {
+            let i = self.expr(index)?;
+            let i = self.coerce(i, TypeId::I32, index.range)?;
+            return self.ptr_getitem(v, i.regs[0], range);
         }
         if v.ty == TypeId::STR {
             let i = self.expr(index)?;
@@ -650,6 +681,9 @@ impl FnLower<'_, '_, '_> {
 
     /// `obj.attr` of a struct value: its field (a slice of its registers).
     fn field(&mut self, obj: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
+        if self.ptr_item(obj.ty).is_some() {
+            return self.ptr_field(obj, attr, range);
+        }
         let fields = self.cx.interp.vm.types.struct_fields(obj.ty).map(|f| f.to_vec());
         let Some(fields) = fields else {
             return self.unsupported(format!("an attribute of a `{}`", self.type_name(obj.ty)), range);
@@ -741,6 +775,21 @@ impl FnLower<'_, '_, '_> {
                     regs.extend(self.coerce(v, fd.ty, r)?.regs);
                 }
                 Ok(LVal { ty: t, regs })
+            }
+            Some(Value::Builtin(Builtin::AllocOf { item, gc })) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig = signatures::builtin_signature(types, Builtin::AllocOf { item, gc }, &tys, |_| false);
+                let (Some(Ok(sig)), [(n, r)]) = (sig, vals.as_slice()) else {
+                    return self.unsupported("this `gc_alloc` call", e.range);
+                };
+                let n = self.coerce(n.clone(), TypeId::I32, *r)?;
+                let ty = sig.result.expect("a pointer type");
+                self.ptr_alloc(ty, item, n.regs[0], *r)
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(Builtin::Repr)) => {
@@ -861,6 +910,9 @@ impl FnLower<'_, '_, '_> {
             crate::vm::types::TypeKind::Simd { .. }
         ) {
             return self.simd_text(v, range);
+        }
+        if self.ptr_item(v.ty).is_some() {
+            return self.ptr_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

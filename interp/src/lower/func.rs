@@ -486,10 +486,35 @@ impl FnLower<'_, '_, '_> {
                 }
                 Ok(())
             }
-            AssignTarget::Attribute { range, .. } => {
-                self.unsupported("an assignment to an attribute", *range)
+            AssignTarget::Attribute {
+                value: obj,
+                attr,
+                range,
+            } => {
+                let o = self.expr(obj)?;
+                if self.ptr_item(o.ty).is_none() {
+                    return self.unsupported("an assignment to an attribute", *range);
+                }
+                let v = self.expr(value)?;
+                let ty = self.ptr_field_type(o.ty, attr, *range)?;
+                let v = self.coerce(v, ty, value.range)?;
+                self.ptr_set_field(o, attr, v, value.range)
             }
-            AssignTarget::Subscript { range, .. } => self.unsupported("an assignment to a subscript", *range),
+            AssignTarget::Subscript {
+                value: obj,
+                indices,
+                range,
+            } => {
+                let o = self.expr(obj)?;
+                let (Some(item), [index]) = (self.ptr_item(o.ty), indices.as_slice()) else {
+                    return self.unsupported("an assignment to a subscript", *range);
+                };
+                let i = self.expr(index)?;
+                let v = self.expr(value)?;
+                let i = self.coerce(i, TypeId::I32, index.range)?;
+                let v = self.coerce(v, item, value.range)?;
+                self.ptr_setitem(o, i.regs[0], v, *range)
+            }
         }
     }
 

@@ -19,6 +19,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
 use crate::syntax::ast::BinOp;
+use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
 use crate::vm::ops::{self, format, OpError, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
@@ -41,10 +42,23 @@ pub struct RunState {
     /// the running total is the live total.
     pub max_memory: u64,
     str_bytes: u64,
+    /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
+    /// (at a fixed address) until the run ends.
+    buffers: Vec<Vec<u64>>,
+    /// The interpreter's memory meter and what the run's allocations count
+    /// on it (given back when the run ends).
+    meter: Rc<Meter>,
+    charges: Vec<Charge>,
+}
+
+/// The memory budget a run's pointer allocations are counted against.
+pub struct Budget {
+    pub meter: Rc<Meter>,
+    pub max_memory: u64,
 }
 
 impl RunState {
-    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, max_memory: u64) -> RunState {
+    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, budget: Budget) -> RunState {
         let str_bytes = strs.iter().map(|s| s.len() as u64).sum();
         RunState {
             out: Vec::new(),
@@ -53,9 +67,30 @@ impl RunState {
             joined: Vec::new(),
             errors,
             max_str_bytes,
-            max_memory,
+            max_memory: budget.max_memory,
             str_bytes,
+            buffers: Vec::new(),
+            meter: budget.meter,
+            charges: Vec::new(),
         }
+    }
+
+    /// A zeroed buffer of `bytes` (at least one word, so that every
+    /// allocation has its own non-null address), or `None` when the host
+    /// refuses it.
+    fn buffer(&mut self, bytes: u64) -> Option<Word> {
+        let words = usize::try_from(bytes.div_ceil(8)).ok()?.max(1);
+        let mut v: Vec<u64> = Vec::new();
+        v.try_reserve_exact(words).ok()?;
+        v.resize(words, 0);
+        let addr = v.as_mut_ptr() as Word;
+        self.buffers.push(v);
+        Some(addr)
+    }
+
+    fn memory_error(&mut self, ctx: &mut HelperCtx) {
+        let limit = self.max_memory;
+        self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
     }
 
     pub fn text(&self, h: Word) -> String {
@@ -238,6 +273,50 @@ extern "C" fn str_index(ctx: CtxPtr<'_>, a: u64, i: u64) -> u64 {
     })
 }
 
+// ------------------------------------------------------------ pointers
+
+/// `gc_alloc[T](n)` / `raw_alloc[T](n)` as ASTFrame's `alloc`: a negative
+/// `n` raises, then `n` items are counted against the memory budget by the
+/// interpreter's rule (`item` is the primitive's code, or `u64::MAX` for a
+/// boxed item), then a zeroed buffer of `n × size` bytes is made (`size` 0:
+/// a one-word identity for an item stored by parts). Returns its address.
+extern "C" fn ptr_alloc(ctx: CtxPtr<'_>, n: u64, item: u64, size: u64) -> u64 {
+    with(ctx, |st, c| {
+        let n = n as i64;
+        if n < 0 {
+            st.raise(c, OpError::Runtime(RuntimeError::NegativeAlloc));
+            return 0;
+        }
+        let bytes = item_bytes(prim_of_code(item)).saturating_mul(n as u64);
+        match st.meter.charge(bytes, st.max_memory) {
+            Ok(charge) => st.charges.push(charge),
+            Err(_) => {
+                st.memory_error(c);
+                return 0;
+            }
+        }
+        match st.buffer(size.saturating_mul(n as u64)) {
+            Some(addr) => addr,
+            None => {
+                st.memory_error(c);
+                0
+            }
+        }
+    })
+}
+
+/// One more zeroed buffer of `n × size` bytes for an allocation made by
+/// `ptr_alloc` (a part of items stored by parts; already counted).
+extern "C" fn ptr_buffer(ctx: CtxPtr<'_>, n: u64, size: u64) -> u64 {
+    with(ctx, |st, c| match st.buffer(size.saturating_mul(n)) {
+        Some(addr) => addr,
+        None => {
+            st.memory_error(c);
+            0
+        }
+    })
+}
+
 // -------------------------------------------------------------- numbers
 
 fn binop_of_code(code: u64) -> BinOp {
@@ -331,6 +410,8 @@ pub struct Helpers {
     pub int_div: HelperId,
     pub f64_binop: HelperId,
     pub f32_binop: HelperId,
+    pub ptr_alloc: HelperId,
+    pub ptr_buffer: HelperId,
 }
 
 impl Helpers {
@@ -412,6 +493,18 @@ impl Helpers {
                 &[U64, F32, F32],
                 Some(F32),
                 f32_binop as *const () as usize,
+            ),
+            ptr_alloc: h(
+                "ptr_alloc",
+                &[I64, U64, U64],
+                Some(Ptr),
+                ptr_alloc as *const () as usize,
+            ),
+            ptr_buffer: h(
+                "ptr_buffer",
+                &[I64, U64],
+                Some(Ptr),
+                ptr_buffer as *const () as usize,
             ),
         }
     }

@@ -1,8 +1,14 @@
 //! How a SPy value of a static type lives in IR registers: primitives are
 //! one register of the matching `Ty`, `str` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
-//! registers (flattened), `SIMD[T, N]` one vector register. Also the one mapping between canonical IR words
-//! and `vm::ops::Scalar`, used by every helper.
+//! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
+//! (base, len): to a primitive `T`, a `Ptr` to the items and an `I64`
+//! length; to any other `T` (a struct, a pointer), the items are stored by
+//! parts — one buffer per scalar of `T`'s flattened layout — and the
+//! registers are an identity `Ptr` (the allocation, for `==` and truth), the
+//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). Also the one
+//! mapping between canonical IR words and `vm::ops::Scalar`, used by every
+//! helper.
 
 use spy_jit::ir::{Ty, Word};
 
@@ -57,9 +63,52 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
                 }
             }
         }
+        TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
+            Some(l) => out.extend(l.regs()),
+            None => return false,
+        },
         _ => return false,
     }
     true
+}
+
+/// How a pointer to items of one type lives in registers and memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtrLayout {
+    /// The item type is primitive: the identity register is the buffer.
+    pub prim: bool,
+    /// The IR type of each part of an item (one buffer per part).
+    pub parts: Vec<Ty>,
+}
+
+impl PtrLayout {
+    /// The layout of a pointer to `item`, if `item` has a native layout.
+    pub fn of(types: &TypeTable, item: TypeId) -> Option<PtrLayout> {
+        let parts = flatten(types, item)?;
+        Some(PtrLayout {
+            prim: item.as_prim().is_some(),
+            parts,
+        })
+    }
+
+    /// The pointer's registers: identity, length, then the part buffers
+    /// (the identity is the one buffer for a primitive item).
+    pub fn regs(&self) -> Vec<Ty> {
+        let mut out = vec![Ty::Ptr, Ty::I64];
+        if !self.prim {
+            out.extend(self.parts.iter().map(|_| Ty::Ptr));
+        }
+        out
+    }
+
+    /// Which of a pointer's registers are the part buffers.
+    pub fn buffers<T: Copy>(&self, regs: &[T]) -> Vec<T> {
+        if self.prim {
+            vec![regs[0]]
+        } else {
+            regs[2..].to_vec()
+        }
+    }
 }
 
 /// The stable number of a primitive type passed to helpers.

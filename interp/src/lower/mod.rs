@@ -7,6 +7,7 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
+//! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
@@ -26,6 +27,7 @@ pub mod errors;
 mod expr;
 mod func;
 pub mod globals;
+mod ptr;
 pub mod helpers;
 pub mod layout;
 pub mod run;
@@ -250,6 +252,8 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         queue: Vec::new(),
         marks: Vec::new(),
     };
+    // Handle 0 is `""`: zeroed pointer memory holds empty strs.
+    cx.string("");
     let file = main.code.file.clone();
     let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
     while let Some(d) = cx.queue.pop() {

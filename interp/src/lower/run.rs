@@ -91,7 +91,10 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         program.strings,
         program.errors,
         interp.limits.max_str_bytes,
-        interp.limits.max_memory,
+        helpers::Budget {
+            meter: interp.meter.clone(),
+            max_memory: interp.limits.max_memory,
+        },
     ));
     let result = compiled.call(&mut ctx, program.main, &[]);
     let state = helpers::take().expect("the run state is still installed");

@@ -8,18 +8,24 @@ use super::errors::{Label, Site};
 use super::func::{FnLower, LVal};
 use super::helpers::binop_code;
 use super::layout::{prim_code, prim_ty, word_of_scalar};
-use super::Lowered;
+use super::{LowerError, Lowered};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast;
 use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::vm::builtins::{self, Builtin};
 use crate::vm::op_select::{self, EqImpl, OpImpl};
-use crate::vm::ops::{self, convert, signatures, PrimTy, Scalar};
+use crate::vm::ops::signatures::{self, BuiltinImpl, ConvImpl};
+use crate::vm::ops::{self, convert, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Function, Typed, Value};
 use std::rc::Rc;
+
+/// The IR builder gave no result for a call declared with one.
+fn no_result() -> LowerError {
+    LowerError::bug("a helper call declared with a result has none")
+}
 
 impl FnLower<'_, '_, '_> {
     /// The blue value a name (or `module.attr`) denotes, if it is one
@@ -131,7 +137,7 @@ impl FnLower<'_, '_, '_> {
                 operand,
             } if matches!(operand.kind, ExprKind::Int(_)) => {
                 let ExprKind::Int(v) = operand.kind else {
-                    unreachable!()
+                    return Err(LowerError::bug("a negated literal that is not an int"));
                 };
                 match i32::try_from(-(v as i128)) {
                     Ok(x) => Ok(self.konst(Scalar::I32(x))),
@@ -158,7 +164,7 @@ impl FnLower<'_, '_, '_> {
                 self.fb.assign(out, Op::Copy(l));
                 // `and` evaluates the right operand when the left is true.
                 self.fb.open_block();
-                let r = self.condition(right).map(|r| self.fb.assign(out, Op::Copy(r)));
+                let r = self.maybe_runs(|l| l.condition(right).map(|r| l.fb.assign(out, Op::Copy(r))));
                 let other = self.fb.close_block();
                 r?;
                 let (then_, else_) = match op {
@@ -176,7 +182,7 @@ impl FnLower<'_, '_, '_> {
             ExprKind::IfExp { test, body, orelse } => {
                 let c = self.condition(test)?;
                 self.fb.open_block();
-                let a = self.expr(body);
+                let a = self.maybe_runs(|l| l.expr(body));
                 let then_ = self.fb.close_block();
                 let a = a?;
                 let tys = self.cx.flatten(a.ty, &self.file, body.range)?;
@@ -189,7 +195,7 @@ impl FnLower<'_, '_, '_> {
                     });
                 }
                 self.fb.open_block();
-                let b = self.expr(orelse).and_then(|b| self.coerce(b, a.ty, orelse.range));
+                let b = self.maybe_runs(|l| l.expr(orelse).and_then(|b| l.coerce(b, a.ty, orelse.range)));
                 if let Ok(b) = &b {
                     for (&o, &r) in out.iter().zip(&b.regs) {
                         self.fb.assign(o, Op::Copy(r));
@@ -302,6 +308,17 @@ impl FnLower<'_, '_, '_> {
         self.fb.call_helper(h, result, args, site)
     }
 
+    /// A call of a helper with a result: the result.
+    pub(crate) fn helper_value(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Ty,
+        args: &[VReg],
+        range: TextRange,
+    ) -> Lowered<VReg> {
+        self.call_helper(h, Some(result), args, range).ok_or_else(no_result)
+    }
+
     fn word(&mut self, w: Word) -> VReg {
         self.fb.const_(Ty::U64, w)
     }
@@ -349,12 +366,12 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::StrConcat) => {
                 let h = self.cx.helpers.str_concat;
                 let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+                return Ok(LVal::one(TypeId::STR, v.ok_or_else(no_result)?));
             }
             Some(OpImpl::StrRepeat) => {
                 let h = self.cx.helpers.str_repeat;
                 let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+                return Ok(LVal::one(TypeId::STR, v.ok_or_else(no_result)?));
             }
             Some(OpImpl::Method { func, swap }) => {
                 return self.dunder_call(&func, swap, (l, lr), (r, rr), whole)
@@ -406,7 +423,7 @@ impl FnLower<'_, '_, '_> {
                 let (h, ty) = (self.cx.helpers.int_div, self.word(prim_code(p)));
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
                 self.call_helper(h, Some(Ty::F64), &[ty, wa, wb], whole)
-                    .expect("a result")
+                    .ok_or_else(no_result)?
             }
             BinOp::Pow if p.is_int() => {
                 let h = self.cx.helpers.int_binop;
@@ -414,7 +431,7 @@ impl FnLower<'_, '_, '_> {
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
                 let w = self
                     .call_helper(h, Some(Ty::U64), &[o, ty, wa, wb], whole)
-                    .expect("a result");
+                    .ok_or_else(no_result)?;
                 self.fb.convert(prim_ty(p), w)
             }
             BinOp::FloorDiv | BinOp::Mod | BinOp::Pow if p.is_float() => {
@@ -423,7 +440,7 @@ impl FnLower<'_, '_, '_> {
                     _ => (self.cx.helpers.f32_binop, Ty::F32),
                 };
                 let o = self.word(binop_code(op));
-                self.call_helper(h, Some(t), &[o, a, b], whole).expect("a result")
+                self.helper_value(h, t, &[o, a, b], whole)?
             }
             _ => return self.unsupported(format!("`{p}` {} `{p}`", op.symbol()), whole),
         };
@@ -464,9 +481,7 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::PrimCmp { operand, .. }) => operand,
             Some(OpImpl::StrEq { negate }) => {
                 let h = self.cx.helpers.str_eq;
-                let eq = self
-                    .call_helper(h, Some(Ty::Bool), &[l.regs[0], r.regs[0]], whole)
-                    .expect("a result");
+                let eq = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
                 return negated(self, negate, eq);
             }
             Some(OpImpl::ValueEq { negate }) => {
@@ -560,7 +575,7 @@ impl FnLower<'_, '_, '_> {
             let i = self.fb.convert(Ty::I64, i.regs[0]);
             let h = self.cx.helpers.str_index;
             let r = self.call_helper(h, Some(Ty::Handle), &[v.regs[0], i], range);
-            return Ok(LVal::one(TypeId::STR, r.expect("a result")));
+            return Ok(LVal::one(TypeId::STR, r.ok_or_else(no_result)?));
         }
         let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) else {
             return self.unsupported(format!("a subscript of a `{}`", self.type_name(v.ty)), range);
@@ -598,8 +613,7 @@ impl FnLower<'_, '_, '_> {
             EqImpl::Prim(_) => self.fb.cmp(IC::Eq, a.regs[0], b.regs[0]),
             EqImpl::Str => {
                 let h = self.cx.helpers.str_eq;
-                self.call_helper(h, Some(Ty::Bool), &[a.regs[0], b.regs[0]], range)
-                    .expect("a result")
+                self.helper_value(h, Ty::Bool, &[a.regs[0], b.regs[0]], range)?
             }
             EqImpl::Always => self.fb.const_(Ty::Bool, 1),
             EqImpl::Dunder(func) => {
@@ -733,12 +747,12 @@ impl FnLower<'_, '_, '_> {
             if matches!(
                 self.res.name(match &func.kind {
                     ExprKind::Name(id) => id.id,
-                    _ => unreachable!("a prefixed literal's callee is a name"),
+                    _ => return Err(LowerError::bug("a prefixed literal whose callee is not a name")),
                 }),
                 NameRef::Builtin(_)
             ) {
-                let p = PrimTy::from_name(name).expect("an integer type name");
-                let s = Scalar::wrap_int(v, p).expect("an integer type");
+                let p = PrimTy::from_name(name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
+                let s = Scalar::wrap_int(v, p).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 return Ok(self.konst(s));
             }
         }
@@ -788,7 +802,7 @@ impl FnLower<'_, '_, '_> {
                     return self.unsupported("this `gc_alloc` call", e.range);
                 };
                 let n = self.coerce(n.clone(), TypeId::I32, *r)?;
-                let ty = sig.result.expect("a pointer type");
+                let ty = sig.result.ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
                 self.ptr_alloc(ty, item, n.regs[0], *r)
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
@@ -801,24 +815,25 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, s))
             }
             Some(Value::Builtin(Builtin::Len)) => {
-                let [a] = args else {
-                    return self.unsupported("`len` with other than one argument", e.range);
-                };
-                let v = self.expr(a)?;
-                if v.ty != TypeId::STR {
-                    return self.unsupported(format!("`len` of a `{}`", self.type_name(v.ty)), e.range);
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
                 }
-                let h = self.cx.helpers.str_len;
-                let r = self.call_helper(h, Some(Ty::I32), &[v.regs[0]], e.range);
-                Ok(LVal::one(TypeId::I32, r.expect("a result")))
-            }
-            Some(Value::Type(TypeId::STR)) => {
-                let [a] = args else {
-                    return self.unsupported("`str` with other than one argument", e.range);
-                };
-                let v = self.expr(a)?;
-                let s = self.str_of(v, a.range)?;
-                Ok(LVal::one(TypeId::STR, s))
+                let tys: Vec<TypeId> = vals.iter().map(|v| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig = signatures::builtin_signature(types, Builtin::Len, &tys, |_| false);
+                match (sig, vals.as_slice()) {
+                    (Some(Ok(sig)), [v]) => match sig.imp {
+                        BuiltinImpl::LenOfStr => {
+                            let h = self.cx.helpers.str_len;
+                            let r = self.helper_value(h, Ty::I32, &[v.regs[0]], e.range)?;
+                            Ok(LVal::one(TypeId::I32, r))
+                        }
+                        BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
+                        _ => self.unsupported(format!("`len` of a `{}`", self.type_name(v.ty)), e.range),
+                    },
+                    _ => self.unsupported("this `len` call", e.range),
+                }
             }
             Some(Value::Type(t))
                 if matches!(
@@ -832,25 +847,44 @@ impl FnLower<'_, '_, '_> {
                 }
                 self.simd_make(t, vals, e.range)
             }
-            Some(Value::Type(t)) if t.as_prim().is_some() => {
-                let to = t.as_prim().expect("primitive");
+            Some(Value::Type(t)) if t.as_prim().is_some() || t == TypeId::STR => {
                 let [a] = args else {
-                    return self.unsupported(format!("`{to}(...)` with other than one argument"), e.range);
+                    let n = self.type_name(t);
+                    return self.unsupported(format!("`{n}(...)` with other than one argument"), e.range);
                 };
                 let v = self.expr(a)?;
-                match v.ty.as_prim() {
-                    Some(from) if convert::explicit_convertible(to, from) => {
-                        let r = if from == to {
-                            v.regs[0]
-                        } else {
-                            self.fb.convert(prim_ty(to), v.regs[0])
-                        };
-                        Ok(LVal::one(t, r))
-                    }
-                    _ => self.unsupported(format!("`{to}(x)` of a `{}`", self.type_name(v.ty)), e.range),
-                }
+                self.conversion(t, v, a.range, e.range)
             }
             _ => self.unsupported("a call of this callee", func.range),
+        }
+    }
+
+    /// `to(v)`: the implementation `conversion_signature` selects (the
+    /// table ASTFrame uses).
+    fn conversion(&mut self, to: TypeId, v: LVal, arg: TextRange, whole: TextRange) -> Lowered<LVal> {
+        let sig = signatures::conversion_signature(&self.cx.interp.vm.types, to, v.ty);
+        match sig {
+            Ok(ConvImpl::Identity) => Ok(v),
+            Ok(ConvImpl::Str) => {
+                let s = self.str_of(v, arg)?;
+                Ok(LVal::one(TypeId::STR, s))
+            }
+            Ok(ConvImpl::Prim { to: p, .. }) => {
+                let r = self.fb.convert(prim_ty(p), v.regs[0]);
+                Ok(LVal::one(to, r))
+            }
+            Ok(ConvImpl::StrToInt(p)) => {
+                let ty = self.word(prim_code(p));
+                let h = self.cx.helpers.str_to_int;
+                let w = self.helper_value(h, Ty::U64, &[ty, v.regs[0]], whole)?;
+                let r = self.fb.convert(prim_ty(p), w);
+                Ok(LVal::one(to, r))
+            }
+            // a static error: redshift leaves a lazy `$raise` instead
+            Err(_) => self.unsupported(
+                format!("`{}(x)` of a `{}`", self.type_name(to), self.type_name(v.ty)),
+                whole,
+            ),
         }
     }
 
@@ -884,9 +918,7 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn repr(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         if v.ty == TypeId::STR {
-            return Ok(self
-                .call_helper(hs.repr_str, Some(Ty::Handle), &[v.regs[0]], range)
-                .expect("a result"));
+            return Ok(self.helper_value(hs.repr_str, Ty::Handle, &[v.regs[0]], range)?);
         }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
@@ -901,9 +933,7 @@ impl FnLower<'_, '_, '_> {
             for t in texts {
                 self.call_helper(hs.join_part, None, &[t], range);
             }
-            return Ok(self
-                .call_helper(hs.tuple_text, Some(Ty::Handle), &[], range)
-                .expect("a result"));
+            return Ok(self.helper_value(hs.tuple_text, Ty::Handle, &[], range)?);
         }
         if matches!(
             self.cx.interp.vm.types.kind(v.ty),
@@ -938,7 +968,7 @@ impl FnLower<'_, '_, '_> {
             }
             None => return self.unsupported(format!("`str()` of a `{}`", self.type_name(v.ty)), range),
         };
-        Ok(r.expect("a result"))
+        Ok(r.ok_or_else(no_result)?)
     }
 
     /// `print(a, b, ...)`: every argument evaluated, then formatted, then

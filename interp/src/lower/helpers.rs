@@ -273,6 +273,21 @@ extern "C" fn str_index(ctx: CtxPtr<'_>, a: u64, i: u64) -> u64 {
     })
 }
 
+/// `T(s)` for an integer type `T` (`ty` its code): the interpreter's
+/// `parse_int_str`; the canonical word of the result.
+extern "C" fn str_to_int(ctx: CtxPtr<'_>, ty: u64, h: u64) -> u64 {
+    with(ctx, |st, c| {
+        let p = prim_of_code(ty).expect("a primitive type code");
+        match ops::convert::parse_int_str(&st.str(h), p) {
+            Ok(v) => word_of_scalar(v),
+            Err(e) => {
+                st.raise(c, e);
+                0
+            }
+        }
+    })
+}
+
 // ------------------------------------------------------------ pointers
 
 /// `gc_alloc[T](n)` / `raw_alloc[T](n)` as ASTFrame's `alloc`: a negative
@@ -412,6 +427,7 @@ pub struct Helpers {
     pub f32_binop: HelperId,
     pub ptr_alloc: HelperId,
     pub ptr_buffer: HelperId,
+    pub str_to_int: HelperId,
 }
 
 impl Helpers {
@@ -505,6 +521,12 @@ impl Helpers {
                 &[I64, U64],
                 Some(Ptr),
                 ptr_buffer as *const () as usize,
+            ),
+            str_to_int: h(
+                "str_to_int",
+                &[U64, Handle],
+                Some(U64),
+                str_to_int as *const () as usize,
             ),
         }
     }

@@ -53,6 +53,9 @@ use helpers::Helpers;
 pub enum LowerError {
     /// A construct the lowering does not handle: what, and `file:line:col`.
     Unsupported { what: String, at: String },
+    /// A broken invariant of the lowering (an internal error of
+    /// spy-interp, not a gap of the JIT).
+    Bug(String),
 }
 
 impl LowerError {
@@ -63,11 +66,15 @@ impl LowerError {
         }
     }
 
+    pub(crate) fn bug(what: impl Into<String>) -> LowerError {
+        LowerError::Bug(what.into())
+    }
+
     /// What is not supported (without the location): the category the
     /// conformance suite's "not yet native" list records.
     pub fn what(&self) -> &str {
         match self {
-            LowerError::Unsupported { what, .. } => what,
+            LowerError::Unsupported { what, .. } | LowerError::Bug(what) => what,
         }
     }
 }
@@ -76,6 +83,7 @@ impl fmt::Display for LowerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LowerError::Unsupported { what, at } => write!(f, "{at}: the JIT cannot compile {what} (yet)"),
+            LowerError::Bug(what) => write!(f, "internal error of the JIT lowering: {what}"),
         }
     }
 }

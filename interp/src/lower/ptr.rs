@@ -9,7 +9,7 @@ use spy_jit::ir::{CmpOp as IC, Op, Stmt as IrStmt, Ty, VReg};
 
 use super::func::{FnLower, LVal};
 use super::layout::{prim_code, PtrLayout};
-use super::Lowered;
+use super::{LowerError, Lowered};
 use crate::source::TextRange;
 use crate::syntax::ast;
 use crate::vm::memory::PtrMem;
@@ -57,16 +57,12 @@ impl FnLower<'_, '_, '_> {
         };
         let size = self.fb.const_(Ty::U64, size);
         let hs = self.cx.helpers;
-        let base = self
-            .call_helper(hs.ptr_alloc, Some(Ty::Ptr), &[n, code, size], range)
-            .expect("a result");
+        let base = self.helper_value(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range)?;
         let mut regs = vec![base, n];
         if !layout.prim {
             for part in &layout.parts {
                 let size = self.fb.const_(Ty::U64, u64::from(part.size()));
-                let b = self
-                    .call_helper(hs.ptr_buffer, Some(Ty::Ptr), &[n, size], range)
-                    .expect("a result");
+                let b = self.helper_value(hs.ptr_buffer, Ty::Ptr, &[n, size], range)?;
                 regs.push(b);
             }
         }
@@ -129,7 +125,7 @@ impl FnLower<'_, '_, '_> {
 
     /// `p[i]` with `i` converted to `i32`.
     pub fn ptr_getitem(&mut self, p: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
-        let item = self.ptr_item(p.ty).expect("a pointer type");
+        let item = self.ptr_item(p.ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let layout = self.ptr_layout(item, range)?;
         if layout.parts.is_empty() {
             return self.unsupported(format!("an item of a pointer to `{}`", self.type_name(item)), range);
@@ -158,7 +154,7 @@ impl FnLower<'_, '_, '_> {
         attr: &ast::Identifier,
         range: TextRange,
     ) -> Lowered<(TypeId, PtrLayout, std::ops::Range<usize>)> {
-        let item = self.ptr_item(ptr_ty).expect("a pointer type");
+        let item = self.ptr_item(ptr_ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let fields = self.cx.interp.vm.types.struct_fields(item).map(|f| f.to_vec());
         let Some(fields) = fields else {
             return self.unsupported(format!("an attribute of a `{}`", self.type_name(ptr_ty)), range);
@@ -214,7 +210,7 @@ impl FnLower<'_, '_, '_> {
     /// `str(p)`: ASTFrame's text of a live pointer or of NULL (it depends
     /// only on the type and on nullness), chosen at run time.
     pub fn ptr_text(&mut self, p: &LVal, range: TextRange) -> Lowered<VReg> {
-        let item = self.ptr_item(p.ty).expect("a pointer type");
+        let item = self.ptr_item(p.ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let live = self.cx.interp.zero_value(item);
         let mem = PtrMem::zeroed(
             item.as_prim(),

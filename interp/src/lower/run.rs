@@ -67,7 +67,15 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             )));
         }
     };
-    let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
+    let program = match lower_program(interp, module, &main) {
+        Ok(p) => p,
+        Err(LowerError::Bug(what)) => {
+            return Ok(Err(Failure::Bug(Bug::new(format!(
+                "internal error of the JIT lowering: {what}"
+            )))))
+        }
+        Err(e) => return Err(NotNative::Lower(e)),
+    };
     let code = |c| ErrCode::new(c).expect("non-zero");
     let opts = CompileOptions {
         recursion_error: code(RECURSION),

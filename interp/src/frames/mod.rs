@@ -44,7 +44,7 @@ mod expr;
 mod function;
 pub mod limits;
 mod list;
-mod lowlevel;
+pub(crate) mod lowlevel;
 mod meta;
 mod module;
 mod pools;

@@ -19,7 +19,7 @@ use crate::vm::ops::signatures::{self, BuiltinImpl, ConvImpl};
 use crate::vm::ops::{self, convert, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Function, Typed, Value};
+use crate::vm::value::{Function, StarKind, Typed, Value};
 use std::rc::Rc;
 
 /// The IR builder gave no result for a call declared with one.
@@ -720,12 +720,34 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) -> Lowered<LVal> {
         let d = self.cx.declare(func, &self.file, range)?;
-        if args.len() != func.params.len() {
+        // A parameter pack takes `len(types)` arguments, each converted to
+        // its type (ASTFrame's `bind_args`).
+        let pack = match &func.star {
+            Some(st) => match &st.kind {
+                StarKind::Pack(_, types) => Some((st.index, types.clone())),
+                StarKind::Variadic(_) => None,
+            },
+            None => None,
+        };
+        let expected = func.params.len() + pack.as_ref().map_or(0, |(_, t)| t.len()) - usize::from(pack.is_some());
+        if args.len() != expected {
             return self.unsupported("a call with the wrong number of arguments", range);
         }
         let mut regs = Vec::new();
-        for ((v, r), p) in args.into_iter().zip(&func.params) {
-            regs.extend(self.coerce(v, p.ty, r)?.regs);
+        let mut given = args.into_iter();
+        for (k, p) in func.params.iter().enumerate() {
+            match &pack {
+                Some((index, types)) if *index == k => {
+                    for &t in types {
+                        let (v, r) = given.next().ok_or_else(|| LowerError::bug("pack arity"))?;
+                        regs.extend(self.coerce(v, t, r)?.regs);
+                    }
+                }
+                _ => {
+                    let (v, r) = given.next().ok_or_else(|| LowerError::bug("call arity"))?;
+                    regs.extend(self.coerce(v, p.ty, r)?.regs);
+                }
+            }
         }
         let site = self.cx.errors.site(Site {
             frame: self.frame_at(range),
@@ -806,6 +828,53 @@ impl FnLower<'_, '_, '_> {
                 self.ptr_alloc(ty, item, n.regs[0], *r)
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
+            Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep))) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig = signatures::builtin_signature(types, b, &tys, |_| false);
+                let Some(Ok(sig)) = sig else {
+                    return self.unsupported(format!("this `{}` call", b.name()), e.range);
+                };
+                let mut regs = Vec::new();
+                for ((v, r), p) in vals.into_iter().zip(&sig.params) {
+                    regs.extend(match p {
+                        Some(t) => self.coerce(v, *t, r)?.regs,
+                        None => v.regs,
+                    });
+                }
+                let hs = self.cx.helpers;
+                match sig.imp {
+                    BuiltinImpl::Time => {
+                        let r = self.helper_value(hs.time_now, Ty::F64, &regs, e.range)?;
+                        Ok(LVal::one(TypeId::F64, r))
+                    }
+                    _ => {
+                        self.call_helper(hs.sleep, None, &regs, e.range);
+                        Ok(LVal::none())
+                    }
+                }
+            }
+            Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
+                // `tuple[A, B](a, b)`: each argument converted to its item
+                // type (ASTFrame's `call_type`).
+                let items = self.cx.interp.vm.types.tuple_items(t).map(|i| i.to_vec()).unwrap_or_default();
+                if items.len() != args.len() {
+                    return self.unsupported("a tuple constructor with the wrong number of arguments", e.range);
+                }
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let mut regs = Vec::new();
+                for ((v, r), &it) in vals.into_iter().zip(&items) {
+                    regs.extend(self.coerce(v, it, r)?.regs);
+                }
+                Ok(LVal { ty: t, regs })
+            }
             Some(Value::Builtin(Builtin::Repr)) => {
                 let [a] = args else {
                     return self.unsupported("`repr` with other than one argument", e.range);
@@ -891,6 +960,9 @@ impl FnLower<'_, '_, '_> {
     /// `str(e)` of a blue value that is not a scalar or a str (a type, a
     /// function, a builtin), formatted now by ASTFrame's `str_of`.
     fn static_text(&mut self, e: &Expr) -> Option<String> {
+        if let ExprKind::Tuple(items) = &e.kind {
+            return self.static_tuple_text(e, items);
+        }
         let v = self.static_value(e)?;
         if matches!(v, Value::Scalar(_) | Value::Str(_) | Value::None) {
             return None;
@@ -904,6 +976,35 @@ impl FnLower<'_, '_, '_> {
         interp
             .str_of(&frame, &crate::vm::value::Typed::blue(ty, v), e.range)
             .ok()
+    }
+
+    /// Whether `e` is made of blue values only (literals, static names,
+    /// tuples of those): evaluating it has no effect.
+    fn is_static_expr(&mut self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => true,
+            ExprKind::Tuple(items) => items.iter().all(|i| self.is_static_expr(i)),
+            ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } => {
+                self.static_value(e).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// The text of a tuple display of blue values that is not a value of
+    /// a static tuple type (an interp tuple: types, functions), formatted
+    /// now by ASTFrame.
+    fn static_tuple_text(&mut self, e: &Expr, items: &[Expr]) -> Option<String> {
+        if !items.iter().all(|i| self.is_static_expr(i)) {
+            return None;
+        }
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        let v = interp.eval_expr(&mut frame, e).ok()?;
+        if v.ty != TypeId::INTERP_TUPLE || !v.is_blue() {
+            return None;
+        }
+        interp.str_of(&frame, &v, e.range).ok()
     }
 
     /// `str(v)`: a str handle.

@@ -288,6 +288,18 @@ extern "C" fn str_to_int(ctx: CtxPtr<'_>, ty: u64, h: u64) -> u64 {
     })
 }
 
+// ----------------------------------------------------------------- time
+
+/// `time.time()`: the interpreter's clock.
+extern "C" fn time_now(ctx: CtxPtr<'_>) -> f64 {
+    with(ctx, |_, _| crate::frames::lowlevel::clock_secs())
+}
+
+/// `time.sleep(s)`: the interpreter's sleep.
+extern "C" fn sleep(ctx: CtxPtr<'_>, s: f64) {
+    with(ctx, |_, _| crate::frames::lowlevel::sleep_secs(s))
+}
+
 // ------------------------------------------------------------ pointers
 
 /// `gc_alloc[T](n)` / `raw_alloc[T](n)` as ASTFrame's `alloc`: a negative
@@ -428,6 +440,8 @@ pub struct Helpers {
     pub ptr_alloc: HelperId,
     pub ptr_buffer: HelperId,
     pub str_to_int: HelperId,
+    pub time_now: HelperId,
+    pub sleep: HelperId,
 }
 
 impl Helpers {
@@ -528,6 +542,8 @@ impl Helpers {
                 Some(U64),
                 str_to_int as *const () as usize,
             ),
+            time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
+            sleep: h("sleep", &[F64], None, sleep as *const () as usize),
         }
     }
 }

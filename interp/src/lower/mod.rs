@@ -43,7 +43,7 @@ use crate::frames::Interp;
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::FuncColor;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Function, ModuleId, Value};
+use crate::vm::value::{Function, ModuleId, StarKind, Value};
 use errors::ErrorTable;
 use globals::GlobalArea;
 use helpers::Helpers;
@@ -175,9 +175,11 @@ impl LowerCx<'_, '_> {
                 range,
             ));
         }
-        if func.star.is_some() {
+        // A pack `*args: (A, B)` is a static tuple parameter (flattened);
+        // a variadic `*args` (an interp tuple) has no native layout.
+        if matches!(&func.star, Some(st) if matches!(st.kind, StarKind::Variadic(_))) {
             return Err(LowerError::unsupported(
-                format!("`{}`: a `*args` parameter", func.fqn),
+                format!("`{}`: a variadic `*args` parameter", func.fqn),
                 &def_file,
                 proto,
             ));

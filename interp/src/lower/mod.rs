@@ -16,7 +16,7 @@
 //!
 //! No typing rule is written here: every operator's implementation and
 //! result type come from `vm::ops` (`binop_signature`, `cmpop_signature`,
-//! `unaryop_signature`, `implicit_convertible`, `explicit_convertible`,
+//! `unaryop_signature`, `implicit_convertible`, `conversion_signature`, `builtin_signature`,
 //! `resolve::prefixed_int_literal`), the functions ASTFrame and DopplerFrame
 //! use. Types of locals, parameters and results are the values module init
 //! computed (`Function::params`, annotations evaluated by ASTFrame).

@@ -43,7 +43,7 @@ pub(crate) mod doppler;
 mod expr;
 mod function;
 pub mod limits;
-mod list;
+pub(crate) mod list;
 pub(crate) mod lowlevel;
 mod meta;
 mod module;

@@ -249,7 +249,7 @@ impl FnLower<'_, '_, '_> {
                     self.field(obj, attr, e.range)
                 }
             },
-            ExprKind::List(_) => self.unsupported("a `list[T]` display", e.range),
+            ExprKind::List(items) => self.list_display(items, e.range),
             _ => self.unsupported("this kind of expression", e.range),
         }
     }
@@ -568,6 +568,11 @@ impl FnLower<'_, '_, '_> {
             let i = self.expr(index)?;
             let i = self.coerce(i, TypeId::I32, index.range)?;
             return self.ptr_getitem(v, i.regs[0], range);
+        }
+        if self.list_item(v.ty).is_some() {
+            let i = self.expr(index)?;
+            let i = self.coerce(i, TypeId::I32, index.range)?;
+            return self.list_getitem(v, i.regs[0], range);
         }
         if v.ty == TypeId::STR {
             let i = self.expr(index)?;
@@ -899,6 +904,10 @@ impl FnLower<'_, '_, '_> {
                             Ok(LVal::one(TypeId::I32, r))
                         }
                         BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
+                        BuiltinImpl::LenOfList if self.list_item(v.ty).is_some() => {
+                            let r = self.list_len(v, e.range)?;
+                            Ok(LVal::one(TypeId::I32, r))
+                        }
                         _ => self.unsupported(format!("`len` of a `{}`", self.type_name(v.ty)), e.range),
                     },
                     _ => self.unsupported("this `len` call", e.range),
@@ -1044,6 +1053,9 @@ impl FnLower<'_, '_, '_> {
         }
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
+        }
+        if self.list_item(v.ty).is_some() {
+            return self.list_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

@@ -49,6 +49,9 @@ pub struct RunState {
     /// on it (given back when the run ends).
     meter: Rc<Meter>,
     charges: Vec<Charge>,
+    /// list values by handle: their items' canonical words (floats as
+    /// their bits).
+    lists: Vec<Vec<Word>>,
 }
 
 /// The memory budget a run's pointer allocations are counted against.
@@ -72,6 +75,7 @@ impl RunState {
             buffers: Vec::new(),
             meter: budget.meter,
             charges: Vec::new(),
+            lists: Vec::new(),
         }
     }
 
@@ -288,6 +292,87 @@ extern "C" fn str_to_int(ctx: CtxPtr<'_>, ty: u64, h: u64) -> u64 {
     })
 }
 
+// ---------------------------------------------------------------- lists
+
+/// The item type code of a list of str (beside the primitives' codes).
+pub const STR_ITEM: Word = 100;
+
+extern "C" fn list_new(ctx: CtxPtr<'_>) -> u64 {
+    with(ctx, |st, _| {
+        st.lists.push(Vec::new());
+        st.lists.len() as Word - 1
+    })
+}
+
+fn push_word(st: &mut RunState, h: u64, w: Word) {
+    st.lists.get_mut(h as usize).expect("a valid list handle").push(w);
+}
+
+extern "C" fn list_push(ctx: CtxPtr<'_>, h: u64, w: u64) {
+    with(ctx, |st, _| push_word(st, h, w))
+}
+
+extern "C" fn list_push_f64(ctx: CtxPtr<'_>, h: u64, x: f64) {
+    with(ctx, |st, _| push_word(st, h, x.to_bits()))
+}
+
+extern "C" fn list_push_f32(ctx: CtxPtr<'_>, h: u64, x: f32) {
+    with(ctx, |st, _| push_word(st, h, u64::from(x.to_bits())))
+}
+
+/// `l[i]`: ASTFrame's `list_slot` (negative from the end) or `IndexError`.
+fn get_word(st: &mut RunState, c: &mut HelperCtx, h: u64, i: u64) -> Word {
+    let items = st.lists.get(h as usize).expect("a valid list handle");
+    match crate::frames::list::list_slot(i as i64, items.len()) {
+        Some(k) => items[k],
+        None => {
+            st.raise(c, OpError::Runtime(RuntimeError::ListIndex));
+            0
+        }
+    }
+}
+
+extern "C" fn list_get(ctx: CtxPtr<'_>, h: u64, i: u64) -> u64 {
+    with(ctx, |st, c| get_word(st, c, h, i))
+}
+
+extern "C" fn list_get_f64(ctx: CtxPtr<'_>, h: u64, i: u64) -> f64 {
+    with(ctx, |st, c| f64::from_bits(get_word(st, c, h, i)))
+}
+
+extern "C" fn list_get_f32(ctx: CtxPtr<'_>, h: u64, i: u64) -> f32 {
+    with(ctx, |st, c| f32::from_bits(get_word(st, c, h, i) as u32))
+}
+
+extern "C" fn list_len(ctx: CtxPtr<'_>, h: u64) -> u64 {
+    with(ctx, |st, _| {
+        st.lists.get(h as usize).expect("a valid list handle").len() as i64 as u64
+    })
+}
+
+/// `repr(l)`: each item's repr (the interpreter's formatting of its type:
+/// `item` is a primitive's code or [`STR_ITEM`]) joined by
+/// `op_select::list_text`, within the str limit as ASTFrame checks it.
+extern "C" fn list_text(ctx: CtxPtr<'_>, h: u64, item: u64) -> u64 {
+    with(ctx, |st, c| {
+        let words = st.lists.get(h as usize).expect("a valid list handle").clone();
+        let mut parts = Vec::with_capacity(words.len());
+        let mut bytes = 0usize;
+        for (k, w) in words.into_iter().enumerate() {
+            let part = match prim_of_code(item) {
+                Some(p) => format::format_scalar(scalar_of_word(p, w)),
+                None => format::repr_str(&st.str(w)),
+            };
+            bytes = bytes.saturating_add(part.len());
+            if !st.check_len(c, op_select::list_text_len(k + 1, bytes)) {
+                return 0;
+            }
+            parts.push(part);
+        }
+        st.handle(op_select::list_text(&parts))
+    })
+}
+
 // ----------------------------------------------------------------- time
 
 /// `time.time()`: the interpreter's clock.
@@ -442,6 +527,15 @@ pub struct Helpers {
     pub str_to_int: HelperId,
     pub time_now: HelperId,
     pub sleep: HelperId,
+    pub list_new: HelperId,
+    pub list_push: HelperId,
+    pub list_push_f64: HelperId,
+    pub list_push_f32: HelperId,
+    pub list_get: HelperId,
+    pub list_get_f64: HelperId,
+    pub list_get_f32: HelperId,
+    pub list_len: HelperId,
+    pub list_text: HelperId,
 }
 
 impl Helpers {
@@ -544,6 +638,40 @@ impl Helpers {
             ),
             time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
             sleep: h("sleep", &[F64], None, sleep as *const () as usize),
+            list_new: h("list_new", &[], Some(Handle), list_new as *const () as usize),
+            list_push: h("list_push", &[Handle, U64], None, list_push as *const () as usize),
+            list_push_f64: h(
+                "list_push_f64",
+                &[Handle, F64],
+                None,
+                list_push_f64 as *const () as usize,
+            ),
+            list_push_f32: h(
+                "list_push_f32",
+                &[Handle, F32],
+                None,
+                list_push_f32 as *const () as usize,
+            ),
+            list_get: h("list_get", &[Handle, I64], Some(U64), list_get as *const () as usize),
+            list_get_f64: h(
+                "list_get_f64",
+                &[Handle, I64],
+                Some(F64),
+                list_get_f64 as *const () as usize,
+            ),
+            list_get_f32: h(
+                "list_get_f32",
+                &[Handle, I64],
+                Some(F32),
+                list_get_f32 as *const () as usize,
+            ),
+            list_len: h("list_len", &[Handle], Some(I32), list_len as *const () as usize),
+            list_text: h(
+                "list_text",
+                &[Handle, U64],
+                Some(Handle),
+                list_text as *const () as usize,
+            ),
         }
     }
 }

@@ -63,6 +63,12 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
                 }
             }
         }
+        // A list is a handle to a table of the run; its items are words
+        // (an item type of one register).
+        TypeKind::List(item) => match flatten(types, *item) {
+            Some(parts) if parts.len() == 1 => out.push(Ty::Handle),
+            _ => return false,
+        },
         TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
             Some(l) => out.extend(l.regs()),
             None => return false,

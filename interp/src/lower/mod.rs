@@ -8,6 +8,7 @@
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
@@ -27,6 +28,7 @@ pub mod errors;
 mod expr;
 mod func;
 pub mod globals;
+mod list;
 mod ptr;
 pub mod helpers;
 pub mod layout;
@@ -372,14 +374,14 @@ mod tests {
 
     #[test]
     fn an_unsupported_construct_names_what_and_where() {
-        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = [1]\n") else {
-            panic!("lists are not native yet");
+        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[list[i32]] = [[1]]\n") else {
+            panic!("lists of lists are not native yet");
         };
         assert_eq!(
             e.to_string(),
-            "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)"
+            "m.spy:3:5: the JIT cannot compile a value of type `list[list[i32]]` (yet)"
         );
-        assert_eq!(e.what(), "a value of type `list[i32]`");
+        assert_eq!(e.what(), "a value of type `list[list[i32]]`");
     }
 
     #[test]

@@ -90,7 +90,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// A static value used as a value (a constant).
-    fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
+    pub(crate) fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
         match v {
             Some(Value::Scalar(s)) => Ok(self.konst(s)),
             Some(Value::Str(s)) => {
@@ -316,7 +316,8 @@ impl FnLower<'_, '_, '_> {
         args: &[VReg],
         range: TextRange,
     ) -> Lowered<VReg> {
-        self.call_helper(h, Some(result), args, range).ok_or_else(no_result)
+        self.call_helper(h, Some(result), args, range)
+            .ok_or_else(no_result)
     }
 
     fn word(&mut self, w: Word) -> VReg {
@@ -534,6 +535,11 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn subscript(&mut self, value: &Expr, indices: &[Expr], range: TextRange) -> Lowered<LVal> {
+        if let (ExprKind::Name(id), [index]) = (&value.kind, indices) {
+            if self.is_interp_tuple_local(id) {
+                return self.interp_tuple_item(id, index, range);
+            }
+        }
         let v = self.expr(value)?;
         let [index] = indices else {
             return self.unsupported("a subscript with several indices", range);
@@ -734,7 +740,8 @@ impl FnLower<'_, '_, '_> {
             },
             None => None,
         };
-        let expected = func.params.len() + pack.as_ref().map_or(0, |(_, t)| t.len()) - usize::from(pack.is_some());
+        let expected =
+            func.params.len() + pack.as_ref().map_or(0, |(_, t)| t.len()) - usize::from(pack.is_some());
         if args.len() != expected {
             return self.unsupported("a call with the wrong number of arguments", range);
         }
@@ -778,7 +785,8 @@ impl FnLower<'_, '_, '_> {
                 }),
                 NameRef::Builtin(_)
             ) {
-                let p = PrimTy::from_name(name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
+                let p =
+                    PrimTy::from_name(name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 let s = Scalar::wrap_int(v, p).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 return Ok(self.konst(s));
             }
@@ -824,12 +832,15 @@ impl FnLower<'_, '_, '_> {
                 }
                 let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
                 let types = &mut self.cx.interp.vm.types;
-                let sig = signatures::builtin_signature(types, Builtin::AllocOf { item, gc }, &tys, |_| false);
+                let sig =
+                    signatures::builtin_signature(types, Builtin::AllocOf { item, gc }, &tys, |_| false);
                 let (Some(Ok(sig)), [(n, r)]) = (sig, vals.as_slice()) else {
                     return self.unsupported("this `gc_alloc` call", e.range);
                 };
                 let n = self.coerce(n.clone(), TypeId::I32, *r)?;
-                let ty = sig.result.ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
+                let ty = sig
+                    .result
+                    .ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
                 self.ptr_alloc(ty, item, n.regs[0], *r)
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
@@ -866,9 +877,17 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
                 // `tuple[A, B](a, b)`: each argument converted to its item
                 // type (ASTFrame's `call_type`).
-                let items = self.cx.interp.vm.types.tuple_items(t).map(|i| i.to_vec()).unwrap_or_default();
+                let items = self
+                    .cx
+                    .interp
+                    .vm
+                    .types
+                    .tuple_items(t)
+                    .map(|i| i.to_vec())
+                    .unwrap_or_default();
                 if items.len() != args.len() {
-                    return self.unsupported("a tuple constructor with the wrong number of arguments", e.range);
+                    return self
+                        .unsupported("a tuple constructor with the wrong number of arguments", e.range);
                 }
                 let mut vals = Vec::new();
                 for a in args {
@@ -989,9 +1008,11 @@ impl FnLower<'_, '_, '_> {
 
     /// Whether `e` is made of blue values only (literals, static names,
     /// tuples of those): evaluating it has no effect.
-    fn is_static_expr(&mut self, e: &Expr) -> bool {
+    pub(crate) fn is_static_expr(&mut self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => true,
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => {
+                true
+            }
             ExprKind::Tuple(items) => items.iter().all(|i| self.is_static_expr(i)),
             ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } => {
                 self.static_value(e).is_some()
@@ -1028,7 +1049,7 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn repr(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         if v.ty == TypeId::STR {
-            return Ok(self.helper_value(hs.repr_str, Ty::Handle, &[v.regs[0]], range)?);
+            return self.helper_value(hs.repr_str, Ty::Handle, &[v.regs[0]], range);
         }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
@@ -1043,7 +1064,7 @@ impl FnLower<'_, '_, '_> {
             for t in texts {
                 self.call_helper(hs.join_part, None, &[t], range);
             }
-            return Ok(self.helper_value(hs.tuple_text, Ty::Handle, &[], range)?);
+            return self.helper_value(hs.tuple_text, Ty::Handle, &[], range);
         }
         if matches!(
             self.cx.interp.vm.types.kind(v.ty),
@@ -1081,7 +1102,7 @@ impl FnLower<'_, '_, '_> {
             }
             None => return self.unsupported(format!("`str()` of a `{}`", self.type_name(v.ty)), range),
         };
-        Ok(r.ok_or_else(no_result)?)
+        r.ok_or_else(no_result)
     }
 
     /// `print(a, b, ...)`: every argument evaluated, then formatted, then

@@ -57,6 +57,8 @@ pub(crate) struct FnLower<'c, 'a, 'out> {
     /// those get a definedness flag (`flags`) in the second lowering.
     pub needs: BTreeMap<u32, TypeId>,
     pub flags: HashMap<u32, VReg>,
+    /// Interp tuple locals by slot: their shape and registers.
+    pub interp_tuples: HashMap<u32, Vec<super::interp_tuple::Item>>,
 }
 
 /// Lower a function body. A local read where it may not be assigned
@@ -99,6 +101,7 @@ fn lower_body(
         dead: false,
         needs: BTreeMap::new(),
         flags: HashMap::new(),
+        interp_tuples: HashMap::new(),
     };
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
@@ -110,7 +113,10 @@ fn lower_body(
         next += n;
         let crate::resolve::NameRef::Local(slot) = code.res.name(p.name.id) else {
             // the resolver makes every parameter a local of its function
-            return Err(LowerError::bug(format!("parameter `{}` is not a local", p.name.name)));
+            return Err(LowerError::bug(format!(
+                "parameter `{}` is not a local",
+                p.name.name
+            )));
         };
         l.locals.insert(slot, LVal { ty: spec.ty, regs });
         l.defined.insert(slot);
@@ -544,6 +550,12 @@ impl FnLower<'_, '_, '_> {
             return self.unsupported("a declaration without a type", range);
         };
         let ty = self.eval_type(annotation)?;
+        if ty == TypeId::INTERP_TUPLE {
+            return match &v.value {
+                Some(value) => self.interp_tuple_store(&v.name, value),
+                None => self.unsupported("an interp tuple declared without a value", range),
+            };
+        }
         self.declare_local(&v.name, ty)?;
         if let Some(value) = &v.value {
             let x = self.expr(value)?;
@@ -563,6 +575,7 @@ impl FnLower<'_, '_, '_> {
 
     fn assign(&mut self, target: &AssignTarget, value: &Expr) -> Lowered<()> {
         match target {
+            AssignTarget::Name(id) if self.is_interp_tuple_local(id) => self.interp_tuple_store(id, value),
             AssignTarget::Name(id) => {
                 let x = self.expr(value)?;
                 self.store_local(id, x, value.range)

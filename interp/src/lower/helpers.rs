@@ -652,7 +652,12 @@ impl Helpers {
                 None,
                 list_push_f32 as *const () as usize,
             ),
-            list_get: h("list_get", &[Handle, I64], Some(U64), list_get as *const () as usize),
+            list_get: h(
+                "list_get",
+                &[Handle, I64],
+                Some(U64),
+                list_get as *const () as usize,
+            ),
             list_get_f64: h(
                 "list_get_f64",
                 &[Handle, I64],

@@ -90,7 +90,9 @@ impl FnLower<'_, '_, '_> {
         let code = match item.as_prim() {
             Some(p) => prim_code(p),
             None if item == TypeId::STR => STR_ITEM,
-            None => return self.unsupported(format!("the text of a `list[{}]`", self.type_name(item)), range),
+            None => {
+                return self.unsupported(format!("the text of a `list[{}]`", self.type_name(item)), range)
+            }
         };
         let code = self.fb.const_(Ty::U64, code);
         let h = self.cx.helpers.list_text;

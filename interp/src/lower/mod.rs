@@ -8,6 +8,7 @@
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
@@ -28,10 +29,11 @@ pub mod errors;
 mod expr;
 mod func;
 pub mod globals;
+pub mod helpers;
+mod interp_tuple;
+pub mod layout;
 mod list;
 mod ptr;
-pub mod helpers;
-pub mod layout;
 pub mod run;
 mod simd;
 

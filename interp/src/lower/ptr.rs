@@ -77,7 +77,11 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The codes of the null and bounds errors of an access at `range`.
-    fn access_codes(&mut self, access: Access, range: TextRange) -> (spy_jit::ir::ErrCode, spy_jit::ir::ErrCode) {
+    fn access_codes(
+        &mut self,
+        access: Access,
+        range: TextRange,
+    ) -> (spy_jit::ir::ErrCode, spy_jit::ir::ErrCode) {
         let null = self.rt_code(RuntimeError::NullPointer, range, "");
         let oob = match access {
             Access::Load => RuntimeError::PtrGetitemOutOfBounds,
@@ -125,10 +129,15 @@ impl FnLower<'_, '_, '_> {
 
     /// `p[i]` with `i` converted to `i32`.
     pub fn ptr_getitem(&mut self, p: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
-        let item = self.ptr_item(p.ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let item = self
+            .ptr_item(p.ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let layout = self.ptr_layout(item, range)?;
         if layout.parts.is_empty() {
-            return self.unsupported(format!("an item of a pointer to `{}`", self.type_name(item)), range);
+            return self.unsupported(
+                format!("an item of a pointer to `{}`", self.type_name(item)),
+                range,
+            );
         }
         let i = self.fb.convert(Ty::I64, i);
         let regs = self.load_parts(&p, &layout, 0..layout.parts.len(), i, range);
@@ -139,7 +148,10 @@ impl FnLower<'_, '_, '_> {
     pub fn ptr_setitem(&mut self, p: LVal, i: VReg, v: LVal, range: TextRange) -> Lowered<()> {
         let layout = self.ptr_layout(v.ty, range)?;
         if layout.parts.is_empty() {
-            return self.unsupported(format!("an item of a pointer to `{}`", self.type_name(v.ty)), range);
+            return self.unsupported(
+                format!("an item of a pointer to `{}`", self.type_name(v.ty)),
+                range,
+            );
         }
         let i = self.fb.convert(Ty::I64, i);
         self.store_parts(&p, &layout, 0, &v.regs, i, range);
@@ -154,7 +166,9 @@ impl FnLower<'_, '_, '_> {
         attr: &ast::Identifier,
         range: TextRange,
     ) -> Lowered<(TypeId, PtrLayout, std::ops::Range<usize>)> {
-        let item = self.ptr_item(ptr_ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let item = self
+            .ptr_item(ptr_ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let fields = self.cx.interp.vm.types.struct_fields(item).map(|f| f.to_vec());
         let Some(fields) = fields else {
             return self.unsupported(format!("an attribute of a `{}`", self.type_name(ptr_ty)), range);
@@ -183,12 +197,23 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The type of field `attr` of the struct pointer type `ptr_ty` points to.
-    pub fn ptr_field_type(&mut self, ptr_ty: TypeId, attr: &ast::Identifier, range: TextRange) -> Lowered<TypeId> {
+    pub fn ptr_field_type(
+        &mut self,
+        ptr_ty: TypeId,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Lowered<TypeId> {
         Ok(self.ptr_field_parts(ptr_ty, attr, range)?.0)
     }
 
     /// `p.attr = v` with `v` converted to the field's type.
-    pub fn ptr_set_field(&mut self, p: LVal, attr: &ast::Identifier, v: LVal, range: TextRange) -> Lowered<()> {
+    pub fn ptr_set_field(
+        &mut self,
+        p: LVal,
+        attr: &ast::Identifier,
+        v: LVal,
+        range: TextRange,
+    ) -> Lowered<()> {
         let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
         let zero = self.fb.const_(Ty::I64, 0);
         self.store_parts(&p, &layout, parts.start, &v.regs, zero, range);
@@ -210,7 +235,9 @@ impl FnLower<'_, '_, '_> {
     /// `str(p)`: ASTFrame's text of a live pointer or of NULL (it depends
     /// only on the type and on nullness), chosen at run time.
     pub fn ptr_text(&mut self, p: &LVal, range: TextRange) -> Lowered<VReg> {
-        let item = self.ptr_item(p.ty).ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let item = self
+            .ptr_item(p.ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
         let live = self.cx.interp.zero_value(item);
         let mem = PtrMem::zeroed(
             item.as_prim(),

@@ -874,6 +874,9 @@ impl FnLower<'_, '_, '_> {
                     }
                 }
             }
+            Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
+                self.list_empty(t, e.range)
+            }
             Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
                 // `tuple[A, B](a, b)`: each argument converted to its item
                 // type (ASTFrame's `call_type`).

@@ -194,7 +194,29 @@ mod tests {
             flatten(&t, outer),
             Some(vec![Ty::I32, Ty::F64, Ty::Handle, Ty::Bool])
         );
+        // A list is a handle when its items are one register each.
         let list = t.list(TypeId::I32);
-        assert_eq!(flatten(&t, list), None);
+        assert_eq!(flatten(&t, list), Some(vec![Ty::Handle]));
+        let pairs = t.list(inner);
+        assert_eq!(flatten(&t, pairs), None);
+    }
+
+    #[test]
+    fn pointers_are_base_and_length_with_a_buffer_per_item_part() {
+        let mut t = TypeTable::new();
+        let p = t.ptr(TypeId::F64, true);
+        assert_eq!(flatten(&t, p), Some(vec![Ty::Ptr, Ty::I64]));
+        // A pointer to (i32, gc_ptr[f64]): identity, length, then one buffer
+        // per part of the item (i32, and the inner pointer's two registers).
+        let item = t.tuple(vec![TypeId::I32, p]);
+        let q = t.ptr(item, false);
+        assert_eq!(
+            flatten(&t, q),
+            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
+        );
+        let l = PtrLayout::of(&t, item).unwrap();
+        assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
+        assert_eq!(l.buffers(&[0, 1, 2, 3, 4]), vec![2, 3, 4]);
+        assert_eq!(PtrLayout::of(&t, TypeId::U8).unwrap().buffers(&[7, 8]), vec![7]);
     }
 }

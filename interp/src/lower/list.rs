@@ -58,6 +58,15 @@ impl FnLower<'_, '_, '_> {
         Ok(LVal::one(ty, h))
     }
 
+    /// `list[T]()`: a new empty list.
+    pub fn list_empty(&mut self, ty: TypeId, range: TextRange) -> Lowered<LVal> {
+        let item = self.list_item(ty).unwrap_or(TypeId::NONE);
+        self.item_reg(item, range)?;
+        let h = self.cx.helpers.list_new;
+        let h = self.helper_value(h, Ty::Handle, &[], range)?;
+        Ok(LVal::one(ty, h))
+    }
+
     /// `l[i]` with `i` converted to `i32`.
     pub fn list_getitem(&mut self, l: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
         let Some(item) = self.list_item(l.ty) else {

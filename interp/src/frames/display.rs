@@ -96,7 +96,7 @@ impl Interp<'_> {
                     self.check_str_len(f, total, range)?;
                     parts.push(part);
                 }
-                format!("[{}]", parts.join(", "))
+                op_select::list_text(&parts)
             }
             Value::Struct(s) => {
                 if let Some((dunder, m)) = op_select::display_dunder(&self.vm, s.ty) {

@@ -13,6 +13,14 @@ use crate::vm::ops::signatures::ListMethod;
 use crate::vm::types::TypeId;
 use crate::vm::value::{ListValue, Typed, Value};
 
+/// The item index `l[raw]` reads in a list of `len` items (a negative
+/// index counts from the end), or `None`: `IndexError`.
+pub fn list_slot(raw: i64, len: usize) -> Option<usize> {
+    let len = len as i64;
+    let k = if raw < 0 { raw + len } else { raw };
+    (0..len).contains(&k).then_some(k as usize)
+}
+
 impl Interp<'_> {
     pub(crate) fn new_list(&self, ty: TypeId, items: Vec<Value>) -> Value {
         Value::List(Rc::new(ListValue::new(ty, items)))
@@ -42,14 +50,13 @@ impl Interp<'_> {
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
         let raw = i64::from(i.value.checked_i32()?);
-        let len = l.items.borrow().len() as i64;
-        let k = if raw < 0 { raw + len } else { raw };
-        if k < 0 || k >= len {
+        let len = l.items.borrow().len();
+        let Some(k) = list_slot(raw, len) else {
             return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
                 .with_error(&f.file, *r, format!("index {raw} of a list of length {len}"))
                 .into());
-        }
-        Ok(k as usize)
+        };
+        Ok(k)
     }
 
     pub(crate) fn list_getitem(&mut self, f: &Frame, list: &Typed, l: &ListValue, idx: &Args) -> Eval<Typed> {

@@ -28,6 +28,23 @@ pub fn host_vector_bytes() -> u32 {
     spy_jit::SimdLevel::host().vector_bytes()
 }
 
+/// What `time.time()` reads: seconds since the epoch (a host clock before
+/// 1970 reads as the epoch).
+pub fn clock_secs() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// What `time.sleep(s)` does: nothing for a non-positive or non-finite
+/// `s`, else sleep (at most an hour).
+pub fn sleep_secs(s: f64) {
+    if s > 0.0 && s.is_finite() {
+        std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
+    }
+}
+
 fn panic_error(f: &Frame, e: RuntimeError, range: TextRange) -> Failure {
     SpyError::from(e).with_error(&f.file, range, "").into()
 }
@@ -219,21 +236,14 @@ impl Interp<'_> {
 
     /// `time.time()`.
     pub(crate) fn time_now(&self) -> Typed {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            // a host clock before 1970 reads as the epoch
-            .unwrap_or(0.0);
-        Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(now)))
+        Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(clock_secs())))
     }
 
     /// `time.sleep(secs)` (at most an hour).
     pub(crate) fn sleep(&mut self, f: &Frame, args: &Args) -> Eval<Typed> {
         let secs = self.convert_to(f, args[0].0.clone(), TypeId::F64, args[0].1, None)?;
         if let Some(Scalar::F64(s)) = secs.value.as_scalar() {
-            if s > 0.0 && s.is_finite() {
-                std::thread::sleep(std::time::Duration::from_secs_f64(s.min(3600.0)));
-            }
+            sleep_secs(s);
         }
         Ok(Typed::red(TypeId::NONE, Value::None))
     }

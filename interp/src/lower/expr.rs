@@ -8,18 +8,24 @@ use super::errors::{Label, Site};
 use super::func::{FnLower, LVal};
 use super::helpers::binop_code;
 use super::layout::{prim_code, prim_ty, word_of_scalar};
-use super::Lowered;
+use super::{LowerError, Lowered};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast;
 use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::vm::builtins::{self, Builtin};
 use crate::vm::op_select::{self, EqImpl, OpImpl};
+use crate::vm::ops::signatures::{self, BuiltinImpl, ConvImpl};
 use crate::vm::ops::{self, convert, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Function, Typed, Value};
+use crate::vm::value::{Function, StarKind, Typed, Value};
 use std::rc::Rc;
+
+/// The IR builder gave no result for a call declared with one.
+fn no_result() -> LowerError {
+    LowerError::bug("a helper call declared with a result has none")
+}
 
 impl FnLower<'_, '_, '_> {
     /// The blue value a name (or `module.attr`) denotes, if it is one
@@ -34,6 +40,7 @@ impl FnLower<'_, '_, '_> {
             {
                 return self.eval_type(e).ok().map(Value::Type);
             }
+            ExprKind::Subscript { value, .. } => return self.static_subscript(value, e),
             _ => return None,
         };
         match self.res.name(id.id) {
@@ -68,8 +75,22 @@ impl FnLower<'_, '_, '_> {
             .map(|t| t.value)
     }
 
+    /// `B[...]` of a static generic builtin or type with blue indices
+    /// (`gc_alloc[T]`, `gc_ptr[T]`, `tuple[A, B]`), evaluated by ASTFrame in
+    /// the module (which has no effects on those).
+    fn static_subscript(&mut self, obj: &Expr, e: &Expr) -> Option<Value> {
+        match self.static_value(obj)? {
+            Value::Builtin(_) | Value::Type(_) => {}
+            _ => return None,
+        }
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        let v = interp.eval_expr(&mut frame, e).ok()?;
+        v.is_blue().then_some(v.value)
+    }
+
     /// A static value used as a value (a constant).
-    fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
+    pub(crate) fn static_lval(&mut self, v: Option<Value>, what: &str, range: TextRange) -> Lowered<LVal> {
         match v {
             Some(Value::Scalar(s)) => Ok(self.konst(s)),
             Some(Value::Str(s)) => {
@@ -78,6 +99,7 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, r))
             }
             Some(Value::None) => Ok(LVal::none()),
+            Some(Value::Ptr(p)) if p.mem.is_none() => self.ptr_null(p.ty, range),
             Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
             None => self.unsupported(format!("the module variable `{what}`"), range),
         }
@@ -115,7 +137,7 @@ impl FnLower<'_, '_, '_> {
                 operand,
             } if matches!(operand.kind, ExprKind::Int(_)) => {
                 let ExprKind::Int(v) = operand.kind else {
-                    unreachable!()
+                    return Err(LowerError::bug("a negated literal that is not an int"));
                 };
                 match i32::try_from(-(v as i128)) {
                     Ok(x) => Ok(self.konst(Scalar::I32(x))),
@@ -142,7 +164,7 @@ impl FnLower<'_, '_, '_> {
                 self.fb.assign(out, Op::Copy(l));
                 // `and` evaluates the right operand when the left is true.
                 self.fb.open_block();
-                let r = self.condition(right).map(|r| self.fb.assign(out, Op::Copy(r)));
+                let r = self.maybe_runs(|l| l.condition(right).map(|r| l.fb.assign(out, Op::Copy(r))));
                 let other = self.fb.close_block();
                 r?;
                 let (then_, else_) = match op {
@@ -160,7 +182,7 @@ impl FnLower<'_, '_, '_> {
             ExprKind::IfExp { test, body, orelse } => {
                 let c = self.condition(test)?;
                 self.fb.open_block();
-                let a = self.expr(body);
+                let a = self.maybe_runs(|l| l.expr(body));
                 let then_ = self.fb.close_block();
                 let a = a?;
                 let tys = self.cx.flatten(a.ty, &self.file, body.range)?;
@@ -173,7 +195,7 @@ impl FnLower<'_, '_, '_> {
                     });
                 }
                 self.fb.open_block();
-                let b = self.expr(orelse).and_then(|b| self.coerce(b, a.ty, orelse.range));
+                let b = self.maybe_runs(|l| l.expr(orelse).and_then(|b| l.coerce(b, a.ty, orelse.range)));
                 if let Ok(b) = &b {
                     for (&o, &r) in out.iter().zip(&b.regs) {
                         self.fb.assign(o, Op::Copy(r));
@@ -227,7 +249,7 @@ impl FnLower<'_, '_, '_> {
                     self.field(obj, attr, e.range)
                 }
             },
-            ExprKind::List(_) => self.unsupported("a `list[T]` display", e.range),
+            ExprKind::List(items) => self.list_display(items, e.range),
             _ => self.unsupported("this kind of expression", e.range),
         }
     }
@@ -242,6 +264,10 @@ impl FnLower<'_, '_, '_> {
     pub fn coerce(&mut self, x: LVal, to: TypeId, range: TextRange) -> Lowered<LVal> {
         if x.ty == to {
             return Ok(x);
+        }
+        if to == TypeId::BOOL && self.ptr_item(x.ty).is_some() {
+            let r = self.ptr_truth(&x);
+            return Ok(LVal::one(TypeId::BOOL, r));
         }
         if let (Some(a), Some(b)) = (x.ty.as_prim(), to.as_prim()) {
             if convert::implicit_convertible(a, b) {
@@ -271,7 +297,7 @@ impl FnLower<'_, '_, '_> {
         })
     }
 
-    pub(super) fn call_helper(
+    pub(crate) fn call_helper(
         &mut self,
         h: spy_jit::ir::HelperId,
         result: Option<Ty>,
@@ -280,6 +306,18 @@ impl FnLower<'_, '_, '_> {
     ) -> Option<VReg> {
         let site = self.helper_site(range);
         self.fb.call_helper(h, result, args, site)
+    }
+
+    /// A call of a helper with a result: the result.
+    pub(crate) fn helper_value(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Ty,
+        args: &[VReg],
+        range: TextRange,
+    ) -> Lowered<VReg> {
+        self.call_helper(h, Some(result), args, range)
+            .ok_or_else(no_result)
     }
 
     fn word(&mut self, w: Word) -> VReg {
@@ -329,12 +367,12 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::StrConcat) => {
                 let h = self.cx.helpers.str_concat;
                 let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+                return Ok(LVal::one(TypeId::STR, v.ok_or_else(no_result)?));
             }
             Some(OpImpl::StrRepeat) => {
                 let h = self.cx.helpers.str_repeat;
                 let v = self.call_helper(h, Some(Ty::Handle), &[l.regs[0], r.regs[0]], whole);
-                return Ok(LVal::one(TypeId::STR, v.expect("a result")));
+                return Ok(LVal::one(TypeId::STR, v.ok_or_else(no_result)?));
             }
             Some(OpImpl::Method { func, swap }) => {
                 return self.dunder_call(&func, swap, (l, lr), (r, rr), whole)
@@ -386,7 +424,7 @@ impl FnLower<'_, '_, '_> {
                 let (h, ty) = (self.cx.helpers.int_div, self.word(prim_code(p)));
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
                 self.call_helper(h, Some(Ty::F64), &[ty, wa, wb], whole)
-                    .expect("a result")
+                    .ok_or_else(no_result)?
             }
             BinOp::Pow if p.is_int() => {
                 let h = self.cx.helpers.int_binop;
@@ -394,7 +432,7 @@ impl FnLower<'_, '_, '_> {
                 let (wa, wb) = (self.fb.convert(Ty::U64, a), self.fb.convert(Ty::U64, b));
                 let w = self
                     .call_helper(h, Some(Ty::U64), &[o, ty, wa, wb], whole)
-                    .expect("a result");
+                    .ok_or_else(no_result)?;
                 self.fb.convert(prim_ty(p), w)
             }
             BinOp::FloorDiv | BinOp::Mod | BinOp::Pow if p.is_float() => {
@@ -403,7 +441,7 @@ impl FnLower<'_, '_, '_> {
                     _ => (self.cx.helpers.f32_binop, Ty::F32),
                 };
                 let o = self.word(binop_code(op));
-                self.call_helper(h, Some(t), &[o, a, b], whole).expect("a result")
+                self.helper_value(h, t, &[o, a, b], whole)?
             }
             _ => return self.unsupported(format!("`{p}` {} `{p}`", op.symbol()), whole),
         };
@@ -444,9 +482,7 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::PrimCmp { operand, .. }) => operand,
             Some(OpImpl::StrEq { negate }) => {
                 let h = self.cx.helpers.str_eq;
-                let eq = self
-                    .call_helper(h, Some(Ty::Bool), &[l.regs[0], r.regs[0]], whole)
-                    .expect("a result");
+                let eq = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
                 return negated(self, negate, eq);
             }
             Some(OpImpl::ValueEq { negate }) => {
@@ -469,6 +505,12 @@ impl FnLower<'_, '_, '_> {
             }
             Some(OpImpl::Method { func, swap }) => {
                 return self.dunder_call(&func, swap, (l, whole), (r, whole), whole)
+            }
+            Some(OpImpl::IdentityEq { negate } | OpImpl::Is { negate })
+                if l.ty == r.ty && self.ptr_item(l.ty).is_some() =>
+            {
+                let v = self.ptr_identity(&l, &r, negate);
+                return Ok(LVal::one(TypeId::BOOL, v));
             }
             _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
@@ -493,6 +535,11 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn subscript(&mut self, value: &Expr, indices: &[Expr], range: TextRange) -> Lowered<LVal> {
+        if let (ExprKind::Name(id), [index]) = (&value.kind, indices) {
+            if self.is_interp_tuple_local(id) {
+                return self.interp_tuple_item(id, index, range);
+            }
+        }
         let v = self.expr(value)?;
         let [index] = indices else {
             return self.unsupported("a subscript with several indices", range);
@@ -523,13 +570,23 @@ impl FnLower<'_, '_, '_> {
                 _ => self.unsupported("a SIMD lane index that is not a blue in-range `i32`", index.range),
             };
         }
+        if self.ptr_item(v.ty).is_some() {
+            let i = self.expr(index)?;
+            let i = self.coerce(i, TypeId::I32, index.range)?;
+            return self.ptr_getitem(v, i.regs[0], range);
+        }
+        if self.list_item(v.ty).is_some() {
+            let i = self.expr(index)?;
+            let i = self.coerce(i, TypeId::I32, index.range)?;
+            return self.list_getitem(v, i.regs[0], range);
+        }
         if v.ty == TypeId::STR {
             let i = self.expr(index)?;
             let i = self.coerce(i, TypeId::I32, index.range)?;
             let i = self.fb.convert(Ty::I64, i.regs[0]);
             let h = self.cx.helpers.str_index;
             let r = self.call_helper(h, Some(Ty::Handle), &[v.regs[0], i], range);
-            return Ok(LVal::one(TypeId::STR, r.expect("a result")));
+            return Ok(LVal::one(TypeId::STR, r.ok_or_else(no_result)?));
         }
         let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) else {
             return self.unsupported(format!("a subscript of a `{}`", self.type_name(v.ty)), range);
@@ -567,8 +624,7 @@ impl FnLower<'_, '_, '_> {
             EqImpl::Prim(_) => self.fb.cmp(IC::Eq, a.regs[0], b.regs[0]),
             EqImpl::Str => {
                 let h = self.cx.helpers.str_eq;
-                self.call_helper(h, Some(Ty::Bool), &[a.regs[0], b.regs[0]], range)
-                    .expect("a result")
+                self.helper_value(h, Ty::Bool, &[a.regs[0], b.regs[0]], range)?
             }
             EqImpl::Always => self.fb.const_(Ty::Bool, 1),
             EqImpl::Dunder(func) => {
@@ -650,6 +706,9 @@ impl FnLower<'_, '_, '_> {
 
     /// `obj.attr` of a struct value: its field (a slice of its registers).
     fn field(&mut self, obj: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
+        if self.ptr_item(obj.ty).is_some() {
+            return self.ptr_field(obj, attr, range);
+        }
         let fields = self.cx.interp.vm.types.struct_fields(obj.ty).map(|f| f.to_vec());
         let Some(fields) = fields else {
             return self.unsupported(format!("an attribute of a `{}`", self.type_name(obj.ty)), range);
@@ -672,12 +731,35 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) -> Lowered<LVal> {
         let d = self.cx.declare(func, &self.file, range)?;
-        if args.len() != func.params.len() {
+        // A parameter pack takes `len(types)` arguments, each converted to
+        // its type (ASTFrame's `bind_args`).
+        let pack = match &func.star {
+            Some(st) => match &st.kind {
+                StarKind::Pack(_, types) => Some((st.index, types.clone())),
+                StarKind::Variadic(_) => None,
+            },
+            None => None,
+        };
+        let expected =
+            func.params.len() + pack.as_ref().map_or(0, |(_, t)| t.len()) - usize::from(pack.is_some());
+        if args.len() != expected {
             return self.unsupported("a call with the wrong number of arguments", range);
         }
         let mut regs = Vec::new();
-        for ((v, r), p) in args.into_iter().zip(&func.params) {
-            regs.extend(self.coerce(v, p.ty, r)?.regs);
+        let mut given = args.into_iter();
+        for (k, p) in func.params.iter().enumerate() {
+            match &pack {
+                Some((index, types)) if *index == k => {
+                    for &t in types {
+                        let (v, r) = given.next().ok_or_else(|| LowerError::bug("pack arity"))?;
+                        regs.extend(self.coerce(v, t, r)?.regs);
+                    }
+                }
+                _ => {
+                    let (v, r) = given.next().ok_or_else(|| LowerError::bug("call arity"))?;
+                    regs.extend(self.coerce(v, p.ty, r)?.regs);
+                }
+            }
         }
         let site = self.cx.errors.site(Site {
             frame: self.frame_at(range),
@@ -699,12 +781,13 @@ impl FnLower<'_, '_, '_> {
             if matches!(
                 self.res.name(match &func.kind {
                     ExprKind::Name(id) => id.id,
-                    _ => unreachable!("a prefixed literal's callee is a name"),
+                    _ => return Err(LowerError::bug("a prefixed literal whose callee is not a name")),
                 }),
                 NameRef::Builtin(_)
             ) {
-                let p = PrimTy::from_name(name).expect("an integer type name");
-                let s = Scalar::wrap_int(v, p).expect("an integer type");
+                let p =
+                    PrimTy::from_name(name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
+                let s = Scalar::wrap_int(v, p).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 return Ok(self.konst(s));
             }
         }
@@ -742,7 +825,83 @@ impl FnLower<'_, '_, '_> {
                 }
                 Ok(LVal { ty: t, regs })
             }
+            Some(Value::Builtin(Builtin::AllocOf { item, gc })) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig =
+                    signatures::builtin_signature(types, Builtin::AllocOf { item, gc }, &tys, |_| false);
+                let (Some(Ok(sig)), [(n, r)]) = (sig, vals.as_slice()) else {
+                    return self.unsupported("this `gc_alloc` call", e.range);
+                };
+                let n = self.coerce(n.clone(), TypeId::I32, *r)?;
+                let ty = sig
+                    .result
+                    .ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
+                self.ptr_alloc(ty, item, n.regs[0], *r)
+            }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
+            Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep))) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig = signatures::builtin_signature(types, b, &tys, |_| false);
+                let Some(Ok(sig)) = sig else {
+                    return self.unsupported(format!("this `{}` call", b.name()), e.range);
+                };
+                let mut regs = Vec::new();
+                for ((v, r), p) in vals.into_iter().zip(&sig.params) {
+                    regs.extend(match p {
+                        Some(t) => self.coerce(v, *t, r)?.regs,
+                        None => v.regs,
+                    });
+                }
+                let hs = self.cx.helpers;
+                match sig.imp {
+                    BuiltinImpl::Time => {
+                        let r = self.helper_value(hs.time_now, Ty::F64, &regs, e.range)?;
+                        Ok(LVal::one(TypeId::F64, r))
+                    }
+                    _ => {
+                        self.call_helper(hs.sleep, None, &regs, e.range);
+                        Ok(LVal::none())
+                    }
+                }
+            }
+            Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
+                self.list_empty(t, e.range)
+            }
+            Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
+                // `tuple[A, B](a, b)`: each argument converted to its item
+                // type (ASTFrame's `call_type`).
+                let items = self
+                    .cx
+                    .interp
+                    .vm
+                    .types
+                    .tuple_items(t)
+                    .map(|i| i.to_vec())
+                    .unwrap_or_default();
+                if items.len() != args.len() {
+                    return self
+                        .unsupported("a tuple constructor with the wrong number of arguments", e.range);
+                }
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let mut regs = Vec::new();
+                for ((v, r), &it) in vals.into_iter().zip(&items) {
+                    regs.extend(self.coerce(v, it, r)?.regs);
+                }
+                Ok(LVal { ty: t, regs })
+            }
             Some(Value::Builtin(Builtin::Repr)) => {
                 let [a] = args else {
                     return self.unsupported("`repr` with other than one argument", e.range);
@@ -752,24 +911,29 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, s))
             }
             Some(Value::Builtin(Builtin::Len)) => {
-                let [a] = args else {
-                    return self.unsupported("`len` with other than one argument", e.range);
-                };
-                let v = self.expr(a)?;
-                if v.ty != TypeId::STR {
-                    return self.unsupported(format!("`len` of a `{}`", self.type_name(v.ty)), e.range);
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
                 }
-                let h = self.cx.helpers.str_len;
-                let r = self.call_helper(h, Some(Ty::I32), &[v.regs[0]], e.range);
-                Ok(LVal::one(TypeId::I32, r.expect("a result")))
-            }
-            Some(Value::Type(TypeId::STR)) => {
-                let [a] = args else {
-                    return self.unsupported("`str` with other than one argument", e.range);
-                };
-                let v = self.expr(a)?;
-                let s = self.str_of(v, a.range)?;
-                Ok(LVal::one(TypeId::STR, s))
+                let tys: Vec<TypeId> = vals.iter().map(|v| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let sig = signatures::builtin_signature(types, Builtin::Len, &tys, |_| false);
+                match (sig, vals.as_slice()) {
+                    (Some(Ok(sig)), [v]) => match sig.imp {
+                        BuiltinImpl::LenOfStr => {
+                            let h = self.cx.helpers.str_len;
+                            let r = self.helper_value(h, Ty::I32, &[v.regs[0]], e.range)?;
+                            Ok(LVal::one(TypeId::I32, r))
+                        }
+                        BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
+                        BuiltinImpl::LenOfList if self.list_item(v.ty).is_some() => {
+                            let r = self.list_len(v, e.range)?;
+                            Ok(LVal::one(TypeId::I32, r))
+                        }
+                        _ => self.unsupported(format!("`len` of a `{}`", self.type_name(v.ty)), e.range),
+                    },
+                    _ => self.unsupported("this `len` call", e.range),
+                }
             }
             Some(Value::Type(t))
                 if matches!(
@@ -783,31 +947,53 @@ impl FnLower<'_, '_, '_> {
                 }
                 self.simd_make(t, vals, e.range)
             }
-            Some(Value::Type(t)) if t.as_prim().is_some() => {
-                let to = t.as_prim().expect("primitive");
+            Some(Value::Type(t)) if t.as_prim().is_some() || t == TypeId::STR => {
                 let [a] = args else {
-                    return self.unsupported(format!("`{to}(...)` with other than one argument"), e.range);
+                    let n = self.type_name(t);
+                    return self.unsupported(format!("`{n}(...)` with other than one argument"), e.range);
                 };
                 let v = self.expr(a)?;
-                match v.ty.as_prim() {
-                    Some(from) if convert::explicit_convertible(to, from) => {
-                        let r = if from == to {
-                            v.regs[0]
-                        } else {
-                            self.fb.convert(prim_ty(to), v.regs[0])
-                        };
-                        Ok(LVal::one(t, r))
-                    }
-                    _ => self.unsupported(format!("`{to}(x)` of a `{}`", self.type_name(v.ty)), e.range),
-                }
+                self.conversion(t, v, a.range, e.range)
             }
             _ => self.unsupported("a call of this callee", func.range),
+        }
+    }
+
+    /// `to(v)`: the implementation `conversion_signature` selects (the
+    /// table ASTFrame uses).
+    fn conversion(&mut self, to: TypeId, v: LVal, arg: TextRange, whole: TextRange) -> Lowered<LVal> {
+        let sig = signatures::conversion_signature(&self.cx.interp.vm.types, to, v.ty);
+        match sig {
+            Ok(ConvImpl::Identity) => Ok(v),
+            Ok(ConvImpl::Str) => {
+                let s = self.str_of(v, arg)?;
+                Ok(LVal::one(TypeId::STR, s))
+            }
+            Ok(ConvImpl::Prim { to: p, .. }) => {
+                let r = self.fb.convert(prim_ty(p), v.regs[0]);
+                Ok(LVal::one(to, r))
+            }
+            Ok(ConvImpl::StrToInt(p)) => {
+                let ty = self.word(prim_code(p));
+                let h = self.cx.helpers.str_to_int;
+                let w = self.helper_value(h, Ty::U64, &[ty, v.regs[0]], whole)?;
+                let r = self.fb.convert(prim_ty(p), w);
+                Ok(LVal::one(to, r))
+            }
+            // a static error: redshift leaves a lazy `$raise` instead
+            Err(_) => self.unsupported(
+                format!("`{}(x)` of a `{}`", self.type_name(to), self.type_name(v.ty)),
+                whole,
+            ),
         }
     }
 
     /// `str(e)` of a blue value that is not a scalar or a str (a type, a
     /// function, a builtin), formatted now by ASTFrame's `str_of`.
     fn static_text(&mut self, e: &Expr) -> Option<String> {
+        if let ExprKind::Tuple(items) = &e.kind {
+            return self.static_tuple_text(e, items);
+        }
         let v = self.static_value(e)?;
         if matches!(v, Value::Scalar(_) | Value::Str(_) | Value::None) {
             return None;
@@ -823,6 +1009,37 @@ impl FnLower<'_, '_, '_> {
             .ok()
     }
 
+    /// Whether `e` is made of blue values only (literals, static names,
+    /// tuples of those): evaluating it has no effect.
+    pub(crate) fn is_static_expr(&mut self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => {
+                true
+            }
+            ExprKind::Tuple(items) => items.iter().all(|i| self.is_static_expr(i)),
+            ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } => {
+                self.static_value(e).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// The text of a tuple display of blue values that is not a value of
+    /// a static tuple type (an interp tuple: types, functions), formatted
+    /// now by ASTFrame.
+    fn static_tuple_text(&mut self, e: &Expr, items: &[Expr]) -> Option<String> {
+        if !items.iter().all(|i| self.is_static_expr(i)) {
+            return None;
+        }
+        let interp = &mut *self.cx.interp;
+        let mut frame = interp.module_frame(self.cx.module);
+        let v = interp.eval_expr(&mut frame, e).ok()?;
+        if v.ty != TypeId::INTERP_TUPLE || !v.is_blue() {
+            return None;
+        }
+        interp.str_of(&frame, &v, e.range).ok()
+    }
+
     /// `str(v)`: a str handle.
     fn str_of(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         if v.ty == TypeId::STR {
@@ -835,9 +1052,7 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn repr(&mut self, v: LVal, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         if v.ty == TypeId::STR {
-            return Ok(self
-                .call_helper(hs.repr_str, Some(Ty::Handle), &[v.regs[0]], range)
-                .expect("a result"));
+            return self.helper_value(hs.repr_str, Ty::Handle, &[v.regs[0]], range);
         }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
@@ -852,15 +1067,19 @@ impl FnLower<'_, '_, '_> {
             for t in texts {
                 self.call_helper(hs.join_part, None, &[t], range);
             }
-            return Ok(self
-                .call_helper(hs.tuple_text, Some(Ty::Handle), &[], range)
-                .expect("a result"));
+            return self.helper_value(hs.tuple_text, Ty::Handle, &[], range);
         }
         if matches!(
             self.cx.interp.vm.types.kind(v.ty),
             crate::vm::types::TypeKind::Simd { .. }
         ) {
             return self.simd_text(v, range);
+        }
+        if self.ptr_item(v.ty).is_some() {
+            return self.ptr_text(&v, range);
+        }
+        if self.list_item(v.ty).is_some() {
+            return self.list_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {
@@ -886,7 +1105,7 @@ impl FnLower<'_, '_, '_> {
             }
             None => return self.unsupported(format!("`str()` of a `{}`", self.type_name(v.ty)), range),
         };
-        Ok(r.expect("a result"))
+        r.ok_or_else(no_result)
     }
 
     /// `print(a, b, ...)`: every argument evaluated, then formatted, then

@@ -2,7 +2,7 @@
 //! local is one IR local per flattened register), its statements and its
 //! structured control flow. Expressions are in `expr.rs`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use spy_jit::ir::{Block, ErrCode, FunctionBuilder, Op, Stmt as IrStmt, Ty, VReg};
@@ -48,9 +48,44 @@ pub(crate) struct FnLower<'c, 'a, 'out> {
     pub locals: HashMap<u32, LVal>,
     /// The statement being lowered (the frame's `current` in tracebacks).
     pub stmt_range: TextRange,
+    /// Definite assignment: the slots assigned on every path reaching the
+    /// statement being lowered, and whether it is reachable at all (`dead`
+    /// after `return`/`raise`/`break`/`continue`).
+    pub defined: HashSet<u32>,
+    pub dead: bool,
+    /// The slots read where they may be unassigned (with their types):
+    /// those get a definedness flag (`flags`) in the second lowering.
+    pub needs: BTreeMap<u32, TypeId>,
+    pub flags: HashMap<u32, VReg>,
+    /// Interp tuple locals by slot: their shape and registers.
+    pub interp_tuples: HashMap<u32, Vec<super::interp_tuple::Item>>,
 }
 
+/// Lower a function body. A local read where it may not be assigned
+/// (ASTFrame raises `NameError` there) needs a definedness flag, which is
+/// known once the whole body is seen: the body is then lowered again with
+/// a flag for each such local (initialized at entry with its registers,
+/// set by every assignment, tested by every read not proven assigned).
 pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<FunctionBuilder> {
+    let (fb, needs) = lower_body(cx, d, &BTreeMap::new())?;
+    if needs.is_empty() {
+        return Ok(fb);
+    }
+    let (fb, again) = lower_body(cx, d, &needs)?;
+    if again.keys().any(|k| !needs.contains_key(k)) {
+        return Err(LowerError::bug(format!(
+            "`{}`: the second lowering needs other definedness flags",
+            d.func.fqn
+        )));
+    }
+    Ok(fb)
+}
+
+fn lower_body(
+    cx: &mut LowerCx<'_, '_>,
+    d: &Declared,
+    flagged: &BTreeMap<u32, TypeId>,
+) -> Lowered<(FunctionBuilder, BTreeMap<u32, TypeId>)> {
     let func = d.func.clone();
     let code = func.code.clone();
     let fb = cx.builder.function(d.id);
@@ -62,6 +97,11 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
         res: code.res.clone(),
         locals: HashMap::new(),
         stmt_range: code.def.proto_range,
+        defined: HashSet::new(),
+        dead: false,
+        needs: BTreeMap::new(),
+        flags: HashMap::new(),
+        interp_tuples: HashMap::new(),
     };
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
@@ -73,9 +113,28 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
         next += n;
         let crate::resolve::NameRef::Local(slot) = code.res.name(p.name.id) else {
             // the resolver makes every parameter a local of its function
-            panic!("bug: parameter `{}` is not a local", p.name.name);
+            return Err(LowerError::bug(format!(
+                "parameter `{}` is not a local",
+                p.name.name
+            )));
         };
         l.locals.insert(slot, LVal { ty: spec.ty, regs });
+        l.defined.insert(slot);
+    }
+    // Flagged locals: registers zeroed and the flag cleared at entry.
+    for (&slot, &ty) in flagged {
+        let tys = l.cx.flatten(ty, &l.file, code.def.proto_range)?;
+        let regs: Vec<VReg> = tys.iter().map(|&t| l.fb.local(t)).collect();
+        for &r in &regs {
+            let t = l.fb.ty(r);
+            let z = l.fb.const_(t, 0);
+            l.fb.assign(r, Op::Copy(z));
+        }
+        let flag = l.fb.local(Ty::Bool);
+        let f = l.fb.const_(Ty::Bool, 0);
+        l.fb.assign(flag, Op::Copy(f));
+        l.locals.insert(slot, LVal { ty, regs });
+        l.flags.insert(slot, flag);
     }
     l.block(&code.def.body)?;
     // Falling off the end: `return None` (a body whose every path returns
@@ -99,7 +158,7 @@ pub(crate) fn lower_function(cx: &mut LowerCx<'_, '_>, d: &Declared) -> Lowered<
         );
         l.fb.raise(code, [None, None]);
     }
-    Ok(l.fb)
+    Ok((l.fb, l.needs))
 }
 
 impl FnLower<'_, '_, '_> {
@@ -209,8 +268,12 @@ impl FnLower<'_, '_, '_> {
             }
             StmtKind::If { test, body, orelse } => {
                 let c = self.condition(test)?;
+                let before = (self.defined.clone(), self.dead);
                 let then_ = self.nested(body)?;
+                let after_then = std::mem::replace(&mut self.defined, before.0.clone());
+                let dead_then = std::mem::replace(&mut self.dead, before.1);
                 let else_ = self.nested(orelse)?;
+                self.join(after_then, dead_then);
                 self.fb.push(IrStmt::If {
                     cond: c,
                     then_,
@@ -219,14 +282,28 @@ impl FnLower<'_, '_, '_> {
             }
             StmtKind::While { test, body } => {
                 self.fb.open_block();
+                let before = (self.defined.clone(), self.dead);
                 let r = self.while_body(test, body);
+                // the body may run no time, and leaves by `break` too
+                (self.defined, self.dead) = before;
                 let b = self.fb.close_block();
                 r?;
                 self.fb.push(IrStmt::Loop { body: b });
             }
-            StmtKind::For { target, iter, body } => self.for_range(target, iter, body)?,
-            StmtKind::Break => self.fb.break_(),
-            StmtKind::Continue => self.fb.continue_(),
+            StmtKind::For { target, iter, body } => {
+                let before = (self.defined.clone(), self.dead);
+                let r = self.for_range(target, iter, body);
+                (self.defined, self.dead) = before;
+                r?
+            }
+            StmtKind::Break => {
+                self.fb.break_();
+                self.dead = true;
+            }
+            StmtKind::Continue => {
+                self.fb.continue_();
+                self.dead = true;
+            }
             StmtKind::Return(value) => {
                 let v = match value {
                     Some(e) => {
@@ -237,11 +314,13 @@ impl FnLower<'_, '_, '_> {
                 };
                 let regs = super::simd::to_abi(&mut self.fb, &v.regs);
                 self.fb.ret(&regs);
+                self.dead = true;
             }
             StmtKind::Raise(e) => {
                 let (kind, message) = self.raised(e)?;
                 let code = self.fixed_code(kind, message, s.range, "raised here");
                 self.fb.raise(code, [None, None]);
+                self.dead = true;
             }
             StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_ref())?,
             StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => {
@@ -252,6 +331,28 @@ impl FnLower<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// After an `if`: what both branches assigned (a branch that does not
+    /// fall through does not count).
+    fn join(&mut self, other: HashSet<u32>, other_dead: bool) {
+        match (other_dead, self.dead) {
+            (true, _) => {}
+            (false, true) => {
+                self.defined = other;
+                self.dead = false;
+            }
+            (false, false) => self.defined.retain(|s| other.contains(s)),
+        }
+    }
+
+    /// Lower `f` as code that may not run (a conditional operand): what it
+    /// assigns is not definitely assigned after it.
+    pub fn maybe_runs<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let before = (self.defined.clone(), self.dead);
+        let r = f(self);
+        (self.defined, self.dead) = before;
+        r
     }
 
     fn while_body(&mut self, test: &Expr, body: &[Stmt]) -> Lowered<()> {
@@ -287,7 +388,7 @@ impl FnLower<'_, '_, '_> {
             [stop] => (zero, *stop, one),
             [start, stop] => (*start, *stop, one),
             [start, stop, step] => (*start, *stop, *step),
-            _ => unreachable!("1 to 3 arguments"),
+            _ => return Err(LowerError::bug("`range` with other than 1 to 3 arguments")),
         };
         if args.len() == 3 {
             let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
@@ -352,7 +453,7 @@ impl FnLower<'_, '_, '_> {
                     self.fb.raise(code, [None, None]);
                 }
                 Some(m) => {
-                    let v = self.expr(m)?;
+                    let v = self.maybe_runs(|l| l.expr(m))?;
                     if v.ty != TypeId::STR {
                         return self.unsupported("an `assert` message that is not a `str`", m.range);
                     }
@@ -449,6 +550,12 @@ impl FnLower<'_, '_, '_> {
             return self.unsupported("a declaration without a type", range);
         };
         let ty = self.eval_type(annotation)?;
+        if ty == TypeId::INTERP_TUPLE {
+            return match &v.value {
+                Some(value) => self.interp_tuple_store(&v.name, value),
+                None => self.unsupported("an interp tuple declared without a value", range),
+            };
+        }
         self.declare_local(&v.name, ty)?;
         if let Some(value) = &v.value {
             let x = self.expr(value)?;
@@ -468,6 +575,7 @@ impl FnLower<'_, '_, '_> {
 
     fn assign(&mut self, target: &AssignTarget, value: &Expr) -> Lowered<()> {
         match target {
+            AssignTarget::Name(id) if self.is_interp_tuple_local(id) => self.interp_tuple_store(id, value),
             AssignTarget::Name(id) => {
                 let x = self.expr(value)?;
                 self.store_local(id, x, value.range)
@@ -486,10 +594,35 @@ impl FnLower<'_, '_, '_> {
                 }
                 Ok(())
             }
-            AssignTarget::Attribute { range, .. } => {
-                self.unsupported("an assignment to an attribute", *range)
+            AssignTarget::Attribute {
+                value: obj,
+                attr,
+                range,
+            } => {
+                let o = self.expr(obj)?;
+                if self.ptr_item(o.ty).is_none() {
+                    return self.unsupported("an assignment to an attribute", *range);
+                }
+                let v = self.expr(value)?;
+                let ty = self.ptr_field_type(o.ty, attr, *range)?;
+                let v = self.coerce(v, ty, value.range)?;
+                self.ptr_set_field(o, attr, v, value.range)
             }
-            AssignTarget::Subscript { range, .. } => self.unsupported("an assignment to a subscript", *range),
+            AssignTarget::Subscript {
+                value: obj,
+                indices,
+                range,
+            } => {
+                let o = self.expr(obj)?;
+                let (Some(item), [index]) = (self.ptr_item(o.ty), indices.as_slice()) else {
+                    return self.unsupported("an assignment to a subscript", *range);
+                };
+                let i = self.expr(index)?;
+                let v = self.expr(value)?;
+                let i = self.coerce(i, TypeId::I32, index.range)?;
+                let v = self.coerce(v, item, value.range)?;
+                self.ptr_setitem(o, i.regs[0], v, *range)
+            }
         }
     }
 
@@ -521,7 +654,44 @@ impl FnLower<'_, '_, '_> {
         for (&dst, &src) in local.regs.iter().zip(&x.regs) {
             self.fb.assign(dst, Op::Copy(src));
         }
+        self.assigned(slot);
         Ok(())
+    }
+
+    /// `slot` is assigned here.
+    fn assigned(&mut self, slot: u32) {
+        if let Some(&flag) = self.flags.get(&slot) {
+            let t = self.fb.const_(Ty::Bool, 1);
+            self.fb.assign(flag, Op::Copy(t));
+        }
+        self.defined.insert(slot);
+    }
+
+    /// Before reading `slot`: ASTFrame's `NameError` when it is not
+    /// assigned, unless every path to here assigns it.
+    fn check_assigned(&mut self, id: &ast::Identifier, slot: u32, ty: TypeId) {
+        if self.defined.contains(&slot) {
+            return;
+        }
+        self.needs.insert(slot, ty);
+        if let Some(&flag) = self.flags.get(&slot) {
+            let code = self.fixed_code(
+                ExcKind::NameError,
+                format!("local variable `{}` is read before being assigned", id.name),
+                id.range,
+                "read here",
+            );
+            let f = self.fb.op(Ty::Bool, Op::Copy(flag));
+            self.fb.push(IrStmt::If {
+                cond: f,
+                then_: Block::default(),
+                else_: Block(vec![IrStmt::Raise {
+                    code,
+                    operands: [None, None],
+                }]),
+            });
+            self.defined.insert(slot);
+        }
     }
 
     /// A copy of a local's current value (temporaries, so later
@@ -534,6 +704,7 @@ impl FnLower<'_, '_, '_> {
         let Some(local) = self.locals.get(&slot).cloned() else {
             return self.unsupported(format!("the undeclared local `{}`", id.name), id.range);
         };
+        self.check_assigned(id, slot, local.ty);
         let regs = local
             .regs
             .iter()

@@ -19,6 +19,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
 use crate::syntax::ast::BinOp;
+use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
 use crate::vm::ops::{self, format, OpError, PrimTy, Scalar};
 use crate::vm::rt_error::RuntimeError;
@@ -41,10 +42,26 @@ pub struct RunState {
     /// the running total is the live total.
     pub max_memory: u64,
     str_bytes: u64,
+    /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
+    /// (at a fixed address) until the run ends.
+    buffers: Vec<Vec<u64>>,
+    /// The interpreter's memory meter and what the run's allocations count
+    /// on it (given back when the run ends).
+    meter: Rc<Meter>,
+    charges: Vec<Charge>,
+    /// list values by handle: their items' canonical words (floats as
+    /// their bits).
+    lists: Vec<Vec<Word>>,
+}
+
+/// The memory budget a run's pointer allocations are counted against.
+pub struct Budget {
+    pub meter: Rc<Meter>,
+    pub max_memory: u64,
 }
 
 impl RunState {
-    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, max_memory: u64) -> RunState {
+    pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, budget: Budget) -> RunState {
         let str_bytes = strs.iter().map(|s| s.len() as u64).sum();
         RunState {
             out: Vec::new(),
@@ -53,9 +70,31 @@ impl RunState {
             joined: Vec::new(),
             errors,
             max_str_bytes,
-            max_memory,
+            max_memory: budget.max_memory,
             str_bytes,
+            buffers: Vec::new(),
+            meter: budget.meter,
+            charges: Vec::new(),
+            lists: Vec::new(),
         }
+    }
+
+    /// A zeroed buffer of `bytes` (at least one word, so that every
+    /// allocation has its own non-null address), or `None` when the host
+    /// refuses it.
+    fn buffer(&mut self, bytes: u64) -> Option<Word> {
+        let words = usize::try_from(bytes.div_ceil(8)).ok()?.max(1);
+        let mut v: Vec<u64> = Vec::new();
+        v.try_reserve_exact(words).ok()?;
+        v.resize(words, 0);
+        let addr = v.as_mut_ptr() as Word;
+        self.buffers.push(v);
+        Some(addr)
+    }
+
+    fn memory_error(&mut self, ctx: &mut HelperCtx) {
+        let limit = self.max_memory;
+        self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
     }
 
     pub fn text(&self, h: Word) -> String {
@@ -238,6 +277,158 @@ extern "C" fn str_index(ctx: CtxPtr<'_>, a: u64, i: u64) -> u64 {
     })
 }
 
+/// `T(s)` for an integer type `T` (`ty` its code): the interpreter's
+/// `parse_int_str`; the canonical word of the result.
+extern "C" fn str_to_int(ctx: CtxPtr<'_>, ty: u64, h: u64) -> u64 {
+    with(ctx, |st, c| {
+        let p = prim_of_code(ty).expect("a primitive type code");
+        match ops::convert::parse_int_str(&st.str(h), p) {
+            Ok(v) => word_of_scalar(v),
+            Err(e) => {
+                st.raise(c, e);
+                0
+            }
+        }
+    })
+}
+
+// ---------------------------------------------------------------- lists
+
+/// The item type code of a list of str (beside the primitives' codes).
+pub const STR_ITEM: Word = 100;
+
+extern "C" fn list_new(ctx: CtxPtr<'_>) -> u64 {
+    with(ctx, |st, _| {
+        st.lists.push(Vec::new());
+        st.lists.len() as Word - 1
+    })
+}
+
+fn push_word(st: &mut RunState, h: u64, w: Word) {
+    st.lists.get_mut(h as usize).expect("a valid list handle").push(w);
+}
+
+extern "C" fn list_push(ctx: CtxPtr<'_>, h: u64, w: u64) {
+    with(ctx, |st, _| push_word(st, h, w))
+}
+
+extern "C" fn list_push_f64(ctx: CtxPtr<'_>, h: u64, x: f64) {
+    with(ctx, |st, _| push_word(st, h, x.to_bits()))
+}
+
+extern "C" fn list_push_f32(ctx: CtxPtr<'_>, h: u64, x: f32) {
+    with(ctx, |st, _| push_word(st, h, u64::from(x.to_bits())))
+}
+
+/// `l[i]`: ASTFrame's `list_slot` (negative from the end) or `IndexError`.
+fn get_word(st: &mut RunState, c: &mut HelperCtx, h: u64, i: u64) -> Word {
+    let items = st.lists.get(h as usize).expect("a valid list handle");
+    match crate::frames::list::list_slot(i as i64, items.len()) {
+        Some(k) => items[k],
+        None => {
+            st.raise(c, OpError::Runtime(RuntimeError::ListIndex));
+            0
+        }
+    }
+}
+
+extern "C" fn list_get(ctx: CtxPtr<'_>, h: u64, i: u64) -> u64 {
+    with(ctx, |st, c| get_word(st, c, h, i))
+}
+
+extern "C" fn list_get_f64(ctx: CtxPtr<'_>, h: u64, i: u64) -> f64 {
+    with(ctx, |st, c| f64::from_bits(get_word(st, c, h, i)))
+}
+
+extern "C" fn list_get_f32(ctx: CtxPtr<'_>, h: u64, i: u64) -> f32 {
+    with(ctx, |st, c| f32::from_bits(get_word(st, c, h, i) as u32))
+}
+
+extern "C" fn list_len(ctx: CtxPtr<'_>, h: u64) -> u64 {
+    with(ctx, |st, _| {
+        st.lists.get(h as usize).expect("a valid list handle").len() as i64 as u64
+    })
+}
+
+/// `repr(l)`: each item's repr (the interpreter's formatting of its type:
+/// `item` is a primitive's code or [`STR_ITEM`]) joined by
+/// `op_select::list_text`, within the str limit as ASTFrame checks it.
+extern "C" fn list_text(ctx: CtxPtr<'_>, h: u64, item: u64) -> u64 {
+    with(ctx, |st, c| {
+        let words = st.lists.get(h as usize).expect("a valid list handle").clone();
+        let mut parts = Vec::with_capacity(words.len());
+        let mut bytes = 0usize;
+        for (k, w) in words.into_iter().enumerate() {
+            let part = match prim_of_code(item) {
+                Some(p) => format::format_scalar(scalar_of_word(p, w)),
+                None => format::repr_str(&st.str(w)),
+            };
+            bytes = bytes.saturating_add(part.len());
+            if !st.check_len(c, op_select::list_text_len(k + 1, bytes)) {
+                return 0;
+            }
+            parts.push(part);
+        }
+        st.handle(op_select::list_text(&parts))
+    })
+}
+
+// ----------------------------------------------------------------- time
+
+/// `time.time()`: the interpreter's clock.
+extern "C" fn time_now(ctx: CtxPtr<'_>) -> f64 {
+    with(ctx, |_, _| crate::frames::lowlevel::clock_secs())
+}
+
+/// `time.sleep(s)`: the interpreter's sleep.
+extern "C" fn sleep(ctx: CtxPtr<'_>, s: f64) {
+    with(ctx, |_, _| crate::frames::lowlevel::sleep_secs(s))
+}
+
+// ------------------------------------------------------------ pointers
+
+/// `gc_alloc[T](n)` / `raw_alloc[T](n)` as ASTFrame's `alloc`: a negative
+/// `n` raises, then `n` items are counted against the memory budget by the
+/// interpreter's rule (`item` is the primitive's code, or `u64::MAX` for a
+/// boxed item), then a zeroed buffer of `n × size` bytes is made (`size` 0:
+/// a one-word identity for an item stored by parts). Returns its address.
+extern "C" fn ptr_alloc(ctx: CtxPtr<'_>, n: u64, item: u64, size: u64) -> u64 {
+    with(ctx, |st, c| {
+        let n = n as i64;
+        if n < 0 {
+            st.raise(c, OpError::Runtime(RuntimeError::NegativeAlloc));
+            return 0;
+        }
+        let bytes = item_bytes(prim_of_code(item)).saturating_mul(n as u64);
+        match st.meter.charge(bytes, st.max_memory) {
+            Ok(charge) => st.charges.push(charge),
+            Err(_) => {
+                st.memory_error(c);
+                return 0;
+            }
+        }
+        match st.buffer(size.saturating_mul(n as u64)) {
+            Some(addr) => addr,
+            None => {
+                st.memory_error(c);
+                0
+            }
+        }
+    })
+}
+
+/// One more zeroed buffer of `n × size` bytes for an allocation made by
+/// `ptr_alloc` (a part of items stored by parts; already counted).
+extern "C" fn ptr_buffer(ctx: CtxPtr<'_>, n: u64, size: u64) -> u64 {
+    with(ctx, |st, c| match st.buffer(size.saturating_mul(n)) {
+        Some(addr) => addr,
+        None => {
+            st.memory_error(c);
+            0
+        }
+    })
+}
+
 // -------------------------------------------------------------- numbers
 
 fn binop_of_code(code: u64) -> BinOp {
@@ -331,6 +522,20 @@ pub struct Helpers {
     pub int_div: HelperId,
     pub f64_binop: HelperId,
     pub f32_binop: HelperId,
+    pub ptr_alloc: HelperId,
+    pub ptr_buffer: HelperId,
+    pub str_to_int: HelperId,
+    pub time_now: HelperId,
+    pub sleep: HelperId,
+    pub list_new: HelperId,
+    pub list_push: HelperId,
+    pub list_push_f64: HelperId,
+    pub list_push_f32: HelperId,
+    pub list_get: HelperId,
+    pub list_get_f64: HelperId,
+    pub list_get_f32: HelperId,
+    pub list_len: HelperId,
+    pub list_text: HelperId,
 }
 
 impl Helpers {
@@ -412,6 +617,65 @@ impl Helpers {
                 &[U64, F32, F32],
                 Some(F32),
                 f32_binop as *const () as usize,
+            ),
+            ptr_alloc: h(
+                "ptr_alloc",
+                &[I64, U64, U64],
+                Some(Ptr),
+                ptr_alloc as *const () as usize,
+            ),
+            ptr_buffer: h(
+                "ptr_buffer",
+                &[I64, U64],
+                Some(Ptr),
+                ptr_buffer as *const () as usize,
+            ),
+            str_to_int: h(
+                "str_to_int",
+                &[U64, Handle],
+                Some(U64),
+                str_to_int as *const () as usize,
+            ),
+            time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
+            sleep: h("sleep", &[F64], None, sleep as *const () as usize),
+            list_new: h("list_new", &[], Some(Handle), list_new as *const () as usize),
+            list_push: h("list_push", &[Handle, U64], None, list_push as *const () as usize),
+            list_push_f64: h(
+                "list_push_f64",
+                &[Handle, F64],
+                None,
+                list_push_f64 as *const () as usize,
+            ),
+            list_push_f32: h(
+                "list_push_f32",
+                &[Handle, F32],
+                None,
+                list_push_f32 as *const () as usize,
+            ),
+            list_get: h(
+                "list_get",
+                &[Handle, I64],
+                Some(U64),
+                list_get as *const () as usize,
+            ),
+            list_get_f64: h(
+                "list_get_f64",
+                &[Handle, I64],
+                Some(F64),
+                list_get_f64 as *const () as usize,
+            ),
+            list_get_f32: h(
+                "list_get_f32",
+                &[Handle, I64],
+                Some(F32),
+                list_get_f32 as *const () as usize,
+            ),
+            list_len: h("list_len", &[Handle], Some(I32), list_len as *const () as usize),
+            list_text: h(
+                "list_text",
+                &[Handle, U64],
+                Some(Handle),
+                list_text as *const () as usize,
             ),
         }
     }

@@ -1,8 +1,14 @@
 //! How a SPy value of a static type lives in IR registers: primitives are
 //! one register of the matching `Ty`, `str` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
-//! registers (flattened), `SIMD[T, N]` one vector register. Also the one mapping between canonical IR words
-//! and `vm::ops::Scalar`, used by every helper.
+//! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
+//! (base, len): to a primitive `T`, a `Ptr` to the items and an `I64`
+//! length; to any other `T` (a struct, a pointer), the items are stored by
+//! parts — one buffer per scalar of `T`'s flattened layout — and the
+//! registers are an identity `Ptr` (the allocation, for `==` and truth), the
+//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). Also the one
+//! mapping between canonical IR words and `vm::ops::Scalar`, used by every
+//! helper.
 
 use spy_jit::ir::{Ty, Word};
 
@@ -57,9 +63,58 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
                 }
             }
         }
+        // A list is a handle to a table of the run; its items are words
+        // (an item type of one register).
+        TypeKind::List(item) => match flatten(types, *item) {
+            Some(parts) if parts.len() == 1 => out.push(Ty::Handle),
+            _ => return false,
+        },
+        TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
+            Some(l) => out.extend(l.regs()),
+            None => return false,
+        },
         _ => return false,
     }
     true
+}
+
+/// How a pointer to items of one type lives in registers and memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtrLayout {
+    /// The item type is primitive: the identity register is the buffer.
+    pub prim: bool,
+    /// The IR type of each part of an item (one buffer per part).
+    pub parts: Vec<Ty>,
+}
+
+impl PtrLayout {
+    /// The layout of a pointer to `item`, if `item` has a native layout.
+    pub fn of(types: &TypeTable, item: TypeId) -> Option<PtrLayout> {
+        let parts = flatten(types, item)?;
+        Some(PtrLayout {
+            prim: item.as_prim().is_some(),
+            parts,
+        })
+    }
+
+    /// The pointer's registers: identity, length, then the part buffers
+    /// (the identity is the one buffer for a primitive item).
+    pub fn regs(&self) -> Vec<Ty> {
+        let mut out = vec![Ty::Ptr, Ty::I64];
+        if !self.prim {
+            out.extend(self.parts.iter().map(|_| Ty::Ptr));
+        }
+        out
+    }
+
+    /// Which of a pointer's registers are the part buffers.
+    pub fn buffers<T: Copy>(&self, regs: &[T]) -> Vec<T> {
+        if self.prim {
+            vec![regs[0]]
+        } else {
+            regs[2..].to_vec()
+        }
+    }
 }
 
 /// The stable number of a primitive type passed to helpers.
@@ -139,7 +194,29 @@ mod tests {
             flatten(&t, outer),
             Some(vec![Ty::I32, Ty::F64, Ty::Handle, Ty::Bool])
         );
+        // A list is a handle when its items are one register each.
         let list = t.list(TypeId::I32);
-        assert_eq!(flatten(&t, list), None);
+        assert_eq!(flatten(&t, list), Some(vec![Ty::Handle]));
+        let pairs = t.list(inner);
+        assert_eq!(flatten(&t, pairs), None);
+    }
+
+    #[test]
+    fn pointers_are_base_and_length_with_a_buffer_per_item_part() {
+        let mut t = TypeTable::new();
+        let p = t.ptr(TypeId::F64, true);
+        assert_eq!(flatten(&t, p), Some(vec![Ty::Ptr, Ty::I64]));
+        // A pointer to (i32, gc_ptr[f64]): identity, length, then one buffer
+        // per part of the item (i32, and the inner pointer's two registers).
+        let item = t.tuple(vec![TypeId::I32, p]);
+        let q = t.ptr(item, false);
+        assert_eq!(
+            flatten(&t, q),
+            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
+        );
+        let l = PtrLayout::of(&t, item).unwrap();
+        assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
+        assert_eq!(l.buffers(&[0, 1, 2, 3, 4]), vec![2, 3, 4]);
+        assert_eq!(PtrLayout::of(&t, TypeId::U8).unwrap().buffers(&[7, 8]), vec![7]);
     }
 }

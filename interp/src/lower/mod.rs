@@ -7,6 +7,9 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
+//! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
+//! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
@@ -15,7 +18,7 @@
 //!
 //! No typing rule is written here: every operator's implementation and
 //! result type come from `vm::ops` (`binop_signature`, `cmpop_signature`,
-//! `unaryop_signature`, `implicit_convertible`, `explicit_convertible`,
+//! `unaryop_signature`, `implicit_convertible`, `conversion_signature`, `builtin_signature`,
 //! `resolve::prefixed_int_literal`), the functions ASTFrame and DopplerFrame
 //! use. Types of locals, parameters and results are the values module init
 //! computed (`Function::params`, annotations evaluated by ASTFrame).
@@ -27,7 +30,10 @@ mod expr;
 mod func;
 pub mod globals;
 pub mod helpers;
+mod interp_tuple;
 pub mod layout;
+mod list;
+mod ptr;
 pub mod run;
 mod simd;
 
@@ -41,7 +47,7 @@ use crate::frames::Interp;
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::FuncColor;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Function, ModuleId, Value};
+use crate::vm::value::{Function, ModuleId, StarKind, Value};
 use errors::ErrorTable;
 use globals::GlobalArea;
 use helpers::Helpers;
@@ -51,6 +57,9 @@ use helpers::Helpers;
 pub enum LowerError {
     /// A construct the lowering does not handle: what, and `file:line:col`.
     Unsupported { what: String, at: String },
+    /// A broken invariant of the lowering (an internal error of
+    /// spy-interp, not a gap of the JIT).
+    Bug(String),
 }
 
 impl LowerError {
@@ -61,11 +70,15 @@ impl LowerError {
         }
     }
 
+    pub(crate) fn bug(what: impl Into<String>) -> LowerError {
+        LowerError::Bug(what.into())
+    }
+
     /// What is not supported (without the location): the category the
     /// conformance suite's "not yet native" list records.
     pub fn what(&self) -> &str {
         match self {
-            LowerError::Unsupported { what, .. } => what,
+            LowerError::Unsupported { what, .. } | LowerError::Bug(what) => what,
         }
     }
 }
@@ -74,6 +87,7 @@ impl fmt::Display for LowerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LowerError::Unsupported { what, at } => write!(f, "{at}: the JIT cannot compile {what} (yet)"),
+            LowerError::Bug(what) => write!(f, "internal error of the JIT lowering: {what}"),
         }
     }
 }
@@ -165,9 +179,11 @@ impl LowerCx<'_, '_> {
                 range,
             ));
         }
-        if func.star.is_some() {
+        // A pack `*args: (A, B)` is a static tuple parameter (flattened);
+        // a variadic `*args` (an interp tuple) has no native layout.
+        if matches!(&func.star, Some(st) if matches!(st.kind, StarKind::Variadic(_))) {
             return Err(LowerError::unsupported(
-                format!("`{}`: a `*args` parameter", func.fqn),
+                format!("`{}`: a variadic `*args` parameter", func.fqn),
                 &def_file,
                 proto,
             ));
@@ -250,6 +266,8 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         queue: Vec::new(),
         marks: Vec::new(),
     };
+    // Handle 0 is `""`: zeroed pointer memory holds empty strs.
+    cx.string("");
     let file = main.code.file.clone();
     let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
     while let Some(d) = cx.queue.pop() {
@@ -358,14 +376,14 @@ mod tests {
 
     #[test]
     fn an_unsupported_construct_names_what_and_where() {
-        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = [1]\n") else {
-            panic!("lists are not native yet");
+        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = []\n") else {
+            panic!("the empty list is not native yet");
         };
         assert_eq!(
             e.to_string(),
-            "m.spy:3:5: the JIT cannot compile a value of type `list[i32]` (yet)"
+            "m.spy:3:21: the JIT cannot compile the empty list `[]` (yet)"
         );
-        assert_eq!(e.what(), "a value of type `list[i32]`");
+        assert_eq!(e.what(), "the empty list `[]`");
     }
 
     #[test]

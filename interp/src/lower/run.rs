@@ -71,7 +71,15 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             )));
         }
     };
-    let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
+    let program = match lower_program(interp, module, &main) {
+        Ok(p) => p,
+        Err(LowerError::Bug(what)) => {
+            return Ok(Err(Failure::Bug(Bug::new(format!(
+                "internal error of the JIT lowering: {what}"
+            )))))
+        }
+        Err(e) => return Err(NotNative::Lower(e)),
+    };
     let code = |c| ErrCode::new(c).expect("non-zero");
     let opts = CompileOptions {
         recursion_error: code(RECURSION),
@@ -96,7 +104,10 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         program.strings,
         program.errors,
         interp.limits.max_str_bytes,
-        interp.limits.max_memory,
+        helpers::Budget {
+            meter: interp.meter.clone(),
+            max_memory: interp.limits.max_memory,
+        },
     ));
     let result = compiled.call(&mut ctx, program.main, &[]);
     let state = helpers::take().expect("the run state is still installed");

@@ -51,6 +51,32 @@ impl Meter {
     fn release(&self, bytes: u64) {
         self.used.set(self.used.get().saturating_sub(bytes));
     }
+
+    /// Count `bytes` of memory that lives elsewhere (the JIT's pointer
+    /// buffers) against `limit` while the returned [`Charge`] lives, by
+    /// the rule [`PtrMem::zeroed`] applies.
+    pub fn charge(self: &Rc<Meter>, bytes: u64, limit: u64) -> Result<Charge, OverBudget> {
+        if !self.reserve(bytes, limit) {
+            return Err(OverBudget { bytes });
+        }
+        Ok(Charge {
+            bytes,
+            meter: self.clone(),
+        })
+    }
+}
+
+/// Bytes counted by a [`Meter`] until dropped.
+#[derive(Debug)]
+pub struct Charge {
+    bytes: u64,
+    meter: Rc<Meter>,
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        self.meter.release(self.bytes);
+    }
 }
 
 /// The items behind a pointer, unboxed when their type is primitive.

@@ -251,6 +251,17 @@ pub fn opaque_struct_text(vm: &Vm, ty: TypeId) -> String {
 /// `repr()` of a tuple from the reprs of its items. Deliberate difference:
 /// upstream prints the generic `<spy `...::_tup` object at 0x...>`; this
 /// is Python's tuple repr, deterministic and readable.
+/// The text of a list from its items' reprs.
+pub fn list_text(parts: &[String]) -> String {
+    format!("[{}]", parts.join(", "))
+}
+
+/// The text of a list of `len` items whose reprs took `part_bytes` in
+/// total, before it is built: what ASTFrame checks against the str limit.
+pub fn list_text_len(len: usize, part_bytes: usize) -> usize {
+    part_bytes.saturating_add(2 * len).saturating_add(2)
+}
+
 pub fn tuple_text(parts: &[String]) -> String {
     if parts.len() == 1 {
         format!("({},)", parts[0])

@@ -1,0 +1,277 @@
+//! Pointers of residual code (`gc_ptr[T]`, `raw_ptr[T]`, spec §15.1):
+//! allocation through the `ptr_alloc` helper (the interpreter's memory
+//! budget and zero fill), item and field loads and stores as IR `Load` /
+//! `Store` (null check, then bounds check, each raising the run-time error
+//! ASTFrame raises, in its order), truth, identity and display. The
+//! register layout is `layout::PtrLayout`.
+
+use spy_jit::ir::{CmpOp as IC, Op, Stmt as IrStmt, Ty, VReg};
+
+use super::func::{FnLower, LVal};
+use super::layout::{prim_code, PtrLayout};
+use super::{LowerError, Lowered};
+use crate::source::TextRange;
+use crate::syntax::ast;
+use crate::vm::memory::PtrMem;
+use crate::vm::rt_error::RuntimeError;
+use crate::vm::types::{TypeId, TypeKind};
+use crate::vm::value::{PtrValue, Typed, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What a store or a load is (its out-of-bounds error).
+#[derive(Clone, Copy)]
+enum Access {
+    Load,
+    Store,
+}
+
+impl FnLower<'_, '_, '_> {
+    /// The item type of pointer type `ty`, if it is one.
+    pub fn ptr_item(&self, ty: TypeId) -> Option<TypeId> {
+        match self.cx.interp.vm.types.kind(ty) {
+            TypeKind::Ptr { item, .. } => Some(*item),
+            _ => None,
+        }
+    }
+
+    fn ptr_layout(&self, item: TypeId, range: TextRange) -> Lowered<PtrLayout> {
+        match PtrLayout::of(&self.cx.interp.vm.types, item) {
+            Some(l) => Ok(l),
+            None => self.unsupported(format!("a pointer to `{}`", self.type_name(item)), range),
+        }
+    }
+
+    /// `gc_alloc[T](n)` with `n` already converted to `i32`.
+    pub fn ptr_alloc(&mut self, ty: TypeId, item: TypeId, n: VReg, range: TextRange) -> Lowered<LVal> {
+        let layout = self.ptr_layout(item, range)?;
+        let n = self.fb.convert(Ty::I64, n);
+        // `item_bytes`' rule: a primitive costs its size, anything else a
+        // boxed value (`u64::MAX` is no primitive's code).
+        let code = item.as_prim().map_or(u64::MAX, prim_code);
+        let code = self.fb.const_(Ty::U64, code);
+        let size = if layout.prim {
+            u64::from(layout.parts[0].size())
+        } else {
+            0
+        };
+        let size = self.fb.const_(Ty::U64, size);
+        let hs = self.cx.helpers;
+        let base = self.helper_value(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range)?;
+        let mut regs = vec![base, n];
+        if !layout.prim {
+            for part in &layout.parts {
+                let size = self.fb.const_(Ty::U64, u64::from(part.size()));
+                let b = self.helper_value(hs.ptr_buffer, Ty::Ptr, &[n, size], range)?;
+                regs.push(b);
+            }
+        }
+        Ok(LVal { ty, regs })
+    }
+
+    /// The null pointer of type `ty` (`P.NULL`).
+    pub fn ptr_null(&mut self, ty: TypeId, range: TextRange) -> Lowered<LVal> {
+        let tys = self.cx.flatten(ty, &self.file, range)?;
+        let regs = tys.iter().map(|&t| self.fb.const_(t, 0)).collect();
+        Ok(LVal { ty, regs })
+    }
+
+    /// The codes of the null and bounds errors of an access at `range`.
+    fn access_codes(
+        &mut self,
+        access: Access,
+        range: TextRange,
+    ) -> (spy_jit::ir::ErrCode, spy_jit::ir::ErrCode) {
+        let null = self.rt_code(RuntimeError::NullPointer, range, "");
+        let oob = match access {
+            Access::Load => RuntimeError::PtrGetitemOutOfBounds,
+            Access::Store => RuntimeError::PtrStoreOutOfBounds,
+        };
+        (null, self.rt_code(oob, range, ""))
+    }
+
+    /// The registers of the item parts `parts` (a range of the item's
+    /// flattened scalars) of item `index` (an `I64`).
+    fn load_parts(
+        &mut self,
+        p: &LVal,
+        layout: &PtrLayout,
+        parts: std::ops::Range<usize>,
+        index: VReg,
+        range: TextRange,
+    ) -> Vec<VReg> {
+        let (on_null, on_oob) = self.access_codes(Access::Load, range);
+        let bufs = layout.buffers(&p.regs);
+        parts
+            .map(|k| {
+                self.fb
+                    .load(layout.parts[k], bufs[k], p.regs[1], index, on_null, on_oob)
+            })
+            .collect()
+    }
+
+    fn store_parts(
+        &mut self,
+        p: &LVal,
+        layout: &PtrLayout,
+        first: usize,
+        values: &[VReg],
+        index: VReg,
+        range: TextRange,
+    ) {
+        let (on_null, on_oob) = self.access_codes(Access::Store, range);
+        let bufs = layout.buffers(&p.regs);
+        for (k, &v) in values.iter().enumerate() {
+            self.fb
+                .store(bufs[first + k], p.regs[1], index, v, on_null, on_oob);
+        }
+    }
+
+    /// `p[i]` with `i` converted to `i32`.
+    pub fn ptr_getitem(&mut self, p: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
+        let item = self
+            .ptr_item(p.ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let layout = self.ptr_layout(item, range)?;
+        if layout.parts.is_empty() {
+            return self.unsupported(
+                format!("an item of a pointer to `{}`", self.type_name(item)),
+                range,
+            );
+        }
+        let i = self.fb.convert(Ty::I64, i);
+        let regs = self.load_parts(&p, &layout, 0..layout.parts.len(), i, range);
+        Ok(LVal { ty: item, regs })
+    }
+
+    /// `p[i] = v` with `i` converted to `i32` and `v` to the item type.
+    pub fn ptr_setitem(&mut self, p: LVal, i: VReg, v: LVal, range: TextRange) -> Lowered<()> {
+        let layout = self.ptr_layout(v.ty, range)?;
+        if layout.parts.is_empty() {
+            return self.unsupported(
+                format!("an item of a pointer to `{}`", self.type_name(v.ty)),
+                range,
+            );
+        }
+        let i = self.fb.convert(Ty::I64, i);
+        self.store_parts(&p, &layout, 0, &v.regs, i, range);
+        Ok(())
+    }
+
+    /// The field `attr` of the struct a pointer points to: its type and
+    /// the range of its parts in the item's layout.
+    fn ptr_field_parts(
+        &mut self,
+        ptr_ty: TypeId,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Lowered<(TypeId, PtrLayout, std::ops::Range<usize>)> {
+        let item = self
+            .ptr_item(ptr_ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let fields = self.cx.interp.vm.types.struct_fields(item).map(|f| f.to_vec());
+        let Some(fields) = fields else {
+            return self.unsupported(format!("an attribute of a `{}`", self.type_name(ptr_ty)), range);
+        };
+        let Some(k) = fields.iter().position(|f| f.name == attr.name) else {
+            return self.unsupported(format!("the unknown field `{}`", attr.name), range);
+        };
+        let mut at = 0;
+        for fd in &fields[..k] {
+            at += self.cx.flatten(fd.ty, &self.file, range)?.len();
+        }
+        let n = self.cx.flatten(fields[k].ty, &self.file, range)?.len();
+        if n == 0 {
+            return self.unsupported(format!("the field `{}` of no scalar", attr.name), range);
+        }
+        let layout = self.ptr_layout(item, range)?;
+        Ok((fields[k].ty, layout, at..at + n))
+    }
+
+    /// `p.attr`: the field of item 0.
+    pub fn ptr_field(&mut self, p: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
+        let (ty, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
+        let zero = self.fb.const_(Ty::I64, 0);
+        let regs = self.load_parts(&p, &layout, parts, zero, range);
+        Ok(LVal { ty, regs })
+    }
+
+    /// The type of field `attr` of the struct pointer type `ptr_ty` points to.
+    pub fn ptr_field_type(
+        &mut self,
+        ptr_ty: TypeId,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Lowered<TypeId> {
+        Ok(self.ptr_field_parts(ptr_ty, attr, range)?.0)
+    }
+
+    /// `p.attr = v` with `v` converted to the field's type.
+    pub fn ptr_set_field(
+        &mut self,
+        p: LVal,
+        attr: &ast::Identifier,
+        v: LVal,
+        range: TextRange,
+    ) -> Lowered<()> {
+        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.store_parts(&p, &layout, parts.start, &v.regs, zero, range);
+        Ok(())
+    }
+
+    /// A pointer's truth: not NULL.
+    pub fn ptr_truth(&mut self, p: &LVal) -> VReg {
+        let null = self.fb.const_(Ty::Ptr, 0);
+        self.fb.cmp(IC::Ne, p.regs[0], null)
+    }
+
+    /// `p == q` (`negate`: `!=`): the same allocation.
+    pub fn ptr_identity(&mut self, a: &LVal, b: &LVal, negate: bool) -> VReg {
+        let c = if negate { IC::Ne } else { IC::Eq };
+        self.fb.cmp(c, a.regs[0], b.regs[0])
+    }
+
+    /// `str(p)`: ASTFrame's text of a live pointer or of NULL (it depends
+    /// only on the type and on nullness), chosen at run time.
+    pub fn ptr_text(&mut self, p: &LVal, range: TextRange) -> Lowered<VReg> {
+        let item = self
+            .ptr_item(p.ty)
+            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let live = self.cx.interp.zero_value(item);
+        let mem = PtrMem::zeroed(
+            item.as_prim(),
+            live,
+            0,
+            &self.cx.interp.meter,
+            self.cx.interp.limits.max_memory,
+        )
+        .ok()
+        .map(|m| Rc::new(RefCell::new(m)));
+        let texts = [mem, None].map(|mem| {
+            let v = Typed::red(p.ty, Value::Ptr(PtrValue { ty: p.ty, mem }));
+            let interp = &mut *self.cx.interp;
+            let frame = interp.module_frame(self.cx.module);
+            interp.str_of(&frame, &v, range).ok()
+        });
+        let [Some(object), Some(null)] = texts else {
+            return self.unsupported("the text of this pointer", range);
+        };
+        let (ho, hn) = (self.cx.string(&object), self.cx.string(&null));
+        let out = self.fb.local(Ty::Handle);
+        let t = self.ptr_truth(p);
+        let (co, cn) = (self.fb.const_(Ty::Handle, ho), self.fb.const_(Ty::Handle, hn));
+        self.fb.push(IrStmt::If {
+            cond: t,
+            then_: spy_jit::ir::Block(vec![IrStmt::Assign {
+                dst: out,
+                op: Op::Copy(co),
+            }]),
+            else_: spy_jit::ir::Block(vec![IrStmt::Assign {
+                dst: out,
+                op: Op::Copy(cn),
+            }]),
+        });
+        Ok(self.fb.op(Ty::Handle, Op::Copy(out)))
+    }
+}

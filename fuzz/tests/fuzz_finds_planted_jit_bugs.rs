@@ -24,10 +24,7 @@ const MAX_LINES: usize = 15;
 
 /// Planted bugs the campaign cannot reach yet, with the reason. Checked
 /// both ways: one of these that is found fails the test (delete its row).
-const UNREACHABLE: &[(&str, &str)] = &[(
-    "jit-bounds-check-le",
-    "pointer loads and stores are not native yet (spec/17-jit.md §17.3: values of type gc_ptr[T])",
-)];
+const UNREACHABLE: &[(&str, &str)] = &[];
 
 /// Findings a campaign may go through to reach a reproducer within
 /// `MAX_LINES` (a hang minimizes slowly: each candidate waits for the

@@ -13,7 +13,7 @@ use spy_jit::{CompileOptions, JitError};
 use super::errors::{ErrorTable, INTERNAL, RECURSION};
 use super::helpers::{self, RunState};
 use super::{find_main, lower_program, LowerError, MainOf};
-use crate::error::{Bug, Failure};
+use crate::error::{Bug, Failure, HostError};
 use crate::frames::{Interp, Limits};
 use crate::vm::types::TypeId;
 use crate::vm::value::ModuleId;
@@ -93,13 +93,11 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         interp.limits.max_str_bytes,
         interp.limits.max_memory,
     ));
-    let result = compiled.call(&mut ctx, program.main, &[]);
+    // The output streams to the engine's writer as the program prints.
+    let result = compiled.call_writing(&mut ctx, program.main, &[], &mut *interp.out);
     let state = helpers::take().expect("the run state is still installed");
-    let written = interp.out.write_all(&state.out);
-    if let Err(e) = written {
-        return Ok(Err(Failure::Bug(Bug::new(format!(
-            "cannot write to stdout: {e}"
-        )))));
+    if let Some(e) = &state.output_failed {
+        return Ok(Err(HostError::output(e).into()));
     }
     Ok(match result {
         Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),

@@ -408,7 +408,9 @@ pub fn run_jit(
     } = residual;
     let mut interp = Interp::new(out, config);
     let module = interp.load_parsed_module_as(file, module, &modname);
-    run_jit_module(&mut interp, module).map(|r| mapped(&map, r))
+    run_jit_module(&mut interp, module)
+        .map(|r| mapped(&map, r))
+        .map_err(|why| why.mapped(&map))
 }
 
 /// The `spy-interp jit FILE` view: redshift FILE, lower and compile the

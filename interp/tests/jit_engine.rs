@@ -143,7 +143,10 @@ fn what_the_jit_cannot_compile_is_a_typed_not_native_outcome() {
     let Some(NotNative::Lower(e)) = &o.not_native else {
         panic!("expected a lowering gap, got {o:?}");
     };
-    assert!(e.to_string().starts_with("lists.spy:2:5: the JIT cannot compile"), "{e}");
+    assert!(
+        e.to_string().starts_with("lists.spy:2:5: the JIT cannot compile"),
+        "{e}"
+    );
     assert_eq!(e.what(), "a value of type `list[i32]`");
     // In a specialized copy, the location is the user's line (4), not the
     // residual module's (where the copy is on line 5).
@@ -152,7 +155,10 @@ fn what_the_jit_cannot_compile_is_a_typed_not_native_outcome() {
     let Some(NotNative::Lower(e)) = &o.not_native else {
         panic!("expected a lowering gap, got {o:?}");
     };
-    assert!(e.to_string().starts_with("gen.spy:4:9: the JIT cannot compile"), "{e}");
+    assert!(
+        e.to_string().starts_with("gen.spy:4:9: the JIT cannot compile"),
+        "{e}"
+    );
     let steps = RunConfig {
         limits: Limits {
             max_steps: Some(100),

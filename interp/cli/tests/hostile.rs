@@ -224,9 +224,18 @@ fn the_jit_streams_into_a_pipe_closed_after_one_line_in_bounded_memory() {
     let mut fds = [0; 2];
     // Close-on-exec: no child but this one (through its stdout) may hold
     // the pipe open. SAFETY: `fds` is a valid out-parameter for two descriptors.
-    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0, "pipe2");
+    assert_eq!(
+        unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) },
+        0,
+        "pipe2"
+    );
     // SAFETY: both descriptors were just created and are owned here only.
-    let (read_end, write_end) = unsafe { (std::fs::File::from_raw_fd(fds[0]), std::fs::File::from_raw_fd(fds[1])) };
+    let (read_end, write_end) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
     let head = std::thread::spawn(move || {
         let mut line = String::new();
         let _ = BufReader::new(read_end).read_line(&mut line);
@@ -240,7 +249,11 @@ fn the_jit_streams_into_a_pipe_closed_after_one_line_in_bounded_memory() {
     assert_no_crash(&r);
     assert_eq!(head.join().unwrap(), format!("{}\n", "x".repeat(100)));
     assert_eq!(r.code, Some(74), "{}", r.stderr);
-    assert!(r.stderr.starts_with("OSError: cannot write the program's output"), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("OSError: cannot write the program's output"),
+        "{}",
+        r.stderr
+    );
     assert!(r.max_rss_kib < 256 * 1024, "peak RSS {} KiB", r.max_rss_kib);
 }
 
@@ -256,10 +269,16 @@ fn output_before_an_error_is_all_written_in_every_engine() {
         let r = run(&["execute", "--engine", engine, p.to_str().unwrap()], SECS(60));
         assert_no_crash(&r);
         assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
-        assert!(r.stdout == expected, "{engine}: {} bytes of output", r.stdout.len());
         assert!(
-            r.stderr.ends_with("RecursionError: maximum recursion depth exceeded\n")
-                || r.stderr.contains("\nRecursionError: maximum recursion depth exceeded\n"),
+            r.stdout == expected,
+            "{engine}: {} bytes of output",
+            r.stdout.len()
+        );
+        assert!(
+            r.stderr
+                .ends_with("RecursionError: maximum recursion depth exceeded\n")
+                || r.stderr
+                    .contains("\nRecursionError: maximum recursion depth exceeded\n"),
             "{engine}: {}",
             r.stderr
         );
@@ -319,7 +338,12 @@ fn output_buffered_at_sigterm_is_flushed_in_every_engine() {
         let out = reader.join().unwrap();
         started.unwrap_or_else(|_| panic!("{engine}: no output within 60 s"));
         assert_eq!(status.code(), Some(130), "{engine}");
-        assert!(out == expected, "{engine}: {} of {} bytes", out.len(), expected.len());
+        assert!(
+            out == expected,
+            "{engine}: {} of {} bytes",
+            out.len(),
+            expected.len()
+        );
     }
 }
 

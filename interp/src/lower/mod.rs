@@ -78,7 +78,12 @@ impl LowerError {
     /// so (`FILE.spy (residual code)`).
     pub fn mapped(self, map: &ResidualMap) -> LowerError {
         match self {
-            LowerError::Unsupported { what, at, path, range } => {
+            LowerError::Unsupported {
+                what,
+                at,
+                path,
+                range,
+            } => {
                 let source = (path == map.printed_path && range != TextRange::default())
                     .then(|| map.origins.source_of(range))
                     .flatten();
@@ -89,7 +94,12 @@ impl LowerError {
                         path: map.source.path.to_string(),
                         range: r,
                     },
-                    None => LowerError::Unsupported { what, at, path, range },
+                    None => LowerError::Unsupported {
+                        what,
+                        at,
+                        path,
+                        range,
+                    },
                 }
             }
         }
@@ -107,7 +117,9 @@ impl LowerError {
 impl fmt::Display for LowerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LowerError::Unsupported { what, at, .. } => write!(f, "{at}: the JIT cannot compile {what} (yet)"),
+            LowerError::Unsupported { what, at, .. } => {
+                write!(f, "{at}: the JIT cannot compile {what} (yet)")
+            }
         }
     }
 }

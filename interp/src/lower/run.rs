@@ -272,9 +272,15 @@ mod tests {
     fn a_not_native_location_with_an_origin_moves_to_the_users_source() {
         let (residual, map) = map();
         let e = LowerError::unsupported("a thing", &residual, TextRange::new(10, 14));
-        assert_eq!(e.to_string(), "u.spy (residual code):2:1: the JIT cannot compile a thing (yet)");
+        assert_eq!(
+            e.to_string(),
+            "u.spy (residual code):2:1: the JIT cannot compile a thing (yet)"
+        );
         let mapped = NotNative::Lower(e).mapped(&map);
-        assert_eq!(mapped.to_string(), "u.spy:3:3: the JIT cannot compile a thing (yet)");
+        assert_eq!(
+            mapped.to_string(),
+            "u.spy:3:3: the JIT cannot compile a thing (yet)"
+        );
         assert_eq!(mapped.what(), "a thing");
     }
 
@@ -291,6 +297,9 @@ mod tests {
         // Not from this residual module (e.g. another file): unchanged.
         let other = SourceFile::new("lib.spy", "user()\n");
         let e = LowerError::unsupported("a thing", &other, TextRange::new(0, 4));
-        assert_eq!(NotNative::Lower(e).mapped(&map).to_string(), "lib.spy:1:1: the JIT cannot compile a thing (yet)");
+        assert_eq!(
+            NotNative::Lower(e).mapped(&map).to_string(),
+            "lib.spy:1:1: the JIT cannot compile a thing (yet)"
+        );
     }
 }

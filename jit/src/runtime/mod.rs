@@ -16,8 +16,8 @@ pub(crate) mod stack;
 use crate::ir::{ErrCode, RunError, SiteId, Word, MAX_RESULTS, TRACEBACK_CAP};
 use std::io::Write;
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
 
 /// The context the machine code keeps in `r15`. Helpers declared with
 /// `takes_ctx` receive a pointer to it as their first argument.

@@ -384,8 +384,10 @@ pub use crate::redshift::residual_display_path;
 /// The jit engine: the doppler engine's residual module (redshifted with
 /// lazy errors, printed, parsed back and initialized in ASTFrame: the
 /// in-memory AST carries placeholder name ids), lowered to spy-jit's IR,
-/// compiled and run. `Err` when it cannot run natively: an unsupported
-/// construct (with its location), the host, or `--max-steps` (refused:
+/// compiled and run, its output written to `out` as it prints. `Err` when
+/// it cannot run natively: an unsupported construct (with its location,
+/// mapped to the user's source where it has an origin there), the host, or
+/// `--max-steps` (refused:
 /// machine code counts no steps, see spec/17-jit.md).
 pub fn run_jit(
     path: &str,
@@ -408,7 +410,9 @@ pub fn run_jit(
     } = residual;
     let mut interp = Interp::new(out, config);
     let module = interp.load_parsed_module_as(file, module, &modname);
-    run_jit_module(&mut interp, module).map(|r| mapped(&map, r))
+    run_jit_module(&mut interp, module)
+        .map(|r| mapped(&map, r))
+        .map_err(|why| why.mapped(&map))
 }
 
 /// The `spy-interp jit FILE` view: redshift FILE, lower and compile the

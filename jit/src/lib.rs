@@ -212,11 +212,33 @@ impl CompiledModule {
     pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
         #[cfg(all(target_arch = "x86_64", unix))]
         {
-            self.inner.call(ctx, f, args)
+            self.inner.call(ctx, f, args, None)
         }
         #[cfg(not(all(target_arch = "x86_64", unix)))]
         {
             let _ = (ctx, f, args);
+            match self.inner {}
+        }
+    }
+
+    /// [`call`](Self::call), lending `out` to the helpers for the duration
+    /// of the call: a helper reaches it through
+    /// [`HelperCtx::output`](runtime::HelperCtx::output) (e.g. to print as
+    /// the program runs rather than collect the output).
+    pub fn call_writing(
+        &self,
+        ctx: &mut Context,
+        f: FuncId,
+        args: &[Word],
+        out: &mut dyn std::io::Write,
+    ) -> Result<Vec<Word>, RunError> {
+        #[cfg(all(target_arch = "x86_64", unix))]
+        {
+            self.inner.call(ctx, f, args, Some(out))
+        }
+        #[cfg(not(all(target_arch = "x86_64", unix)))]
+        {
+            let _ = (ctx, f, args, out);
             match self.inner {}
         }
     }

@@ -474,3 +474,52 @@ fn invalid_ir_is_rejected() {
     m.define(b);
     assert!(m.finish().unwrap_err().message.contains("without a Return"));
 }
+
+/// Writes its argument's decimal digits and a newline to the writer the
+/// call lent; raises 55 when the call lent none.
+extern "C" fn h_prints(ctx: CtxPtr<'_>, a: u64) {
+    guard(ctx, |ctx| {
+        let written = match ctx.output() {
+            Some(out) => writeln!(out, "{a}").is_ok(),
+            None => false,
+        };
+        if !written {
+            ctx.raise(code(55), [a, 0]);
+        }
+    })
+}
+
+#[test]
+fn call_writing_lends_the_writer_to_helpers_for_the_call_only() {
+    let mut m = ModuleBuilder::new();
+    let prints = m.helper(Helper {
+        name: "prints".into(),
+        params: vec![Ty::U64],
+        result: None,
+        addr: h_prints as *const () as usize,
+        takes_ctx: true,
+    });
+    let main = m.declare("main", &[Ty::U64], &[]);
+    let mut f = m.function(main);
+    let a = f.param(0);
+    f.call_helper(prints, None, &[a], SiteId(1));
+    let one = f.const_(Ty::U64, 1);
+    let b = f.binary(BinOp::Add, a, one);
+    f.call_helper(prints, None, &[b], SiteId(2));
+    f.ret(&[]);
+    m.define(f);
+    let compiled = spy_jit::compile(&m.finish().unwrap(), &opts()).unwrap();
+    let mut ctx = spy_jit::runtime::Context::new(Default::default());
+    let mut out = Vec::new();
+    compiled.call_writing(&mut ctx, main, &[41], &mut out).unwrap();
+    assert_eq!(out, b"41\n42\n");
+    // The same context afterwards, without a writer: the helper sees none.
+    let e = compiled.call(&mut ctx, main, &[7]).unwrap_err();
+    assert_eq!((e.code.get(), e.operands), (55, [7, 0]));
+    // A writer that fails: the helper sees the error.
+    let mut full = [0u8; 3];
+    let e = compiled
+        .call_writing(&mut ctx, main, &[1000], &mut &mut full[..])
+        .unwrap_err();
+    assert_eq!(e.code.get(), 55);
+}

@@ -190,6 +190,7 @@ fn a_full_disk_is_an_error_in_every_command() {
     for args in [
         vec!["execute", p],
         vec!["execute", "--engine", "doppler", p],
+        vec!["execute", "--engine", "jit", p],
         vec!["parse", p],
         vec!["redshift", p],
         vec!["fuzz", "--cases", "2", "--quiet", "--out"],
@@ -208,6 +209,140 @@ fn a_full_disk_is_an_error_in_every_command() {
             r.stderr.contains("OSError: cannot write"),
             "{args:?}: {}",
             r.stderr
+        );
+    }
+}
+
+/// `--engine jit` streams too: `while True: print(...)` into a pipe whose
+/// reader takes one line and closes it (`| head -1`) ends quickly, with
+/// the OSError line, exit 74 and bounded memory (the jit once collected
+/// all output in memory, wrote nothing and grew without bound).
+#[test]
+fn the_jit_streams_into_a_pipe_closed_after_one_line_in_bounded_memory() {
+    use std::os::fd::FromRawFd;
+    let p = program("jit-head", PRINT_FOREVER);
+    let mut fds = [0; 2];
+    // Close-on-exec: no child but this one (through its stdout) may hold
+    // the pipe open. SAFETY: `fds` is a valid out-parameter for two descriptors.
+    assert_eq!(
+        unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) },
+        0,
+        "pipe2"
+    );
+    // SAFETY: both descriptors were just created and are owned here only.
+    let (read_end, write_end) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    let head = std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(read_end).read_line(&mut line);
+        line // the read end closes here
+    });
+    let r = run_with(
+        &["execute", "--engine", "jit", p.to_str().unwrap()],
+        Some(Stdio::from(write_end)),
+        SECS(60),
+    );
+    assert_no_crash(&r);
+    assert_eq!(head.join().unwrap(), format!("{}\n", "x".repeat(100)));
+    assert_eq!(r.code, Some(74), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("OSError: cannot write the program's output"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.max_rss_kib < 256 * 1024, "peak RSS {} KiB", r.max_rss_kib);
+}
+
+/// What a program printed before its error is all on stdout, in every
+/// engine, ahead of the report on stderr.
+#[test]
+fn output_before_an_error_is_all_written_in_every_engine() {
+    let source = "def f(n: i32) -> i32:\n    return f(n + 1)\n\n\
+                  def main() -> None:\n    for i in range(3000):\n        print(\"line\", i)\n    f(0)\n";
+    let p = program("before-error", source);
+    let expected: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+    for engine in ["interp", "doppler", "jit"] {
+        let r = run(&["execute", "--engine", engine, p.to_str().unwrap()], SECS(60));
+        assert_no_crash(&r);
+        assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
+        assert!(
+            r.stdout == expected,
+            "{engine}: {} bytes of output",
+            r.stdout.len()
+        );
+        assert!(
+            r.stderr
+                .ends_with("RecursionError: maximum recursion depth exceeded\n")
+                || r.stderr
+                    .contains("\nRecursionError: maximum recursion depth exceeded\n"),
+            "{engine}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// Output buffered when SIGTERM arrives is flushed before the process
+/// exits (130), in every engine: a program that prints 200 KB (more than
+/// one 64 KiB block, so the first block shows it has started) and then
+/// loops forever loses none of it.
+#[test]
+fn output_buffered_at_sigterm_is_flushed_in_every_engine() {
+    let source = "def main() -> None:\n    for i in range(2000):\n        print(i, \"x\" * 100)\n    while True:\n        pass\n";
+    let p = program("sigterm", source);
+    let expected: String = (0..2000).map(|i| format!("{i} {}\n", "x".repeat(100))).collect();
+    for engine in ["interp", "doppler", "jit"] {
+        let mut child = Command::new(binary())
+            .args(["execute", "--engine", engine, p.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let mut buf = [0u8; 4096];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if all.is_empty() {
+                            let _ = tx.send(());
+                        }
+                        all.extend_from_slice(&buf[..n]);
+                    }
+                }
+            }
+            String::from_utf8_lossy(&all).into_owned()
+        });
+        let started = rx.recv_timeout(SECS(60));
+        // The rest of the prints take microseconds; then it only loops.
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: signals our own child, not reaped yet.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > SECS(30) {
+                let _ = child.kill();
+                panic!("{engine}: still running 30 s after SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = reader.join().unwrap();
+        started.unwrap_or_else(|_| panic!("{engine}: no output within 60 s"));
+        assert_eq!(status.code(), Some(130), "{engine}");
+        assert!(
+            out == expected,
+            "{engine}: {} of {} bytes",
+            out.len(),
+            expected.len()
         );
     }
 }

@@ -4,16 +4,18 @@
 //! body runs under `spy_jit::runtime::guard` and calls the interpreter's own
 //! function (`vm::ops`), so results and error texts cannot diverge.
 //!
-//! The state of one run ([`RunState`]: the str handle table, the output
-//! buffer, the error table) lives in a thread-local installed around the
-//! call (the machine code runs on the calling thread). A str `Handle` is an
+//! The state of one run ([`RunState`]: the str handle table, the error
+//! table) lives in a thread-local installed around the call (the machine
+//! code runs on the calling thread). `print` writes each line as it is
+//! printed to the engine's writer, which the call lends through the
+//! runtime context (`HelperCtx::output`). A str `Handle` is an
 //! index into `RunState::strs`; the first handles are the program's str
 //! constants, in lowering order.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty, Word};
+use spy_jit::ir::{ErrCode, Helper, HelperId, ModuleBuilder, Ty, Word};
 use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
@@ -26,8 +28,11 @@ use crate::vm::rt_error::RuntimeError;
 
 /// Everything a run's helpers share.
 pub struct RunState {
-    /// What the program printed, in order.
-    pub out: Vec<u8>,
+    /// The line being printed (reused: one write per `print`).
+    line: Vec<u8>,
+    /// Why writing the program's output failed: the run stopped there
+    /// (raised as the internal code; `run::run_module` reads this first).
+    pub output_failed: Option<std::io::Error>,
     /// str values by handle.
     pub strs: Vec<Rc<str>>,
     /// The parts of the `print` call in progress.
@@ -64,7 +69,8 @@ impl RunState {
     pub fn new(strs: Vec<Rc<str>>, errors: ErrorTable, max_str_bytes: usize, budget: Budget) -> RunState {
         let str_bytes = strs.iter().map(|s| s.len() as u64).sum();
         RunState {
-            out: Vec::new(),
+            line: Vec::new(),
+            output_failed: None,
             strs,
             parts: Vec::new(),
             joined: Vec::new(),
@@ -205,13 +211,26 @@ extern "C" fn print_part(ctx: CtxPtr<'_>, h: u64) {
     })
 }
 
-/// ASTFrame's `print`: the parts joined by a space, then a newline.
+/// ASTFrame's `print`: the parts joined by a space, then a newline, written
+/// to the run's writer at once (buffering is the writer's business, as in
+/// ASTFrame). A write that fails stops the run (`RunState::output_failed`).
 extern "C" fn print_end(ctx: CtxPtr<'_>) {
-    with(ctx, |st, _| {
-        let line = st.parts.iter().map(|p| &**p).collect::<Vec<_>>().join(" ");
+    with(ctx, |st, c| {
+        st.line.clear();
+        for (i, part) in st.parts.iter().enumerate() {
+            if i > 0 {
+                st.line.push(b' ');
+            }
+            st.line.extend_from_slice(part.as_bytes());
+        }
+        st.line.push(b'\n');
         st.parts.clear();
-        st.out.extend_from_slice(line.as_bytes());
-        st.out.push(b'\n');
+        let out = c.output().expect("the run lends its writer to the helpers");
+        if let Err(e) = out.write_all(&st.line) {
+            st.output_failed = Some(e);
+            let internal = ErrCode::new(c.internal_error).expect("the internal code is not 0");
+            c.raise(internal, [0, 0]);
+        }
     })
 }
 

@@ -43,6 +43,7 @@ use std::rc::Rc;
 
 use spy_jit::ir::{self, FuncId, ModuleBuilder, Ty};
 
+use crate::backend::origins::ResidualMap;
 use crate::frames::Interp;
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::FuncColor;
@@ -55,8 +56,15 @@ use helpers::Helpers;
 /// Why a residual module cannot be compiled natively (yet).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LowerError {
-    /// A construct the lowering does not handle: what, and `file:line:col`.
-    Unsupported { what: String, at: String },
+    /// A construct the lowering does not handle: what, and `file:line:col`
+    /// (`path` and `range` are where, in the residual module it was found
+    /// in, for [`LowerError::mapped`]).
+    Unsupported {
+        what: String,
+        at: String,
+        path: String,
+        range: TextRange,
+    },
     /// A broken invariant of the lowering (an internal error of
     /// spy-interp, not a gap of the JIT).
     Bug(String),
@@ -67,6 +75,43 @@ impl LowerError {
         LowerError::Unsupported {
             what: what.into(),
             at: file.location(range.start),
+            path: file.path.to_string(),
+            range,
+        }
+    }
+
+    /// The error located in the user's source where the residual code it
+    /// was found in has an origin there (as `ResidualMap::map_error` maps a
+    /// SPy error); where it has none (code redshift made up, or no
+    /// particular place) it stays in the residual module, whose path says
+    /// so (`FILE.spy (residual code)`).
+    pub fn mapped(self, map: &ResidualMap) -> LowerError {
+        match self {
+            LowerError::Unsupported {
+                what,
+                at,
+                path,
+                range,
+            } => {
+                let source = (path == map.printed_path && range != TextRange::default())
+                    .then(|| map.origins.source_of(range))
+                    .flatten();
+                match source {
+                    Some(r) => LowerError::Unsupported {
+                        what,
+                        at: map.source.location(r.start),
+                        path: map.source.path.to_string(),
+                        range: r,
+                    },
+                    None => LowerError::Unsupported {
+                        what,
+                        at,
+                        path,
+                        range,
+                    },
+                }
+            }
+            bug @ LowerError::Bug(_) => bug,
         }
     }
 
@@ -86,7 +131,9 @@ impl LowerError {
 impl fmt::Display for LowerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LowerError::Unsupported { what, at } => write!(f, "{at}: the JIT cannot compile {what} (yet)"),
+            LowerError::Unsupported { what, at, .. } => {
+                write!(f, "{at}: the JIT cannot compile {what} (yet)")
+            }
             LowerError::Bug(what) => write!(f, "internal error of the JIT lowering: {what}"),
         }
     }
@@ -277,6 +324,8 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
     let module_ir = cx.builder.finish().map_err(|e| LowerError::Unsupported {
         what: format!("this program: the lowered IR is invalid ({e})"),
         at: file.path.clone(),
+        path: file.path.clone(),
+        range: TextRange::default(),
     })?;
     Ok(Program {
         module: module_ir,

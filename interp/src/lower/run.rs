@@ -13,7 +13,8 @@ use spy_jit::{CompileOptions, JitError};
 use super::errors::{ErrorTable, INTERNAL, RECURSION};
 use super::helpers::{self, RunState};
 use super::{find_main, lower_program, LowerError, MainOf};
-use crate::error::{Bug, Failure};
+use crate::backend::origins::ResidualMap;
+use crate::error::{Bug, Failure, HostError};
 use crate::frames::{Interp, Limits};
 use crate::vm::types::TypeId;
 use crate::vm::value::ModuleId;
@@ -34,6 +35,15 @@ pub enum NotNative {
 }
 
 impl NotNative {
+    /// Located in the user's source where the residual code has an origin
+    /// there (`LowerError::mapped`).
+    pub fn mapped(self, map: &ResidualMap) -> NotNative {
+        match self {
+            NotNative::Lower(e) => NotNative::Lower(e.mapped(map)),
+            other => other,
+        }
+    }
+
     /// The category, without the location.
     pub fn what(&self) -> &str {
         match self {
@@ -109,13 +119,11 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             max_memory: interp.limits.max_memory,
         },
     ));
-    let result = compiled.call(&mut ctx, program.main, &[]);
+    // The output streams to the engine's writer as the program prints.
+    let result = compiled.call_writing(&mut ctx, program.main, &[], &mut *interp.out);
     let state = helpers::take().expect("the run state is still installed");
-    let written = interp.out.write_all(&state.out);
-    if let Err(e) = written {
-        return Ok(Err(Failure::Bug(Bug::new(format!(
-            "cannot write to stdout: {e}"
-        )))));
+    if let Some(e) = &state.output_failed {
+        return Ok(Err(HostError::output(e).into()));
     }
     Ok(match result {
         Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),
@@ -247,4 +255,69 @@ fn machine_code(c: &spy_jit::CompiledModule, f: spy_jit::ir::FuncId) -> String {
 #[cfg(not(all(target_arch = "x86_64", unix)))]
 fn machine_code(_: &spy_jit::CompiledModule, _: spy_jit::ir::FuncId) -> String {
     String::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::origins::{Origin, Origins};
+    use crate::source::{SourceFile, TextRange};
+
+    /// A residual module of two lines whose second comes from line 3 of the
+    /// user's file; its first line is code redshift made up.
+    fn map() -> (std::rc::Rc<SourceFile>, ResidualMap) {
+        let residual = SourceFile::new("u.spy (residual code)", "made_up()\nuser()\n");
+        let source = SourceFile::new("u.spy", "#\n#\n  user()\n");
+        let mut origins = Origins::default();
+        origins.push(Origin {
+            printed: TextRange::new(10, 16),
+            source: TextRange::new(6, 12),
+        });
+        origins.push(Origin {
+            printed: TextRange::new(0, 9),
+            source: TextRange::default(),
+        });
+        let map = ResidualMap {
+            printed_path: residual.path.clone(),
+            source,
+            origins,
+            folded: Vec::new(),
+        };
+        (residual, map)
+    }
+
+    #[test]
+    fn a_not_native_location_with_an_origin_moves_to_the_users_source() {
+        let (residual, map) = map();
+        let e = LowerError::unsupported("a thing", &residual, TextRange::new(10, 14));
+        assert_eq!(
+            e.to_string(),
+            "u.spy (residual code):2:1: the JIT cannot compile a thing (yet)"
+        );
+        let mapped = NotNative::Lower(e).mapped(&map);
+        assert_eq!(
+            mapped.to_string(),
+            "u.spy:3:3: the JIT cannot compile a thing (yet)"
+        );
+        assert_eq!(mapped.what(), "a thing");
+    }
+
+    #[test]
+    fn a_not_native_location_in_made_up_code_keeps_the_residual_label() {
+        let (residual, map) = map();
+        for range in [TextRange::new(2, 5), TextRange::default()] {
+            let e = LowerError::unsupported("a thing", &residual, range);
+            let before = e.to_string();
+            let mapped = NotNative::Lower(e).mapped(&map);
+            assert_eq!(mapped.to_string(), before);
+            assert!(before.starts_with("u.spy (residual code):1:"), "{before}");
+        }
+        // Not from this residual module (e.g. another file): unchanged.
+        let other = SourceFile::new("lib.spy", "user()\n");
+        let e = LowerError::unsupported("a thing", &other, TextRange::new(0, 4));
+        assert_eq!(
+            NotNative::Lower(e).mapped(&map).to_string(),
+            "lib.spy:1:1: the JIT cannot compile a thing (yet)"
+        );
+    }
 }

@@ -1,19 +1,23 @@
 //! Run-time state shared by the machine code, the evaluator and helpers:
 //! the `#[repr(C)]` [`HelperCtx`] (error slot, traceback, return area), the
 //! user-facing [`Context`] (depth limit and the native stack), the helper
-//! panic guard, and raw memory access for the evaluator's loads and stores.
+//! panic guard, the output writer a call lends its helpers, and raw memory
+//! access for the evaluator's loads and stores.
 //!
 //! Unsafe code here: [`guard`] turns the context pointer a helper receives
-//! into a reference; [`mem`] reads and writes through IR pointers; the
-//! native stack lives in [`stack`].
+//! into a reference; [`HelperCtx::output`] lends the writer of the running
+//! call; [`mem`] reads and writes through IR pointers; the native stack
+//! lives in [`stack`].
 
 pub mod mem;
 #[cfg(unix)]
 pub(crate) mod stack;
 
 use crate::ir::{ErrCode, RunError, SiteId, Word, MAX_RESULTS, TRACEBACK_CAP};
+use std::io::Write;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
 
 /// The context the machine code keeps in `r15`. Helpers declared with
 /// `takes_ctx` receive a pointer to it as their first argument.
@@ -34,6 +38,10 @@ pub struct HelperCtx {
     pub ret: [Word; MAX_RESULTS],
     /// Traceback sites, innermost first.
     pub tb: [u32; TRACEBACK_CAP],
+    /// The writer lent by `CompiledModule::call_writing` for the duration of
+    /// the call (its lifetime erased; `None` outside such a call). Not read
+    /// by the machine code: it comes after every ABI field.
+    out: Option<NonNull<dyn Write>>,
 }
 
 impl HelperCtx {
@@ -46,6 +54,7 @@ impl HelperCtx {
             pad: 0,
             ret: [0; MAX_RESULTS],
             tb: [0; TRACEBACK_CAP],
+            out: None,
         })
     }
 
@@ -54,6 +63,32 @@ impl HelperCtx {
     pub fn raise(&mut self, code: ErrCode, operands: [Word; 2]) {
         self.err_code = code.get();
         self.operands = operands;
+    }
+
+    /// The output writer of the running call (`CompiledModule::call_writing`),
+    /// for helpers that print; `None` when the call lent none.
+    pub fn output(&mut self) -> Option<&mut dyn Write> {
+        // SAFETY: `out` is only set by `lend_output`, for the duration of a
+        // call that holds the writer's unique `&mut` borrow (see there), and
+        // cleared before that call returns; the returned reference is tied
+        // to the `&mut self` borrow, which a helper holds only while it runs,
+        // inside that call.
+        self.out.map(|p| unsafe { &mut *p.as_ptr() })
+    }
+
+    /// Lend `out` to the helpers of the call about to run (`None`: lend
+    /// nothing). The caller must hold the borrow of `out` until it has
+    /// called `lend_output(None)` after the call, and must not return
+    /// before that (the call's `&mut` borrow covers it).
+    pub(crate) fn lend_output(&mut self, out: Option<&mut dyn Write>) {
+        self.out = out.map(|w| {
+            let p: NonNull<dyn Write + '_> = NonNull::from(w);
+            // SAFETY: only the lifetime bound of the trait object changes
+            // (same layout); `output` never hands the pointer out beyond a
+            // borrow of `self`, and the caller clears it before the writer's
+            // borrow ends.
+            unsafe { std::mem::transmute::<NonNull<dyn Write + '_>, NonNull<dyn Write + 'static>>(p) }
+        });
     }
 
     /// Whether an error is pending.

@@ -212,7 +212,13 @@ impl X64Module {
         depth * self.max_frame + self.max_thunk_bytes + 64 + ctx.opts.helper_stack + 4096
     }
 
-    pub fn call(&self, ctx: &mut Context, f: FuncId, args: &[Word]) -> Result<Vec<Word>, RunError> {
+    pub fn call(
+        &self,
+        ctx: &mut Context,
+        f: FuncId,
+        args: &[Word],
+        out: Option<&mut dyn std::io::Write>,
+    ) -> Result<Vec<Word>, RunError> {
         let info = &self.funcs[f.0 as usize];
         assert_eq!(args.len(), info.params.len(), "argument count of `{}`", info.name);
         let args: Vec<Word> = args
@@ -232,6 +238,7 @@ impl X64Module {
             .raw
             .get_or_insert_with(|| HelperCtx::new(self.opts.internal_error));
         raw.reset(self.opts.internal_error);
+        raw.lend_output(out);
         let mut results = vec![0 as Word; info.results.len().max(1)];
         // SAFETY: `thunk` points at an entry thunk emitted by `emit_thunk`
         // in this module's executable buffer (alive for `&self`), which
@@ -253,6 +260,7 @@ impl X64Module {
                 u64::from(ctx.opts.depth_limit),
             );
         }
+        raw.lend_output(None);
         if let Some(e) = raw.error() {
             return Err(e);
         }

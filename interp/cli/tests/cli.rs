@@ -310,10 +310,7 @@ fn execute_engine_jit_refuses_max_steps_and_names_what_it_cannot_compile() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--max-steps is not supported by --engine jit"));
-    let lists = program(
-        "jit_list",
-        "def main() -> None:\n    xs = [[1]]\n    print(xs)\n",
-    );
+    let lists = program("jit_list", "def main() -> None:\n    xs = [[1]]\n    print(xs)\n");
     let out = run(&["execute", "--engine", "jit", lists.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
     let err = text(&out.stderr);

@@ -1,23 +1,9 @@
 //! Escaping text for the formats the inspect tools write: JSON strings and
 //! HTML text/attributes.
 
-/// `s` as a JSON string literal (with its quotes).
+/// `s` as a JSON string literal (with its quotes): the AST dump's escaping.
 pub(crate) fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::syntax::dump::json_string(s)
 }
 
 /// `s` as HTML text or a double-quoted attribute value.

@@ -5,6 +5,7 @@
 //! A program that cannot run natively says why ([`NotNative`]).
 
 use std::fmt;
+use std::rc::Rc;
 
 use spy_jit::ir::ErrCode;
 use spy_jit::runtime::{Context, ContextOptions};
@@ -17,6 +18,7 @@ use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, Failure, HostError};
 use crate::frames::{Interp, Limits};
 use crate::vm::types::TypeId;
+use crate::vm::value::Function;
 use crate::vm::value::ModuleId;
 
 /// Why the jit engine did not run a program natively: not a SPy error and
@@ -64,6 +66,35 @@ impl fmt::Display for NotNative {
     }
 }
 
+/// The options of every compile of a lowered program: the run-time error
+/// codes of the depth limit and of a panicking helper, the vector level,
+/// the planted bugs.
+fn compile_options(interp: &Interp<'_>, simd: spy_jit::SimdLevel) -> CompileOptions {
+    let code = |c| ErrCode::new(c).expect("non-zero");
+    CompileOptions {
+        recursion_error: code(RECURSION),
+        internal_error: code(INTERNAL),
+        simd,
+        mutations: interp.mutations.jit(),
+    }
+}
+
+/// `main` of `module` for a listing that runs nothing (`what` names what
+/// is not native when there is no such `main`).
+fn listed_main(interp: &Interp<'_>, module: ModuleId, what: &str) -> Result<Rc<Function>, NotNative> {
+    match find_main(interp, module) {
+        Some(MainOf::Main(main)) => Ok(main),
+        _ => {
+            let file = interp.vm.module(module).file.clone();
+            Err(NotNative::Lower(LowerError::unsupported(
+                what,
+                &file,
+                Default::default(),
+            )))
+        }
+    }
+}
+
 /// Lower, compile and run `main` of the initialized residual module.
 pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i32, Failure>, NotNative> {
     let main = match find_main(interp, module) {
@@ -90,13 +121,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         }
         Err(e) => return Err(NotNative::Lower(e)),
     };
-    let code = |c| ErrCode::new(c).expect("non-zero");
-    let opts = CompileOptions {
-        recursion_error: code(RECURSION),
-        internal_error: code(INTERNAL),
-        simd: spy_jit::SimdLevel::host(),
-        mutations: interp.mutations.jit(),
-    };
+    let opts = compile_options(interp, spy_jit::SimdLevel::host());
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => c,
         Err(JitError::UnsupportedHost) => return Err(NotNative::Host(JitError::UnsupportedHost.to_string())),
@@ -141,23 +166,14 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
 /// line of each statement, the home of every virtual register and the
 /// machine code (iced-x86, Intel syntax) with those source lines.
 pub fn listing(interp: &mut Interp<'_>, module: ModuleId) -> Result<String, NotNative> {
-    let Some(MainOf::Main(main)) = find_main(interp, module) else {
-        let file = interp.vm.module(module).file.clone();
-        return Err(NotNative::Lower(LowerError::unsupported(
-            "a program without `def main() -> None` or `-> i32`",
-            &file,
-            Default::default(),
-        )));
-    };
+    let main = listed_main(
+        interp,
+        module,
+        "a program without `def main() -> None` or `-> i32`",
+    )?;
     let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
-    let code = |c| ErrCode::new(c).expect("non-zero");
     let level = spy_jit::SimdLevel::host();
-    let opts = CompileOptions {
-        recursion_error: code(RECURSION),
-        internal_error: code(INTERNAL),
-        simd: level,
-        mutations: interp.mutations.jit(),
-    };
+    let opts = compile_options(interp, level);
     let compiled = spy_jit::compile(&program.module, &opts).map_err(|e| NotNative::Host(e.to_string()))?;
     let mark = |k: u32| program.marks.get(k as usize).cloned().unwrap_or_default();
     let mut out = format!("; SIMD level: {level:?}\n");
@@ -212,22 +228,13 @@ pub struct FunctionDump {
 /// Lower and compile (without running) the initialized residual module:
 /// every function's IR and machine code, for `spy-interp explain`.
 pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<FunctionDump>, NotNative> {
-    let Some(MainOf::Main(main)) = find_main(interp, module) else {
-        let file = interp.vm.module(module).file.clone();
-        return Err(NotNative::Lower(LowerError::unsupported(
-            "a module without `def main() -> None` or `-> i32`",
-            &file,
-            Default::default(),
-        )));
-    };
+    let main = listed_main(
+        interp,
+        module,
+        "a module without `def main() -> None` or `-> i32`",
+    )?;
     let program = lower_program(interp, module, &main).map_err(NotNative::Lower)?;
-    let code = |c| ErrCode::new(c).expect("non-zero");
-    let opts = CompileOptions {
-        recursion_error: code(RECURSION),
-        internal_error: code(INTERNAL),
-        simd: spy_jit::SimdLevel::host(),
-        mutations: interp.mutations.jit(),
-    };
+    let opts = compile_options(interp, spy_jit::SimdLevel::host());
     let compiled = match spy_jit::compile(&program.module, &opts) {
         Ok(c) => Some(c),
         Err(JitError::UnsupportedHost) => None,

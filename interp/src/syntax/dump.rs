@@ -433,7 +433,9 @@ fn parse_range(r: &str) -> Option<(u32, u32)> {
     Some((s.parse().ok()?, e.parse().ok()?))
 }
 
-fn json_string(s: &str) -> String {
+/// `s` as a JSON string literal (with its quotes); also the inspect
+/// tools' JSON (`inspect::text`).
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

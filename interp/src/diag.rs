@@ -5,7 +5,8 @@
 //! `Kind: message` line, with `file:line:col`, the source excerpt and an
 //! underline for every annotation. Source lines longer than
 //! [`MAX_LINE_CHARS`] are cut around the annotated span (`...` marks a
-//! cut), so a huge line is never echoed whole.
+//! cut), so a huge line is never echoed whole. The error's notes (the
+//! blue calls it came out of) follow the report, one `note:` line each.
 //!
 //! Output is plain ASCII without colors, so it is byte-stable in snapshots.
 
@@ -53,9 +54,12 @@ pub fn render(err: &SpyError) -> String {
     }
     if err.annotations.is_empty() {
         let _ = writeln!(out, "{}", err.headline());
-        return out;
+    } else {
+        out.push_str(&render_report(err));
     }
-    out.push_str(&render_report(err));
+    for note in &err.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
     out
 }
 

@@ -155,6 +155,13 @@ pub struct SpyError {
     /// code and operands: a `$raise[N]` helper is built from them, as the
     /// JIT raises by code. Kind and message then follow from the code.
     pub runtime: Option<Box<RuntimeCode>>,
+    /// Notes printed after the report, innermost first: the chain of blue
+    /// calls the error came out of (`in the blue call ...`), as provenance
+    /// shows it (spec §7.3).
+    pub notes: Vec<String>,
+    /// The error has left (or was folded in) a red function's frame: only
+    /// the innermost one says which specialization it is.
+    pub left_red_frame: bool,
 }
 
 impl SpyError {
@@ -165,6 +172,8 @@ impl SpyError {
             annotations: Vec::new(),
             traceback: Vec::new(),
             runtime: None,
+            notes: Vec::new(),
+            left_red_frame: false,
         }
     }
 

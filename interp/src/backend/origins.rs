@@ -88,6 +88,8 @@ pub struct FoldedError {
     /// (innermost first), and where the shifted function was (`current`).
     pub inner_traceback: Vec<TraceEntry>,
     pub current: TextRange,
+    /// The error's notes (the blue calls it came out of).
+    pub notes: Vec<String>,
 }
 
 /// A printed residual module's way back to the user's source.
@@ -152,6 +154,7 @@ impl ResidualMap {
             return;
         };
         e.annotations = f.annotations.clone();
+        e.notes = f.notes.clone();
         e.traceback.drain(..at);
         e.traceback[0].range = f.current;
         e.traceback.splice(0..0, f.inner_traceback.iter().cloned());

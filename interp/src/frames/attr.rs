@@ -437,11 +437,15 @@ impl Interp<'_> {
             return self.call_dunder(f, &m, full, whole);
         }
         let name = self.vm.types.name(obj.ty).to_string();
-        Err(
-            SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]"))
-                .with_error(&f.file, obj_expr.range, format!("this is `{name}`"))
-                .into(),
-        )
+        let mut e = SpyError::new(ExcKind::TypeError, format!("cannot do `{name}`[...]")).with_error(
+            &f.file,
+            obj_expr.range,
+            format!("this is `{name}`"),
+        );
+        for (i, r) in &idx {
+            e = e.with_error(&f.file, *r, format!("this is `{}`", self.vm.types.name(i.ty)));
+        }
+        Err(e.into())
     }
 
     /// `obj[idx]` on values, as the subscript's signature says.

@@ -491,9 +491,9 @@ impl Interp<'_> {
                     "reached the end of the function without a `return`",
                 )
                 .with_error(&code.file, end, "no return");
-                Err(add_trace(err.into(), &frame))
+                Err(add_trace(self.noted_specialization(err.into(), &frame), &frame))
             }
-            Err(e) => Err(add_trace(e, &frame)),
+            Err(e) => Err(add_trace(self.noted_specialization(e, &frame), &frame)),
         };
         self.pools.recycle_env(frame.locals);
         let result = result?;

@@ -68,6 +68,16 @@ fn wip_op(symbol: &str) -> String {
 }
 
 impl Interp<'_> {
+    /// `WIP: Operator not implemented yet: sym`, with each operand
+    /// annotated with its static type (as `cannot_do` does).
+    fn wip_operands(&self, f: &Frame, sym: &str, operands: &[(TypeId, TextRange)]) -> Failure {
+        let mut e = SpyError::new(ExcKind::Wip, wip_op(sym));
+        for &(ty, range) in operands {
+            e = e.with_error(&f.file, range, format!("this is `{}`", self.vm.types.name(ty)));
+        }
+        e.into()
+    }
+
     fn cannot_do(&self, f: &Frame, l: TypeId, sym: &str, r: TypeId, le: TextRange, re: TextRange) -> Failure {
         let (ln, rn) = (
             self.vm.types.name(l).to_string(),
@@ -101,7 +111,7 @@ impl Interp<'_> {
             }
         }
         if op == BinOp::MatMul {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op("@"), whole, ""));
+            return Err(self.wip_operands(f, "@", &[(l.ty, le), (r.ty, re)]));
         }
         let simd = SimdOp::Bin(op);
         if simd.supported() {
@@ -132,7 +142,7 @@ impl Interp<'_> {
             }
         }
         if op == CmpOp::NotIn {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op("not in"), whole, ""));
+            return Err(self.wip_operands(f, "not in", &[(l.ty, le), (r.ty, re)]));
         }
         let simd = SimdOp::Cmp(op);
         if simd.supported() {
@@ -196,7 +206,7 @@ impl Interp<'_> {
         whole: TextRange,
     ) -> Eval<Typed> {
         if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
-            return Err(self.error_at(f, ExcKind::Wip, wip_op(op.symbol()), whole, ""));
+            return Err(self.wip_operands(f, op.symbol(), &[(v.ty, operand.range)]));
         }
         if let (Some(p), true) = (v.ty.as_prim(), is_runtime(&v)) {
             if let Some(result) = ops::unaryop_signature(op, p) {

@@ -201,6 +201,10 @@ impl Interp<'_> {
             pep695: false,
         });
         if func.color == FuncColor::Red && func.kind == FuncKind::Plain {
+            if !self.blue_sites.is_empty() {
+                let sites: Rc<[String]> = self.blue_sites.iter().rev().cloned().collect();
+                self.made_by.insert(func.fqn.clone(), sites);
+            }
             if let Some(r) = &self.redshift {
                 // The redshift's worklist; made by blue code: remember the
                 // calls that made it.

@@ -6,7 +6,7 @@
 use foldhash::HashMap;
 use std::rc::Rc;
 
-use crate::error::{ExcKind, SpyError};
+use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
@@ -135,9 +135,9 @@ impl Interp<'_> {
                 .join(", ")
         );
         self.enter_blue_call(f, &func.fqn, call_range, &ns);
-        let result = self.call_blue_uncached(f, func, args, values.clone(), ns, call_range);
+        let result = self.call_blue_uncached(f, func, args, values.clone(), ns.clone(), call_range);
         self.leave_blue_call();
-        let result = result?;
+        let result = result.map_err(|e| self.noted_blue_call(e, f, &func.fqn, call_range, &ns))?;
         self.memo_store(key, func, &values, MemoResult::Value(result.clone()));
         Ok(result)
     }
@@ -149,8 +149,9 @@ impl Interp<'_> {
     /// recorded, so the red functions it makes know where they come from.
     fn enter_blue_call(&mut self, f: &Frame, callee: &str, range: TextRange, resolved: &str) {
         self.blue_depth += 1;
+        let text = self.describe_call(f, callee, range, resolved);
+        self.blue_sites.push(text.clone());
         if let Some(r) = self.redshift.clone() {
-            let text = self.describe_call(f, callee, range, resolved);
             r.state()
                 .blue_calls
                 .push(crate::frames::doppler::record::BlueCall {
@@ -163,8 +164,29 @@ impl Interp<'_> {
 
     fn leave_blue_call(&mut self) {
         self.blue_depth -= 1;
+        self.blue_sites.pop();
         if let Some(r) = &self.redshift {
             r.state().blue_calls.pop();
+        }
+    }
+
+    /// `err` came out of the blue call `callee` at `range`: it says so in
+    /// a note (each enclosing blue call adds its own, innermost first).
+    fn noted_blue_call(
+        &self,
+        err: Failure,
+        f: &Frame,
+        callee: &str,
+        range: TextRange,
+        resolved: &str,
+    ) -> Failure {
+        match err {
+            Failure::Raise(mut e) => {
+                let call = self.describe_call(f, callee, range, resolved);
+                e.notes.push(format!("in the blue call {call}"));
+                Failure::Raise(e)
+            }
+            other => other,
         }
     }
 
@@ -306,7 +328,7 @@ impl Interp<'_> {
             simple,
         );
         self.leave_blue_call();
-        let op = result?;
+        let op = result.map_err(|e| self.noted_blue_call(e, f, &func.fqn, call_range, "metafunc"))?;
         self.memo_store(key, func, &meta_values, MemoResult::Op(op.clone()));
         Ok(op)
     }

@@ -175,6 +175,11 @@ pub struct Interp<'out> {
     pub(crate) redshift: Option<doppler::Shift>,
     /// Blue calls (and metafuncs) being evaluated: blue code is running.
     pub(crate) blue_depth: u32,
+    /// The blue calls being evaluated, described, innermost last.
+    pub(crate) blue_sites: Vec<String>,
+    /// The blue calls (innermost first) that made each red function made
+    /// by blue code, by FQN: the notes of a static error in its body.
+    pub(crate) made_by: std::collections::HashMap<Rc<str>, Rc<[String]>>,
     /// Reusable activation storage and the closure-capture registry.
     pub(crate) pools: pools::Pools,
     /// Specializations of generic structs, by (generic, argument keys).
@@ -209,6 +214,8 @@ impl<'out> Interp<'out> {
             pools: pools::Pools::default(),
             redshift: None,
             blue_depth: 0,
+            blue_sites: Vec::new(),
+            made_by: Default::default(),
         }
     }
 
@@ -230,6 +237,41 @@ impl<'out> Interp<'out> {
 impl Drop for Interp<'_> {
     fn drop(&mut self) {
         self.pools.release_captured();
+    }
+}
+
+impl Interp<'_> {
+    /// A static error leaving `frame`: when it is the first red function
+    /// frame the error leaves and that function was made by blue code, the
+    /// error says which specialization and which blue calls made it.
+    pub(crate) fn noted_specialization(&self, err: Failure, frame: &Frame) -> Failure {
+        let Failure::Raise(mut e) = err else {
+            return err;
+        };
+        let Some(func) = frame
+            .func
+            .as_ref()
+            .filter(|g| g.color == crate::syntax::ast::FuncColor::Red)
+        else {
+            return Failure::Raise(e);
+        };
+        if !e.kind.is_static() || e.left_red_frame {
+            return Failure::Raise(e);
+        }
+        e.left_red_frame = true;
+        if let Some(sites) = self.made_by.get(&func.fqn) {
+            for (k, site) in sites.iter().enumerate() {
+                e.notes.push(if k == 0 {
+                    format!(
+                        "in the specialization `{}` made by the blue call {site}",
+                        func.fqn
+                    )
+                } else {
+                    format!("in the blue call {site}")
+                });
+            }
+        }
+        Failure::Raise(e)
     }
 }
 

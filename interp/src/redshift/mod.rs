@@ -326,7 +326,7 @@ impl Interp<'_> {
         sh.push_block();
         let result = self
             .exec_block(&mut frame, &def.body)
-            .map_err(|e| add_trace(e, &frame));
+            .map_err(|e| add_trace(self.noted_specialization(e, &frame), &frame));
         let mut body = sh.pop_block()?;
         sh.pop_names();
         result?;

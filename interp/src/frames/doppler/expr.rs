@@ -940,12 +940,7 @@ impl Interp<'_> {
                     .expect("an unused helper name");
                 d.raisers
                     .insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
-                d.folded.push(crate::frames::doppler::folded_error(
-                    &e,
-                    f,
-                    Some(name.clone()),
-                    range,
-                ));
+                d.folded.push(self.folded_error(&e, f, Some(name.clone()), range));
                 Ok(Self::residual_value(
                     ty,
                     build::call(name_expr(&name, range), Vec::new(), range),

@@ -363,22 +363,31 @@ impl Raised {
     }
 }
 
-/// What ASTFrame would report for `e`, raised while `f` evaluated: kept
-/// for the residual `raise` at `site` that stands for it.
-pub(crate) fn folded_error(
-    e: &crate::error::SpyError,
-    f: &crate::frames::Frame,
-    helper: Option<String>,
-    site: TextRange,
-) -> crate::backend::origins::FoldedError {
-    crate::backend::origins::FoldedError {
-        helper,
-        site,
-        kind: e.kind,
-        message: e.message.clone(),
-        annotations: e.annotations.clone(),
-        inner_traceback: e.traceback.clone(),
-        current: f.current,
+impl Interp<'_> {
+    /// What ASTFrame would report for `e`, raised while `f` evaluated: kept
+    /// for the residual `raise` at `site` that stands for it (with the
+    /// specialization note ASTFrame adds when `e` leaves `f`).
+    pub(crate) fn folded_error(
+        &self,
+        e: &crate::error::SpyError,
+        f: &crate::frames::Frame,
+        helper: Option<String>,
+        site: TextRange,
+    ) -> crate::backend::origins::FoldedError {
+        let notes = match self.noted_specialization(e.clone().into(), f) {
+            crate::error::Failure::Raise(noted) => noted.notes,
+            _ => e.notes.clone(),
+        };
+        crate::backend::origins::FoldedError {
+            helper,
+            site,
+            kind: e.kind,
+            message: e.message.clone(),
+            annotations: e.annotations.clone(),
+            inner_traceback: e.traceback.clone(),
+            current: f.current,
+            notes,
+        }
     }
 }
 

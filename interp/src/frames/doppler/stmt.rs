@@ -6,7 +6,7 @@
 //! `raise`, expression statements) are emitted instead of performed.
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::doppler::{build, folded_error, ident, is_runtime, name_expr};
+use crate::frames::doppler::{build, ident, is_runtime, name_expr};
 use crate::frames::{Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
@@ -32,7 +32,7 @@ impl Interp<'_> {
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 f.shift()?.deferred(&e);
                 f.shift()?.truncate_block(mark);
-                let folded = folded_error(&e, f, None, s.range);
+                let folded = self.folded_error(&e, f, None, s.range);
                 f.shift()?.state().folded.push(folded);
                 let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
                 let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
@@ -228,7 +228,7 @@ impl Interp<'_> {
                 .shift()?
                 .emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
-                let folded = folded_error(&e, f, None, s.range);
+                let folded = self.folded_error(&e, f, None, s.range);
                 f.shift()?.state().folded.push(folded);
                 let not = Expr::new(
                     ExprKind::UnaryOp {

@@ -491,7 +491,9 @@ impl Interp<'_> {
                     "reached the end of the function without a `return`",
                 )
                 .with_error(&code.file, end, "no return");
-                Err(add_trace(self.noted_specialization(err.into(), &frame), &frame))
+                // found at run time in every engine (the residual body
+                // raises it), so it carries no specialization note
+                Err(add_trace(err.into(), &frame))
             }
             Err(e) => Err(add_trace(self.noted_specialization(e, &frame), &frame)),
         };

@@ -149,9 +149,9 @@ impl Interp<'_> {
     /// recorded, so the red functions it makes know where they come from.
     fn enter_blue_call(&mut self, f: &Frame, callee: &str, range: TextRange, resolved: &str) {
         self.blue_depth += 1;
-        let text = self.describe_call(f, callee, range, resolved);
-        self.blue_sites.push(text.clone());
+        self.blue_sites.push(chain_site(f, callee, range, resolved));
         if let Some(r) = self.redshift.clone() {
+            let text = self.describe_call(f, callee, range, resolved);
             r.state()
                 .blue_calls
                 .push(crate::frames::doppler::record::BlueCall {
@@ -182,8 +182,7 @@ impl Interp<'_> {
     ) -> Failure {
         match err {
             Failure::Raise(mut e) => {
-                let call = self.describe_call(f, callee, range, resolved);
-                e.notes.push(format!("in the blue call {call}"));
+                e.notes.push(format!("in the blue call {}", chain_site(f, callee, range, resolved)));
                 Failure::Raise(e)
             }
             other => other,
@@ -671,6 +670,17 @@ pub(crate) fn interp_tuple(items: Vec<Value>) -> Value {
 
 /// The source text at `range` on one line (runs of whitespace collapsed),
 /// as provenance notes quote a call.
+/// A blue call as an error's note shows it: `` `make(i32)` at m.spy:3:5
+/// (`m::make[i32]`) ``, or `` (metafunc `m::pick`) `` for a metafunc.
+fn chain_site(f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
+    let what = if resolved == "metafunc" {
+        format!("metafunc `{callee}`")
+    } else {
+        format!("`{resolved}`")
+    };
+    format!("`{}` at {} ({what})", call_text(f, range), f.file.location(range.start))
+}
+
 pub(crate) fn call_text(f: &Frame, range: TextRange) -> String {
     f.file
         .slice(range)

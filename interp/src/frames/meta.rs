@@ -182,7 +182,10 @@ impl Interp<'_> {
     ) -> Failure {
         match err {
             Failure::Raise(mut e) => {
-                e.notes.push(format!("in the blue call {}", chain_site(f, callee, range, resolved)));
+                e.notes.push(format!(
+                    "in the blue call {}",
+                    chain_site(f, callee, range, resolved)
+                ));
                 Failure::Raise(e)
             }
             other => other,
@@ -678,7 +681,11 @@ fn chain_site(f: &Frame, callee: &str, range: TextRange, resolved: &str) -> Stri
     } else {
         format!("`{resolved}`")
     };
-    format!("`{}` at {} ({what})", call_text(f, range), f.file.location(range.start))
+    format!(
+        "`{}` at {} ({what})",
+        call_text(f, range),
+        f.file.location(range.start)
+    )
 }
 
 pub(crate) fn call_text(f: &Frame, range: TextRange) -> String {

@@ -843,6 +843,13 @@ impl FnLower<'_, '_, '_> {
                     .ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
                 self.ptr_alloc(ty, item, n.regs[0], *r)
             }
+            Some(Value::Builtin(b @ (Builtin::PtrSimdLoadOf(_) | Builtin::PtrSimdStore))) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                self.simd_memory(b, vals, e.range)
+            }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep))) => {
                 let mut vals = Vec::new();

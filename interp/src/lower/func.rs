@@ -196,6 +196,19 @@ impl FnLower<'_, '_, '_> {
         self.cx.errors.runtime(&e, at)
     }
 
+    /// [`Self::rt_code`] of an error a builtin call at `range` raises: as in
+    /// ASTFrame, the frame's position is the call, not its statement.
+    pub fn rt_code_in_call(&mut self, e: RuntimeError, range: TextRange) -> ErrCode {
+        let at = (
+            self.frame_at(range),
+            Label {
+                range,
+                text: String::new(),
+            },
+        );
+        self.cx.errors.runtime(&e, at)
+    }
+
     /// The code of an error that is not a run-time error (a user `raise`,
     /// a missing `return`) raised at `range`.
     pub fn fixed_code(

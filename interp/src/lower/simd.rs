@@ -277,6 +277,53 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// `ptr_simd_load[T, N](p, i)` / `ptr_simd_store(p, i, v)` on evaluated
+    /// arguments: the signature's conversions (`i` to `i32`), then one
+    /// vector `Load`/`Store` whose checks are `frames::lowlevel`'s, in its
+    /// order (null, then the whole lane run in bounds), at the call's range
+    /// (also the frame's position in the traceback, as ASTFrame's).
+    pub fn simd_memory(
+        &mut self,
+        b: crate::vm::builtins::Builtin,
+        vals: Vec<(LVal, TextRange)>,
+        range: TextRange,
+    ) -> Lowered<LVal> {
+        use crate::vm::builtins::Builtin;
+        use crate::vm::ops::signatures::{self, BuiltinImpl};
+        let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+        let types = &mut self.cx.interp.vm.types;
+        let sig = signatures::builtin_signature(types, b, &tys, |_| false);
+        let Some(Ok(sig)) = sig else {
+            return self.unsupported(format!("this `{}` call", b.name()), range);
+        };
+        let mut regs = Vec::new();
+        for ((v, r), p) in vals.into_iter().zip(&sig.params) {
+            regs.push(match p {
+                Some(t) => self.coerce(v, *t, r)?,
+                None => v,
+            });
+        }
+        let (ptr, len) = (regs[0].regs[0], regs[0].regs[1]);
+        let index = self.fb.convert(Ty::I64, regs[1].regs[0]);
+        let null = self.rt_code_in_call(RuntimeError::NullPointer, range);
+        match (b, sig.imp) {
+            (Builtin::PtrSimdLoadOf(t), BuiltinImpl::SimdLoad { .. }) => {
+                let Some(vt) = vec_ty(&self.cx.interp.vm.types, t) else {
+                    return self.unsupported(format!("a value of type `{}`", self.type_name(t)), range);
+                };
+                let oob = self.rt_code_in_call(RuntimeError::PtrSimdLoadOutOfBounds, range);
+                let v = self.fb.load(Ty::Vec(vt), ptr, len, index, null, oob);
+                Ok(LVal::one(t, v))
+            }
+            (Builtin::PtrSimdStore, BuiltinImpl::SimdStore) => {
+                let oob = self.rt_code_in_call(RuntimeError::PtrSimdStoreOutOfBounds, range);
+                self.fb.store(ptr, len, index, regs[2].regs[0], null, oob);
+                Ok(LVal::none())
+            }
+            _ => Err(crate::lower::LowerError::bug("a SIMD memory call of another signature")),
+        }
+    }
+
     /// A value of an operation that raised (the code after it is dead, but
     /// the IR still needs a definition of the result's type).
     fn unreachable_value(&mut self, sel: &SimdSel, whole: TextRange) -> Lowered<LVal> {

@@ -135,6 +135,49 @@ impl<'a> Eval<'a> {
                 dst,
                 op: Op::Vector(v),
             } => self.vop(*dst, v, regs),
+            Stmt::Assign {
+                dst,
+                op:
+                    Op::Load {
+                        ptr,
+                        len,
+                        index,
+                        on_null,
+                        on_oob,
+                    },
+            } if matches!(self.vreg_ty(*dst), Ty::Vec(_)) => {
+                let Ty::Vec(v) = self.vreg_ty(*dst) else {
+                    unreachable!("matched")
+                };
+                let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
+                if let Some(flow) = self.vector_checks(v, p, n, i, *on_null, *on_oob) {
+                    return flow;
+                }
+                regs.vecs[dst.index()] = (0..u64::from(v.n))
+                    .map(|k| mem::load(v.lane.ty(), p, i + k))
+                    .collect();
+                Flow::Next
+            }
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                on_null,
+                on_oob,
+            } if matches!(self.vreg_ty(*value), Ty::Vec(_)) => {
+                let Ty::Vec(v) = self.vreg_ty(*value) else {
+                    unreachable!("matched")
+                };
+                let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
+                if let Some(flow) = self.vector_checks(v, p, n, i, *on_null, *on_oob) {
+                    return flow;
+                }
+                for (k, &w) in regs.vecs[value.index()].iter().enumerate() {
+                    mem::store(v.lane.ty(), p, i + k as u64, w);
+                }
+                Flow::Next
+            }
             Stmt::Assign { dst, op: Op::Copy(a) } if matches!(self.vreg_ty(*a), Ty::Vec(_)) => {
                 regs.vecs[dst.index()] = regs.vecs[a.index()].clone();
                 Flow::Next
@@ -278,6 +321,26 @@ impl<'a> Eval<'a> {
             Stmt::Continue => Flow::Continue,
             Stmt::Return(vals) => Flow::Return(vals.iter().map(|v| regs[v.index()]).collect()),
         }
+    }
+
+    /// The checks of a vector `Load`/`Store` of `v` at element `i` of the
+    /// buffer (`p`, `n`): null, then the whole lane run in bounds.
+    fn vector_checks(
+        &mut self,
+        v: super::VecTy,
+        p: Word,
+        n: Word,
+        i: Word,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) -> Option<Flow> {
+        if p == 0 {
+            return Some(self.raise(on_null, 0, i));
+        }
+        if i >= n || n - i < u64::from(v.n) {
+            return Some(self.raise(on_oob, i, n));
+        }
+        None
     }
 
     /// A vector op: lanes as canonical words, semantics of [`vector`].

@@ -298,6 +298,11 @@ pub enum Op {
     /// the buffer at `ptr` with `len` elements. A null `ptr` raises `on_null`
     /// with operands (0, index); `index >= len` (unsigned) raises `on_oob`
     /// with operands (index, len).
+    ///
+    /// A vector destination (`SIMD[T, N]`, `ptr_simd_load`) reads the `n`
+    /// lane elements `index .. index + n` of the lane type: the bounds check
+    /// covers the whole run (`index >= len || len - index < n`, unsigned,
+    /// so a negative index fails), with the same operands.
     Load {
         ptr: VReg,
         len: VReg,
@@ -340,7 +345,10 @@ pub enum Stmt {
         op: Op,
     },
     /// Store `value` as element `index` of the buffer (`ptr`, `len`); the
-    /// element type is the value's type; checks as for [`Op::Load`].
+    /// element type is the value's type; checks as for [`Op::Load`]. A
+    /// vector value writes its lanes as elements `index .. index + n` of
+    /// the lane type, after the check of the whole run (nothing is written
+    /// if it fails).
     Store {
         ptr: VReg,
         len: VReg,

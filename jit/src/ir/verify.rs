@@ -14,8 +14,9 @@
 //!   unsigned), `d == Bool`;
 //! - `Convert(a)`: `sem::convertible(t, d)`;
 //! - `Load`/`Store`: `ptr: Ptr`, `len` and `index` `I64` or `U64`;
-//! - vectors ([`super::vector`]): only `Copy` and the `Vector` ops take or
-//!   give them, never a parameter, result, call argument or memory element;
+//! - vectors ([`super::vector`]): only `Copy`, `Load`, `Store` and the
+//!   `Vector` ops take or give them, never a parameter, result or call
+//!   argument (a vector `Load`/`Store` accesses a run of lane elements);
 //!   `Splat(a)`: `a` of the lane type; `Build(ls)`: one lane-typed value per
 //!   lane; `Lane(a, k)`: `k` below the lane count, `d` the lane type;
 //!   `Binary`: `Add/Sub/Mul`, `d` and both operands the same vector type
@@ -203,9 +204,7 @@ impl Checker<'_> {
                 ..
             } => {
                 self.index_args(&st, *ptr, *len, *index)?;
-                if self.use_(&st, *value)?.class() == Class::Vector {
-                    return Err(format!("store of the vector {value}"));
-                }
+                self.use_(&st, *value)?;
             }
             Stmt::Call {
                 func, args, results, ..
@@ -338,7 +337,7 @@ impl Checker<'_> {
             Ok(ta)
         };
         let scalar = |t: Ty| t.class() != Class::Vector;
-        if !matches!(op, Op::Copy(_) | Op::Vector(_)) && !scalar(d) {
+        if !matches!(op, Op::Copy(_) | Op::Load { .. } | Op::Vector(_)) && !scalar(d) {
             return Err(format!("{op:?} into the vector {d}"));
         }
         match *op {

@@ -707,6 +707,16 @@ impl<'a, A: Target> FnGen<'a, A> {
                 value,
                 on_null,
                 on_oob,
+            } if self.f.ty(*value).class() == Class::Vector => {
+                self.vstore(*value, *ptr, *len, *index, *on_null, *on_oob)
+            }
+            Stmt::Store {
+                ptr,
+                len,
+                index,
+                value,
+                on_null,
+                on_oob,
             } => {
                 let ty = self.f.ty(*value);
                 self.checked_address(*ptr, *len, *index, *on_null, *on_oob);
@@ -950,6 +960,13 @@ impl<'a, A: Target> FnGen<'a, A> {
                 }
             }
             Op::Vector(ref v) => self.vop(d, v),
+            Op::Load {
+                ptr,
+                len,
+                index,
+                on_null,
+                on_oob,
+            } if ty.class() == Class::Vector => self.vload(d, ptr, len, index, on_null, on_oob),
             Op::Copy(a) if ty.class() == Class::Vector => self.vcopy(d, a),
             Op::Copy(a) => {
                 let al = self.loc(a);

@@ -8,10 +8,10 @@
 //! SSE2, `i64` multiply everywhere) the op is done lane by lane in GPRs: exact,
 //! the scalar semantics. 256-bit sequences end with `vzeroupper`.
 
-use super::{FnGen, StubKind};
+use super::{scale_of, FnGen, Opnd, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
-use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, VW};
+use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, RDX, VW};
 use crate::x64::regalloc::Loc;
 use crate::SimdLevel;
 
@@ -122,6 +122,79 @@ impl<A: Target> FnGen<'_, A> {
             VOp::Cmp(c, a, b) => self.vcmp(d, c, a, b),
             VOp::Convert(a) => self.vconvert(d, a),
         }
+    }
+
+    /// The checks of a vector load or store of `vt` at element `index` of
+    /// the buffer (`ptr`, `len`): null, then `index >= len || len - index <
+    /// n` (unsigned; the whole lane run). Leaves the base in rax and the
+    /// index in rcx.
+    fn vchecked_address(&mut self, vt: VecTy, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+        let (nl, il) = (self.loc(len), self.loc(index));
+        self.int_into(ptr, RAX);
+        self.e(Inst::Alu(Alu::Test, RAX, RAX));
+        let null = self.stub(StubKind::Error {
+            code: on_null,
+            operands: [Opnd::Zero, Opnd::Of(il)],
+        });
+        self.e(Inst::Jcc(Cc::E, null));
+        self.int_into(index, RCX);
+        self.int_into(len, RDX);
+        let oob = self.stub(StubKind::Error {
+            code: on_oob,
+            operands: [Opnd::Of(il), Opnd::Of(nl)],
+        });
+        self.e(Inst::Alu(Alu::Cmp, RCX, RDX));
+        self.e(Inst::Jcc(Cc::Ae, oob));
+        self.e(Inst::Alu(Alu::Sub, RDX, RCX));
+        self.e(Inst::AluI(Alu::Cmp, RDX, i32::from(vt.n)));
+        self.e(Inst::Jcc(Cc::B, oob));
+    }
+
+    /// `d = ptr[index .. index + n]` (`ptr_simd_load`): checks, then the
+    /// lanes chunk by chunk; `Bool` lanes byte by byte, canonicalized as the
+    /// scalar load does.
+    pub(super) fn vload(&mut self, d: VReg, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+        let vt = vec_ty(self.f.ty(d));
+        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        let scale = scale_of(vt.lane.ty());
+        if vt.lane == Lane::Bool {
+            for i in 0..u32::from(vt.n) {
+                self.e(Inst::Load(LoadKind::Bzx, RDX, Mem::indexed(RAX, RCX, scale, i as i32)));
+                self.e(Inst::Alu(Alu::Test, RDX, RDX));
+                self.e(Inst::Setcc(Cc::Ne, RDX));
+                self.e(Inst::Store(StoreKind::B, self.vmem(d, i), RDX));
+            }
+            return;
+        }
+        let mut avx = false;
+        for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
+            avx |= c == 32;
+            self.e(Inst::VLoad(width(c), X15, Mem::indexed(RAX, RCX, scale, off as i32)));
+            self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
+        }
+        self.end_avx(avx);
+    }
+
+    /// `ptr[index .. index + n] = value` (`ptr_simd_store`): checks, then
+    /// the lanes chunk by chunk (vector memory is canonical already).
+    pub(super) fn vstore(&mut self, value: VReg, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+        let vt = vec_ty(self.f.ty(value));
+        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        let scale = scale_of(vt.lane.ty());
+        if vt.bytes() < 4 {
+            for i in 0..vt.bytes() {
+                self.e(Inst::Load(LoadKind::Bzx, RDX, self.vmem(value, i)));
+                self.e(Inst::Store(StoreKind::B, Mem::indexed(RAX, RCX, scale, i as i32), RDX));
+            }
+            return;
+        }
+        let mut avx = false;
+        for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
+            avx |= c == 32;
+            self.e(Inst::VLoad(width(c), X15, self.vmem(value, off)));
+            self.e(Inst::VStore(width(c), Mem::indexed(RAX, RCX, scale, off as i32), X15));
+        }
+        self.end_avx(avx);
     }
 
     /// Store the canonical bits in `r` as lane `i` of `d`.

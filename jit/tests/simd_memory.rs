@@ -82,7 +82,14 @@ fn run(vt: VecTy, args: [Word; 4], null: bool, machine: Option<SimdLevel>) -> Ou
     let r = match machine {
         None => eval::call(&m, FuncId(0), &args, &eval_opts(10), &mut NoHelpers),
         Some(level) => {
-            let c = compile(&m, &CompileOptions { simd: level, ..opts() }).expect("compiles");
+            let c = compile(
+                &m,
+                &CompileOptions {
+                    simd: level,
+                    ..opts()
+                },
+            )
+            .expect("compiles");
             let mut ctx = Context::new(ContextOptions {
                 depth_limit: 10,
                 ..Default::default()

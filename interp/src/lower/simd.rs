@@ -320,7 +320,9 @@ impl FnLower<'_, '_, '_> {
                 self.fb.store(ptr, len, index, regs[2].regs[0], null, oob);
                 Ok(LVal::none())
             }
-            _ => Err(crate::lower::LowerError::bug("a SIMD memory call of another signature")),
+            _ => Err(crate::lower::LowerError::bug(
+                "a SIMD memory call of another signature",
+            )),
         }
     }
 

@@ -128,7 +128,15 @@ impl<A: Target> FnGen<'_, A> {
     /// the buffer (`ptr`, `len`): null, then `index >= len || len - index <
     /// n` (unsigned; the whole lane run). Leaves the base in rax and the
     /// index in rcx.
-    fn vchecked_address(&mut self, vt: VecTy, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+    fn vchecked_address(
+        &mut self,
+        vt: VecTy,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) {
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
@@ -153,13 +161,25 @@ impl<A: Target> FnGen<'_, A> {
     /// `d = ptr[index .. index + n]` (`ptr_simd_load`): checks, then the
     /// lanes chunk by chunk; `Bool` lanes byte by byte, canonicalized as the
     /// scalar load does.
-    pub(super) fn vload(&mut self, d: VReg, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+    pub(super) fn vload(
+        &mut self,
+        d: VReg,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) {
         let vt = vec_ty(self.f.ty(d));
         self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
         let scale = scale_of(vt.lane.ty());
         if vt.lane == Lane::Bool {
             for i in 0..u32::from(vt.n) {
-                self.e(Inst::Load(LoadKind::Bzx, RDX, Mem::indexed(RAX, RCX, scale, i as i32)));
+                self.e(Inst::Load(
+                    LoadKind::Bzx,
+                    RDX,
+                    Mem::indexed(RAX, RCX, scale, i as i32),
+                ));
                 self.e(Inst::Alu(Alu::Test, RDX, RDX));
                 self.e(Inst::Setcc(Cc::Ne, RDX));
                 self.e(Inst::Store(StoreKind::B, self.vmem(d, i), RDX));
@@ -169,7 +189,11 @@ impl<A: Target> FnGen<'_, A> {
         let mut avx = false;
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
             avx |= c == 32;
-            self.e(Inst::VLoad(width(c), X15, Mem::indexed(RAX, RCX, scale, off as i32)));
+            self.e(Inst::VLoad(
+                width(c),
+                X15,
+                Mem::indexed(RAX, RCX, scale, off as i32),
+            ));
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
         self.end_avx(avx);
@@ -177,14 +201,26 @@ impl<A: Target> FnGen<'_, A> {
 
     /// `ptr[index .. index + n] = value` (`ptr_simd_store`): checks, then
     /// the lanes chunk by chunk (vector memory is canonical already).
-    pub(super) fn vstore(&mut self, value: VReg, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+    pub(super) fn vstore(
+        &mut self,
+        value: VReg,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        on_null: ErrCode,
+        on_oob: ErrCode,
+    ) {
         let vt = vec_ty(self.f.ty(value));
         self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
         let scale = scale_of(vt.lane.ty());
         if vt.bytes() < 4 {
             for i in 0..vt.bytes() {
                 self.e(Inst::Load(LoadKind::Bzx, RDX, self.vmem(value, i)));
-                self.e(Inst::Store(StoreKind::B, Mem::indexed(RAX, RCX, scale, i as i32), RDX));
+                self.e(Inst::Store(
+                    StoreKind::B,
+                    Mem::indexed(RAX, RCX, scale, i as i32),
+                    RDX,
+                ));
             }
             return;
         }
@@ -192,7 +228,11 @@ impl<A: Target> FnGen<'_, A> {
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
             avx |= c == 32;
             self.e(Inst::VLoad(width(c), X15, self.vmem(value, off)));
-            self.e(Inst::VStore(width(c), Mem::indexed(RAX, RCX, scale, off as i32), X15));
+            self.e(Inst::VStore(
+                width(c),
+                Mem::indexed(RAX, RCX, scale, off as i32),
+                X15,
+            ));
         }
         self.end_avx(avx);
     }

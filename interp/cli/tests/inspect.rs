@@ -41,6 +41,8 @@ fn program(name: &str, source: &str) -> String {
 
 const PARTIAL: &str = "conformance/cases/examples/partial.spy";
 const VECTORIZE: &str = "conformance/cases/examples/vectorize.spy";
+/// A program spec/17-jit.md §17.3 lists as not native (a list slice).
+const NOT_NATIVE: &str = "conformance/cases/list/slice.spy";
 
 const NATIVE: &str = "@blue\ndef N() -> i32:\n    return 4\n\ndef square(x: i32) -> i32:\n    return x * x + N()\n\ndef main() -> None:\n    print(square(3))\n";
 
@@ -252,13 +254,18 @@ fn explain_shows_ir_and_machine_code_of_a_native_program() {
 #[test]
 fn explain_says_why_a_program_is_not_native() {
     let page = std::env::temp_dir().join(format!("spy-inspect-{}-vec.html", std::process::id()));
-    let out = run(&["explain", VECTORIZE, "-o", page.to_str().unwrap()]);
+    let out = run(&["explain", NOT_NATIVE, "-o", page.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
         html.contains("class=\"not-native\">Not native:"),
         "the reason is on the page"
     );
+    // The vectorize example (ptr_simd_load/store) is native: no reason shown.
+    let out = run(&["explain", VECTORIZE, "-o", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("class=\"not-native\""), "vectorize runs natively");
 }
 
 #[test]

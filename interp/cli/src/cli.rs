@@ -573,6 +573,12 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
         config,
         Box::new(out.clone()),
     );
+    reported(&outcome)
+}
+
+/// Print a run's report (or its host failure or internal error) on stderr;
+/// the process's exit code.
+fn reported(outcome: &spy_interp::engine::Outcome) -> i32 {
     if let Some(report) = &outcome.report {
         eprint!("{report}");
     }
@@ -635,19 +641,7 @@ fn redshift_execute(
         for w in &warnings {
             eprint!("warning: {w}");
         }
-        if let Some(report) = &outcome.report {
-            eprint!("{report}");
-        }
-        if let Some(host) = &outcome.host {
-            return output::failed(host);
-        }
-        if let Some(bug) = &outcome.bug {
-            eprintln!(
-                "internal error (a bug in spy-interp, please report it): {}",
-                bug.message
-            );
-        }
-        outcome.exit
+        reported(&outcome)
     })
 }
 

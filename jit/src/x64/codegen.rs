@@ -144,6 +144,15 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
+/// The register a result travels in (results never go on the stack).
+fn result_loc(l: ArgLoc) -> Loc {
+    match l {
+        ArgLoc::Gpr(r) => Loc::Gpr(r),
+        ArgLoc::Xmm(x) => Loc::Xmm(x),
+        ArgLoc::Stack(_) => unreachable!("results are in registers"),
+    }
+}
+
 /// Whether control never falls out of the end of `b`.
 fn ends_in_jump(b: &Block) -> bool {
     match b.0.last() {
@@ -820,14 +829,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                         let moves = vals
                             .iter()
                             .zip(&locs)
-                            .map(|(&v, l)| {
-                                let d = match *l {
-                                    ArgLoc::Gpr(r) => Loc::Gpr(r),
-                                    ArgLoc::Xmm(x) => Loc::Xmm(x),
-                                    ArgLoc::Stack(_) => unreachable!("results are in registers"),
-                                };
-                                (d, self.loc(v))
-                            })
+                            .map(|(&v, l)| (result_loc(*l), self.loc(v)))
                             .collect();
                         self.parallel_move(moves);
                     }
@@ -874,14 +876,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let moves = results
                     .iter()
                     .zip(&locs)
-                    .map(|(&d, l)| {
-                        let s = match *l {
-                            ArgLoc::Gpr(r) => Loc::Gpr(r),
-                            ArgLoc::Xmm(x) => Loc::Xmm(x),
-                            ArgLoc::Stack(_) => unreachable!("results are in registers"),
-                        };
-                        (self.loc(d), s)
-                    })
+                    .map(|(&d, l)| (self.loc(d), result_loc(*l)))
                     .filter(|(d, _)| !matches!(d, Loc::Imm(_)))
                     .collect();
                 self.parallel_move(moves);

@@ -67,28 +67,28 @@ pub fn to_abi(fb: &mut FunctionBuilder, regs: &[VReg]) -> Vec<VReg> {
 /// Parameter locals of types `tys` from the function's IR parameters
 /// `abi` (a vector parameter is a local built from its lane parameters).
 pub fn params_from_abi(fb: &mut FunctionBuilder, tys: &[Ty], abi: &[VReg]) -> Vec<VReg> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for &t in tys {
-        match t {
-            Ty::Vec(v) => {
-                let lanes = abi[at..at + usize::from(v.n)].to_vec();
-                at += usize::from(v.n);
-                let l = fb.local(t);
-                fb.assign(l, Op::Vector(VOp::Build(lanes)));
-                out.push(l);
-            }
-            _ => {
-                out.push(abi[at]);
-                at += 1;
-            }
-        }
-    }
-    out
+    rebuild_vectors(fb, tys, abi, |fb, t, lanes| {
+        let l = fb.local(t);
+        fb.assign(l, Op::Vector(VOp::Build(lanes)));
+        l
+    })
 }
 
 /// Registers of types `tys` rebuilt from call-crossing registers `abi`.
 pub fn from_abi(fb: &mut FunctionBuilder, tys: &[Ty], abi: &[VReg]) -> Vec<VReg> {
+    rebuild_vectors(fb, tys, abi, |fb, t, lanes| {
+        fb.op(t, Op::Vector(VOp::Build(lanes)))
+    })
+}
+
+/// Walk `abi` by `tys`: a scalar is its register, a vector of `n` lanes
+/// takes the next `n` registers and becomes what `build` makes of them.
+fn rebuild_vectors(
+    fb: &mut FunctionBuilder,
+    tys: &[Ty],
+    abi: &[VReg],
+    mut build: impl FnMut(&mut FunctionBuilder, Ty, Vec<VReg>) -> VReg,
+) -> Vec<VReg> {
     let mut out = Vec::new();
     let mut at = 0;
     for &t in tys {
@@ -96,7 +96,7 @@ pub fn from_abi(fb: &mut FunctionBuilder, tys: &[Ty], abi: &[VReg]) -> Vec<VReg>
             Ty::Vec(v) => {
                 let lanes = abi[at..at + usize::from(v.n)].to_vec();
                 at += usize::from(v.n);
-                out.push(fb.op(t, Op::Vector(VOp::Build(lanes))));
+                out.push(build(fb, t, lanes));
             }
             _ => {
                 out.push(abi[at]);

@@ -468,7 +468,10 @@ impl Interp<'_> {
         )?;
         self.pools.recycle_bound(args);
         let color = if blue { Color::Blue } else { Color::Red };
-        let result = match self.exec_block(&mut frame, &code.def.body) {
+        let body = self
+            .forward_declare_structs(&mut frame, &code.def.body)
+            .and_then(|_| self.exec_block(&mut frame, &code.def.body));
+        let result = match body {
             Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
             // inferred is `return None`.

@@ -54,6 +54,7 @@ impl Interp<'_> {
             return self.declare_slot(f, &c.name, v);
         }
         // Module-level structs were forward-declared by module init.
+        let mut bind = true;
         let ty = match (f.kind, f.res.name(c.name.id)) {
             (FrameKind::Module, NameRef::Global(slot)) => {
                 match self.vm.module(f.module).globals[slot as usize]
@@ -64,13 +65,20 @@ impl Interp<'_> {
                     _ => return Err(crate::bug!("struct `{}` was not forward-declared", c.name.name)),
                 }
             }
+            (_, NameRef::Local(slot)) if self.forward_declared(f, slot).is_some() => {
+                // declared when the call started: already bound
+                bind = false;
+                self.forward_declared(f, slot).expect("checked")
+            }
             _ => {
                 let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
                 self.vm.types.new_struct(fqn)
             }
         };
         // Bind the name first so methods can mention the struct type.
-        self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+        if bind {
+            self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+        }
         let site = StructSite {
             module: f.module,
             file: f.file.clone(),
@@ -78,6 +86,36 @@ impl Interp<'_> {
             closure: self.closure_of(f),
         };
         self.run_struct_body(&site, c, ty)
+    }
+
+    /// Upstream's `fwdecl_ClassDef` for a function body: every struct
+    /// defined at the outermost level of the body is declared (an
+    /// incomplete type) when the call starts, so annotations above the
+    /// `class` can name it.
+    pub(crate) fn forward_declare_structs(&mut self, f: &mut Frame, body: &[ast::Stmt]) -> Eval<()> {
+        for stmt in body {
+            let ast::StmtKind::ClassDef(c) = &stmt.kind else {
+                continue;
+            };
+            if !c.is_struct || c.type_params.is_some() || !c.decorators.is_empty() {
+                continue;
+            }
+            let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
+            let ty = self.vm.types.new_struct(fqn);
+            self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+        }
+        Ok(())
+    }
+
+    /// The struct type forward-declared in local `slot` and not defined yet.
+    fn forward_declared(&self, f: &Frame, slot: u32) -> Option<TypeId> {
+        match f.locals.borrow().get(slot as usize)? {
+            Some(Local {
+                value: Some(Value::Type(t)),
+                ..
+            }) if !self.vm.structs.contains_key(t) && self.vm.types.is_struct(*t) => Some(*t),
+            _ => None,
+        }
     }
 
     /// Execute the body of struct `c` as type `ty` and complete the type.

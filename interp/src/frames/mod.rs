@@ -14,6 +14,7 @@
 //! | `call.rs`     | calls: arity, argument binding, function activation (`activation`, shared with DopplerFrame) |
 //! | `function.rs` | executing `def`: annotations, `*args`, PEP 695 generics  |
 //! | `meta.rs`     | memoized blue calls, metafuncs, OpSpec, MetaArg          |
+//! | `iteration.rs` | `for` over user types: the `__fastiter__` protocol, run and shifted |
 //! | `unroll.rs`   | `UNROLL_RANGE` loops and `*(e for i in UNROLL_RANGE(n))` |
 //! | `list.rs`     | `list[T]`: displays, `[]`, indexing, methods             |
 //! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
@@ -43,6 +44,7 @@ mod display;
 pub(crate) mod doppler;
 mod expr;
 mod function;
+mod iteration;
 pub mod limits;
 pub(crate) mod list;
 pub(crate) mod lowlevel;

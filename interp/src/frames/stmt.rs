@@ -161,6 +161,9 @@ impl Interp<'_> {
             }
             return Ok(Flow::Normal);
         }
+        if self.has_iteration_protocol(it.ty) {
+            return self.exec_protocol_for(f, target, iter, it, body);
+        }
         let Value::Range(r) = it.value else {
             return Err(self.not_iterable(f, it.ty, iter.range));
         };
@@ -307,6 +310,10 @@ impl Interp<'_> {
 
     fn exec_assign(&mut self, f: &mut Frame, target: &AssignTarget, value: &Expr) -> Eval<()> {
         match target {
+            AssignTarget::Name(id) if f.kind == FrameKind::Class && id.name == "__extra_fields__" => {
+                let v = self.eval_expr(f, value)?;
+                Err(self.extra_fields_mismatch(f, v.ty, value.range))
+            }
             AssignTarget::Name(id) => {
                 // `x = x + e`: the same steps as the general path, but the
                 // concatenation may append to x's text in place.
@@ -562,6 +569,7 @@ impl Interp<'_> {
     /// unconditionally, so a declaration inside a loop body is not a
     /// redeclaration on the next iteration (a deliberate fix of upstream).
     pub(crate) fn declare_slot(&mut self, f: &mut Frame, id: &ast::Identifier, v: Typed) -> Eval<()> {
+        self.check_redeclaration(f, id)?;
         let kind = self.symbol_kind(f, id)?;
         if f.is_shifting() && (kind == VarKind::Var || v.color == Color::Red) {
             if let NameRef::Local(slot) = f.res.name(id.id) {
@@ -579,7 +587,45 @@ impl Interp<'_> {
         self.store_slot(f, id, v.ty, color, v.value)
     }
 
+    /// `__extra_fields__ = e` in a class body: upstream declares the name
+    /// as an `interp_dict[str, type]` local, so another value is a
+    /// conversion error. Blue dicts do not exist here yet (issue 15 item 3),
+    /// so every value is one: computed layouts are refused visibly, never
+    /// ignored (spec §3, "Computed fields").
+    fn extra_fields_mismatch(&self, f: &Frame, got: TypeId, range: TextRange) -> crate::error::Failure {
+        let got = self.vm.types.name(got).to_string();
+        SpyError::new(ExcKind::TypeError, "mismatched types")
+            .with_error(
+                &f.file,
+                range,
+                format!("expected `__spy__::interp_dict[str, type]`, got `{got}`"),
+            )
+            .into()
+    }
+
+    /// A name declared in several places of a blue body (resolver, upstream's
+    /// `declare_local`): executing a second declaration is the ScopeError
+    /// that a red body gets before it runs.
+    pub(crate) fn check_redeclaration(&self, f: &Frame, id: &ast::Identifier) -> Eval<()> {
+        let NameRef::Local(slot) = f.res.name(id.id) else {
+            return Ok(());
+        };
+        let slot = slot as usize;
+        if !f.scope.is_redeclared(slot) || f.locals.borrow()[slot].is_none() {
+            return Ok(());
+        }
+        let prev = f.scope.symbols[slot].decl_range;
+        Err(SpyError::new(
+            ExcKind::ScopeError,
+            format!("variable `{}` already declared", id.name),
+        )
+        .with_error(&f.file, id.range, "this is the new declaration")
+        .with_note(&f.file, prev, "this is the previous declaration")
+        .into())
+    }
+
     fn declare_unassigned(&mut self, f: &mut Frame, id: &ast::Identifier, ty: TypeId) -> Eval<()> {
+        self.check_redeclaration(f, id)?;
         match f.res.name(id.id) {
             NameRef::Local(slot) if f.is_shifting() => {
                 let name = f.shift()?.declare_residual_name(slot, &id.name)?;

@@ -60,6 +60,8 @@ pub fn resolve_module(
         loop_depth: 0,
         error: None,
         generator_targets: Vec::new(),
+        visible_at_def: HashMap::new(),
+        limits: vec![usize::MAX],
     };
     r.declare_module(&module.body)?;
     r.resolve_block(&module.body)?;
@@ -85,6 +87,16 @@ struct Resolver {
     error: Option<SpyError>,
     /// Targets of the generator expressions being resolved, innermost last.
     generator_targets: Vec<(String, NameRef)>,
+    /// For each `def`/`class` (by the `NameId` of its name): how many
+    /// symbols its enclosing scope had declared when the definition was
+    /// declared. Upstream declares nested bodies in the same pass as the
+    /// enclosing one, so a name of the enclosing scope declared later does
+    /// not count for the nested body's declarations (shadowing, implicit
+    /// locals); it is still visible to its name lookups.
+    visible_at_def: HashMap<NameId, usize>,
+    /// Parallel to `stack`: how many of each scope's symbols the nested
+    /// body being declared sees (`usize::MAX` for the innermost).
+    limits: Vec<usize>,
 }
 
 impl Resolver {
@@ -103,8 +115,14 @@ impl Resolver {
     fn declare_module(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
         for stmt in body {
             match &stmt.kind {
-                StmtKind::FuncDef(f) => self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?,
-                StmtKind::ClassDef(c) => self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?,
+                StmtKind::FuncDef(f) => {
+                    self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?;
+                    self.note_def(&f.name);
+                }
+                StmtKind::ClassDef(c) => {
+                    self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?;
+                    self.note_def(&c.name);
+                }
                 StmtKind::Import { module, alias } => {
                     let id = alias.as_ref().unwrap_or(module);
                     self.declare_new(id, VarKind::Const, Origin::Import)?;
@@ -142,6 +160,16 @@ impl Resolver {
     /// shadowing are ScopeErrors.
     fn declare_new(&mut self, id: &ast::Identifier, kind: VarKind, origin: Origin) -> Result<(), SpyError> {
         if let Some(prev) = self.current().find(&id.name) {
+            if self.current().blue {
+                // Upstream's `define_name`: the same name defined in two
+                // places of a blue body (e.g. both branches of a blue `if`)
+                // is checked when a second declaration executes.
+                let scope = self.current();
+                if !scope.is_redeclared(prev) {
+                    scope.redeclared.push(prev);
+                }
+                return Ok(());
+            }
             let prev_range = self.current().symbols[prev].decl_range;
             return Err(SpyError::new(
                 ExcKind::ScopeError,
@@ -169,13 +197,37 @@ impl Resolver {
     }
 
     /// The declaration range of `name` in an enclosing (non-builtin) scope.
+    /// Only the symbols each enclosing scope had declared when the nested
+    /// definition was declared count (see `visible_at_def`).
     fn find_in_outer_scopes(&self, name: &str) -> Option<TextRange> {
         let n = self.stack.len();
         self.stack[..n - 1]
             .iter()
+            .zip(&self.limits)
             .rev()
-            .filter(|s| s.kind != ScopeKind::Class)
-            .find_map(|s| s.find(name).map(|i| s.symbols[i].decl_range))
+            .filter(|(s, _)| s.kind != ScopeKind::Class)
+            .find_map(|(s, &limit)| s.find(name).filter(|&i| i < limit).map(|i| s.symbols[i].decl_range))
+    }
+
+    /// Record how many symbols the current scope has when definition
+    /// `name` is declared.
+    fn note_def(&mut self, name: &ast::Identifier) {
+        let count = self.current().symbols.len();
+        self.visible_at_def.insert(name.id, count);
+    }
+
+    /// Enter the body of definition `def_name` (a new innermost scope).
+    fn push_body(&mut self, def_name: NameId, scope: Scope) {
+        let limit = self.visible_at_def.get(&def_name).copied().unwrap_or(usize::MAX);
+        *self.limits.last_mut().expect("limits follow the stack") = limit;
+        self.stack.push(scope);
+        self.limits.push(usize::MAX);
+    }
+
+    fn pop_body(&mut self) -> Scope {
+        self.limits.pop();
+        *self.limits.last_mut().expect("limits follow the stack") = usize::MAX;
+        self.stack.pop().expect("a body scope")
     }
 
     /// `x = e` (and walrus, unpack targets): declares `x` only if it is not
@@ -215,9 +267,11 @@ impl Resolver {
         match &stmt.kind {
             StmtKind::FuncDef(f) => {
                 self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?;
+                self.note_def(&f.name);
             }
             StmtKind::ClassDef(c) => {
                 self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?;
+                self.note_def(&c.name);
             }
             StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => {}
             StmtKind::Assign { target, value } => {
@@ -509,9 +563,11 @@ impl Resolver {
         self.bind(&f.name);
         let qualname = format!("{}::{}", self.current().qualname, f.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
-        self.stack.push(Scope::new(ScopeKind::Function, qualname));
+        let mut scope = Scope::new(ScopeKind::Function, qualname);
+        scope.blue = f.color == ast::FuncColor::Blue;
+        self.push_body(f.name.id, scope);
         let result = self.resolve_function_body(f, generic);
-        let scope = self.stack.pop().expect("function scope");
+        let scope = self.pop_body();
         self.loop_depth = outer_loop;
         result?;
         self.scopes.insert(f.name.id, Rc::new(scope));
@@ -564,8 +620,7 @@ impl Resolver {
         // innermost environment of the class body's closure.
         let generic = c.type_params.is_some();
         if let Some(tps) = &c.type_params {
-            self.stack
-                .push(Scope::new(ScopeKind::Function, format!("{qualname}[]")));
+            self.push_body(c.name.id, Scope::new(ScopeKind::Function, format!("{qualname}[]")));
             for tp in tps {
                 self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
                 self.bind(tp);
@@ -579,13 +634,19 @@ impl Resolver {
                 assignments: 1,
             });
         }
-        self.stack.push(Scope::new(ScopeKind::Class, qualname));
+        if generic {
+            // The type-parameter scope is complete: the body sees all of it.
+            self.stack.push(Scope::new(ScopeKind::Class, qualname));
+            self.limits.push(usize::MAX);
+        } else {
+            self.push_body(c.name.id, Scope::new(ScopeKind::Class, qualname));
+        }
         let result = self
             .declare_block(&c.body)
             .and_then(|_| self.resolve_block(&c.body));
-        let scope = self.stack.pop().expect("class scope");
+        let scope = self.pop_body();
         if generic {
-            self.stack.pop();
+            self.pop_body();
         }
         self.loop_depth = outer_loop;
         result?;

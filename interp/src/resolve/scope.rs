@@ -133,6 +133,12 @@ pub struct Scope {
     /// `mod`, `mod::f`, `mod::C`: used for FQNs and tracebacks.
     pub qualname: String,
     pub symbols: Symbols,
+    /// A blue body (a class body or a `@blue` function): a name may be
+    /// declared in several places (both branches of a blue `if`); declaring
+    /// it twice is a ScopeError only when it happens at run time.
+    pub blue: bool,
+    /// The slots of names declared more than once in this (blue) scope.
+    pub redeclared: Vec<usize>,
 }
 
 impl Scope {
@@ -141,7 +147,15 @@ impl Scope {
             kind,
             qualname,
             symbols: Symbols::default(),
+            blue: kind == ScopeKind::Class,
+            redeclared: Vec::new(),
         }
+    }
+
+    /// Whether the name in `slot` has more than one declaration, so that
+    /// executing one of them checks the slot is still empty.
+    pub fn is_redeclared(&self, slot: usize) -> bool {
+        self.redeclared.contains(&slot)
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {

@@ -142,6 +142,9 @@ impl Interp<'_> {
             return self.exec_unrolled_for(f, target, n_expr, body);
         }
         let it = self.eval_expr(f, iter)?;
+        if self.has_iteration_protocol(it.ty) {
+            return self.shift_protocol_for(f, s, target, iter, it, body);
+        }
         let item_ty = match &it.value {
             _ if it.ty == TypeId::RANGE => TypeId::I32,
             _ => match self.vm.types.list_item(it.ty) {

@@ -5,15 +5,17 @@
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::doppler::is_runtime;
+use crate::frames::meta::{ArgSpec, ResolvedOp};
 use crate::frames::signatures::Site;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind};
+use crate::syntax::ast::{self, Expr, ExprKind, FuncKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
 use crate::vm::ops::signatures::{self as sig, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
 use crate::vm::types::{TypeId, TypeKind};
-use crate::vm::value::{Color, Typed, Value};
+use crate::vm::value::{Color, Function, Typed, Value};
+use std::rc::Rc;
 
 impl Interp<'_> {
     fn no_attribute(
@@ -41,6 +43,9 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
             return result;
+        }
+        if let Some(m) = self.vm.struct_method(obj.ty, "__getattribute__") {
+            return self.custom_getattribute(f, &m, obj, obj_expr, attr);
         }
         if self.vm.is_property(obj.ty, &attr.name) {
             // `o.name` of a `@property` is the call `o.name()`
@@ -156,6 +161,51 @@ impl Interp<'_> {
         .into())
     }
 
+    /// The operation `__getattribute__` (a metafunc on the MetaArgs of `o`
+    /// and of the blue name) chooses for `o.NAME` (upstream's `w_GETATTR`);
+    /// `None` when it returns `OpSpec.NULL`. A plain method is called with
+    /// both.
+    pub(crate) fn getattribute_op(
+        &mut self,
+        f: &Frame,
+        m: &Rc<Function>,
+        args: &Args,
+        whole: TextRange,
+    ) -> Eval<Option<ResolvedOp>> {
+        if m.kind != FuncKind::Metafunc {
+            return Ok(Some(ResolvedOp::Call {
+                callee: Typed::blue(m.ty, Value::Func(m.clone())),
+                args: vec![ArgSpec::Arg(0), ArgSpec::Arg(1)],
+            }));
+        }
+        let op = self.metafunc_op(f, m, args, whole, whole, &[0, 1])?;
+        Ok(match op {
+            ResolvedOp::Null => None,
+            op => Some(op),
+        })
+    }
+
+    /// `o.NAME` on a type with `__getattribute__`.
+    fn custom_getattribute(
+        &mut self,
+        f: &mut Frame,
+        m: &Rc<Function>,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &ast::Identifier,
+    ) -> Eval<Typed> {
+        let ty = obj.ty;
+        let whole = obj_expr.range.cover(attr.range);
+        let args = vec![
+            (obj, obj_expr.range),
+            (Typed::blue(TypeId::STR, Value::str(&attr.name)), attr.range),
+        ];
+        match self.getattribute_op(f, m, &args, whole)? {
+            Some(op) => self.apply_op(f, op, m, args, attr.range, whole),
+            None => Err(self.no_attribute(f, ty, attr, obj_expr)),
+        }
+    }
+
     /// `o.m(args)`. For a `@property` `m` it is `(o.m)(args)`: the
     /// property's value is called.
     pub(crate) fn call_method(
@@ -216,7 +266,10 @@ impl Interp<'_> {
                 .get(&obj.ty)
                 .is_some_and(|s| s.static_methods.contains(&attr.name));
             let mut full = Vec::with_capacity(args.len() + 1);
-            if !is_static {
+            if self.vm.is_class_method(obj.ty, &attr.name) {
+                // `o.m(args)` of a `@classmethod` passes o's type, as Python
+                full.push((Typed::blue(TypeId::TYPE, Value::Type(obj.ty)), obj_expr.range));
+            } else if !is_static {
                 full.push((obj, obj_expr.range));
             }
             full.extend(args);

@@ -104,6 +104,17 @@ impl Interp<'_> {
                     .into(),
             );
         }
+        // `__getattribute__` answers without running the implementation
+        // it chooses (upstream's `w_HASATTR`)
+        if let Some(m) = self.vm.struct_method(obj.ty, "__getattribute__") {
+            let whole = obj_expr.range.cover(attr.range);
+            let args = vec![
+                (obj, obj_expr.range),
+                (Typed::blue(TypeId::STR, Value::str(&attr.name)), attr.range),
+            ];
+            let found = self.getattribute_op(f, &m, &args, whole)?.is_some();
+            return Ok(Typed::blue(TypeId::BOOL, Value::bool(found)));
+        }
         // a method is an attribute too, though `o.m` is only ever called here
         if self.vm.struct_method(obj.ty, &attr.name).is_some() {
             return Ok(Typed::blue(TypeId::BOOL, Value::bool(true)));

@@ -35,8 +35,16 @@ impl Interp<'_> {
                 if self.is_method_receiver(&obj) {
                     Some((obj, value, attr))
                 } else {
+                    let class_method = match obj.value {
+                        Value::Type(t) if self.vm.is_class_method(t, &attr.name) => Some(obj.clone()),
+                        _ => None,
+                    };
                     let callee = self.get_attr(f, obj, value, attr)?;
-                    let argv = self.eval_items(f, args)?;
+                    let mut argv = self.eval_items(f, args)?;
+                    // `T.m(args)` of a `@classmethod` is `m(T, args)`
+                    if let Some(t) = class_method {
+                        argv.insert(0, (t, value.range));
+                    }
                     return self.call_at(f, e.range, |this, f| {
                         this.call_value(f, callee, func.range, argv, e.range)
                     });

@@ -171,6 +171,7 @@ impl Interp<'_> {
         };
         let static_methods = decorated("staticmethod");
         let properties = decorated("property");
+        let class_methods = decorated("classmethod");
         for (member, v) in &members {
             if let Value::Func(func) = v {
                 self.vm
@@ -184,6 +185,7 @@ impl Interp<'_> {
             StructInfo {
                 members,
                 static_methods,
+                class_methods,
                 properties,
                 file: site.file.clone(),
                 def_range: c.name.range,

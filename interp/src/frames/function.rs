@@ -83,9 +83,12 @@ impl Interp<'_> {
         };
         // Decorators are blue calls, applied bottom-up.
         for d in def.decorators.iter().rev() {
-            // `@staticmethod` and `@property` mark a method of the class
-            // being defined (`StructInfo`); the function itself is unchanged
-            if is_name(d, "staticmethod") || (f.class_type.is_some() && is_name(d, "property")) {
+            // `@staticmethod`, `@classmethod` and `@property` mark a method
+            // of the class being defined (`StructInfo`); the function itself
+            // is unchanged
+            if is_name(d, "staticmethod")
+                || (f.class_type.is_some() && (is_name(d, "property") || is_name(d, "classmethod")))
+            {
                 continue;
             }
             let deco = self.eval_expr(f, d)?;

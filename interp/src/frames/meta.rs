@@ -416,7 +416,7 @@ impl Interp<'_> {
         })
     }
 
-    fn apply_op(
+    pub(crate) fn apply_op(
         &mut self,
         f: &mut Frame,
         op: ResolvedOp,

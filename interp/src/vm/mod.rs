@@ -52,6 +52,9 @@ pub struct StructInfo {
     pub members: HashMap<String, Value>,
     /// Names of `@staticmethod` members.
     pub static_methods: Vec<String>,
+    /// Names of `@classmethod` members: `T.m(args)` calls `m(T, args)`
+    /// (upstream `W_Type.w_CALL_METHOD`).
+    pub class_methods: Vec<String>,
     /// Names of `@property` members: reading `o.name` calls the method
     /// with `o` (upstream `W_Property.__get__`).
     pub properties: Vec<String>,
@@ -105,6 +108,12 @@ impl Vm {
         self.structs
             .get(&ty)
             .is_some_and(|s| s.properties.iter().any(|p| p == name))
+    }
+
+    pub fn is_class_method(&self, ty: TypeId, name: &str) -> bool {
+        self.structs
+            .get(&ty)
+            .is_some_and(|s| s.class_methods.iter().any(|p| p == name))
     }
 
     /// A user function defined in the body of struct type `ty`.

@@ -6,11 +6,12 @@
 //! the residual code holds `o.NAME` (and `o.NAME = v`), never a call.
 
 use crate::error::{ExcKind, Failure, SpyError};
+use crate::frames::doppler::{is_runtime, name_expr};
 use crate::frames::{Eval, Frame, Interp};
 use crate::syntax::ast::{Expr, ExprKind, Identifier, NameId};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Typed, Value};
+use crate::vm::value::{Color, Typed, Value};
 
 impl Interp<'_> {
     /// `b(args...)` where `b` is `getattr`, `setattr` or `hasattr`; `None`
@@ -94,15 +95,11 @@ impl Interp<'_> {
     }
 
     /// `hasattr`: blue `True` iff reading `o.NAME` is accepted for `o`'s
-    /// static type, or `NAME` is a method of it. A `dynamic` receiver would need the question asked at
-    /// run time, which is not implemented: a WIP error in every engine.
+    /// static type, or `NAME` is a method of it. A `dynamic` receiver asks
+    /// its value's type when the call runs (`dynamic_has_attr`).
     fn has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
         if obj.ty == TypeId::DYNAMIC {
-            return Err(
-                SpyError::new(ExcKind::Wip, "hasattr of a `dynamic` value is not supported yet")
-                    .with_error(&f.file, obj_expr.range, "this is `dynamic`")
-                    .into(),
-            );
+            return self.dynamic_has_attr(f, obj, obj_expr, attr);
         }
         // `__getattribute__` answers without running the implementation
         // it chooses (upstream's `w_HASATTR`)
@@ -125,6 +122,30 @@ impl Interp<'_> {
             Err(other) => return Err(other),
         };
         Ok(Typed::blue(TypeId::BOOL, Value::bool(found)))
+    }
+}
+
+impl Interp<'_> {
+    /// `hasattr(o, NAME)` of a `dynamic` `o` (upstream `dynamic_hasattr`):
+    /// the question asked of o's own type when the call runs, a red
+    /// `dynamic` result; residual code keeps the call.
+    fn dynamic_has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
+        if f.is_shifting() && is_runtime(&obj) {
+            let name = Typed::blue(TypeId::STR, Value::str(&attr.name));
+            let callee = name_expr("hasattr", obj_expr.range);
+            let args = [(obj, obj_expr.range), (name, attr.range)];
+            return self.shift_call(f, callee, &args, TypeId::DYNAMIC, obj_expr.range.cover(attr.range));
+        }
+        let obj = self.undynamic(obj);
+        if obj.ty == TypeId::DYNAMIC {
+            return Err(crate::bug!("a `dynamic` value without a type of its own"));
+        }
+        let found = self.has_attr(f, obj, obj_expr, attr)?;
+        Ok(Typed {
+            color: Color::Red,
+            ty: TypeId::DYNAMIC,
+            value: found.value,
+        })
     }
 }
 

@@ -147,6 +147,11 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if callee.ty == TypeId::DYNAMIC
+            && (crate::frames::doppler::is_runtime(&callee) || self.dynamic_type(&callee.value).is_some())
+        {
+            return self.dynamic_call(f, callee, callee_range, args, call_range);
+        }
         match &callee.value {
             Value::Func(func) => {
                 let func = func.clone();

@@ -46,6 +46,12 @@ impl Interp<'_> {
             return Ok(Typed { ty: to, ..v });
         }
         if v.ty == TypeId::OBJECT || v.ty == TypeId::DYNAMIC {
+            if f.is_shifting() && crate::frames::doppler::is_runtime(&v) {
+                // the downcast of a value known at run time: the residual
+                // code converts where the source does (a declaration, an
+                // argument, a `return`), checking the value's own type then
+                return Ok(Typed { ty: to, ..v });
+            }
             let dynamic = self.dynamic_type(&v.value);
             if dynamic == Some(to) {
                 return Ok(Typed { ty: to, ..v });

@@ -110,6 +110,11 @@ impl Interp<'_> {
                 }
             }
         }
+        if Self::dynamic_binop_supported(op) {
+            if let Some(res) = self.dynamic_binary(f, BinSym::Bin(op), (&l, le), (&r, re), whole) {
+                return res;
+            }
+        }
         if op == BinOp::MatMul {
             return Err(self.wip_operands(f, "@", &[(l.ty, le), (r.ty, re)]));
         }
@@ -139,6 +144,11 @@ impl Interp<'_> {
                 if let Some(sig) = ops::cmpop_signature(op, a, b) {
                     return self.prim_cmpop(f, op, sig.operand, &l, &r, whole);
                 }
+            }
+        }
+        if Self::dynamic_cmpop_supported(op) {
+            if let Some(res) = self.dynamic_binary(f, BinSym::Cmp(op), (&l, le), (&r, re), whole) {
+                return res;
             }
         }
         if op == CmpOp::NotIn {

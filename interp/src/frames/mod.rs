@@ -19,6 +19,7 @@
 //! | `list.rs`     | `list[T]`: displays, `[]`, indexing, methods             |
 //! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
 //! | `dispatch.rs` | operator dispatch on static types (`OpImpl`) and its execution |
+//! | `dynamic.rs`  | operators and calls on `dynamic` operands: dispatched on the values at run time |
 //! | `convert.rs`  | implicit and explicit conversions                        |
 //! | `attr.rs`     | attributes, subscripts, methods of builtin types         |
 //! | `builtin_calls.rs` | builtin functions (`print`, `len`, `range`...)     |
@@ -41,6 +42,7 @@ mod class;
 mod convert;
 mod dispatch;
 mod display;
+mod dynamic;
 pub(crate) mod doppler;
 mod expr;
 mod function;

@@ -147,6 +147,15 @@ impl Interp<'_> {
         args: Args,
         call_range: TextRange,
     ) -> Eval<Typed> {
+        if callee.ty == TypeId::TYPE && !callee.is_blue() {
+            // upstream `W_Type.w_CALL`: a type known only at run time
+            return Err(SpyError::new(
+                ExcKind::TypeError,
+                "instantiation of red types is not yet supported",
+            )
+            .with_error(&f.file, callee_range, "this is red")
+            .into());
+        }
         if callee.ty == TypeId::DYNAMIC
             && (crate::frames::doppler::is_runtime(&callee) || self.dynamic_type(&callee.value).is_some())
         {

@@ -98,6 +98,13 @@ impl Interp<'_> {
                     .into());
             }
             result = self.call_value(f, deco, d.range, vec![(result, def.name.range)], d.range)?;
+            // upstream checks the decorator's result: a red function used as
+            // a decorator gives a red one
+            if !result.is_blue() {
+                return Err(SpyError::new(ExcKind::TypeError, "decorators must be @blue")
+                    .with_error(&f.file, d.range, "this is red")
+                    .into());
+            }
         }
         Ok(result)
     }

@@ -186,7 +186,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
                 }
                 return Some(OpImpl::ValueEq { negate });
             }
-            let reference = |t: TypeId| !types.is_value_type(t);
+            // upstream's `can_use_reference_eq`: the common type must be a
+            // reference type other than `object` and `dynamic`
+            let reference =
+                |t: TypeId| !types.is_value_type(t) && t != TypeId::OBJECT && t != TypeId::DYNAMIC;
             if reference(l)
                 && reference(r)
                 && (l == r

@@ -35,6 +35,8 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "getattr",
     "setattr",
     "hasattr",
+    // upstream's builtins module has it too (`vm/modules/builtins.py`)
+    "STATIC_TYPE",
     // exception classes
     "Exception",
     "StaticError",

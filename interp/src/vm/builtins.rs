@@ -157,6 +157,7 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("getattr", Entry::Func(Builtin::Getattr)),
     ("setattr", Entry::Func(Builtin::Setattr)),
     ("hasattr", Entry::Func(Builtin::Hasattr)),
+    ("STATIC_TYPE", Entry::Func(Builtin::StaticType)),
     ("Exception", Entry::Func(Builtin::ExcClass(ExcKind::Exception))),
     (
         "StaticError",

@@ -373,11 +373,17 @@ pub fn conversion_signature(types: &TypeTable, to: TypeId, from: TypeId) -> Resu
             ));
         }
     }
-    let (to, got) = (types.name(to), types.name(from));
+    // upstream: `T.__new__` returns `OpSpec.NULL`, so the call of the
+    // type value (static type `type`) has no implementation
+    // (`callop.w_CALL`'s "cannot call objects of type `{0}`")
+    let got = types.name(from);
     Err(error(
         ExcKind::TypeError,
-        format!("cannot convert `{got}` to `{to}`"),
-        vec![(At::Arg(0), format!("this is `{got}`"))],
+        "cannot call objects of type `type`",
+        vec![
+            (At::Callee, "this is `type`".to_string()),
+            (At::Arg(0), format!("this is `{got}`")),
+        ],
     ))
 }
 
@@ -771,7 +777,7 @@ mod tests {
         );
         let f64_str = conversion_signature(&t, TypeId::F64, TypeId::STR).unwrap_err();
         assert!(
-            matches!(f64_str, SigError::Error { message, .. } if message == "cannot convert `str` to `f64`")
+            matches!(f64_str, SigError::Error { message, .. } if message == "cannot call objects of type `type`")
         );
     }
 

@@ -250,10 +250,13 @@ impl Interp<'_> {
                 return Err(crate::bug!("min/max on non-scalars"));
             };
             let less = |a: Scalar, b: Scalar| ops::cmpop(CmpOp::Lt, a, b) == Ok(Scalar::Bool(true));
+            // upstream's `_min`/`_max` (stdlib/_builtins.spy): `x if x < y
+            // else y` and `x if x > y else y`, so with NaN or equal zeros
+            // the second operand wins
             let take_y = if b == Builtin::Min {
-                less(*sy, *sx)
+                !less(*sx, *sy)
             } else {
-                less(*sx, *sy)
+                !less(*sy, *sx)
             };
             let color = x.color.join(y.color);
             best = if take_y {
@@ -432,8 +435,10 @@ fn abs_scalar(s: Scalar) -> Scalar {
         Scalar::I8(v) => Scalar::I8(v.wrapping_abs()),
         Scalar::I32(v) => Scalar::I32(v.wrapping_abs()),
         Scalar::I64(v) => Scalar::I64(v.wrapping_abs()),
-        Scalar::F32(v) => Scalar::F32(v.abs()),
-        Scalar::F64(v) => Scalar::F64(v.abs()),
+        // upstream's `_abs`: `-x if x < 0 else x`, so `abs(-0.0)` is `-0.0`
+        // (and NaN stays as it is)
+        Scalar::F32(v) => Scalar::F32(if v < 0.0 { -v } else { v }),
+        Scalar::F64(v) => Scalar::F64(if v < 0.0 { -v } else { v }),
         unsigned_or_bool => unsigned_or_bool,
     }
 }

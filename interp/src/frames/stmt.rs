@@ -42,6 +42,15 @@ impl Interp<'_> {
         self.tick()?;
         f.current = s.range;
         if f.is_shifting() {
+            let whole = match &s.kind {
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => Some(e.range),
+                StmtKind::Assign { target, value } if matches!(**target, AssignTarget::Name(_)) => {
+                    Some(value.range)
+                }
+                StmtKind::VarDef(v) => v.value.as_ref().map(|e| e.range),
+                _ => None,
+            };
+            f.shift()?.state().splice_at = whole.map(|r| (Rc::as_ptr(&f.file) as usize, r));
             if let Some(flow) = self.shift_stmt(f, s) {
                 return flow;
             }

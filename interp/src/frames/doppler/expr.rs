@@ -752,6 +752,9 @@ impl Interp<'_> {
             .into());
         }
         let mark = sh.block_len();
+        // taken now: only this call (the statement's whole expression) may
+        // splice, not the calls its body makes
+        let splice = sh.state().splice_at.take() == Some((Rc::as_ptr(&f.file) as usize, range));
         let call = if sh.provenance() {
             Some(self.shift_function_call(f, func, bound.clone(), range)?)
         } else {
@@ -767,15 +770,26 @@ impl Interp<'_> {
                 range,
             )?;
         }
-        let result = self.shift_inline_body(f, func, bound.clone(), range);
+        let result = self.shift_inline_body(f, func, bound.clone(), range, splice);
         sh.state().in_progress.remove(&key);
         match result? {
-            Some(inlined) => Ok(inlined),
-            // A body that is not an expression sequence (loops, `if`...)
-            // stays a call: same behaviour, not inlined.
-            None => {
+            Ok(inlined) => Ok(inlined),
+            // A body that is not an expression sequence (a red loop or
+            // `if`...) has no residual spelling as one expression; upstream
+            // splices a statement block (`BlockExpr`), which residual SPy
+            // source cannot hold. Never a silent call: the promised WIP.
+            Err((what, at)) => {
                 sh.truncate_block(mark);
-                self.shift_function_call(f, func, bound, range)
+                Err(SpyError::new(
+                    ExcKind::Wip,
+                    format!(
+                        "cannot inline `{}`: its body has {what}, which cannot be inlined as an expression yet",
+                        func.fqn
+                    ),
+                )
+                .with_error(&f.file, range, "inlined here")
+                .with_note(&func.code.file, at, "this statement")
+                .into())
             }
         }
     }
@@ -786,7 +800,8 @@ impl Interp<'_> {
         func: &Rc<Function>,
         bound: Vec<Typed>,
         range: TextRange,
-    ) -> Eval<Option<Typed>> {
+        splice: bool,
+    ) -> Eval<Result<Typed, (&'static str, TextRange)>> {
         let code = func.code.clone();
         let sh = f.shift()?;
         sh.push_inline_names();
@@ -814,14 +829,20 @@ impl Interp<'_> {
         let body = sh.pop_block()?;
         sh.pop_inline_names();
         shifted?;
+        if splice && !is_expression_sequence(&body) {
+            return self.splice_inline_body(f, func, elems, body, range).map(Ok);
+        }
         let mut result = None;
         for s in body {
             if result.is_some() {
-                return Ok(None);
+                return Ok(Err(("a statement after its `return`", s.range)));
             }
+            let what = stmt_what(&s.kind);
             match s.kind {
                 StmtKind::VarDef(v) => {
-                    let Some(value) = v.value else { return Ok(None) };
+                    let Some(value) = v.value else {
+                        return Ok(Err(("a declaration without a value", s.range)));
+                    };
                     let decl = ast::VarDef {
                         kind: None,
                         name: v.name.clone(),
@@ -840,27 +861,102 @@ impl Interp<'_> {
                         },
                         s.range,
                     )),
-                    _ => return Ok(None),
+                    _ => return Ok(Err(("an assignment to an item or attribute", s.range))),
                 },
                 StmtKind::Expr(e) => elems.push(e),
                 StmtKind::Return(Some(e)) => result = Some(e),
                 StmtKind::Return(None) => result = Some(Expr::new(ExprKind::None, s.range)),
-                _ => return Ok(None),
+                _ => return Ok(Err((what, s.range))),
             }
         }
         // A `-> None` body without `return` gives None.
         let result = result.unwrap_or_else(|| Expr::new(ExprKind::None, range));
         let ret = self.return_type_for_call(f, func, range)?;
         if elems.is_empty() {
-            return Ok(Some(Self::residual_value(ret, result)));
+            return Ok(Ok(Self::residual_value(ret, result)));
         }
         let n = elems.len() as i64;
         elems.push(result);
         let tuple = Expr::new(ExprKind::Tuple(elems), range);
-        Ok(Some(Self::residual_value(
+        Ok(Ok(Self::residual_value(
             ret,
             build::subscript(tuple, vec![build::int(n, range)], range),
         )))
+    }
+}
+
+impl Interp<'_> {
+    /// Upstream's `BlockExpr` for a call that is a statement's whole
+    /// expression: the parameters' bindings and the body's statements are
+    /// emitted before the statement (locals already renamed), and the call
+    /// is the value of the tail `return`.
+    fn splice_inline_body(
+        &mut self,
+        f: &Frame,
+        func: &Rc<Function>,
+        params: Vec<Expr>,
+        body: Vec<Stmt>,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let sh = f.shift()?;
+        for p in params {
+            if let ExprKind::Walrus { target, value } = p.kind {
+                sh.emit(Stmt::new(
+                    StmtKind::Assign {
+                        target: Box::new(ast::AssignTarget::Name(target)),
+                        value: *value,
+                    },
+                    p.range,
+                ));
+            }
+        }
+        let mut result = None;
+        for s in body {
+            if result.is_some() {
+                return Err(SpyError::new(
+                    ExcKind::Wip,
+                    format!("cannot inline `{}`: a statement after its `return`", func.fqn),
+                )
+                .with_error(&f.file, range, "inlined here")
+                .into());
+            }
+            match s.kind {
+                StmtKind::Return(Some(e)) => result = Some(e),
+                StmtKind::Return(None) => result = Some(Expr::new(ExprKind::None, s.range)),
+                _ => sh.emit(s),
+            }
+        }
+        let ret = self.return_type_for_call(f, func, range)?;
+        Ok(match result {
+            Some(e) if !matches!(e.kind, ExprKind::None) => Self::residual_value(ret, e),
+            // `return None` / no `return`: the plain None (no residual
+            // statement for it)
+            _ => Typed::none(),
+        })
+    }
+}
+
+/// Whether a shifted inlined body fits one expression (declarations,
+/// assignments to names and expressions, then its `return`).
+fn is_expression_sequence(body: &[Stmt]) -> bool {
+    body.iter().all(|s| match &s.kind {
+        StmtKind::VarDef(v) => v.value.is_some(),
+        StmtKind::Assign { target, .. } => matches!(**target, ast::AssignTarget::Name(_)),
+        StmtKind::Expr(_) | StmtKind::Return(_) => true,
+        _ => false,
+    })
+}
+
+/// What a residual statement of an inlined body is, for the WIP message.
+fn stmt_what(k: &StmtKind) -> &'static str {
+    match k {
+        StmtKind::If { .. } => "a red `if`",
+        StmtKind::While { .. } => "a `while` loop",
+        StmtKind::For { .. } => "a `for` loop",
+        StmtKind::Raise(_) => "a `raise`",
+        StmtKind::Assert { .. } => "an `assert`",
+        StmtKind::Break | StmtKind::Continue => "a `break` or `continue`",
+        _ => "a statement",
     }
 }
 

@@ -113,6 +113,12 @@ pub struct DopplerState {
     pub warnings: Vec<crate::error::SpyError>,
     /// Residual statements emitted so far (the residual module's size, see `unroll`).
     pub(crate) emitted: u64,
+    /// The range of the expression a statement being shifted consists of
+    /// (`e`, `return e`, `x = e`, `x: T = e`): a `@force_inline` call there
+    /// may splice its body's statements before the statement, since nothing
+    /// of the statement runs after the call but the statement itself.
+    /// (Keyed by the source file's address and the range.)
+    pub(crate) splice_at: Option<(usize, TextRange)>,
 }
 
 /// The handle of a redshift in progress, shared by every shifting frame and
@@ -324,6 +330,7 @@ impl DopplerState {
             warnings: Vec::new(),
             red_functions: Vec::new(),
             emitted: 0,
+            splice_at: None,
         }
     }
 }

@@ -25,7 +25,10 @@ Two counts are printed:
   plus a `main` that asserts each result (one program for the results, one per
   expected error). A test "runs" when every one of its programs behaves as
   upstream's test expects (exit 0; or exit 1 with the expected `Kind` and a
-  matching message). Tests that look at interpreter objects (`self.vm`,
+  matching message). A number passed to, or expected from, a function whose
+  declared type is `i8`, `u8`, `u32`, `i64`, `u64` or `f32` is written as the
+  typed literal `T(n)`, as upstream's harness wraps it by that type. Tests
+  that look at interpreter objects (`self.vm`,
   `unwrap=False`, `B.w_...`), at captured output, at other files, or that
   upstream skips for the interpreter are not applicable and only counted.
 
@@ -134,6 +137,53 @@ def const_str(node, env):
     raise NotApplicable("non-literal string")
 
 
+# Numeric types whose values upstream's test harness makes from a Python
+# number by the declared type (`vm.wrap` by the function's signature); in SPy
+# source such a value is the typed literal `T(lit)`.
+TYPED_LITERALS = ("i8", "u8", "u32", "i64", "u64", "f32")
+
+SIG_RE = re.compile(r"^\s*def\s+(\w+)\s*\((.*?)\)\s*(?:->\s*([\w\[\], ]+?))?\s*:", re.M)
+
+
+def signatures(src):
+    """{function name: ([param type or None], return type or None)} of `src`."""
+    sigs = {}
+    for m in SIG_RE.finditer(src or ""):
+        params = []
+        for p in m.group(2).split(","):
+            _, _, t = p.partition(":")
+            params.append(t.split("=")[0].strip() or None)
+        sigs[m.group(1)] = (params, (m.group(3) or "").strip() or None)
+    return sigs
+
+
+INT_BITS = {"i8": (8, True), "u8": (8, False), "u32": (32, False), "i64": (64, True), "u64": (64, False)}
+
+
+def typed(text, node, ty):
+    """`text` (the literal of `node`) as a value of declared type `ty`; an
+    integer wraps into the type, as upstream's `fixedint` wrapping does."""
+    try:
+        v = ast.literal_eval(node)
+    except (ValueError, SyntaxError):
+        v = None
+    if ty in INT_BITS and type(v) is int:
+        bits, signed = INT_BITS[ty]
+        v %= 2**bits
+        if signed and v >= 2 ** (bits - 1):
+            v -= 2**bits
+        return f"{ty}({v})"
+    is_number = isinstance(node, ast.Constant) and type(node.value) in (int, float)
+    is_number = is_number or (isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
+                              and type(node.operand.value) in (int, float))
+    if ty in TYPED_LITERALS and is_number and not re.match(r"^[a-z0-9]+\(", text):
+        return f"{ty}({text})"
+    return text
+
+
+SIGS = {}
+
+
 def mod_call(node, modvar):
     """`mod.f(lit, ...)` -> 'f(lit, ...)'"""
     if (
@@ -144,7 +194,16 @@ def mod_call(node, modvar):
     ):
         if node.keywords:
             raise NotApplicable("keyword arguments")
-        return f"{node.func.attr}({', '.join(literal(a) for a in node.args)})"
+        params = SIGS.get(node.func.attr, ([], None))[0]
+        args = [typed(literal(a), a, params[i] if i < len(params) else None) for i, a in enumerate(node.args)]
+        return f"{node.func.attr}({', '.join(args)})"
+    return None
+
+
+def result_type(node):
+    """The declared return type of the `mod.f(...)` call `node`, if known."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return SIGS.get(node.func.attr, ([], None))[1]
     return None
 
 
@@ -167,6 +226,7 @@ FORBIDDEN = ("self.vm", "unwrap=False", "B.w_", "capsys", "write_file", "self.ba
 
 def extract(fn):
     """[(source, checks, errors)] for one test method; raises NotApplicable."""
+    SIGS.clear()
     text = ast.unparse(fn)
     for k in FORBIDDEN:
         if k in text:
@@ -192,6 +252,8 @@ def extract(fn):
                     if src is not None:
                         raise NotApplicable("two sources")
                     src = const_str(v.args[0], env)
+                    SIGS.clear()
+                    SIGS.update(signatures(src))
                     if name != "mod":
                         raise NotApplicable("module not named mod")
                     continue
@@ -269,10 +331,11 @@ def extract(fn):
             op = test.ops[0]
             if isinstance(op, (ast.Is, ast.Eq)) and isinstance(rhs, ast.Constant) and rhs.value is None:
                 return ("None", lhs)
+            rt = result_type(test.left)
             if isinstance(op, ast.Eq):
-                return f"{lhs} == {literal(rhs)}"
+                return f"{lhs} == {typed(literal(rhs), rhs, rt)}"
             if isinstance(op, ast.NotEq):
-                return f"{lhs} != {literal(rhs)}"
+                return f"{lhs} != {typed(literal(rhs), rhs, rt)}"
             if isinstance(op, ast.Is) and isinstance(rhs, ast.Constant) and isinstance(rhs.value, bool):
                 return f"{lhs} == {literal(rhs)}"
             raise NotApplicable("comparison")

@@ -129,12 +129,24 @@ impl Interp<'_> {
     /// `hasattr(o, NAME)` of a `dynamic` `o` (upstream `dynamic_hasattr`):
     /// the question asked of o's own type when the call runs, a red
     /// `dynamic` result; residual code keeps the call.
-    fn dynamic_has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
+    fn dynamic_has_attr(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &Expr,
+        attr: &Identifier,
+    ) -> Eval<Typed> {
         if f.is_shifting() && is_runtime(&obj) {
             let name = Typed::blue(TypeId::STR, Value::str(&attr.name));
             let callee = name_expr("hasattr", obj_expr.range);
             let args = [(obj, obj_expr.range), (name, attr.range)];
-            return self.shift_call(f, callee, &args, TypeId::DYNAMIC, obj_expr.range.cover(attr.range));
+            return self.shift_call(
+                f,
+                callee,
+                &args,
+                TypeId::DYNAMIC,
+                obj_expr.range.cover(attr.range),
+            );
         }
         let obj = self.undynamic(obj);
         if obj.ty == TypeId::DYNAMIC {

@@ -188,7 +188,7 @@ impl Interp<'_> {
         self.exec_binary(f, imp, l, r, whole)
     }
 
-    fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
+    pub(crate) fn resolve_cmp(&self, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
         cmpop_impl(&self.vm, op, l, r)
     }
 

@@ -2,7 +2,8 @@
 //! `opimpl_dynamic.py` (`dynamic_add`, ..., `dynamic_eq`, `dynamic_call`,
 //! `dynamic_hasattr`) select nothing from the static types; at run time they
 //! dispatch on the values' own types, as if the operation were written on
-//! them, and the result is `dynamic` again.
+//! them, and the result is `dynamic` again; `==`/`!=` use upstream's
+//! universal equality (values of types that cannot be compared are unequal).
 //!
 //! ASTFrame does exactly that on the values. DopplerFrame cannot know the
 //! values, so a `dynamic` operation with a run-time operand stays in the
@@ -15,7 +16,7 @@ use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::syntax::ast::{BinOp, CmpOp};
 use crate::vm::types::TypeId;
-use crate::vm::value::Typed;
+use crate::vm::value::{Typed, Value};
 
 impl Interp<'_> {
     /// A `dynamic` value seen with its own type (others unchanged).
@@ -55,6 +56,19 @@ impl Interp<'_> {
         if l.ty == TypeId::DYNAMIC || r.ty == TypeId::DYNAMIC {
             // a value without a type of its own: the static error
             return None;
+        }
+        if let BinSym::Cmp(op @ (CmpOp::Eq | CmpOp::NotEq)) = sym {
+            // upstream's `dynamic_eq`/`dynamic_ne` use UNIVERSAL_EQ: values
+            // of types that cannot be compared are unequal, not an error
+            if self.resolve_cmp(CmpOp::Eq, l.ty, r.ty).is_none() {
+                let color = l.color.join(r.color);
+                let value = Value::bool(op == CmpOp::NotEq);
+                return Some(Ok(Typed {
+                    color,
+                    ty: TypeId::DYNAMIC,
+                    value,
+                }));
+            }
         }
         let result = match sym {
             BinSym::Bin(op) => self.binop(f, op, (l, le), (r, re), whole),

@@ -206,7 +206,11 @@ impl Resolver {
             .zip(&self.limits)
             .rev()
             .filter(|(s, _)| s.kind != ScopeKind::Class)
-            .find_map(|(s, &limit)| s.find(name).filter(|&i| i < limit).map(|i| s.symbols[i].decl_range))
+            .find_map(|(s, &limit)| {
+                s.find(name)
+                    .filter(|&i| i < limit)
+                    .map(|i| s.symbols[i].decl_range)
+            })
     }
 
     /// Record how many symbols the current scope has when definition
@@ -620,7 +624,10 @@ impl Resolver {
         // innermost environment of the class body's closure.
         let generic = c.type_params.is_some();
         if let Some(tps) = &c.type_params {
-            self.push_body(c.name.id, Scope::new(ScopeKind::Function, format!("{qualname}[]")));
+            self.push_body(
+                c.name.id,
+                Scope::new(ScopeKind::Function, format!("{qualname}[]")),
+            );
             for tp in tps {
                 self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
                 self.bind(tp);

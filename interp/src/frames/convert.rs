@@ -283,6 +283,9 @@ impl Interp<'_> {
             // `range` names both the builtin and its type (upstream's
             // `_range.range` is a struct type)
             Value::Builtin(Builtin::Range) => Ok(TypeId::RANGE),
+            // `OpSpec` names both the constructor and its type (upstream's
+            // `W_OpSpec` is a type), so `-> OpSpec` annotates a metafunc
+            Value::Builtin(Builtin::OpSpec) => Ok(TypeId::OPSPEC),
             _ => Err(SpyError::new(
                 ExcKind::TypeError,
                 format!("expected `type`, got `{}`", self.vm.types.name(v.ty)),

@@ -244,6 +244,7 @@ impl Interp<'_> {
             let sig = sig?;
             // Lists are red: every method of a typed list is residual.
             let residual = self.vm.types.list_item(obj.ty).is_some()
+                || self.vm.types.dict_types(obj.ty).is_some()
                 || is_runtime(&obj)
                 || args.iter().any(|(a, _)| is_runtime(a));
             if f.is_shifting() && residual {
@@ -253,6 +254,7 @@ impl Interp<'_> {
             return match sig.imp {
                 MethodImpl::Str(m) => self.call_str_method(f, obj, m, attr.range, args),
                 MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
+                MethodImpl::Dict(m) => self.call_dict_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::EmptyList => Ok(Typed::red(
                     TypeId::EMPTY_LIST,
                     self.new_list(TypeId::EMPTY_LIST, Vec::new()),
@@ -401,6 +403,10 @@ impl Interp<'_> {
             Value::Func(func) if func.kind == crate::syntax::ast::FuncKind::Generic => {
                 let func = func.clone();
                 return self.call_generic(f, &func, obj_expr.range, idx, whole);
+            }
+            Value::Builtin(b @ (Builtin::Dict | Builtin::InterpDict)) => {
+                let interp = *b == Builtin::InterpDict;
+                return self.dict_type(f, interp, &idx, whole);
             }
             Value::Builtin(b) if !matches!(b, Builtin::Tuple | Builtin::List) => {
                 if let Some(r) = self.subscript_builtin(f, *b, obj_expr.range, &idx) {
@@ -554,6 +560,10 @@ impl Interp<'_> {
                 let p = p.clone();
                 self.ptr_getitem(f, &p, &idx, whole)
             }
+            (SubscriptImpl::DictItem, Value::Dict(d)) => {
+                let d = d.clone();
+                self.dict_getitem(f, &obj, &d, &idx)
+            }
             (imp, v) => Err(crate::bug!("subscript {imp:?} of {v:?}")),
         }
     }
@@ -648,6 +658,10 @@ impl Interp<'_> {
                 Value::List(l) => {
                     let l = l.clone();
                     self.list_setitem(f, &obj, &l, &idx, v, whole)
+                }
+                Value::Dict(d) => {
+                    let d = d.clone();
+                    self.dict_setitem(f, &obj, &d, &idx, v, whole)
                 }
                 other => Err(crate::bug!("store {:?} into {other:?}", sig.imp)),
             };

@@ -160,6 +160,10 @@ impl Interp<'_> {
                 Value::List(l) => Ok(Typed::red(TypeId::I32, len_i32(l.items.borrow().len())?)),
                 other => Err(crate::bug!("len of a list-typed {other:?}")),
             },
+            BuiltinImpl::LenOfDict => match &a.value {
+                Value::Dict(d) => Ok(Typed::red(TypeId::I32, len_i32(d.len())?)),
+                other => Err(crate::bug!("len of a dict-typed {other:?}")),
+            },
             // interp tuples: blue when the tuple is
             BuiltinImpl::LenOfInterpTuple => match &a.value {
                 Value::Tuple(t) => Ok(with_color(TypeId::I32, len_i32(t.items.len())?)),
@@ -338,6 +342,11 @@ impl Interp<'_> {
             TypeKind::List(_) => {
                 self.check_arity(f, 0, 0, &args, callee_range, None)?;
                 Ok(Typed::red(t, self.new_list(t, Vec::new())))
+            }
+            // `dict[K, V]()`: a new empty dict (upstream `_dict.__new__`)
+            TypeKind::Dict { .. } => {
+                self.check_arity(f, 0, 0, &args, callee_range, None)?;
+                Ok(Typed::red(t, self.new_dict(t)))
             }
             // `interp_tuple(a, b, ...)` (upstream `W_InterpTuple.__new__`):
             // a blue tuple of the items as given. Decision: the items must

@@ -73,6 +73,7 @@ impl Interp<'_> {
                 (Some(a), Some(b)) => opconv::implicit_convertible(a, b),
                 _ => {
                     (v.ty == TypeId::EMPTY_LIST && self.vm.types.list_item(to).is_some())
+                        || (v.ty == TypeId::EMPTY_DICT && self.vm.types.dict_types(to).is_some())
                         || (to == TypeId::BOOL
                             && matches!(self.vm.types.kind(v.ty), crate::vm::types::TypeKind::Ptr { .. }))
                 }
@@ -86,6 +87,13 @@ impl Interp<'_> {
                 color: v.color,
                 ty: to,
                 value: self.new_list(to, Vec::new()),
+            });
+        }
+        if v.ty == TypeId::EMPTY_DICT && self.vm.types.dict_types(to).is_some() {
+            return Ok(Typed {
+                color: v.color,
+                ty: to,
+                value: self.new_dict(to),
             });
         }
         if to == TypeId::BOOL {
@@ -227,6 +235,7 @@ impl Interp<'_> {
             Value::Ptr(p) => Some(p.ty),
             Value::Simd(v) => Some(v.ty),
             Value::List(l) => Some(l.ty),
+            Value::Dict(d) => Some(d.ty),
             Value::GenericStruct(_) => Some(TypeId::TYPE),
             Value::Residual(_) => None,
         }

@@ -55,9 +55,11 @@ impl OpImpl {
                 cmp(negate, CmpOp::Eq, CmpOp::NotEq)
             }
             OpImpl::Is { negate } => cmp(negate, CmpOp::Is, CmpOp::IsNot),
-            OpImpl::StrContains | OpImpl::TupleContains | OpImpl::RangeContains | OpImpl::ListContains => {
-                BinSym::Cmp(CmpOp::In)
-            }
+            OpImpl::StrContains
+            | OpImpl::TupleContains
+            | OpImpl::RangeContains
+            | OpImpl::ListContains
+            | OpImpl::DictContains => BinSym::Cmp(CmpOp::In),
             OpImpl::Method { .. } => return None,
         })
     }
@@ -381,6 +383,12 @@ impl Interp<'_> {
                 }
                 (TypeId::BOOL, Value::bool(found))
             }
+            OpImpl::DictContains => {
+                let Value::Dict(d) = &r.value else {
+                    return Err(crate::bug!("dict-typed value is not a dict"));
+                };
+                (TypeId::BOOL, Value::bool(d.contains(&l.value)))
+            }
             OpImpl::RangeContains => {
                 let (Value::Range(rg), Some(x)) = (&r.value, l.value.as_i32()) else {
                     return Err(crate::bug!("bad operands for range contains"));
@@ -512,6 +520,11 @@ impl Interp<'_> {
                     }
                 }
                 Ok(true)
+            }
+            (Value::Dict(x), Value::Dict(y)) => {
+                let (x, y) = (x.clone(), y.clone());
+                let ty = x.ty;
+                self.dicts_equal(f, ty, &x, &y, whole)
             }
             (Value::Struct(x), Value::Struct(y)) => {
                 if let Some(eq) = self.dunder(ty, "__eq__") {

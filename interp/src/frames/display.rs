@@ -98,6 +98,13 @@ impl Interp<'_> {
                 }
                 op_select::list_text(&parts)
             }
+            Value::Dict(d) => {
+                // Deliberate difference, as for lists: upstream's `_dict`
+                // prints `<spy `_dict::dict[K, V]::_dict` object at 0x...>`;
+                // this is its `interp_dict`'s text.
+                let d = d.clone();
+                self.dict_text(f, v.color, &d, range)?
+            }
             Value::Struct(s) => {
                 if let Some((dunder, m)) = op_select::display_dunder(&self.vm, s.ty) {
                     let r = self.call_function(f, &m, vec![(v.clone(), range)], range)?;

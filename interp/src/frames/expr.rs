@@ -133,13 +133,7 @@ impl Interp<'_> {
                 }
                 Ok(list)
             }
-            ExprKind::Dict(_) => Err(self.error_at(
-                f,
-                ExcKind::Wip,
-                "dict displays are not supported yet",
-                e.range,
-                "this is a dict",
-            )),
+            ExprKind::Dict(pairs) => self.eval_dict(f, pairs, e.range),
             ExprKind::GeneratorExp { .. } => Err(self.error_at(
                 f,
                 ExcKind::Wip,

@@ -17,6 +17,7 @@
 //! | `iteration.rs` | `for` over user types: the `__fastiter__` protocol, run and shifted |
 //! | `unroll.rs`   | `UNROLL_RANGE` loops and `*(e for i in UNROLL_RANGE(n))` |
 //! | `list.rs`     | `list[T]`: displays, `[]`, indexing, methods             |
+//! | `dict.rs`     | `dict[K, V]` / `interp_dict[K, V]`: types, displays, `{}`, items, methods |
 //! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
 //! | `dispatch.rs` | operator dispatch on static types (`OpImpl`) and its execution |
 //! | `dynamic.rs`  | operators and calls on `dynamic` operands: dispatched on the values at run time |
@@ -40,6 +41,7 @@ mod builtin_calls;
 mod call;
 mod class;
 mod convert;
+pub(crate) mod dict;
 mod dispatch;
 mod display;
 pub(crate) mod doppler;

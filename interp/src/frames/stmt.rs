@@ -173,6 +173,22 @@ impl Interp<'_> {
         if self.has_iteration_protocol(it.ty) {
             return self.exec_protocol_for(f, target, iter, it, body);
         }
+        if let Value::Dict(d) = &it.value {
+            // the keys by position, as upstream's `dict_iterator`: a key
+            // added or deleted by the body is seen as the entries are then
+            let (key_ty, _) = self.vm.types.checked_dict_types(d.ty)?;
+            let mut k = 0;
+            while let Some(key) = d.key_at(k) {
+                self.store_slot(f, target, key_ty, Color::Red, key)?;
+                match self.exec_block(f, body)? {
+                    Flow::Break => break,
+                    Flow::Normal | Flow::Continue => {}
+                    ret @ Flow::Return(_) => return Ok(ret),
+                }
+                k += 1;
+            }
+            return Ok(Flow::Normal);
+        }
         let Value::Range(r) = it.value else {
             return Err(self.not_iterable(f, it.ty, iter.range));
         };

@@ -32,6 +32,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "ord",
     "tuple",
     "list",
+    "dict",
     "getattr",
     "setattr",
     "hasattr",

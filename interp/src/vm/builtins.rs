@@ -20,6 +20,10 @@ pub enum Builtin {
     Tuple,
     /// `list`, subscripted as `list[T]` to build a list type.
     List,
+    /// `dict`, subscripted as `dict[K, V]` to build a dict type.
+    Dict,
+    /// `__spy__.interp_dict`, subscripted as `interp_dict[K, V]`.
+    InterpDict,
     /// An exception class such as `ValueError`: calling it builds an
     /// exception instance.
     ExcClass(ExcKind),
@@ -92,6 +96,8 @@ impl Builtin {
             Builtin::Ord => "ord",
             Builtin::Tuple => "tuple",
             Builtin::List => "list",
+            Builtin::Dict => "dict",
+            Builtin::InterpDict => "interp_dict",
             Builtin::ExcClass(k) => k.name(),
             Builtin::StructMake(_) => "__make__",
             Builtin::Module(m) => m.name(),
@@ -154,6 +160,7 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("ord", Entry::Func(Builtin::Ord)),
     ("tuple", Entry::Func(Builtin::Tuple)),
     ("list", Entry::Func(Builtin::List)),
+    ("dict", Entry::Func(Builtin::Dict)),
     ("getattr", Entry::Func(Builtin::Getattr)),
     ("setattr", Entry::Func(Builtin::Setattr)),
     ("hasattr", Entry::Func(Builtin::Hasattr)),

@@ -6,6 +6,7 @@
 //! | `value.rs`    | runtime values, colors, `Typed`                          |
 //! | `code.rs`     | `FuncCode`: a `def`'s AST, scope and module, shared by its functions |
 //! | `types.rs`    | the type table                                           |
+//! | `dict.rs`     | the values of `dict[K, V]` / `interp_dict[K, V]`: the entry table |
 //! | `builtins.rs` | the values of the `builtins` scope (names: `resolve::builtin_names`) |
 //! | `modules.rs`  | builtin modules (`__spy__`, `operator`, `unsafe`, `simd`, `time`) |
 //! | `memo.rs`     | memoization keys of blue calls                           |
@@ -17,6 +18,7 @@
 
 pub mod builtins;
 pub mod code;
+pub mod dict;
 pub mod memo;
 pub mod memory;
 pub mod modules;

@@ -1,7 +1,7 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
 //! `simd`, `time` and `math`. Their members are blue values (builtins or types).
-//! Also `_list`, `_range` and `_tuple`: upstream implements `list`, `range`
-//! and `tuple` in SPy in these stdlib modules (`builtins` re-exports them);
+//! Also `_list`, `_range`, `_tuple` and `_dict`: upstream implements `list`,
+//! `range`, `tuple` and `dict` in SPy in these stdlib modules (`builtins` re-exports them);
 //! here they are builtin, and the modules name the same values.
 
 use crate::vm::builtins::Builtin;
@@ -18,11 +18,12 @@ pub enum BuiltinModule {
     StdList,
     StdRange,
     StdTuple,
+    StdDict,
     Math,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 9] = [
+    pub const ALL: [BuiltinModule; 10] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -31,6 +32,7 @@ impl BuiltinModule {
         BuiltinModule::StdList,
         BuiltinModule::StdRange,
         BuiltinModule::StdTuple,
+        BuiltinModule::StdDict,
         BuiltinModule::Math,
     ];
 
@@ -44,6 +46,7 @@ impl BuiltinModule {
             BuiltinModule::StdList => "_list",
             BuiltinModule::StdRange => "_range",
             BuiltinModule::StdTuple => "_tuple",
+            BuiltinModule::StdDict => "_dict",
             BuiltinModule::Math => "math",
         }
     }
@@ -62,6 +65,8 @@ impl BuiltinModule {
             (BuiltinModule::Spy, "COLOR") => func(Builtin::ColorOf),
             (BuiltinModule::Spy, "STATIC_TYPE") => func(Builtin::StaticType),
             (BuiltinModule::Spy, "interp_tuple") => ty(TypeId::INTERP_TUPLE),
+            (BuiltinModule::Spy, "interp_dict") => func(Builtin::InterpDict),
+            (BuiltinModule::Spy, "EmptyDictType") => ty(TypeId::EMPTY_DICT),
             (BuiltinModule::Operator, "OpSpec") => func(Builtin::OpSpec),
             (BuiltinModule::Operator, "MetaArg") => ty(TypeId::METAARG),
             (BuiltinModule::Unsafe, "gc_alloc") => func(Builtin::Alloc { gc: true }),
@@ -80,6 +85,7 @@ impl BuiltinModule {
             (BuiltinModule::StdList, "list") => func(Builtin::List),
             (BuiltinModule::StdRange, "range") => func(Builtin::Range),
             (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
+            (BuiltinModule::StdDict, "dict") => func(Builtin::Dict),
             (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
                 Some(x) => Some(Typed::blue(
                     TypeId::F64,

@@ -54,6 +54,8 @@ pub enum OpImpl {
     TupleContains,
     RangeContains,
     ListContains,
+    /// `k in d` for a dict whose key type is `k`'s.
+    DictContains,
     /// `a + b` of two `list[T]`: a new list (upstream `_list.spy` `__add__`).
     ListConcat {
         ty: TypeId,
@@ -146,6 +148,9 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
             if types.list_item(r) == Some(l) {
                 return Some(OpImpl::ListContains);
             }
+            if types.dict_types(r).is_some_and(|(k, _)| k == l) {
+                return Some(OpImpl::DictContains);
+            }
             if let Some(items) = types.tuple_items(r) {
                 if !items.is_empty() && items.iter().all(|&t| t == l) {
                     return Some(OpImpl::TupleContains);
@@ -177,7 +182,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
                 && (types.is_struct(l)
                     || matches!(
                         types.kind(l),
-                        TypeKind::Tuple(_) | TypeKind::List(_) | TypeKind::InterpTuple
+                        TypeKind::Tuple(_)
+                            | TypeKind::List(_)
+                            | TypeKind::Dict { .. }
+                            | TypeKind::InterpTuple
                     ))
             {
                 // the auto-generated `__eq__`/`__ne__` of value types

@@ -118,6 +118,9 @@ pub enum RuntimeError {
     // ---------------------------------------------------------- MemoryError
     /// Past the memory budget of `limit` bytes (`--max-memory`).
     MemoryLimit { limit: u64 },
+    // ------------------------------------------------------------- KeyError
+    /// `d[k]`, `d.__delitem__(k)` of a key the dict does not hold.
+    KeyNotFound,
 }
 
 /// What a raise by code carries besides the code: up to two machine words,
@@ -182,13 +185,15 @@ impl RuntimeError {
             },
             RecursionDepth,
             MemoryLimit { limit: 1 << 30 },
+            KeyNotFound,
         ]
     }
 
     /// The stable code (spec §7.4). Grouped by kind in blocks of 100:
     /// 1xx ZeroDivisionError, 2xx ValueError, 3xx OverflowError,
     /// 4xx IndexError, 5xx PanicError, 6xx TypeError, 7xx AssertionError,
-    /// 8xx RecursionError, 9xx MemoryError. Never renumber; append.
+    /// 8xx RecursionError, 9xx MemoryError, 10xx KeyError. Never renumber;
+    /// append.
     pub fn code(&self) -> u32 {
         use RuntimeError::*;
         match self {
@@ -230,6 +235,7 @@ impl RuntimeError {
             RecursionDepth => 801,
             LenTooLarge { .. } => 305,
             MemoryLimit { .. } => 901,
+            KeyNotFound => 1001,
         }
     }
 
@@ -337,6 +343,7 @@ impl RuntimeError {
             801 => RecursionDepth,
             305 => LenTooLarge { len: ops.words[0] },
             901 => MemoryLimit { limit: ops.words[0] },
+            1001 => KeyNotFound,
             _ => return None,
         })
     }
@@ -358,6 +365,7 @@ impl RuntimeError {
             6 => ExcKind::TypeError,
             7 => ExcKind::AssertionError,
             8 => ExcKind::RecursionError,
+            10 => ExcKind::KeyError,
             _ => ExcKind::MemoryError,
         }
     }
@@ -428,6 +436,7 @@ impl fmt::Display for RuntimeError {
             AssertionFailed => "assertion failed",
             AssertionMessage { message } => message,
             RecursionDepth => "maximum recursion depth exceeded",
+            KeyNotFound => "key not found",
         };
         f.write_str(text)
     }
@@ -511,6 +520,7 @@ mod tests {
             901,
             "MemoryError: out of memory (the limit is 1073741824 bytes, see --max-memory)",
         ),
+        (1001, "KeyError: key not found"),
     ];
 
     #[test]

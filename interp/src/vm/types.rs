@@ -39,9 +39,12 @@ impl TypeId {
     pub const OPSPEC: TypeId = TypeId(20);
     /// The type of `[]`: converts to any `list[T]`.
     pub const EMPTY_LIST: TypeId = TypeId(21);
+    /// The type of `{}`: converts to any `dict[K, V]` or `interp_dict[K, V]`
+    /// (upstream `__spy__::EmptyDictType`).
+    pub const EMPTY_DICT: TypeId = TypeId(22);
     /// Ids from here on are made while a program runs (tuples, structs,
     /// function types, pointers, SIMD vectors).
-    pub const FIRST_DYNAMIC_ID: u32 = 22;
+    pub const FIRST_DYNAMIC_ID: u32 = 23;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -110,6 +113,15 @@ pub enum TypeKind {
     List(TypeId),
     /// The type of `[]` before it meets an expected `list[T]`.
     EmptyList,
+    /// `dict[K, V]` (`interp: false`) or `__spy__::interp_dict[K, V]`: a
+    /// mutable map with reference semantics.
+    Dict {
+        key: TypeId,
+        value: TypeId,
+        interp: bool,
+    },
+    /// The type of `{}` before it meets an expected dict type.
+    EmptyDict,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -139,6 +151,7 @@ pub struct TypeInfo {
 enum TypeKey {
     Tuple(Vec<TypeId>),
     List(TypeId),
+    Dict(TypeId, TypeId, bool),
     Ptr(TypeId, bool),
     Simd(PrimTy, u32),
     Func(Vec<TypeId>, TypeId, &'static str),
@@ -163,7 +176,7 @@ impl TypeTable {
             types: Vec::new(),
             interned: HashMap::default(),
         };
-        let builtins: [(&str, TypeKind); 22] = [
+        let builtins: [(&str, TypeKind); 23] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -186,6 +199,7 @@ impl TypeTable {
             ("operator::MetaArg", TypeKind::MetaArg),
             ("operator::OpSpec", TypeKind::OpSpec),
             ("list[<empty>]", TypeKind::EmptyList),
+            ("__spy__::EmptyDictType", TypeKind::EmptyDict),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {
@@ -254,6 +268,49 @@ impl TypeTable {
             TypeKind::List(item) => Ok(*item),
             TypeKind::EmptyList => Ok(TypeId::DYNAMIC),
             _ => Err(crate::bug!("`{}` is not a list type", self.name(id))),
+        }
+    }
+
+    /// `dict[key, value]` (`interp: false`) or `interp_dict[key, value]`.
+    pub fn dict(&mut self, key: TypeId, value: TypeId, interp: bool) -> TypeId {
+        let tk = TypeKey::Dict(key, value, interp);
+        if let Some(&id) = self.interned.get(&tk) {
+            return id;
+        }
+        let prefix = if interp { "__spy__::interp_dict" } else { "dict" };
+        let fqn = format!("{prefix}[{}, {}]", self.name(key), self.name(value));
+        let id = self.push(fqn, TypeKind::Dict { key, value, interp });
+        self.interned.insert(tk, id);
+        id
+    }
+
+    /// The key and value types of a dict type.
+    pub fn dict_types(&self, id: TypeId) -> Option<(TypeId, TypeId)> {
+        match self.kind(id) {
+            TypeKind::Dict { key, value, .. } => Some((*key, *value)),
+            _ => None,
+        }
+    }
+
+    /// The key and value types of `id`, which the caller knows is the type
+    /// of a dict value: another type is a bug.
+    pub fn checked_dict_types(&self, id: TypeId) -> Result<(TypeId, TypeId), crate::error::Failure> {
+        self.dict_types(id)
+            .ok_or_else(|| crate::bug!("`{}` is not a dict type", self.name(id)))
+    }
+
+    /// Whether values of `key` can be dict keys: the types whose equality
+    /// is their value and that hash (integers, `bool`, `str`, types, and
+    /// static tuples of those). Decision: floats are refused (upstream
+    /// hashes them but `-0.0 == 0.0` and NaN make lookups by bits wrong),
+    /// and so are structs (upstream needs a `__hash__`, which is not
+    /// supported here).
+    pub fn dict_key_ok(&self, key: TypeId) -> bool {
+        match self.kind(key) {
+            TypeKind::Prim(p) => !matches!(p, PrimTy::F32 | PrimTy::F64),
+            TypeKind::Str | TypeKind::Type | TypeKind::NoneType => true,
+            TypeKind::Tuple(items) => items.iter().all(|&t| self.dict_key_ok(t)),
+            _ => false,
         }
     }
 

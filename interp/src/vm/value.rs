@@ -68,6 +68,8 @@ pub enum Value {
     Simd(Rc<SimdValue>),
     /// `list[T]`: shared and mutable (copies alias the same items).
     List(Rc<ListValue>),
+    /// `dict[K, V]` / `interp_dict[K, V]`: shared and mutable.
+    Dict(Rc<crate::vm::dict::DictValue>),
     /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
     GenericStruct(Rc<GenericStructValue>),
     /// Only while redshifting: a red value, known by the residual expression
@@ -307,6 +309,7 @@ impl fmt::Debug for Value {
             Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
             Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
+            Value::Dict(d) => write!(f, "dict{:?}", d.entries()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
             Value::Residual(e) => write!(f, "residual({:?})", e.kind),
         }

@@ -80,6 +80,26 @@ impl Interp<'_> {
                     lit(ExprKind::List(elts))
                 }
             }
+            Value::Dict(d) => {
+                // A dict made at redshift time from blue values: a display
+                // (or `dict[K, V]()`) that makes a fresh dict each time it
+                // runs.
+                let entries = d.entries();
+                match self.vm.types.dict_types(d.ty) {
+                    Some((kt, vt)) if !entries.is_empty() => {
+                        let mut pairs = Vec::with_capacity(entries.len());
+                        for (k, v) in &entries {
+                            pairs.push((
+                                self.const_expr(f, k, kt, range)?,
+                                self.const_expr(f, v, vt, range)?,
+                            ));
+                        }
+                        lit(ExprKind::Dict(pairs))
+                    }
+                    Some(_) => build::call(self.type_expr(f, d.ty, range)?, Vec::new(), range),
+                    None => lit(ExprKind::Dict(Vec::new())),
+                }
+            }
             Value::Func(func) => {
                 let key = std::rc::Rc::as_ptr(func) as *const () as usize;
                 match self.vm.method_owner.get(&key).cloned() {
@@ -137,6 +157,7 @@ impl Interp<'_> {
         match v {
             Value::Ptr(_) => "a pointer".to_string(),
             Value::List(_) => "a list".to_string(),
+            Value::Dict(_) => "a dict".to_string(),
             Value::Meta(_) => "a MetaArg".to_string(),
             Value::OpSpec(_) => "an OpSpec".to_string(),
             Value::Simd(_) => "a SIMD vector".to_string(),
@@ -173,6 +194,20 @@ impl Interp<'_> {
             TypeKind::List(item) => {
                 let item = self.type_expr(f, item, range)?;
                 build::subscript(name_expr("list", range), vec![item], range)
+            }
+            TypeKind::Dict { key, value, interp } => {
+                let name = if interp {
+                    f.shift()?.note_import("__spy__", "interp_dict");
+                    "interp_dict"
+                } else {
+                    "dict"
+                };
+                let args = vec![self.type_expr(f, key, range)?, self.type_expr(f, value, range)?];
+                build::subscript(name_expr(name, range), args, range)
+            }
+            TypeKind::EmptyDict => {
+                f.shift()?.note_import("__spy__", "EmptyDictType");
+                name_expr("EmptyDictType", range)
             }
             TypeKind::Ptr { item, gc } => {
                 let name = if gc { "gc_ptr" } else { "raw_ptr" };

@@ -975,8 +975,9 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let e = self.residual(f, &v, range)?;
-        if self.vm.types.list_item(to).is_some() {
-            // the empty list `[]` becomes a fresh `list[T]`
+        if self.vm.types.list_item(to).is_some() || self.vm.types.dict_types(to).is_some() {
+            // the empty list `[]` becomes a fresh `list[T]`, `{}` a fresh
+            // dict
             let callee = self.type_expr(f, to, range)?;
             return Ok(Self::residual_value(to, build::call(callee, Vec::new(), range)));
         }

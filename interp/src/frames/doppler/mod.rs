@@ -442,10 +442,10 @@ impl Interp<'_> {
         value: Option<Expr>,
         range: TextRange,
     ) -> Eval<()> {
-        // The untyped empty list has no spelling: `l = []` declares it
+        // The untyped empty list (dict) has no spelling: `l = []` declares it
         // again by its value (so that its later uses fail as in ASTFrame).
         let annotation = match (ty, &value) {
-            (TypeId::EMPTY_LIST, Some(_)) => None,
+            (TypeId::EMPTY_LIST | TypeId::EMPTY_DICT, Some(_)) => None,
             _ => Some(self.type_expr(f, ty, range)?),
         };
         let def = ast::VarDef {

@@ -88,6 +88,7 @@ pub enum BuiltinImpl {
     LenOfInterpTuple,
     LenOfStr,
     LenOfList,
+    LenOfDict,
     /// `len` through the struct's `__len__` (a call of the dunder).
     LenDunder,
     /// `abs` of a number (wrapping for ints).
@@ -287,6 +288,8 @@ fn len_signature(
         BuiltinImpl::LenOfTuple(items.len())
     } else if t == TypeId::EMPTY_LIST || types.list_item(t).is_some() {
         BuiltinImpl::LenOfList
+    } else if t == TypeId::EMPTY_DICT || types.dict_types(t).is_some() {
+        BuiltinImpl::LenOfDict
     } else if t == TypeId::INTERP_TUPLE {
         BuiltinImpl::LenOfInterpTuple
     } else if t == TypeId::STR {
@@ -434,10 +437,34 @@ impl ListMethod {
     }
 }
 
+/// The methods of `dict[K, V]` and `interp_dict[K, V]` (upstream
+/// `stdlib/_dict.spy`: its dunders are callable as methods too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictMethod {
+    /// `d.get(key, default)` (upstream requires the default).
+    Get,
+    /// `d.keys()`: the dict itself (upstream returns `self`; iterating it
+    /// gives the keys).
+    Keys,
+    /// `d.__contains__(key)`.
+    Contains,
+    /// `d.__getitem__(key)`.
+    GetItem,
+    /// `d.__setitem__(key, value)`.
+    SetItem,
+    /// `d.__delitem__(key)`: `KeyError` when the key is not there.
+    DelItem,
+    /// `d.__len__()`.
+    Len,
+    /// `d._push(key, value)`: `d[key] = value`, then `d`.
+    Push,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodImpl {
     Str(StrMethod),
     List(ListMethod),
+    Dict(DictMethod),
     /// A method of the untyped empty list `[]` that does not change it:
     /// the result is `[]` again.
     EmptyList,
@@ -475,7 +502,57 @@ pub fn method_signature(
     if recv == TypeId::EMPTY_LIST || types.list_item(recv).is_some() {
         return Some(list_method(types, recv, name, args.len()));
     }
+    if let Some((key, value)) = types.dict_types(recv) {
+        return Some(dict_method(types, recv, key, value, name, args.len()));
+    }
+    if recv == TypeId::EMPTY_DICT {
+        return Some(Err(error(
+            ExcKind::TypeError,
+            format!("method `{}::{name}` does not exist", types.name(recv)),
+            vec![(
+                At::Receiver,
+                "this is untyped: use an explicit type: `d: dict[K, V] = {}`".into(),
+            )],
+        )));
+    }
     None
+}
+
+fn dict_method(
+    types: &TypeTable,
+    recv: TypeId,
+    key: TypeId,
+    value: TypeId,
+    name: &str,
+    n: usize,
+) -> Result<MethodSig, SigError> {
+    use DictMethod::*;
+    let k = Param::Convert(key);
+    let v = Param::Convert(value);
+    let (m, params, result) = match name {
+        "get" => (Get, vec![k, v], value),
+        "keys" => (Keys, vec![], recv),
+        "__contains__" => (Contains, vec![k], TypeId::BOOL),
+        "__getitem__" => (GetItem, vec![k], value),
+        "__setitem__" => (SetItem, vec![k, v], TypeId::NONE),
+        "__delitem__" => (DelItem, vec![k], TypeId::NONE),
+        "__len__" => (Len, vec![], TypeId::I32),
+        "_push" => (Push, vec![k, v], recv),
+        _ => {
+            let d = types.name(recv);
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `{d}::{name}` does not exist"),
+                vec![(At::Receiver, format!("this is `{d}`"))],
+            ));
+        }
+    };
+    arity(n, params.len(), params.len())?;
+    Ok(MethodSig {
+        imp: MethodImpl::Dict(m),
+        params,
+        result,
+    })
 }
 
 fn str_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, SigError> {
@@ -597,6 +674,8 @@ pub enum SubscriptImpl {
     StrChar,
     /// An item of a `list[T]` (the index converted to `i32`).
     ListItem,
+    /// The value of a key of a dict (the key converted to the key type).
+    DictItem,
     /// An item a pointer points to (the index converted to `i32`).
     PtrItem,
 }
@@ -678,6 +757,9 @@ pub fn subscript_signature(
         TypeKind::List(item) => {
             one("lists").and_then(|_| sig(SubscriptImpl::ListItem, *item, Some(TypeId::I32)))
         }
+        TypeKind::Dict { key, value, .. } => {
+            one("dicts").and_then(|_| sig(SubscriptImpl::DictItem, *value, Some(*key)))
+        }
         TypeKind::Ptr { item, .. } => {
             one("pointers").and_then(|_| sig(SubscriptImpl::PtrItem, *item, Some(TypeId::I32)))
         }
@@ -697,8 +779,11 @@ pub fn store_signature(
     obj: TypeId,
     idx: &[Index],
 ) -> Option<Result<SubscriptSig, SigError>> {
-    let stores =
-        obj == TypeId::EMPTY_LIST || matches!(types.kind(obj), TypeKind::List(_) | TypeKind::Ptr { .. });
+    let stores = obj == TypeId::EMPTY_LIST
+        || matches!(
+            types.kind(obj),
+            TypeKind::List(_) | TypeKind::Dict { .. } | TypeKind::Ptr { .. }
+        );
     if !stores {
         return None;
     }

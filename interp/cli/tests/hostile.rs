@@ -704,6 +704,24 @@ fn a_growing_list_stops_at_the_budget() {
     assert!(r.max_rss_kib < 200 << 10, "peak RSS {} KiB", r.max_rss_kib);
 }
 
+#[test]
+fn a_growing_dict_stops_at_the_budget() {
+    let p = program(
+        "growdict",
+        "def main() -> None:\n    d = dict[i32, i32]()\n    i = 0\n    while True:\n        d[i] = i\n        i = i + 1\n",
+    );
+    for engine in ["interp", "doppler"] {
+        let r = run(
+            &["execute", "--engine", engine, "--max-memory", "16M", p.to_str().unwrap()],
+            SECS(120),
+        );
+        assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
+        assert!(r.stderr.contains("MemoryError: out of memory"), "{engine}: {}", r.stderr);
+        assert!(r.stderr.contains("growdict.spy:5:9"), "{engine}: {}", r.stderr);
+        assert!(r.max_rss_kib < 200 << 10, "{engine}: peak RSS {} KiB", r.max_rss_kib);
+    }
+}
+
 /// Strings count against the budget while they are alive, not one at a
 /// time: a program that keeps a hundred 1 MB strings stops at a 50 MB
 /// budget; one that drops each string before it makes the next does not

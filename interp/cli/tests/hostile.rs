@@ -712,13 +712,28 @@ fn a_growing_dict_stops_at_the_budget() {
     );
     for engine in ["interp", "doppler"] {
         let r = run(
-            &["execute", "--engine", engine, "--max-memory", "16M", p.to_str().unwrap()],
+            &[
+                "execute",
+                "--engine",
+                engine,
+                "--max-memory",
+                "16M",
+                p.to_str().unwrap(),
+            ],
             SECS(120),
         );
         assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
-        assert!(r.stderr.contains("MemoryError: out of memory"), "{engine}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("MemoryError: out of memory"),
+            "{engine}: {}",
+            r.stderr
+        );
         assert!(r.stderr.contains("growdict.spy:5:9"), "{engine}: {}", r.stderr);
-        assert!(r.max_rss_kib < 200 << 10, "{engine}: peak RSS {} KiB", r.max_rss_kib);
+        assert!(
+            r.max_rss_kib < 200 << 10,
+            "{engine}: peak RSS {} KiB",
+            r.max_rss_kib
+        );
     }
 }
 

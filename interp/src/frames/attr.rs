@@ -408,7 +408,7 @@ impl Interp<'_> {
                 let interp = *b == Builtin::InterpDict;
                 return self.dict_type(f, interp, &idx, whole);
             }
-            Value::Builtin(b) if !matches!(b, Builtin::Tuple | Builtin::List) => {
+            Value::Builtin(b) if !matches!(b, Builtin::Tuple | Builtin::List | Builtin::InterpList) => {
                 if let Some(r) = self.subscript_builtin(f, *b, obj_expr.range, &idx) {
                     return r;
                 }
@@ -417,7 +417,8 @@ impl Interp<'_> {
                 let g = g.clone();
                 return self.specialize_struct(f, &g, idx, whole);
             }
-            Value::Builtin(Builtin::List) => {
+            Value::Builtin(b @ (Builtin::List | Builtin::InterpList)) => {
+                let interp = *b == Builtin::InterpList;
                 let [(
                     Typed {
                         value: Value::Type(item),
@@ -426,11 +427,18 @@ impl Interp<'_> {
                     _,
                 )] = idx.as_slice()
                 else {
-                    return Err(SpyError::new(ExcKind::TypeError, "`list[...]` takes one type")
-                        .with_error(&f.file, whole, "")
-                        .into());
+                    let name = b.name();
+                    return Err(
+                        SpyError::new(ExcKind::TypeError, format!("`{name}[...]` takes one type"))
+                            .with_error(&f.file, whole, "")
+                            .into(),
+                    );
                 };
-                let ty = self.vm.types.list(*item);
+                let ty = if interp {
+                    self.vm.types.interp_list(*item)
+                } else {
+                    self.vm.types.list(*item)
+                };
                 return Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)));
             }
             Value::Tuple(t) if t.ty == TypeId::INTERP_TUPLE => {

@@ -339,6 +339,17 @@ impl Interp<'_> {
                 let meta = crate::vm::value::MetaArgValue { color, ty, value };
                 Ok(Typed::blue(TypeId::METAARG, Value::Meta(Rc::new(meta))))
             }
+            // `interp_list[T](a, b, ...)` (upstream `W_InterpList.__new__`):
+            // a list of the items, each converted to `T`
+            TypeKind::List(item) if self.vm.types.is_interp_list(t) => {
+                let item = *item;
+                self.check_memory(f, crate::vm::value::ListValue::bytes_of(args.len()), callee_range)?;
+                let mut items = Vec::with_capacity(args.len());
+                for (a, r) in args {
+                    items.push(self.convert_to(f, a, item, r, None)?.value);
+                }
+                Ok(Typed::red(t, self.new_list(t, items)))
+            }
             TypeKind::List(_) => {
                 self.check_arity(f, 0, 0, &args, callee_range, None)?;
                 Ok(Typed::red(t, self.new_list(t, Vec::new())))

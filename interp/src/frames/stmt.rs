@@ -173,7 +173,7 @@ impl Interp<'_> {
         if self.has_iteration_protocol(it.ty) {
             return self.exec_protocol_for(f, target, iter, it, body);
         }
-        if let Value::Dict(d) = &it.value {
+        if let (Value::Dict(d), false) = (&it.value, it.ty == TypeId::EMPTY_DICT) {
             // the keys by position, as upstream's `dict_iterator`: a key
             // added or deleted by the body is seen as the entries are then
             let (key_ty, _) = self.vm.types.checked_dict_types(d.ty)?;

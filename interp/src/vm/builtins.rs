@@ -24,6 +24,8 @@ pub enum Builtin {
     Dict,
     /// `__spy__.interp_dict`, subscripted as `interp_dict[K, V]`.
     InterpDict,
+    /// `__spy__.interp_list`, subscripted as `interp_list[T]`.
+    InterpList,
     /// An exception class such as `ValueError`: calling it builds an
     /// exception instance.
     ExcClass(ExcKind),
@@ -98,6 +100,7 @@ impl Builtin {
             Builtin::List => "list",
             Builtin::Dict => "dict",
             Builtin::InterpDict => "interp_dict",
+            Builtin::InterpList => "interp_list",
             Builtin::ExcClass(k) => k.name(),
             Builtin::StructMake(_) => "__make__",
             Builtin::Module(m) => m.name(),

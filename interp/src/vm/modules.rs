@@ -66,6 +66,7 @@ impl BuiltinModule {
             (BuiltinModule::Spy, "STATIC_TYPE") => func(Builtin::StaticType),
             (BuiltinModule::Spy, "interp_tuple") => ty(TypeId::INTERP_TUPLE),
             (BuiltinModule::Spy, "interp_dict") => func(Builtin::InterpDict),
+            (BuiltinModule::Spy, "interp_list") => func(Builtin::InterpList),
             (BuiltinModule::Spy, "EmptyDictType") => ty(TypeId::EMPTY_DICT),
             (BuiltinModule::Operator, "OpSpec") => func(Builtin::OpSpec),
             (BuiltinModule::Operator, "MetaArg") => ty(TypeId::METAARG),

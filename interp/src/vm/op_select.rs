@@ -185,6 +185,7 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
                         TypeKind::Tuple(_)
                             | TypeKind::List(_)
                             | TypeKind::Dict { .. }
+                            | TypeKind::EmptyDict
                             | TypeKind::InterpTuple
                     ))
             {

@@ -151,6 +151,7 @@ pub struct TypeInfo {
 enum TypeKey {
     Tuple(Vec<TypeId>),
     List(TypeId),
+    InterpList(TypeId),
     Dict(TypeId, TypeId, bool),
     Ptr(TypeId, bool),
     Simd(PrimTy, u32),
@@ -162,6 +163,8 @@ enum TypeKey {
 pub struct TypeTable {
     types: Vec<TypeInfo>,
     interned: HashMap<TypeKey, TypeId>,
+    /// The `list` types that are `__spy__::interp_list[T]`.
+    interp_lists: foldhash::HashSet<TypeId>,
 }
 
 impl Default for TypeTable {
@@ -175,6 +178,7 @@ impl TypeTable {
         let mut t = TypeTable {
             types: Vec::new(),
             interned: HashMap::default(),
+            interp_lists: Default::default(),
         };
         let builtins: [(&str, TypeKind); 23] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
@@ -251,6 +255,25 @@ impl TypeTable {
         let id = self.push(fqn, TypeKind::List(item));
         self.interned.insert(key, id);
         id
+    }
+
+    /// `__spy__::interp_list[item]`: upstream's blue-friendly list. Here it
+    /// is a list type like `list[item]` (every list operation applies) with
+    /// its own name and the constructor `interp_list[T](a, b, ...)`.
+    pub fn interp_list(&mut self, item: TypeId) -> TypeId {
+        let key = TypeKey::InterpList(item);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("__spy__::interp_list[{}]", self.name(item));
+        let id = self.push(fqn, TypeKind::List(item));
+        self.interned.insert(key, id);
+        self.interp_lists.insert(id);
+        id
+    }
+
+    pub fn is_interp_list(&self, id: TypeId) -> bool {
+        self.interp_lists.contains(&id)
     }
 
     pub fn list_item(&self, id: TypeId) -> Option<TypeId> {

@@ -192,8 +192,14 @@ impl Interp<'_> {
                 build::subscript(name_expr("tuple", range), args, range)
             }
             TypeKind::List(item) => {
+                let name = if self.vm.types.is_interp_list(t) {
+                    f.shift()?.note_import("__spy__", "interp_list");
+                    "interp_list"
+                } else {
+                    "list"
+                };
                 let item = self.type_expr(f, item, range)?;
-                build::subscript(name_expr("list", range), vec![item], range)
+                build::subscript(name_expr(name, range), vec![item], range)
             }
             TypeKind::Dict { key, value, interp } => {
                 let name = if interp {

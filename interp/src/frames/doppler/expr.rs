@@ -307,7 +307,10 @@ impl Interp<'_> {
         // A SIMD lane may convert through a struct's conversion hook,
         // whose result is run-time even when the argument is known: the
         // SIMD branch decides after converting.
-        let always = matches!(kind, TypeKind::List(_) | TypeKind::Simd { .. });
+        let always = matches!(
+            kind,
+            TypeKind::List(_) | TypeKind::Dict { .. } | TypeKind::Simd { .. }
+        );
         if !always && !args.iter().any(|(a, _)| is_runtime(a)) {
             return None;
         }
@@ -370,10 +373,21 @@ impl Interp<'_> {
                     .and_then(|callee| self.shift_call(f, callee, &converted, t, range));
                 self.after_bindings_if_any(f, bindings, made, range)
             }
-            TypeKind::List(_) => self.check_arity(f, 0, 0, args, callee_range, None).and_then(|_| {
+            // `interp_list[T](a, ...)`: the items converted to `T`
+            TypeKind::List(item) if self.vm.types.is_interp_list(t) => (|| {
+                let mut converted = Vec::with_capacity(args.len());
+                for (a, r) in args {
+                    converted.push((self.convert_to(f, a.clone(), item, *r, None)?, *r));
+                }
                 let callee = self.type_expr(f, t, callee_range)?;
-                self.shift_call(f, callee, args, t, range)
-            }),
+                self.shift_call(f, callee, &converted, t, range)
+            })(),
+            TypeKind::List(_) | TypeKind::Dict { .. } => {
+                self.check_arity(f, 0, 0, args, callee_range, None).and_then(|_| {
+                    let callee = self.type_expr(f, t, callee_range)?;
+                    self.shift_call(f, callee, args, t, range)
+                })
+            }
             _ => return None,
         })
     }

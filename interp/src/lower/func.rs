@@ -382,11 +382,18 @@ impl FnLower<'_, '_, '_> {
     /// `for i in range(start, stop, step)`, as ASTFrame runs it: the
     /// counter is an `i64`, the target an `i32`, a zero step raises.
     fn for_range(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
-        let ExprKind::Call { func, args } = &iter.kind else {
-            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+        let range_args = match &iter.kind {
+            ExprKind::Call { func, args }
+                if matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range))) =>
+            {
+                Some(args)
+            }
+            _ => None,
         };
-        let is_range = matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range)));
-        if !is_range || args.is_empty() || args.len() > 3 {
+        let Some(args) = range_args else {
+            return self.for_list(target, iter, body);
+        };
+        if args.is_empty() || args.len() > 3 {
             return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
         }
         let mut ints = Vec::new();
@@ -441,6 +448,47 @@ impl FnLower<'_, '_, '_> {
             self.fb.assign(next, Op::Copy(advanced));
             let value = self.fb.convert(Ty::I32, i);
             self.store_local(target, LVal::one(TypeId::I32, value), target.range)?;
+            self.block(body)
+        })();
+        let b = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body: b });
+        Ok(())
+    }
+
+    /// `for x in l:` over a `list[T]`, as ASTFrame's: item `k` is read
+    /// while `k` is below the list's length at that moment (the body may
+    /// change the list).
+    fn for_list(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
+        let l = self.expr(iter)?;
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(
+                format!("a `for` loop over a `{}`", self.type_name(l.ty)),
+                iter.range,
+            );
+        };
+        self.declare_local(target, item)?;
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            use spy_jit::ir::{BinOp as IB, CmpOp as IC};
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let n = self.list_len(&l, iter.range)?;
+            let n = self.fb.convert(Ty::I64, n);
+            let go = self.fb.cmp(IC::Lt, k, n);
+            self.fb.push(IrStmt::If {
+                cond: go,
+                then_: Block::default(),
+                else_: Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let advanced = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(advanced));
+            let k32 = self.fb.convert(Ty::I32, k);
+            let x = self.list_getitem(l.clone(), k32, iter.range)?;
+            self.store_local(target, x, target.range)?;
             self.block(body)
         })();
         let b = self.fb.close_block();
@@ -591,6 +639,15 @@ impl FnLower<'_, '_, '_> {
             AssignTarget::Name(id) if self.is_interp_tuple_local(id) => self.interp_tuple_store(id, value),
             AssignTarget::Name(id) => {
                 let x = self.expr(value)?;
+                // `l = []`: the residual code has no annotation for the
+                // untyped empty list (no type can be written for it), so its
+                // first assignment declares it
+                if x.ty == TypeId::EMPTY_LIST && !matches!(self.res.name(id.id), NameRef::Global(_)) {
+                    let slot = self.slot(id)?;
+                    if !self.locals.contains_key(&slot) {
+                        self.declare_local(id, TypeId::EMPTY_LIST)?;
+                    }
+                }
                 self.store_local(id, x, value.range)
             }
             AssignTarget::Unpack { names, range } => {
@@ -612,6 +669,9 @@ impl FnLower<'_, '_, '_> {
                 attr,
                 range,
             } => {
+                if let ExprKind::Subscript { value: p, indices } = &obj.kind {
+                    return self.ptr_item_field_store(p, indices, attr, value, obj.range);
+                }
                 let o = self.expr(obj)?;
                 if self.ptr_item(o.ty).is_none() {
                     return self.unsupported("an assignment to an attribute", *range);
@@ -627,6 +687,13 @@ impl FnLower<'_, '_, '_> {
                 range,
             } => {
                 let o = self.expr(obj)?;
+                if let (Some(item), [index]) = (self.list_item(o.ty), indices.as_slice()) {
+                    let i = self.expr(index)?;
+                    let v = self.expr(value)?;
+                    let i = self.coerce(i, TypeId::I32, index.range)?;
+                    let v = self.coerce(v, item, value.range)?;
+                    return self.list_setitem(o, i.regs[0], v, index.range);
+                }
                 let (Some(item), [index]) = (self.ptr_item(o.ty), indices.as_slice()) else {
                     return self.unsupported("an assignment to a subscript", *range);
                 };

@@ -32,7 +32,7 @@ impl FnLower<'_, '_, '_> {
     /// evaluated, then converted to it (ASTFrame's `make_list`).
     pub fn list_display(&mut self, items: &[Expr], range: TextRange) -> Lowered<LVal> {
         if items.is_empty() {
-            return self.unsupported("the empty list `[]`", range);
+            return self.empty_list(range);
         }
         let mut vals = Vec::new();
         for e in items {
@@ -93,12 +93,15 @@ impl FnLower<'_, '_, '_> {
 
     /// `repr(l)` / `str(l)`.
     pub fn list_text(&mut self, l: &LVal, range: TextRange) -> Lowered<VReg> {
-        let Some(item) = self.list_item(l.ty) else {
+        let item = if l.ty == TypeId::EMPTY_LIST { Some(TypeId::NONE) } else { self.list_item(l.ty) };
+        let Some(item) = item else {
             return self.unsupported("the text of this list", range);
         };
         let code = match item.as_prim() {
             Some(p) => prim_code(p),
             None if item == TypeId::STR => STR_ITEM,
+            // `[]`: no item to format
+            None if l.ty == TypeId::EMPTY_LIST => STR_ITEM,
             None => {
                 return self.unsupported(format!("the text of a `list[{}]`", self.type_name(item)), range)
             }
@@ -106,5 +109,203 @@ impl FnLower<'_, '_, '_> {
         let code = self.fb.const_(Ty::U64, code);
         let h = self.cx.helpers.list_text;
         self.helper_value(h, Ty::Handle, &[l.regs[0], code], range)
+    }
+}
+
+/// Words in and out of list tables; the methods, `+`, `*`, slices.
+impl FnLower<'_, '_, '_> {
+    /// The canonical word of item register `r` of type `t`.
+    fn to_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
+        let hs = self.cx.helpers;
+        match t {
+            Ty::F64 => self.helper_value(hs.word_of_f64, Ty::U64, &[r], range),
+            Ty::F32 => self.helper_value(hs.word_of_f32, Ty::U64, &[r], range),
+            _ => Ok(self.fb.convert(Ty::U64, r)),
+        }
+    }
+
+    /// The item register of type `t` of canonical word `w`.
+    fn from_word(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
+        let hs = self.cx.helpers;
+        match t {
+            Ty::F64 => self.helper_value(hs.f64_of_word, Ty::F64, &[w], range),
+            Ty::F32 => self.helper_value(hs.f32_of_word, Ty::F32, &[w], range),
+            _ => Ok(self.fb.convert(t, w)),
+        }
+    }
+
+    /// The item type of list `l` and the one register type of its items.
+    fn list_items(&self, l: &LVal, range: TextRange) -> Lowered<(TypeId, Ty)> {
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(format!("a `{}` here", self.type_name(l.ty)), range);
+        };
+        Ok((item, self.item_reg(item, range)?))
+    }
+
+    /// The untyped empty list `[]`: a handle to an empty table (it is never
+    /// changed: every method that would is a static error).
+    pub fn empty_list(&mut self, range: TextRange) -> Lowered<LVal> {
+        let h = self.cx.helpers.list_new;
+        let h = self.helper_value(h, Ty::Handle, &[], range)?;
+        Ok(LVal::one(TypeId::EMPTY_LIST, h))
+    }
+
+    /// `[]` converted to `list[T]`: a new empty list (ASTFrame's
+    /// `convert_to`).
+    pub fn typed_empty_list(&mut self, to: TypeId, range: TextRange) -> Lowered<LVal> {
+        self.list_empty(to, range)
+    }
+
+    /// `l[i] = v` (`i` already `i32`, `v` already the item type); an
+    /// `IndexError` is annotated at the index, as ASTFrame's.
+    pub fn list_setitem(&mut self, l: LVal, i: VReg, v: LVal, index: TextRange) -> Lowered<()> {
+        let (_, t) = self.list_items(&l, index)?;
+        let i = self.fb.convert(Ty::I64, i);
+        let w = self.to_word(t, v.regs[0], index)?;
+        let h = self.cx.helpers.list_set;
+        self.call_helper(h, None, &[l.regs[0], i, w], index);
+        Ok(())
+    }
+
+    /// `a + b` of two lists of type `ty`.
+    pub fn list_concat(&mut self, ty: TypeId, a: &LVal, b: &LVal, whole: TextRange) -> Lowered<LVal> {
+        let h = self.cx.helpers.list_concat;
+        let r = self.helper_value(h, Ty::Handle, &[a.regs[0], b.regs[0]], whole)?;
+        Ok(LVal::one(ty, r))
+    }
+
+    /// `a * n` (`n` converted to `i32`).
+    pub fn list_repeat(&mut self, ty: TypeId, a: &LVal, n: LVal, nr: TextRange, whole: TextRange) -> Lowered<LVal> {
+        let n = self.coerce(n, TypeId::I32, nr)?;
+        let h = self.cx.helpers.list_repeat;
+        let r = self.helper_value(h, Ty::Handle, &[a.regs[0], n.regs[0]], whole)?;
+        Ok(LVal::one(ty, r))
+    }
+
+    /// `l[a:b:c]` of a list or a str: each given bound converted to `i32` (ASTFrame's
+    /// `eval_slice`); a zero step raises at the list's expression.
+    pub fn list_slice(&mut self, l: LVal, obj: TextRange, bounds: [Option<&Expr>; 3]) -> Lowered<LVal> {
+        let h = if l.ty == TypeId::STR {
+            self.cx.helpers.str_slice
+        } else {
+            self.cx.helpers.list_slice
+        };
+        let mut regs = Vec::new();
+        let mut given = 0;
+        for (k, b) in bounds.iter().enumerate() {
+            match b {
+                Some(e) => {
+                    let v = self.expr(e)?;
+                    if v.ty == TypeId::NONE {
+                        // `l[None:]`: as if not given (ASTFrame's `eval_slice`)
+                        regs.push(self.fb.const_(Ty::I64, 0));
+                        continue;
+                    }
+                    let v = self.coerce(v, TypeId::I32, e.range)?;
+                    regs.push(self.fb.convert(Ty::I64, v.regs[0]));
+                    given |= 1 << k;
+                }
+                None => regs.push(self.fb.const_(Ty::I64, 0)),
+            }
+        }
+        let given = self.fb.const_(Ty::U64, given);
+        let r = self.helper_value(h, Ty::Handle, &[l.regs[0], regs[0], regs[1], regs[2], given], obj)?;
+        Ok(LVal::one(l.ty, r))
+    }
+
+    /// `l.m(args)`: the implementation and parameter types are the method's
+    /// signature (`signatures::method_signature`, as ASTFrame and redshift
+    /// check it); `obj` is the receiver's range.
+    pub fn list_method(
+        &mut self,
+        l: LVal,
+        obj: TextRange,
+        name: &str,
+        args: Vec<(LVal, TextRange)>,
+        whole: TextRange,
+    ) -> Lowered<LVal> {
+        use crate::vm::ops::signatures::{method_signature, ListMethod as M, MethodImpl, Param};
+        let tys: Vec<TypeId> = args.iter().map(|(v, _)| v.ty).collect();
+        let sig = method_signature(&mut self.cx.interp.vm.types, l.ty, name, &tys);
+        let Some(Ok(sig)) = sig else {
+            return self.unsupported(format!("this `{}.{name}` call", self.type_name(l.ty)), whole);
+        };
+        let mut vals = Vec::new();
+        let mut ranges = Vec::new();
+        for ((v, r), p) in args.into_iter().zip(&sig.params) {
+            let v = match p {
+                Param::Convert(t) => self.coerce(v, *t, r)?,
+                Param::Exact(t) if v.ty == *t => v,
+                Param::Exact(_) => return self.unsupported(format!("this `{name}` argument"), r),
+            };
+            vals.push(v);
+            ranges.push(r);
+        }
+        let m = match sig.imp {
+            MethodImpl::List(m) => m,
+            // `[].copy()` and the other methods that leave `[]` as it is
+            MethodImpl::EmptyList => return self.empty_list(whole),
+            MethodImpl::Str(_) => return Err(super::LowerError::bug("a str method of a list")),
+        };
+        let (item, t) = self.list_items(&l, obj)?;
+        let hs = self.cx.helpers;
+        let h = l.regs[0];
+        let none = Ok(LVal::none());
+        match m {
+            M::Append => {
+                let w = self.to_word(t, vals[0].regs[0], obj)?;
+                self.call_helper_in_call(hs.list_append, None, &[h, w], obj, whole);
+                none
+            }
+            M::Insert => {
+                let i = self.fb.convert(Ty::I64, vals[0].regs[0]);
+                let w = self.to_word(t, vals[1].regs[0], obj)?;
+                self.call_helper_in_call(hs.list_insert, None, &[h, i, w], obj, whole);
+                none
+            }
+            M::Pop => {
+                let (i, given, at) = match vals.first() {
+                    Some(v) => (self.fb.convert(Ty::I64, v.regs[0]), 1, ranges[0]),
+                    None => (self.fb.const_(Ty::I64, 0), 0, obj),
+                };
+                let given = self.fb.const_(Ty::U64, given);
+                let w = self.helper_value_in_call(hs.list_pop, Ty::U64, &[h, i, given], at, whole)?;
+                let r = self.from_word(t, w, at)?;
+                Ok(LVal::one(item, r))
+            }
+            M::Clear => {
+                self.call_helper_in_call(hs.list_clear, None, &[h], obj, whole);
+                none
+            }
+            M::Copy => {
+                let r = self.helper_value_in_call(hs.list_copy, Ty::Handle, &[h], obj, whole)?;
+                Ok(LVal::one(l.ty, r))
+            }
+            M::Extend => {
+                self.call_helper_in_call(hs.list_extend, None, &[h, vals[0].regs[0]], obj, whole);
+                none
+            }
+            M::Remove | M::Count | M::Index => {
+                let code = match item.as_prim() {
+                    Some(p) => prim_code(p),
+                    None if item == TypeId::STR => STR_ITEM,
+                    None => return self.unsupported(format!("`{name}` on a `{}`", self.type_name(l.ty)), whole),
+                };
+                let mode = match m {
+                    M::Remove => super::list_rt::FIND_REMOVE,
+                    M::Count => super::list_rt::FIND_COUNT,
+                    _ => super::list_rt::FIND_INDEX,
+                };
+                let w = self.to_word(t, vals[0].regs[0], ranges[0])?;
+                let code = self.fb.const_(Ty::U64, code);
+                let mode = self.fb.const_(Ty::U64, mode);
+                let r = self.helper_value_in_call(hs.list_find, Ty::U64, &[h, code, w, mode], ranges[0], whole)?;
+                if m == M::Remove {
+                    return none;
+                }
+                let r = self.fb.convert(Ty::I32, r);
+                Ok(LVal::one(TypeId::I32, r))
+            }
+        }
     }
 }

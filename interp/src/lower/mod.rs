@@ -33,6 +33,8 @@ pub mod helpers;
 mod interp_tuple;
 pub mod layout;
 mod list;
+pub mod list_rt;
+pub mod mem_rt;
 mod ptr;
 pub mod run;
 mod simd;
@@ -284,11 +286,19 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
     let main = slot.and_then(|i| m.globals[i].clone()).and_then(|g| g.value);
     match main {
         None => Some(MainOf::Missing),
-        Some(Value::Func(f)) if f.params.is_empty() && (f.ret == TypeId::NONE || f.ret == TypeId::I32) => {
+        Some(Value::Func(f))
+            if (f.params.is_empty() || takes_argv(interp, &f))
+                && (f.ret == TypeId::NONE || f.ret == TypeId::I32) =>
+        {
             Some(MainOf::Main(f))
         }
         Some(_) => None,
     }
+}
+
+/// Whether `main` is `main(argv: list[str])`.
+pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
+    matches!(main.params.as_slice(), [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
 }
 
 /// Lower `main` of the initialized residual module `module` and every
@@ -551,7 +561,7 @@ mod tests {
             dropped_sites: 0,
         };
         let rebuilt = t
-            .rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() })
+            .rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() }, None)
             .expect("known");
         assert_eq!(rebuilt.headline(), e.headline());
         assert_eq!(rebuilt.traceback.len(), 1);

@@ -1174,7 +1174,7 @@ impl FnLower<'_, '_, '_> {
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
         }
-        if self.list_item(v.ty).is_some() {
+        if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {

@@ -529,6 +529,15 @@ impl FnLower<'_, '_, '_> {
                 let eq = self.value_eq(l.ty, &l, &r, whole)?;
                 return negated(self, negate, eq);
             }
+            Some(OpImpl::ListContains) => {
+                let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
+                return Ok(found);
+            }
+            Some(OpImpl::RangeContains) => {
+                let x = self.coerce(l, TypeId::I32, whole)?;
+                let v = self.range_contains(x.regs[0], &r.regs, whole);
+                return Ok(LVal::one(TypeId::BOOL, v));
+            }
             Some(OpImpl::TupleContains) => {
                 let items = self
                     .cx
@@ -660,10 +669,37 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// `x in r` for a range `r` (ASTFrame's `RangeContains`): between the
+    /// bounds on the step's side, at a whole number of steps from start.
+    fn range_contains(&mut self, x: VReg, r: &[VReg], whole: TextRange) -> VReg {
+        let [x, start, stop, step] = [x, r[0], r[1], r[2]].map(|v| self.fb.convert(Ty::I64, v));
+        let zero = self.fb.const_(Ty::I64, 0);
+        let pos = self.fb.cmp(IC::Gt, step, zero);
+        let from_start = self.fb.cmp(IC::Le, start, x);
+        let below = self.fb.cmp(IC::Lt, x, stop);
+        let up = self.fb.binary(IB::And, from_start, below);
+        let above = self.fb.cmp(IC::Lt, stop, x);
+        let to_start = self.fb.cmp(IC::Le, x, start);
+        let down = self.fb.binary(IB::And, above, to_start);
+        let up = self.fb.binary(IB::And, pos, up);
+        let neg = self.fb.unary(UnOp::Not, pos);
+        let down = self.fb.binary(IB::And, neg, down);
+        let inside = self.fb.binary(IB::Or, up, down);
+        // (a range's step is never 0: the code is never raised)
+        let code = self.rt_code(RuntimeError::IntModByZero, whole, "");
+        let off = self.fb.binary(IB::Sub, x, start);
+        let m = self.fb.floor_mod(off, step, code);
+        let on_step = self.fb.cmp(IC::Eq, m, zero);
+        self.fb.binary(IB::And, inside, on_step)
+    }
+
     /// `a == b` for two values of value type `ty`, decided by
     /// `op_select::value_eq_impl` (parts compared in order, the first
     /// unequal one stops, as ASTFrame's `values_equal`).
-    fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        if self.list_item(ty).is_some() {
+            return self.list_eq(a, b, range);
+        }
         let Some(imp) = op_select::value_eq_impl(&self.cx.interp.vm, ty) else {
             let t = self.type_name(ty);
             return self.unsupported(format!("`{t}` == `{t}`"), range);
@@ -921,6 +957,15 @@ impl FnLower<'_, '_, '_> {
                     return self.unsupported(format!("this `{}` call", b.name()), e.range);
                 };
                 self.mem_op(op, &sig.params, vals, e.range)
+            }
+            Some(Value::Builtin(Builtin::Range)) => {
+                // a range object (a `for` loop over `range(...)` does not make one)
+                let (start, stop, step) = self.range_parts(args, e.range)?;
+                let regs = [start, stop, step].map(|r| self.fb.convert(Ty::I32, r)).to_vec();
+                Ok(LVal {
+                    ty: TypeId::RANGE,
+                    regs,
+                })
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {

@@ -390,11 +390,25 @@ impl FnLower<'_, '_, '_> {
             }
             _ => None,
         };
-        let Some(args) = range_args else {
-            return self.for_list(target, iter, body);
+        let (start, stop, step) = match range_args {
+            Some(args) => self.range_parts(args, iter.range)?,
+            None => {
+                let it = self.expr(iter)?;
+                if it.ty != TypeId::RANGE {
+                    return self.for_list(target, it, iter, body);
+                }
+                let w: Vec<VReg> = it.regs.iter().map(|&r| self.fb.convert(Ty::I64, r)).collect();
+                (w[0], w[1], w[2])
+            }
         };
+        self.range_loop(target, start, stop, step, body)
+    }
+
+    /// `range(args)`: start, stop and step (`I64`s), each argument converted
+    /// to `i32`; a zero step raises as ASTFrame's `range` does.
+    pub fn range_parts(&mut self, args: &[Expr], range: TextRange) -> Lowered<(VReg, VReg, VReg)> {
         if args.is_empty() || args.len() > 3 {
-            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+            return self.unsupported("`range` with other than 1 to 3 arguments", range);
         }
         let mut ints = Vec::new();
         for a in args {
@@ -423,6 +437,19 @@ impl FnLower<'_, '_, '_> {
                 else_: Block::default(),
             });
         }
+        Ok((start, stop, step))
+    }
+
+    /// The loop of `for target in range(...)` over `I64` bounds.
+    fn range_loop(
+        &mut self,
+        target: &ast::Identifier,
+        start: VReg,
+        stop: VReg,
+        step: VReg,
+        body: &[Stmt],
+    ) -> Lowered<()> {
+        let zero = self.fb.const_(Ty::I64, 0);
         // The target is an `i32` local (declared by the loop, as ASTFrame's
         // `store_slot` does).
         self.declare_local(target, TypeId::I32)?;
@@ -459,8 +486,7 @@ impl FnLower<'_, '_, '_> {
     /// `for x in l:` over a `list[T]`, as ASTFrame's: item `k` is read
     /// while `k` is below the list's length at that moment (the body may
     /// change the list).
-    fn for_list(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
-        let l = self.expr(iter)?;
+    fn for_list(&mut self, target: &ast::Identifier, l: LVal, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported(
                 format!("a `for` loop over a `{}`", self.type_name(l.ty)),

@@ -289,7 +289,16 @@ impl FnLower<'_, '_, '_> {
                 let code = match item.as_prim() {
                     Some(p) => prim_code(p),
                     None if item == TypeId::STR => STR_ITEM,
-                    None => return self.unsupported(format!("`{name}` on a `{}`", self.type_name(l.ty)), whole),
+                    // items compared by a user `__eq__` or field by field:
+                    // the loop is machine code
+                    None => {
+                        let scan = match m {
+                            M::Remove => Scan::Remove,
+                            M::Count => Scan::Count,
+                            _ => Scan::Index,
+                        };
+                        return self.list_scan(&l, &vals[0], scan, ranges[0], whole);
+                    }
                 };
                 let mode = match m {
                     M::Remove => super::list_rt::FIND_REMOVE,
@@ -307,5 +316,192 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::I32, r))
             }
         }
+    }
+}
+
+/// What [`FnLower::list_scan`] answers about an item `x`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// `x in l`: a `bool`.
+    Contains,
+    /// `l.count(x)`: an `i32`.
+    Count,
+    /// `l.index(x)`: an `i32`, or `ValueError`.
+    Index,
+    /// `l.remove(x)`: removes the first equal item, or `ValueError`.
+    Remove,
+}
+
+/// Equality of list items by the item type's own `==` (a user `__eq__`
+/// included), looping in the machine code: ASTFrame's `values_equal`.
+impl FnLower<'_, '_, '_> {
+    /// A snapshot of `l`'s items (ASTFrame compares a clone of them: an
+    /// `__eq__` that changes the list does not change what is compared)
+    /// and its length as an `I64`.
+    fn snapshot(&mut self, l: &LVal, range: TextRange) -> Lowered<(LVal, VReg)> {
+        let h = self.cx.helpers.list_copy;
+        let s = self.helper_value(h, Ty::Handle, &[l.regs[0]], range)?;
+        let s = LVal::one(l.ty, s);
+        let n = self.list_len(&s, range)?;
+        let n = self.fb.convert(Ty::I64, n);
+        Ok((s, n))
+    }
+
+    /// Item `k` (an `I64` known to be in range) of list `l`.
+    fn item_at(&mut self, l: &LVal, k: VReg, range: TextRange) -> Lowered<LVal> {
+        let k = self.fb.convert(Ty::I32, k);
+        self.list_getitem(l.clone(), k, range)
+    }
+
+    /// `a == b` for two lists of one type: equal lengths, then item by
+    /// item, stopping at the first unequal one.
+    pub fn list_eq(&mut self, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
+        let Some(item) = self.list_item(a.ty) else {
+            return self.unsupported(format!("`{}` == `{}`", self.type_name(a.ty), self.type_name(b.ty)), range);
+        };
+        let (xs, n) = self.snapshot(a, range)?;
+        let (ys, m) = self.snapshot(b, range)?;
+        let out = self.fb.local(Ty::Bool);
+        let same_len = self.fb.cmp(IC::Eq, n, m);
+        self.fb.assign(out, Op::Copy(same_len));
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let more = self.fb.cmp(IC::Lt, k, n);
+            let still = self.fb.op(Ty::Bool, Op::Copy(out));
+            let go = self.fb.binary(IB::And, more, still);
+            self.fb.push(IrStmt::If {
+                cond: go,
+                then_: spy_jit::ir::Block::default(),
+                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let k1 = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(k1));
+            let x = self.item_at(&xs, k, range)?;
+            let y = self.item_at(&ys, k, range)?;
+            let eq = self.value_eq(item, &x, &y, range)?;
+            self.fb.assign(out, Op::Copy(eq));
+            Ok(())
+        })();
+        let body = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body });
+        Ok(self.fb.op(Ty::Bool, Op::Copy(out)))
+    }
+
+    /// `x in l`, `l.count(x)`, `l.index(x)`, `l.remove(x)` (`x` already of
+    /// the item type), comparing `x == item` for each item of a snapshot
+    /// in order; `arg` is `x`'s range (where `ValueError` is annotated),
+    /// `call` the call's.
+    pub fn list_scan(&mut self, l: &LVal, x: &LVal, scan: Scan, arg: TextRange, call: TextRange) -> Lowered<LVal> {
+        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(format!("a search of a `{}`", self.type_name(l.ty)), call);
+        };
+        let (snap, n) = self.snapshot(l, call)?;
+        let (out_ty, result_ty) = match scan {
+            Scan::Contains => (Ty::Bool, TypeId::BOOL),
+            Scan::Count | Scan::Index => (Ty::I32, TypeId::I32),
+            Scan::Remove => (Ty::Bool, TypeId::NONE),
+        };
+        // `found` for contains/remove; the count, or the index for index
+        let out = self.fb.local(out_ty);
+        let init = self.fb.const_(out_ty, if scan == Scan::Index { u64::MAX } else { 0 });
+        self.fb.assign(out, Op::Copy(init));
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let more = self.fb.cmp(IC::Lt, k, n);
+            self.fb.push(IrStmt::If {
+                cond: more,
+                then_: spy_jit::ir::Block::default(),
+                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let k1 = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(k1));
+            let y = self.item_at(&snap, k, call)?;
+            let eq = self.value_eq(item, x, &y, call)?;
+            self.fb.open_block();
+            let r = (|| {
+                match scan {
+                    Scan::Contains => {
+                        let t = self.fb.const_(Ty::Bool, 1);
+                        self.fb.assign(out, Op::Copy(t));
+                        self.fb.break_();
+                    }
+                    Scan::Count => {
+                        let c = self.fb.op(Ty::I32, Op::Copy(out));
+                        let one = self.fb.const_(Ty::I32, 1);
+                        let c1 = self.fb.binary(IB::Add, c, one);
+                        self.fb.assign(out, Op::Copy(c1));
+                    }
+                    Scan::Index => {
+                        let k32 = self.fb.convert(Ty::I32, k);
+                        self.fb.assign(out, Op::Copy(k32));
+                        self.fb.break_();
+                    }
+                    Scan::Remove => {
+                        // (an `__eq__` may have shortened the list: then
+                        // nothing is removed, as in ASTFrame)
+                        let h = self.cx.helpers.list_remove_at;
+                        self.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                        let t = self.fb.const_(Ty::Bool, 1);
+                        self.fb.assign(out, Op::Copy(t));
+                        self.fb.break_();
+                    }
+                }
+                Ok::<(), super::LowerError>(())
+            })();
+            let then_ = self.fb.close_block();
+            r?;
+            self.fb.push(IrStmt::If {
+                cond: eq,
+                then_,
+                else_: spy_jit::ir::Block::default(),
+            });
+            Ok(())
+        })();
+        let body = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body });
+        let v = self.fb.op(out_ty, Op::Copy(out));
+        if matches!(scan, Scan::Index | Scan::Remove) {
+            let missing = match scan {
+                Scan::Index => {
+                    let none = self.fb.const_(Ty::I32, u64::MAX);
+                    self.fb.cmp(IC::Eq, v, none)
+                }
+                _ => self.fb.unary(spy_jit::ir::UnOp::Not, v),
+            };
+            let at = (
+                self.frame_at(call),
+                super::errors::Label {
+                    range: arg,
+                    text: String::new(),
+                },
+            );
+            let code = self.cx.errors.runtime(&crate::vm::rt_error::RuntimeError::NotInList, at);
+            self.fb.push(IrStmt::If {
+                cond: missing,
+                then_: spy_jit::ir::Block(vec![IrStmt::Raise {
+                    code,
+                    operands: [None, None],
+                }]),
+                else_: spy_jit::ir::Block::default(),
+            });
+        }
+        Ok(match result_ty {
+            TypeId::NONE => LVal::none(),
+            t => LVal::one(t, v),
+        })
     }
 }

@@ -96,6 +96,17 @@ pub(super) extern "C" fn list_pop(ctx: CtxPtr<'_>, h: u64, i: u64, given: u64) -
     })
 }
 
+/// Remove item `k` of `l` if the list still has it (`l.remove(x)` after a
+/// scan whose `__eq__` calls may have shortened the list).
+pub(super) extern "C" fn list_remove_at(ctx: CtxPtr<'_>, h: u64, k: u64) {
+    with(ctx, |st, _| {
+        let items = items(st, h);
+        if (k as usize) < items.len() {
+            items.remove(k as usize);
+        }
+    })
+}
+
 pub(super) extern "C" fn list_clear(ctx: CtxPtr<'_>, h: u64) {
     with(ctx, |st, _| items(st, h).clear())
 }

@@ -563,13 +563,22 @@ fn context_helpers_take_five_integer_or_mixed_arguments_in_order() {
     let mut f = m.function(main);
     let e = f.param(0);
     let args: Vec<_> = [1u64, 2, 3, 4].iter().map(|&v| f.const_(Ty::U64, v)).collect();
-    let (a, b, c, d) = (args[0], f.convert(Ty::I64, args[1]), f.convert(Ty::Handle, args[2]), f.convert(Ty::Ptr, args[3]));
-    let r = f.call_helper(five, Some(Ty::U64), &[a, b, c, d, e], SiteId(1)).unwrap();
+    let (a, b, c, d) = (
+        args[0],
+        f.convert(Ty::I64, args[1]),
+        f.convert(Ty::Handle, args[2]),
+        f.convert(Ty::Ptr, args[3]),
+    );
+    let r = f
+        .call_helper(five, Some(Ty::U64), &[a, b, c, d, e], SiteId(1))
+        .unwrap();
     // a float result from the mixed helper, truncated back into the sum
     let k = f.const_(Ty::U64, 2);
     let x = f.const_(Ty::F64, 1.5f64.to_bits());
     let y = f.const_(Ty::F64, 4.0f64.to_bits());
-    let z = f.call_helper(mixed, Some(Ty::F64), &[k, x, y], SiteId(2)).unwrap();
+    let z = f
+        .call_helper(mixed, Some(Ty::F64), &[k, x, y], SiteId(2))
+        .unwrap();
     let z = f.convert(Ty::U64, z);
     let sum = f.binary(BinOp::Add, r, z);
     f.ret(&[sum]);

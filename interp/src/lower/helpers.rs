@@ -19,8 +19,8 @@ use spy_jit::ir::{ErrCode, Helper, HelperId, ModuleBuilder, Ty, Word};
 use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
-use crate::lower::{list_rt, mem_rt};
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
+use crate::lower::{list_rt, mem_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -742,10 +742,30 @@ impl Helpers {
                 str_to_int as *const () as usize,
             ),
             mem_arg: h("mem_arg", &[I64], None, mem_rt::mem_arg as *const () as usize),
-            mem_check: h("mem_check", &[U64, I64, I64, U64, U64], None, mem_rt::mem_check as *const () as usize),
-            mem_copy: h("mem_copy", &[Ptr, Ptr, U64], None, mem_rt::mem_copy as *const () as usize),
-            mem_fill: h("mem_fill", &[Ptr, U64, U64], None, mem_rt::mem_fill as *const () as usize),
-            mem_cmp: h("mem_cmp", &[Ptr, Ptr, U64], Some(I32), mem_rt::mem_cmp as *const () as usize),
+            mem_check: h(
+                "mem_check",
+                &[U64, I64, I64, U64, U64],
+                None,
+                mem_rt::mem_check as *const () as usize,
+            ),
+            mem_copy: h(
+                "mem_copy",
+                &[Ptr, Ptr, U64],
+                None,
+                mem_rt::mem_copy as *const () as usize,
+            ),
+            mem_fill: h(
+                "mem_fill",
+                &[Ptr, U64, U64],
+                None,
+                mem_rt::mem_fill as *const () as usize,
+            ),
+            mem_cmp: h(
+                "mem_cmp",
+                &[Ptr, Ptr, U64],
+                Some(I32),
+                mem_rt::mem_cmp as *const () as usize,
+            ),
             str_slice: h(
                 "str_slice",
                 &[Handle, I64, I64, I64, U64],
@@ -758,7 +778,12 @@ impl Helpers {
                 None,
                 list_rt::list_remove_at as *const () as usize,
             ),
-            math_call: h("math_call", &[U64, F64, F64], Some(F64), math_call as *const () as usize),
+            math_call: h(
+                "math_call",
+                &[U64, F64, F64],
+                Some(F64),
+                math_call as *const () as usize,
+            ),
             time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
             sleep: h("sleep", &[F64], None, sleep as *const () as usize),
             list_new: h("list_new", &[], Some(Handle), list_new as *const () as usize),
@@ -800,21 +825,96 @@ impl Helpers {
                 Some(Handle),
                 list_text as *const () as usize,
             ),
-            word_of_f64: h("word_of_f64", &[F64], Some(U64), list_rt::word_of_f64 as *const () as usize),
-            f64_of_word: h("f64_of_word", &[U64], Some(F64), list_rt::f64_of_word as *const () as usize),
-            word_of_f32: h("word_of_f32", &[F32], Some(U64), list_rt::word_of_f32 as *const () as usize),
-            f32_of_word: h("f32_of_word", &[U64], Some(F32), list_rt::f32_of_word as *const () as usize),
-            list_set: h("list_set", &[Handle, I64, U64], None, list_rt::list_set as *const () as usize),
-            list_append: h("list_append", &[Handle, U64], None, list_rt::list_append as *const () as usize),
-            list_insert: h("list_insert", &[Handle, I64, U64], None, list_rt::list_insert as *const () as usize),
-            list_pop: h("list_pop", &[Handle, I64, U64], Some(U64), list_rt::list_pop as *const () as usize),
-            list_clear: h("list_clear", &[Handle], None, list_rt::list_clear as *const () as usize),
-            list_copy: h("list_copy", &[Handle], Some(Handle), list_rt::list_copy as *const () as usize),
-            list_extend: h("list_extend", &[Handle, Handle], None, list_rt::list_extend as *const () as usize),
-            list_concat: h("list_concat", &[Handle, Handle], Some(Handle), list_rt::list_concat as *const () as usize),
-            list_repeat: h("list_repeat", &[Handle, I32], Some(Handle), list_rt::list_repeat as *const () as usize),
-            list_slice: h("list_slice", &[Handle, I64, I64, I64, U64], Some(Handle), list_rt::list_slice as *const () as usize),
-            list_find: h("list_find", &[Handle, U64, U64, U64], Some(U64), list_rt::list_find as *const () as usize),
+            word_of_f64: h(
+                "word_of_f64",
+                &[F64],
+                Some(U64),
+                list_rt::word_of_f64 as *const () as usize,
+            ),
+            f64_of_word: h(
+                "f64_of_word",
+                &[U64],
+                Some(F64),
+                list_rt::f64_of_word as *const () as usize,
+            ),
+            word_of_f32: h(
+                "word_of_f32",
+                &[F32],
+                Some(U64),
+                list_rt::word_of_f32 as *const () as usize,
+            ),
+            f32_of_word: h(
+                "f32_of_word",
+                &[U64],
+                Some(F32),
+                list_rt::f32_of_word as *const () as usize,
+            ),
+            list_set: h(
+                "list_set",
+                &[Handle, I64, U64],
+                None,
+                list_rt::list_set as *const () as usize,
+            ),
+            list_append: h(
+                "list_append",
+                &[Handle, U64],
+                None,
+                list_rt::list_append as *const () as usize,
+            ),
+            list_insert: h(
+                "list_insert",
+                &[Handle, I64, U64],
+                None,
+                list_rt::list_insert as *const () as usize,
+            ),
+            list_pop: h(
+                "list_pop",
+                &[Handle, I64, U64],
+                Some(U64),
+                list_rt::list_pop as *const () as usize,
+            ),
+            list_clear: h(
+                "list_clear",
+                &[Handle],
+                None,
+                list_rt::list_clear as *const () as usize,
+            ),
+            list_copy: h(
+                "list_copy",
+                &[Handle],
+                Some(Handle),
+                list_rt::list_copy as *const () as usize,
+            ),
+            list_extend: h(
+                "list_extend",
+                &[Handle, Handle],
+                None,
+                list_rt::list_extend as *const () as usize,
+            ),
+            list_concat: h(
+                "list_concat",
+                &[Handle, Handle],
+                Some(Handle),
+                list_rt::list_concat as *const () as usize,
+            ),
+            list_repeat: h(
+                "list_repeat",
+                &[Handle, I32],
+                Some(Handle),
+                list_rt::list_repeat as *const () as usize,
+            ),
+            list_slice: h(
+                "list_slice",
+                &[Handle, I64, I64, I64, U64],
+                Some(Handle),
+                list_rt::list_slice as *const () as usize,
+            ),
+            list_find: h(
+                "list_find",
+                &[Handle, U64, U64, U64],
+                Some(U64),
+                list_rt::list_find as *const () as usize,
+            ),
         }
     }
 }

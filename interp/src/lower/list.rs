@@ -93,7 +93,11 @@ impl FnLower<'_, '_, '_> {
 
     /// `repr(l)` / `str(l)`.
     pub fn list_text(&mut self, l: &LVal, range: TextRange) -> Lowered<VReg> {
-        let item = if l.ty == TypeId::EMPTY_LIST { Some(TypeId::NONE) } else { self.list_item(l.ty) };
+        let item = if l.ty == TypeId::EMPTY_LIST {
+            Some(TypeId::NONE)
+        } else {
+            self.list_item(l.ty)
+        };
         let Some(item) = item else {
             return self.unsupported("the text of this list", range);
         };
@@ -115,7 +119,7 @@ impl FnLower<'_, '_, '_> {
 /// Words in and out of list tables; the methods, `+`, `*`, slices.
 impl FnLower<'_, '_, '_> {
     /// The canonical word of item register `r` of type `t`.
-    fn to_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
+    fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.word_of_f64, Ty::U64, &[r], range),
@@ -125,7 +129,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The item register of type `t` of canonical word `w`.
-    fn from_word(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
+    fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.f64_of_word, Ty::F64, &[w], range),
@@ -161,7 +165,7 @@ impl FnLower<'_, '_, '_> {
     pub fn list_setitem(&mut self, l: LVal, i: VReg, v: LVal, index: TextRange) -> Lowered<()> {
         let (_, t) = self.list_items(&l, index)?;
         let i = self.fb.convert(Ty::I64, i);
-        let w = self.to_word(t, v.regs[0], index)?;
+        let w = self.item_word(t, v.regs[0], index)?;
         let h = self.cx.helpers.list_set;
         self.call_helper(h, None, &[l.regs[0], i, w], index);
         Ok(())
@@ -175,7 +179,14 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `a * n` (`n` converted to `i32`).
-    pub fn list_repeat(&mut self, ty: TypeId, a: &LVal, n: LVal, nr: TextRange, whole: TextRange) -> Lowered<LVal> {
+    pub fn list_repeat(
+        &mut self,
+        ty: TypeId,
+        a: &LVal,
+        n: LVal,
+        nr: TextRange,
+        whole: TextRange,
+    ) -> Lowered<LVal> {
         let n = self.coerce(n, TypeId::I32, nr)?;
         let h = self.cx.helpers.list_repeat;
         let r = self.helper_value(h, Ty::Handle, &[a.regs[0], n.regs[0]], whole)?;
@@ -253,13 +264,13 @@ impl FnLower<'_, '_, '_> {
         let none = Ok(LVal::none());
         match m {
             M::Append => {
-                let w = self.to_word(t, vals[0].regs[0], obj)?;
+                let w = self.item_word(t, vals[0].regs[0], obj)?;
                 self.call_helper_in_call(hs.list_append, None, &[h, w], obj, whole);
                 none
             }
             M::Insert => {
                 let i = self.fb.convert(Ty::I64, vals[0].regs[0]);
-                let w = self.to_word(t, vals[1].regs[0], obj)?;
+                let w = self.item_word(t, vals[1].regs[0], obj)?;
                 self.call_helper_in_call(hs.list_insert, None, &[h, i, w], obj, whole);
                 none
             }
@@ -270,7 +281,7 @@ impl FnLower<'_, '_, '_> {
                 };
                 let given = self.fb.const_(Ty::U64, given);
                 let w = self.helper_value_in_call(hs.list_pop, Ty::U64, &[h, i, given], at, whole)?;
-                let r = self.from_word(t, w, at)?;
+                let r = self.word_item(t, w, at)?;
                 Ok(LVal::one(item, r))
             }
             M::Clear => {
@@ -305,10 +316,11 @@ impl FnLower<'_, '_, '_> {
                     M::Count => super::list_rt::FIND_COUNT,
                     _ => super::list_rt::FIND_INDEX,
                 };
-                let w = self.to_word(t, vals[0].regs[0], ranges[0])?;
+                let w = self.item_word(t, vals[0].regs[0], ranges[0])?;
                 let code = self.fb.const_(Ty::U64, code);
                 let mode = self.fb.const_(Ty::U64, mode);
-                let r = self.helper_value_in_call(hs.list_find, Ty::U64, &[h, code, w, mode], ranges[0], whole)?;
+                let r =
+                    self.helper_value_in_call(hs.list_find, Ty::U64, &[h, code, w, mode], ranges[0], whole)?;
                 if m == M::Remove {
                     return none;
                 }
@@ -358,7 +370,10 @@ impl FnLower<'_, '_, '_> {
     pub fn list_eq(&mut self, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
         use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
         let Some(item) = self.list_item(a.ty) else {
-            return self.unsupported(format!("`{}` == `{}`", self.type_name(a.ty), self.type_name(b.ty)), range);
+            return self.unsupported(
+                format!("`{}` == `{}`", self.type_name(a.ty), self.type_name(b.ty)),
+                range,
+            );
         };
         let (xs, n) = self.snapshot(a, range)?;
         let (ys, m) = self.snapshot(b, range)?;
@@ -398,7 +413,14 @@ impl FnLower<'_, '_, '_> {
     /// the item type), comparing `x == item` for each item of a snapshot
     /// in order; `arg` is `x`'s range (where `ValueError` is annotated),
     /// `call` the call's.
-    pub fn list_scan(&mut self, l: &LVal, x: &LVal, scan: Scan, arg: TextRange, call: TextRange) -> Lowered<LVal> {
+    pub fn list_scan(
+        &mut self,
+        l: &LVal,
+        x: &LVal,
+        scan: Scan,
+        arg: TextRange,
+        call: TextRange,
+    ) -> Lowered<LVal> {
         use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported(format!("a search of a `{}`", self.type_name(l.ty)), call);
@@ -411,7 +433,9 @@ impl FnLower<'_, '_, '_> {
         };
         // `found` for contains/remove; the count, or the index for index
         let out = self.fb.local(out_ty);
-        let init = self.fb.const_(out_ty, if scan == Scan::Index { u64::MAX } else { 0 });
+        let init = self
+            .fb
+            .const_(out_ty, if scan == Scan::Index { u64::MAX } else { 0 });
         self.fb.assign(out, Op::Copy(init));
         let next = self.fb.local(Ty::I64);
         let zero = self.fb.const_(Ty::I64, 0);
@@ -431,38 +455,34 @@ impl FnLower<'_, '_, '_> {
             let y = self.item_at(&snap, k, call)?;
             let eq = self.value_eq(item, x, &y, call)?;
             self.fb.open_block();
-            let r = (|| {
-                match scan {
-                    Scan::Contains => {
-                        let t = self.fb.const_(Ty::Bool, 1);
-                        self.fb.assign(out, Op::Copy(t));
-                        self.fb.break_();
-                    }
-                    Scan::Count => {
-                        let c = self.fb.op(Ty::I32, Op::Copy(out));
-                        let one = self.fb.const_(Ty::I32, 1);
-                        let c1 = self.fb.binary(IB::Add, c, one);
-                        self.fb.assign(out, Op::Copy(c1));
-                    }
-                    Scan::Index => {
-                        let k32 = self.fb.convert(Ty::I32, k);
-                        self.fb.assign(out, Op::Copy(k32));
-                        self.fb.break_();
-                    }
-                    Scan::Remove => {
-                        // (an `__eq__` may have shortened the list: then
-                        // nothing is removed, as in ASTFrame)
-                        let h = self.cx.helpers.list_remove_at;
-                        self.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
-                        let t = self.fb.const_(Ty::Bool, 1);
-                        self.fb.assign(out, Op::Copy(t));
-                        self.fb.break_();
-                    }
+            match scan {
+                Scan::Contains => {
+                    let t = self.fb.const_(Ty::Bool, 1);
+                    self.fb.assign(out, Op::Copy(t));
+                    self.fb.break_();
                 }
-                Ok::<(), super::LowerError>(())
-            })();
+                Scan::Count => {
+                    let c = self.fb.op(Ty::I32, Op::Copy(out));
+                    let one = self.fb.const_(Ty::I32, 1);
+                    let c1 = self.fb.binary(IB::Add, c, one);
+                    self.fb.assign(out, Op::Copy(c1));
+                }
+                Scan::Index => {
+                    let k32 = self.fb.convert(Ty::I32, k);
+                    self.fb.assign(out, Op::Copy(k32));
+                    self.fb.break_();
+                }
+                Scan::Remove => {
+                    // (an `__eq__` may have shortened the list: then
+                    // nothing is removed, as in ASTFrame)
+                    let h = self.cx.helpers.list_remove_at;
+                    self.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                    let t = self.fb.const_(Ty::Bool, 1);
+                    self.fb.assign(out, Op::Copy(t));
+                    self.fb.break_();
+                }
+            }
             let then_ = self.fb.close_block();
-            r?;
             self.fb.push(IrStmt::If {
                 cond: eq,
                 then_,
@@ -489,7 +509,10 @@ impl FnLower<'_, '_, '_> {
                     text: String::new(),
                 },
             );
-            let code = self.cx.errors.runtime(&crate::vm::rt_error::RuntimeError::NotInList, at);
+            let code = self
+                .cx
+                .errors
+                .runtime(&crate::vm::rt_error::RuntimeError::NotInList, at);
             self.fb.push(IrStmt::If {
                 cond: missing,
                 then_: spy_jit::ir::Block(vec![IrStmt::Raise {

@@ -162,7 +162,14 @@ pub(super) extern "C" fn list_repeat(ctx: CtxPtr<'_>, a: u64, n: u64) -> u64 {
 }
 
 /// `l[start:stop:step]`; bit k of `given` says whether bound k is given.
-pub(super) extern "C" fn list_slice(ctx: CtxPtr<'_>, h: u64, start: u64, stop: u64, step: u64, given: u64) -> u64 {
+pub(super) extern "C" fn list_slice(
+    ctx: CtxPtr<'_>,
+    h: u64,
+    start: u64,
+    stop: u64,
+    step: u64,
+    given: u64,
+) -> u64 {
     with(ctx, |st, c| {
         let bound = |k: u32, w: u64| (given & (1 << k) != 0).then_some(w as i64);
         let picked = seq::slice(items(st, h), bound(0, start), bound(1, stop), bound(2, step));

@@ -68,7 +68,14 @@ pub(super) extern "C" fn mem_arg(ctx: CtxPtr<'_>, x: u64) {
 /// none) is raised when the operation has no implementation for these
 /// items: `ptr_cmp` of items that are not primitive, `ptr_setbytes` of a
 /// byte other than 0 into items with parts only 0 fills.
-pub(super) extern "C" fn mem_check(ctx: CtxPtr<'_>, op: u64, dst_len: u64, src_len: u64, same: u64, wip: u64) {
+pub(super) extern "C" fn mem_check(
+    ctx: CtxPtr<'_>,
+    op: u64,
+    dst_len: u64,
+    src_len: u64,
+    same: u64,
+    wip: u64,
+) {
     with(ctx, |st, c| {
         let op = MemOp::ALL[op as usize];
         let mut ints = std::mem::take(&mut st.mem_args);
@@ -125,7 +132,9 @@ pub(super) extern "C" fn mem_fill(ctx: CtxPtr<'_>, dst: u64, size: u64, fill: u6
             return;
         }
         let one: Vec<u8> = match prim_of_code(fill) {
-            Some(t) => word_of_scalar(memops::filled_scalar(t, p.byte)).to_le_bytes()[..size as usize].to_vec(),
+            Some(t) => {
+                word_of_scalar(memops::filled_scalar(t, p.byte)).to_le_bytes()[..size as usize].to_vec()
+            }
             None => vec![0; size as usize],
         };
         let bytes = one.repeat(p.n as usize);

@@ -339,7 +339,8 @@ impl FnLower<'_, '_, '_> {
                 Some(self.cx.errors.helper_fixed(crate::error::ExcKind::Wip, &msg))
             }
             MemKind::Setbytes if layout.parts.iter().any(|p| !is_scalar(*p)) => {
-                let msg = format!("ptr_setbytes of `{t}` items with a byte other than 0 is not supported yet");
+                let msg =
+                    format!("ptr_setbytes of `{t}` items with a byte other than 0 is not supported yet");
                 Some(self.cx.errors.helper_fixed(crate::error::ExcKind::Wip, &msg))
             }
             _ => None,
@@ -360,7 +361,13 @@ impl FnLower<'_, '_, '_> {
             }
             None => (self.fb.const_(Ty::I64, 0), self.fb.const_(Ty::U64, 0)),
         };
-        self.call_helper_in_call(hs.mem_check, None, &[code, dst.regs[1], src_len, same, wip], call, call);
+        self.call_helper_in_call(
+            hs.mem_check,
+            None,
+            &[code, dst.regs[1], src_len, same, wip],
+            call,
+            call,
+        );
         let dst_bufs = layout.buffers(&dst.regs);
         let src_bufs = ptrs.get(1).map(|s| layout.buffers(&s.regs));
         let mut result = LVal::none();
@@ -377,7 +384,13 @@ impl FnLower<'_, '_, '_> {
                 }
                 (MemKind::Cmp, Some(src)) => {
                     // (the item is primitive: `wip` raised otherwise)
-                    let r = self.helper_value_in_call(hs.mem_cmp, Ty::I32, &[dst_bufs[k], src[k], size], call, call)?;
+                    let r = self.helper_value_in_call(
+                        hs.mem_cmp,
+                        Ty::I32,
+                        &[dst_bufs[k], src[k], size],
+                        call,
+                        call,
+                    )?;
                     result = LVal::one(TypeId::I32, r);
                     break;
                 }

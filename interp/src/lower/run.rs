@@ -161,7 +161,10 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),
         Ok(_) => Ok(0),
         Err(e) if ErrorTable::is_internal(e.code) => Err(Failure::Bug(Bug::new("a JIT helper panicked"))),
-        Err(e) => match state.errors.rebuild(&e, &|h| state.text(h), state.label.as_deref()) {
+        Err(e) => match state
+            .errors
+            .rebuild(&e, &|h| state.text(h), state.label.as_deref())
+        {
             Some(err) => Err(err.into()),
             None => Err(Failure::Bug(Bug::new(format!("unknown JIT error: {e}")))),
         },

@@ -205,7 +205,13 @@ pub struct MemPlan {
 /// `same` whether both pointers are one allocation. Errors: the panic
 /// text after the operation's name (`out of bounds`, `length mismatch`,
 /// `regions overlap`). Decision: a negative count is `out of bounds`.
-pub fn plan(op: MemOp, ints: &[i64], dst_len: i64, src_len: i64, same: bool) -> Result<MemPlan, &'static str> {
+pub fn plan(
+    op: MemOp,
+    ints: &[i64],
+    dst_len: i64,
+    src_len: i64,
+    same: bool,
+) -> Result<MemPlan, &'static str> {
     if op.kind() == MemKind::Setbytes {
         let (start, end, byte) = if op.is_slice() {
             (ints[1], ints[2], ints[3])

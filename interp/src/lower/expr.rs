@@ -960,7 +960,7 @@ impl FnLower<'_, '_, '_> {
             }
             Some(Value::Builtin(Builtin::Range)) => {
                 // a range object (a `for` loop over `range(...)` does not make one)
-                let (start, stop, step) = self.range_parts(args, e.range)?;
+                let (start, stop, step) = self.range_parts(args, e.range, Some(e.range))?;
                 let regs = [start, stop, step].map(|r| self.fb.convert(Ty::I32, r)).to_vec();
                 Ok(LVal {
                     ty: TypeId::RANGE,
@@ -1198,6 +1198,9 @@ impl FnLower<'_, '_, '_> {
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
             return Ok(self.fb.const_(Ty::Handle, h));
+        }
+        if v.ty == TypeId::RANGE {
+            return self.helper_value(hs.range_text, Ty::Handle, &v.regs, range);
         }
         if let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) {
             let parts = self.split(&v, &items, range)?;

@@ -391,7 +391,7 @@ impl FnLower<'_, '_, '_> {
             _ => None,
         };
         let (start, stop, step) = match range_args {
-            Some(args) => self.range_parts(args, iter.range)?,
+            Some(args) => self.range_parts(args, iter.range, None)?,
             None => {
                 let it = self.expr(iter)?;
                 if it.ty != TypeId::RANGE {
@@ -405,8 +405,15 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `range(args)`: start, stop and step (`I64`s), each argument converted
-    /// to `i32`; a zero step raises as ASTFrame's `range` does.
-    pub fn range_parts(&mut self, args: &[Expr], range: TextRange) -> Lowered<(VReg, VReg, VReg)> {
+    /// to `i32`; a zero step raises as ASTFrame's `range` does (`call`: the
+    /// range object's call, the frame's position then; `None` in a `for`
+    /// header, where ASTFrame's frame is at the statement).
+    pub fn range_parts(
+        &mut self,
+        args: &[Expr],
+        range: TextRange,
+        call: Option<TextRange>,
+    ) -> Lowered<(VReg, VReg, VReg)> {
         if args.is_empty() || args.len() > 3 {
             return self.unsupported("`range` with other than 1 to 3 arguments", range);
         }
@@ -426,7 +433,15 @@ impl FnLower<'_, '_, '_> {
         };
         if args.len() == 3 {
             let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
-            let code = self.rt_code(RuntimeError::RangeStepZero, args[2].range, "this is zero");
+            let frame = call.unwrap_or(self.stmt_range);
+            let at = (
+                self.frame_at(frame),
+                Label {
+                    range: args[2].range,
+                    text: "this is zero".into(),
+                },
+            );
+            let code = self.cx.errors.runtime(&RuntimeError::RangeStepZero, at);
             let raise = Block(vec![IrStmt::Raise {
                 code,
                 operands: [None, None],

@@ -284,6 +284,13 @@ extern "C" fn tuple_text(ctx: CtxPtr<'_>) -> u64 {
     })
 }
 
+/// The text of a range object (`op_select::range_text`).
+extern "C" fn range_text(ctx: CtxPtr<'_>, start: u64, stop: u64, step: u64) -> u64 {
+    with(ctx, |st, _| {
+        st.handle(op_select::range_text(start as i32, stop as i32, step as i32))
+    })
+}
+
 // ------------------------------------------------------------------ str
 
 extern "C" fn str_concat(ctx: CtxPtr<'_>, a: u64, b: u64) -> u64 {
@@ -619,6 +626,7 @@ pub struct Helpers {
     pub list_len: HelperId,
     pub list_text: HelperId,
     pub math_call: HelperId,
+    pub range_text: HelperId,
     pub list_remove_at: HelperId,
     pub str_slice: HelperId,
     pub mem_arg: HelperId,
@@ -777,6 +785,12 @@ impl Helpers {
                 &[Handle, I64],
                 None,
                 list_rt::list_remove_at as *const () as usize,
+            ),
+            range_text: h(
+                "range_text",
+                &[I32, I32, I32],
+                Some(Handle),
+                range_text as *const () as usize,
             ),
             math_call: h(
                 "math_call",

@@ -14,31 +14,6 @@ use spy_interp::engine::{run_program, Engine, RunConfig};
 /// `(case, engine, why the report differs)`.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "list/index_out_of_range",
-        "jit",
-        "the jit rebuilds a run-time error's annotation without its label text and at the subscript's value (lower/list.rs)",
-    ),
-    (
-        "list/negative_index_out_of_range",
-        "jit",
-        "the jit rebuilds a run-time error's annotation without its label text and at the subscript's value (lower/list.rs)",
-    ),
-    (
-        "list/items_of_each_kind",
-        "jit",
-        "the jit rebuilds a run-time error's annotation without its label text and at the subscript's value (lower/list.rs)",
-    ),
-    (
-        "unsafe/negative_alloc",
-        "jit",
-        "an error raised inside the allocation helper locates its frame at the statement's start, ASTFrame at the call",
-    ),
-    (
-        "unsafe/alloc_over_budget",
-        "jit",
-        "an error raised inside the allocation helper locates its frame at the statement's start, ASTFrame at the call",
-    ),
-    (
         "differential/fuzz_convert_hook_order_in_simd_args",
         "doppler",
         "the conversion hook runs in a temporary's initializer: its caller's frame is at the hook's argument, not at the call",

@@ -523,3 +523,71 @@ fn call_writing_lends_the_writer_to_helpers_for_the_call_only() {
         .unwrap_err();
     assert_eq!(e.code.get(), 55);
 }
+
+/// Five integer arguments after the context (every SysV integer argument
+/// register): a positional checksum; raises 56 when the last is 0.
+extern "C" fn h_five(ctx: CtxPtr<'_>, a: u64, b: u64, c: u64, d: u64, e: u64) -> u64 {
+    guard(ctx, |ctx| {
+        if e == 0 {
+            ctx.raise(code(56), [a, d]);
+            return 0;
+        }
+        a + 10 * b + 100 * c + 1000 * d + 10000 * e
+    })
+}
+
+/// An integer then two floats after the context (the runtime helpers'
+/// `math_call` shape): `k == 0` → a - b, else a * b + k.
+extern "C" fn h_int_floats(ctx: CtxPtr<'_>, k: u64, a: f64, b: f64) -> f64 {
+    guard(ctx, |_| if k == 0 { a - b } else { a * b + k as f64 })
+}
+
+#[test]
+fn context_helpers_take_five_integer_or_mixed_arguments_in_order() {
+    let mut m = ModuleBuilder::new();
+    let five = m.helper(Helper {
+        name: "five".into(),
+        params: vec![Ty::U64, Ty::I64, Ty::Handle, Ty::Ptr, Ty::U64],
+        result: Some(Ty::U64),
+        addr: h_five as *const () as usize,
+        takes_ctx: true,
+    });
+    let mixed = m.helper(Helper {
+        name: "int_floats".into(),
+        params: vec![Ty::U64, Ty::F64, Ty::F64],
+        result: Some(Ty::F64),
+        addr: h_int_floats as *const () as usize,
+        takes_ctx: true,
+    });
+    let main = m.declare("main", &[Ty::U64], &[Ty::U64]);
+    let mut f = m.function(main);
+    let e = f.param(0);
+    let args: Vec<_> = [1u64, 2, 3, 4].iter().map(|&v| f.const_(Ty::U64, v)).collect();
+    let (a, b, c, d) = (
+        args[0],
+        f.convert(Ty::I64, args[1]),
+        f.convert(Ty::Handle, args[2]),
+        f.convert(Ty::Ptr, args[3]),
+    );
+    let r = f
+        .call_helper(five, Some(Ty::U64), &[a, b, c, d, e], SiteId(1))
+        .unwrap();
+    // a float result from the mixed helper, truncated back into the sum
+    let k = f.const_(Ty::U64, 2);
+    let x = f.const_(Ty::F64, 1.5f64.to_bits());
+    let y = f.const_(Ty::F64, 4.0f64.to_bits());
+    let z = f
+        .call_helper(mixed, Some(Ty::F64), &[k, x, y], SiteId(2))
+        .unwrap();
+    let z = f.convert(Ty::U64, z);
+    let sum = f.binary(BinOp::Add, r, z);
+    f.ret(&[sum]);
+    m.define(f);
+    let compiled = spy_jit::compile(&m.finish().unwrap(), &opts()).unwrap();
+    let mut ctx = spy_jit::runtime::Context::new(Default::default());
+    // 1 + 20 + 300 + 4000 + 50000, plus 1.5 * 4.0 + 2
+    assert_eq!(compiled.call(&mut ctx, main, &[5]).unwrap(), vec![54321 + 8]);
+    let err = compiled.call(&mut ctx, main, &[0]).unwrap_err();
+    assert_eq!((err.code.get(), err.operands), (56, [1, 4]));
+    assert_eq!(err.traceback, vec![SiteId(1)]);
+}

@@ -41,8 +41,8 @@ fn program(name: &str, source: &str) -> String {
 
 const PARTIAL: &str = "conformance/cases/examples/partial.spy";
 const VECTORIZE: &str = "conformance/cases/examples/vectorize.spy";
-/// A program spec/17-jit.md §17.3 lists as not native (a list slice).
-const NOT_NATIVE: &str = "conformance/cases/list/slice.spy";
+/// A program spec/17-jit.md §17.3 lists as not native (a `dynamic` local).
+const NOT_NATIVE: &str = "conformance/cases/builtins/hasattr_dynamic.spy";
 
 const NATIVE: &str = "@blue\ndef N() -> i32:\n    return 4\n\ndef square(x: i32) -> i32:\n    return x * x + N()\n\ndef main() -> None:\n    print(square(3))\n";
 

@@ -606,22 +606,11 @@ impl Interp<'_> {
         if let (true, Value::List(l)) = (is_list, &obj.value) {
             // `l[start:stop:step]`: a new list (upstream `_list.spy`
             // `_getitem_slice`, Python's slice rules)
-            let items = l.items.borrow();
-            let n = items.len() as i64;
-            let (start, stop, step) = ops::str::slice_indices(n, bounds[0], bounds[1], bounds[2]).map_err(
+            let out = ops::seq::slice(&l.items.borrow(), bounds[0], bounds[1], bounds[2]).map_err(
                 |e| -> crate::error::Failure {
                     SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()
                 },
             )?;
-            let mut out = Vec::new();
-            let mut i = start;
-            while (step > 0 && i < stop) || (step < 0 && i > stop) {
-                if let Some(v) = usize::try_from(i).ok().and_then(|i| items.get(i)) {
-                    out.push(v.clone());
-                }
-                i = i.saturating_add(step);
-            }
-            drop(items);
             return Ok(Typed::red(obj.ty, self.new_list(obj.ty, out)));
         }
         if obj.ty != TypeId::STR {

@@ -36,13 +36,7 @@ impl Interp<'_> {
                 crate::vm::builtins::Builtin::ExcClass(k) => format!("<spy type '{k}'>"),
                 other => format!("<spy function 'builtins::{}'>", other.name()),
             },
-            Value::Range(r) => {
-                if r.step == 1 {
-                    format!("range({}, {})", r.start, r.stop)
-                } else {
-                    format!("range({}, {}, {})", r.start, r.stop, r.step)
-                }
-            }
+            Value::Range(r) => crate::vm::op_select::range_text(r.start, r.stop, r.step),
             Value::Exception(e) => format!("{}({})", e.kind, format::repr_str(&e.message)),
             Value::Module(m) => format!("<spy module '{}'>", self.vm.module(*m).name),
             Value::Tuple(tuple) => {

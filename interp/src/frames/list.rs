@@ -9,6 +9,7 @@ use crate::error::SpyError;
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
+use crate::vm::ops::seq;
 use crate::vm::ops::signatures::ListMethod;
 use crate::vm::types::TypeId;
 use crate::vm::value::{ListValue, Typed, Value};
@@ -16,9 +17,7 @@ use crate::vm::value::{ListValue, Typed, Value};
 /// The item index `l[raw]` reads in a list of `len` items (a negative
 /// index counts from the end), or `None`: `IndexError`.
 pub fn list_slot(raw: i64, len: usize) -> Option<usize> {
-    let len = len as i64;
-    let k = if raw < 0 { raw + len } else { raw };
-    (0..len).contains(&k).then_some(k as usize)
+    seq::item_slot(raw, len)
 }
 
 impl Interp<'_> {
@@ -53,7 +52,7 @@ impl Interp<'_> {
         let len = l.items.borrow().len();
         let Some(k) = list_slot(raw, len) else {
             return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
-                .with_error(&f.file, *r, format!("index {raw} of a list of length {len}"))
+                .with_error(&f.file, *r, seq::index_label(raw, len))
                 .into());
         };
         Ok(k)
@@ -130,10 +129,9 @@ impl Interp<'_> {
                 Ok(none)
             }
             ListMethod::Insert => {
-                let len = l.items.borrow().len() as i64;
-                let k = i64::from(i32_arg(0)?);
-                let k = if k < 0 { (k + len).max(0) } else { k.min(len) };
-                l.items.borrow_mut().insert(k as usize, args[1].0.value.clone());
+                let len = l.items.borrow().len();
+                let k = seq::insert_slot(i64::from(i32_arg(0)?), len);
+                l.items.borrow_mut().insert(k, args[1].0.value.clone());
                 l.recount();
                 Ok(none)
             }
@@ -149,17 +147,12 @@ impl Interp<'_> {
                 } else {
                     i64::from(i32_arg(0)?)
                 };
-                let k = if raw < 0 { raw + len } else { raw };
-                if k < 0 || k >= len {
+                let Some(k) = seq::item_slot(raw, len as usize) else {
                     return Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
-                        .with_error(
-                            &f.file,
-                            args[0].1,
-                            format!("index {raw} of a list of length {len}"),
-                        )
+                        .with_error(&f.file, args[0].1, seq::index_label(raw, len as usize))
                         .into());
-                }
-                let v = l.items.borrow_mut().remove(k as usize);
+                };
+                let v = l.items.borrow_mut().remove(k);
                 l.recount();
                 Ok(Typed::red(item_ty, v))
             }

@@ -10,7 +10,7 @@ use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::vm::ops::memops::{filled_scalar, scalar_bytes, MemKind, MemOp};
+use crate::vm::ops::memops::{self, filled_scalar, scalar_bytes, MemKind, MemOp};
 use crate::vm::ops::signatures::BuiltinSig;
 use crate::vm::ops::Scalar;
 use crate::vm::types::{TypeId, TypeKind};
@@ -20,12 +20,6 @@ use crate::vm::value::{PtrValue, StructValue, Typed, Value};
 struct Region {
     ptr: PtrValue,
     start: i64,
-}
-
-impl Region {
-    fn len(&self) -> i64 {
-        self.ptr.mem.as_ref().map_or(0, |m| m.borrow().len() as i64)
-    }
 }
 
 impl Interp<'_> {
@@ -66,58 +60,35 @@ impl Interp<'_> {
         let dst = ptrs
             .next()
             .ok_or_else(|| crate::bug!("{name} without a pointer"))?;
-        if op.kind() == MemKind::Setbytes {
-            let (start, end, byte) = if op.is_slice() {
-                (ints[1], ints[2], ints[3])
-            } else {
-                (0, ints[2], ints[1])
-            };
-            let region = Region { ptr: dst, start };
-            if end - start < 0 || start < 0 || end > region.len() {
-                return Err(panic("out of bounds"));
-            }
-            self.setbytes(f, &region, end - start, byte as u8, call_range)?;
-            return Ok(none);
-        }
-        let src = ptrs
-            .next()
-            .ok_or_else(|| crate::bug!("{name} without a second pointer"))?;
-        let (a, b, n) = if op.is_slice() {
-            let n = ints[2] - ints[1];
-            if n != ints[5] - ints[4] {
-                return Err(panic("length mismatch"));
-            }
-            (
-                Region {
-                    ptr: dst,
-                    start: ints[1],
-                },
-                Region {
-                    ptr: src,
-                    start: ints[4],
-                },
-                n,
-            )
-        } else {
-            (
-                Region { ptr: dst, start: 0 },
-                Region { ptr: src, start: 0 },
-                ints[2],
-            )
+        let src = match op.kind() {
+            MemKind::Setbytes => None,
+            _ => Some(
+                ptrs.next()
+                    .ok_or_else(|| crate::bug!("{name} without a second pointer"))?,
+            ),
         };
-        let in_bounds = |r: &Region| r.start >= 0 && r.start + n <= r.len();
-        if n < 0 || !in_bounds(&a) || !in_bounds(&b) {
-            return Err(panic("out of bounds"));
-        }
+        let len = |p: &PtrValue| p.mem.as_ref().map_or(0, |m| m.borrow().len() as i64);
+        let same = match (&dst.mem, src.as_ref().and_then(|s| s.mem.as_ref())) {
+            (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+            _ => false,
+        };
+        let src_len = src.as_ref().map_or(0, len);
+        let plan = memops::plan(op, &ints, len(&dst), src_len, same).map_err(panic)?;
+        let a = Region {
+            ptr: dst,
+            start: plan.dst_start,
+        };
+        let n = plan.n;
+        let Some(src) = src else {
+            self.setbytes(f, &a, n, plan.byte, call_range)?;
+            return Ok(none);
+        };
+        let b = Region {
+            ptr: src,
+            start: plan.src_start,
+        };
         match op.kind() {
-            MemKind::Copy { overlap } => {
-                let same = match (&a.ptr.mem, &b.ptr.mem) {
-                    (Some(x), Some(y)) => Rc::ptr_eq(x, y),
-                    _ => false,
-                };
-                if !overlap && same && n > 0 && a.start < b.start + n && b.start < a.start + n {
-                    return Err(panic("regions overlap"));
-                }
+            MemKind::Copy { .. } => {
                 let items = read_items(&b, n)?;
                 write_items(&a, items)?;
                 Ok(none)
@@ -134,20 +105,17 @@ impl Interp<'_> {
                     .into());
                 }
                 let (xs, ys) = (read_items(&a, n)?, read_items(&b, n)?);
-                let mut result = 0;
-                'items: for (x, y) in xs.iter().zip(&ys) {
-                    let (Some(x), Some(y)) = (x.as_scalar(), y.as_scalar()) else {
-                        return Err(crate::bug!("{name}: a primitive item is not a scalar"));
-                    };
-                    for (p, q) in scalar_bytes(x).into_iter().zip(scalar_bytes(y)) {
-                        if p != q {
-                            // C's memcmp (musl, as libspy is built): the
-                            // difference of the first unequal bytes
-                            result = i32::from(p) - i32::from(q);
-                            break 'items;
-                        }
+                let bytes = |vs: &[Value]| -> Eval<Vec<u8>> {
+                    let mut out = Vec::new();
+                    for v in vs {
+                        let Some(x) = v.as_scalar() else {
+                            return Err(crate::bug!("{name}: a primitive item is not a scalar"));
+                        };
+                        out.extend(scalar_bytes(x));
                     }
-                }
+                    Ok(out)
+                };
+                let result = memops::compare_bytes(bytes(&xs)?, bytes(&ys)?);
                 Ok(Typed::red(TypeId::I32, Value::i32(result)))
             }
             MemKind::Setbytes => Err(crate::bug!("setbytes handled above")),

@@ -210,20 +210,28 @@ impl Interp<'_> {
         Ok(func)
     }
 
+    /// The items of `main(argv: list[str])`'s argument: `argv[0]` is the
+    /// program's path as given (upstream's `execute`:
+    /// `[str(args.filename)] + args.argv`).
+    pub(crate) fn main_argv(&self, id: ModuleId) -> Vec<String> {
+        match self.argv {
+            Some(argv) => argv.to_vec(),
+            None => vec![match &self.program_path {
+                Some(p) => p.clone(),
+                // (the jit engine runs the residual module it loaded)
+                None => {
+                    let path = &self.vm.module(id).file.path;
+                    path.strip_suffix(RESIDUAL_SUFFIX).unwrap_or(path).to_string()
+                }
+            }],
+        }
+    }
+
     fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
         let func = self.program_main(id)?;
         let args = match func.params.first() {
             Some(p) => {
-                // `argv[0]` is the program's path as given (upstream's
-                // `execute`: `[str(args.filename)] + args.argv`)
-                let path = match &self.program_path {
-                    Some(p) => p.clone(),
-                    None => self.vm.module(id).file.path.to_string(),
-                };
-                let items = match self.argv {
-                    Some(argv) => argv.iter().map(|a| Value::str(a)).collect(),
-                    None => vec![Value::str(&path)],
-                };
+                let items = self.main_argv(id).iter().map(|a| Value::str(a)).collect();
                 vec![Typed::red(p.ty, self.new_list(p.ty, items))]
             }
             None => Vec::new(),

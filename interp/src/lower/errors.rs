@@ -190,8 +190,15 @@ impl ErrorTable {
         code.get() == INTERNAL
     }
 
-    /// The `SpyError` of a failed run; `text_of` reads a str handle.
-    pub fn rebuild(&self, err: &RunError, text_of: &dyn Fn(Word) -> String) -> Option<SpyError> {
+    /// The `SpyError` of a failed run; `text_of` reads a str handle;
+    /// `made_label` is the annotation text a helper made for the error it raised
+    /// (it replaces its call site's fixed text).
+    pub fn rebuild(
+        &self,
+        err: &RunError,
+        text_of: &dyn Fn(Word) -> String,
+        made_label: Option<&str>,
+    ) -> Option<SpyError> {
         let (info, rt) = self.info(err.code)?;
         let mut e = match &info.raised {
             Raised::Fixed { kind, message } => SpyError::new(*kind, message.clone()),
@@ -222,7 +229,8 @@ impl ErrorTable {
                     label: Some(label),
                 }) = innermost
                 {
-                    e = e.with_error(&frame.file, label.range, label.text.clone());
+                    let text = made_label.map_or_else(|| label.text.clone(), str::to_string);
+                    e = e.with_error(&frame.file, label.range, text);
                 }
             }
         }

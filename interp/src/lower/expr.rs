@@ -269,6 +269,9 @@ impl FnLower<'_, '_, '_> {
             let r = self.ptr_truth(&x);
             return Ok(LVal::one(TypeId::BOOL, r));
         }
+        if x.ty == TypeId::EMPTY_LIST && self.list_item(to).is_some() {
+            return self.typed_empty_list(to, range);
+        }
         if let (Some(a), Some(b)) = (x.ty.as_prim(), to.as_prim()) {
             if convert::implicit_convertible(a, b) {
                 let r = self.fb.convert(prim_ty(b), x.regs[0]);
@@ -287,7 +290,14 @@ impl FnLower<'_, '_, '_> {
 
     /// A call site for a helper implementing the operation at `range`.
     fn helper_site(&mut self, range: TextRange) -> SiteId {
-        let frame = self.frame_at(self.stmt_range);
+        self.helper_site_framed(range, self.stmt_range)
+    }
+
+    /// [`Self::helper_site`] with the caller's frame at `frame` (ASTFrame
+    /// puts the frame of an error raised by a builtin or method call at the
+    /// call, not at its statement).
+    fn helper_site_framed(&mut self, range: TextRange, frame: TextRange) -> SiteId {
+        let frame = self.frame_at(frame);
         self.cx.errors.site(Site {
             frame,
             label: Some(Label {
@@ -306,6 +316,34 @@ impl FnLower<'_, '_, '_> {
     ) -> Option<VReg> {
         let site = self.helper_site(range);
         self.fb.call_helper(h, result, args, site)
+    }
+
+    /// A helper implementing (part of) the builtin or method call at
+    /// `call`; an error it raises is annotated at `label`, its frame at the
+    /// call.
+    pub(crate) fn call_helper_in_call(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Option<Ty>,
+        args: &[VReg],
+        label: TextRange,
+        call: TextRange,
+    ) -> Option<VReg> {
+        let site = self.helper_site_framed(label, call);
+        self.fb.call_helper(h, result, args, site)
+    }
+
+    /// [`Self::call_helper_in_call`] with a result: the result.
+    pub(crate) fn helper_value_in_call(
+        &mut self,
+        h: spy_jit::ir::HelperId,
+        result: Ty,
+        args: &[VReg],
+        label: TextRange,
+        call: TextRange,
+    ) -> Lowered<VReg> {
+        self.call_helper_in_call(h, Some(result), args, label, call)
+            .ok_or_else(no_result)
     }
 
     /// A call of a helper with a result: the result.
@@ -377,6 +415,8 @@ impl FnLower<'_, '_, '_> {
             Some(OpImpl::Method { func, swap }) => {
                 return self.dunder_call(&func, swap, (l, lr), (r, rr), whole)
             }
+            Some(OpImpl::ListConcat { ty }) => return self.list_concat(ty, &l, &r, whole),
+            Some(OpImpl::ListRepeat { ty }) => return self.list_repeat(ty, &l, r, rr, whole),
             _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
         let operand = TypeId::prim(sig.operand);
@@ -489,6 +529,15 @@ impl FnLower<'_, '_, '_> {
                 let eq = self.value_eq(l.ty, &l, &r, whole)?;
                 return negated(self, negate, eq);
             }
+            Some(OpImpl::ListContains) => {
+                let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
+                return Ok(found);
+            }
+            Some(OpImpl::RangeContains) => {
+                let x = self.coerce(l, TypeId::I32, whole)?;
+                let v = self.range_contains(x.regs[0], &r.regs, whole);
+                return Ok(LVal::one(TypeId::BOOL, v));
+            }
             Some(OpImpl::TupleContains) => {
                 let items = self
                     .cx
@@ -576,11 +625,19 @@ impl FnLower<'_, '_, '_> {
             return self.ptr_getitem(v, i.regs[0], range);
         }
         if self.list_item(v.ty).is_some() {
+            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+                return self.list_slice(v, value.range, b);
+            }
             let i = self.expr(index)?;
             let i = self.coerce(i, TypeId::I32, index.range)?;
-            return self.list_getitem(v, i.regs[0], range);
+            return self.list_getitem(v, i.regs[0], index.range);
         }
         if v.ty == TypeId::STR {
+            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+                return self.list_slice(v, value.range, b);
+            }
             let i = self.expr(index)?;
             let i = self.coerce(i, TypeId::I32, index.range)?;
             let i = self.fb.convert(Ty::I64, i.regs[0]);
@@ -612,10 +669,37 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// `x in r` for a range `r` (ASTFrame's `RangeContains`): between the
+    /// bounds on the step's side, at a whole number of steps from start.
+    fn range_contains(&mut self, x: VReg, r: &[VReg], whole: TextRange) -> VReg {
+        let [x, start, stop, step] = [x, r[0], r[1], r[2]].map(|v| self.fb.convert(Ty::I64, v));
+        let zero = self.fb.const_(Ty::I64, 0);
+        let pos = self.fb.cmp(IC::Gt, step, zero);
+        let from_start = self.fb.cmp(IC::Le, start, x);
+        let below = self.fb.cmp(IC::Lt, x, stop);
+        let up = self.fb.binary(IB::And, from_start, below);
+        let above = self.fb.cmp(IC::Lt, stop, x);
+        let to_start = self.fb.cmp(IC::Le, x, start);
+        let down = self.fb.binary(IB::And, above, to_start);
+        let up = self.fb.binary(IB::And, pos, up);
+        let neg = self.fb.unary(UnOp::Not, pos);
+        let down = self.fb.binary(IB::And, neg, down);
+        let inside = self.fb.binary(IB::Or, up, down);
+        // (a range's step is never 0: the code is never raised)
+        let code = self.rt_code(RuntimeError::IntModByZero, whole, "");
+        let off = self.fb.binary(IB::Sub, x, start);
+        let m = self.fb.floor_mod(off, step, code);
+        let on_step = self.fb.cmp(IC::Eq, m, zero);
+        self.fb.binary(IB::And, inside, on_step)
+    }
+
     /// `a == b` for two values of value type `ty`, decided by
     /// `op_select::value_eq_impl` (parts compared in order, the first
     /// unequal one stops, as ASTFrame's `values_equal`).
-    fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        if self.list_item(ty).is_some() {
+            return self.list_eq(a, b, range);
+        }
         let Some(imp) = op_select::value_eq_impl(&self.cx.interp.vm, ty) else {
             let t = self.type_name(ty);
             return self.unsupported(format!("`{t}` == `{t}`"), range);
@@ -794,7 +878,19 @@ impl FnLower<'_, '_, '_> {
         if args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) {
             return self.unsupported("a starred call argument", e.range);
         }
-        match self.static_value(func) {
+        let callee = self.static_value(func);
+        if let (None, ExprKind::Attribute { value, attr }) = (&callee, &func.kind) {
+            let recv = self.expr(value)?;
+            if recv.ty == TypeId::EMPTY_LIST || self.list_item(recv.ty).is_some() {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.list_method(recv, value.range, &attr.name, vals, e.range);
+            }
+            return self.unsupported(format!("a method of a `{}`", self.type_name(recv.ty)), func.range);
+        }
+        match callee {
             Some(Value::Func(f)) => {
                 self.cx.declare(&f, &self.file, e.range)?;
                 let mut vals = Vec::new();
@@ -841,7 +937,7 @@ impl FnLower<'_, '_, '_> {
                 let ty = sig
                     .result
                     .ok_or_else(|| LowerError::bug("gc_alloc without a result type"))?;
-                self.ptr_alloc(ty, item, n.regs[0], *r)
+                self.ptr_alloc(ty, item, n.regs[0], *r, e.range)
             }
             Some(Value::Builtin(b @ (Builtin::PtrSimdLoadOf(_) | Builtin::PtrSimdStore))) => {
                 let mut vals = Vec::new();
@@ -850,8 +946,29 @@ impl FnLower<'_, '_, '_> {
                 }
                 self.simd_memory(b, vals, e.range)
             }
+            Some(Value::Builtin(b @ Builtin::Mem(op))) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
+                let types = &mut self.cx.interp.vm.types;
+                let Some(Ok(sig)) = signatures::builtin_signature(types, b, &tys, |_| false) else {
+                    return self.unsupported(format!("this `{}` call", b.name()), e.range);
+                };
+                self.mem_op(op, &sig.params, vals, e.range)
+            }
+            Some(Value::Builtin(Builtin::Range)) => {
+                // a range object (a `for` loop over `range(...)` does not make one)
+                let (start, stop, step) = self.range_parts(args, e.range, Some(e.range))?;
+                let regs = [start, stop, step].map(|r| self.fb.convert(Ty::I32, r)).to_vec();
+                Ok(LVal {
+                    ty: TypeId::RANGE,
+                    regs,
+                })
+            }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
-            Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep))) => {
+            Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
                     vals.push((self.expr(a)?, a.range));
@@ -873,6 +990,21 @@ impl FnLower<'_, '_, '_> {
                 match sig.imp {
                     BuiltinImpl::Time => {
                         let r = self.helper_value(hs.time_now, Ty::F64, &regs, e.range)?;
+                        Ok(LVal::one(TypeId::F64, r))
+                    }
+                    BuiltinImpl::Math(m) => {
+                        // one helper for every function: its number, then
+                        // two f64 operands (the second unused by the unary)
+                        let code = ops::math::MathFn::ALL
+                            .iter()
+                            .position(|&x| x == m)
+                            .ok_or_else(|| LowerError::bug("a math function not in MathFn::ALL"))?;
+                        let mut args = vec![self.word(code as Word)];
+                        args.extend(regs);
+                        if args.len() < 3 {
+                            args.push(self.fb.const_(Ty::F64, 0f64.to_bits()));
+                        }
+                        let r = self.helper_value(hs.math_call, Ty::F64, &args, e.range)?;
                         Ok(LVal::one(TypeId::F64, r))
                     }
                     _ => {
@@ -933,7 +1065,9 @@ impl FnLower<'_, '_, '_> {
                             Ok(LVal::one(TypeId::I32, r))
                         }
                         BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
-                        BuiltinImpl::LenOfList if self.list_item(v.ty).is_some() => {
+                        BuiltinImpl::LenOfList
+                            if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST =>
+                        {
                             let r = self.list_len(v, e.range)?;
                             Ok(LVal::one(TypeId::I32, r))
                         }
@@ -1065,6 +1199,9 @@ impl FnLower<'_, '_, '_> {
             let h = self.cx.string("None");
             return Ok(self.fb.const_(Ty::Handle, h));
         }
+        if v.ty == TypeId::RANGE {
+            return self.helper_value(hs.range_text, Ty::Handle, &v.regs, range);
+        }
         if let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) {
             let parts = self.split(&v, &items, range)?;
             let mut texts = Vec::new();
@@ -1085,7 +1222,7 @@ impl FnLower<'_, '_, '_> {
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
         }
-        if self.list_item(v.ty).is_some() {
+        if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {

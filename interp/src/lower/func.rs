@@ -382,12 +382,40 @@ impl FnLower<'_, '_, '_> {
     /// `for i in range(start, stop, step)`, as ASTFrame runs it: the
     /// counter is an `i64`, the target an `i32`, a zero step raises.
     fn for_range(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
-        let ExprKind::Call { func, args } = &iter.kind else {
-            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+        let range_args = match &iter.kind {
+            ExprKind::Call { func, args }
+                if matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range))) =>
+            {
+                Some(args)
+            }
+            _ => None,
         };
-        let is_range = matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range)));
-        if !is_range || args.is_empty() || args.len() > 3 {
-            return self.unsupported("a `for` loop over anything but `range(...)`", iter.range);
+        let (start, stop, step) = match range_args {
+            Some(args) => self.range_parts(args, iter.range, None)?,
+            None => {
+                let it = self.expr(iter)?;
+                if it.ty != TypeId::RANGE {
+                    return self.for_list(target, it, iter, body);
+                }
+                let w: Vec<VReg> = it.regs.iter().map(|&r| self.fb.convert(Ty::I64, r)).collect();
+                (w[0], w[1], w[2])
+            }
+        };
+        self.range_loop(target, start, stop, step, body)
+    }
+
+    /// `range(args)`: start, stop and step (`I64`s), each argument converted
+    /// to `i32`; a zero step raises as ASTFrame's `range` does (`call`: the
+    /// range object's call, the frame's position then; `None` in a `for`
+    /// header, where ASTFrame's frame is at the statement).
+    pub fn range_parts(
+        &mut self,
+        args: &[Expr],
+        range: TextRange,
+        call: Option<TextRange>,
+    ) -> Lowered<(VReg, VReg, VReg)> {
+        if args.is_empty() || args.len() > 3 {
+            return self.unsupported("`range` with other than 1 to 3 arguments", range);
         }
         let mut ints = Vec::new();
         for a in args {
@@ -405,7 +433,15 @@ impl FnLower<'_, '_, '_> {
         };
         if args.len() == 3 {
             let is_zero = self.fb.cmp(spy_jit::ir::CmpOp::Eq, step, zero);
-            let code = self.rt_code(RuntimeError::RangeStepZero, args[2].range, "this is zero");
+            let frame = call.unwrap_or(self.stmt_range);
+            let at = (
+                self.frame_at(frame),
+                Label {
+                    range: args[2].range,
+                    text: "this is zero".into(),
+                },
+            );
+            let code = self.cx.errors.runtime(&RuntimeError::RangeStepZero, at);
             let raise = Block(vec![IrStmt::Raise {
                 code,
                 operands: [None, None],
@@ -416,6 +452,19 @@ impl FnLower<'_, '_, '_> {
                 else_: Block::default(),
             });
         }
+        Ok((start, stop, step))
+    }
+
+    /// The loop of `for target in range(...)` over `I64` bounds.
+    fn range_loop(
+        &mut self,
+        target: &ast::Identifier,
+        start: VReg,
+        stop: VReg,
+        step: VReg,
+        body: &[Stmt],
+    ) -> Lowered<()> {
+        let zero = self.fb.const_(Ty::I64, 0);
         // The target is an `i32` local (declared by the loop, as ASTFrame's
         // `store_slot` does).
         self.declare_local(target, TypeId::I32)?;
@@ -441,6 +490,46 @@ impl FnLower<'_, '_, '_> {
             self.fb.assign(next, Op::Copy(advanced));
             let value = self.fb.convert(Ty::I32, i);
             self.store_local(target, LVal::one(TypeId::I32, value), target.range)?;
+            self.block(body)
+        })();
+        let b = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body: b });
+        Ok(())
+    }
+
+    /// `for x in l:` over a `list[T]`, as ASTFrame's: item `k` is read
+    /// while `k` is below the list's length at that moment (the body may
+    /// change the list).
+    fn for_list(&mut self, target: &ast::Identifier, l: LVal, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(
+                format!("a `for` loop over a `{}`", self.type_name(l.ty)),
+                iter.range,
+            );
+        };
+        self.declare_local(target, item)?;
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            use spy_jit::ir::{BinOp as IB, CmpOp as IC};
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let n = self.list_len(&l, iter.range)?;
+            let n = self.fb.convert(Ty::I64, n);
+            let go = self.fb.cmp(IC::Lt, k, n);
+            self.fb.push(IrStmt::If {
+                cond: go,
+                then_: Block::default(),
+                else_: Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let advanced = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(advanced));
+            let k32 = self.fb.convert(Ty::I32, k);
+            let x = self.list_getitem(l.clone(), k32, iter.range)?;
+            self.store_local(target, x, target.range)?;
             self.block(body)
         })();
         let b = self.fb.close_block();
@@ -591,6 +680,15 @@ impl FnLower<'_, '_, '_> {
             AssignTarget::Name(id) if self.is_interp_tuple_local(id) => self.interp_tuple_store(id, value),
             AssignTarget::Name(id) => {
                 let x = self.expr(value)?;
+                // `l = []`: the residual code has no annotation for the
+                // untyped empty list (no type can be written for it), so its
+                // first assignment declares it
+                if x.ty == TypeId::EMPTY_LIST && !matches!(self.res.name(id.id), NameRef::Global(_)) {
+                    let slot = self.slot(id)?;
+                    if !self.locals.contains_key(&slot) {
+                        self.declare_local(id, TypeId::EMPTY_LIST)?;
+                    }
+                }
                 self.store_local(id, x, value.range)
             }
             AssignTarget::Unpack { names, range } => {
@@ -612,6 +710,9 @@ impl FnLower<'_, '_, '_> {
                 attr,
                 range,
             } => {
+                if let ExprKind::Subscript { value: p, indices } = &obj.kind {
+                    return self.ptr_item_field_store(p, indices, attr, value, obj.range);
+                }
                 let o = self.expr(obj)?;
                 if self.ptr_item(o.ty).is_none() {
                     return self.unsupported("an assignment to an attribute", *range);
@@ -627,6 +728,13 @@ impl FnLower<'_, '_, '_> {
                 range,
             } => {
                 let o = self.expr(obj)?;
+                if let (Some(item), [index]) = (self.list_item(o.ty), indices.as_slice()) {
+                    let i = self.expr(index)?;
+                    let v = self.expr(value)?;
+                    let i = self.coerce(i, TypeId::I32, index.range)?;
+                    let v = self.coerce(v, item, value.range)?;
+                    return self.list_setitem(o, i.regs[0], v, index.range);
+                }
                 let (Some(item), [index]) = (self.ptr_item(o.ty), indices.as_slice()) else {
                     return self.unsupported("an assignment to a subscript", *range);
                 };

@@ -20,6 +20,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
+use crate::lower::{list_rt, mem_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -49,14 +50,22 @@ pub struct RunState {
     str_bytes: u64,
     /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
     /// (at a fixed address) until the run ends.
-    buffers: Vec<Vec<u64>>,
+    pub(super) buffers: Vec<Vec<u64>>,
+    /// The integer arguments of the memory operation being called, and
+    /// its checked plan (`mem_rt`).
+    pub(super) mem_args: Vec<i64>,
+    pub(super) mem_plan: Option<crate::vm::ops::memops::MemPlan>,
     /// The interpreter's memory meter and what the run's allocations count
     /// on it (given back when the run ends).
     meter: Rc<Meter>,
     charges: Vec<Charge>,
     /// list values by handle: their items' canonical words (floats as
     /// their bits).
-    lists: Vec<Vec<Word>>,
+    pub(super) lists: Vec<Vec<Word>>,
+    /// The annotation text of the error a helper is raising, when it is
+    /// made at run time (`index 3 of a list of length 3`); it replaces the
+    /// call site's fixed text.
+    pub label: Option<String>,
 }
 
 /// The memory budget a run's pointer allocations are counted against.
@@ -79,10 +88,20 @@ impl RunState {
             max_memory: budget.max_memory,
             str_bytes,
             buffers: Vec::new(),
+            mem_args: Vec::new(),
+            mem_plan: None,
             meter: budget.meter,
             charges: Vec::new(),
             lists: Vec::new(),
+            label: None,
         }
+    }
+
+    /// A new list of the str values `items`; its handle.
+    pub fn str_list(&mut self, items: Vec<String>) -> Word {
+        let words = items.into_iter().map(|s| self.handle(s)).collect();
+        self.lists.push(words);
+        self.lists.len() as Word - 1
     }
 
     /// A zeroed buffer of `bytes` (at least one word, so that every
@@ -98,7 +117,22 @@ impl RunState {
         Some(addr)
     }
 
-    fn memory_error(&mut self, ctx: &mut HelperCtx) {
+    /// ASTFrame's `check_memory`: `bytes` more fit in the budget, or
+    /// `MemoryError` is raised.
+    pub(super) fn check_memory(&mut self, ctx: &mut HelperCtx, bytes: u64) -> bool {
+        let live = self
+            .meter
+            .used()
+            .saturating_add(crate::vm::memory::live_heap_bytes());
+        if live.saturating_add(bytes) <= self.max_memory {
+            return true;
+        }
+        self.label = Some(format!("this needs {bytes} bytes"));
+        self.memory_error(ctx);
+        false
+    }
+
+    pub(super) fn memory_error(&mut self, ctx: &mut HelperCtx) {
         let limit = self.max_memory;
         self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
     }
@@ -110,11 +144,11 @@ impl RunState {
             .unwrap_or_default()
     }
 
-    fn str(&self, h: Word) -> Rc<str> {
+    pub(super) fn str(&self, h: Word) -> Rc<str> {
         self.strs.get(h as usize).cloned().expect("a valid str handle")
     }
 
-    fn handle(&mut self, s: impl Into<Rc<str>>) -> Word {
+    pub(super) fn handle(&mut self, s: impl Into<Rc<str>>) -> Word {
         let s = s.into();
         self.str_bytes = self.str_bytes.saturating_add(s.len() as u64);
         self.strs.push(s);
@@ -123,7 +157,7 @@ impl RunState {
 
     /// Raise `e` by its code (run-time errors) with its operands; a text
     /// operand is a str handle in word 1 (see `errors`).
-    fn raise(&mut self, ctx: &mut HelperCtx, e: OpError) {
+    pub(super) fn raise(&mut self, ctx: &mut HelperCtx, e: OpError) {
         match e {
             OpError::Runtime(e) => {
                 let ops = e.operands();
@@ -171,7 +205,7 @@ pub fn take() -> Option<RunState> {
 }
 
 /// Run a helper body on the run state, under the panic guard.
-fn with<R: Default>(ctx: CtxPtr<'_>, body: impl FnOnce(&mut RunState, &mut HelperCtx) -> R) -> R {
+pub(super) fn with<R: Default>(ctx: CtxPtr<'_>, body: impl FnOnce(&mut RunState, &mut HelperCtx) -> R) -> R {
     guard(ctx, |c| {
         RUN.with(|r| {
             let mut state = r.borrow_mut();
@@ -250,6 +284,13 @@ extern "C" fn tuple_text(ctx: CtxPtr<'_>) -> u64 {
     })
 }
 
+/// The text of a range object (`op_select::range_text`).
+extern "C" fn range_text(ctx: CtxPtr<'_>, start: u64, stop: u64, step: u64) -> u64 {
+    with(ctx, |st, _| {
+        st.handle(op_select::range_text(start as i32, stop as i32, step as i32))
+    })
+}
+
 // ------------------------------------------------------------------ str
 
 extern "C" fn str_concat(ctx: CtxPtr<'_>, a: u64, b: u64) -> u64 {
@@ -292,6 +333,22 @@ extern "C" fn str_index(ctx: CtxPtr<'_>, a: u64, i: u64) -> u64 {
         Err(e) => {
             st.raise(c, e);
             0
+        }
+    })
+}
+
+/// `s[start:stop:step]` (bit k of `given`: bound k is given): the
+/// interpreter's `ops::str::slice`.
+extern "C" fn str_slice(ctx: CtxPtr<'_>, h: u64, start: u64, stop: u64, step: u64, given: u64) -> u64 {
+    with(ctx, |st, c| {
+        let bound = |k: u32, w: u64| (given & (1 << k) != 0).then_some(w as i64);
+        let s = st.str(h);
+        match ops::str::slice(&s, bound(0, start), bound(1, stop), bound(2, step)) {
+            Ok(r) => st.handle(r),
+            Err(e) => {
+                st.raise(c, e);
+                0
+            }
         }
     })
 }
@@ -345,6 +402,7 @@ fn get_word(st: &mut RunState, c: &mut HelperCtx, h: u64, i: u64) -> Word {
     match crate::frames::list::list_slot(i as i64, items.len()) {
         Some(k) => items[k],
         None => {
+            st.label = Some(ops::seq::index_label(i as i64, items.len()));
             st.raise(c, OpError::Runtime(RuntimeError::ListIndex));
             0
         }
@@ -404,6 +462,17 @@ extern "C" fn sleep(ctx: CtxPtr<'_>, s: f64) {
     with(ctx, |_, _| crate::frames::lowlevel::sleep_secs(s))
 }
 
+// ----------------------------------------------------------------- math
+
+/// `math.f(a[, b])` (`code` is the function's place in `MathFn::ALL`):
+/// the interpreter's own `MathFn::apply`.
+extern "C" fn math_call(ctx: CtxPtr<'_>, code: u64, a: f64, b: f64) -> f64 {
+    with(ctx, |_, _| {
+        let m = ops::math::MathFn::ALL[code as usize];
+        m.apply(&[a, b][..m.arity()])
+    })
+}
+
 // ------------------------------------------------------------ pointers
 
 /// `gc_alloc[T](n)` / `raw_alloc[T](n)` as ASTFrame's `alloc`: a negative
@@ -421,7 +490,8 @@ extern "C" fn ptr_alloc(ctx: CtxPtr<'_>, n: u64, item: u64, size: u64) -> u64 {
         let bytes = item_bytes(prim_of_code(item)).saturating_mul(n as u64);
         match st.meter.charge(bytes, st.max_memory) {
             Ok(charge) => st.charges.push(charge),
-            Err(_) => {
+            Err(e) => {
+                st.label = Some(format!("this needs {} bytes", e.bytes));
                 st.memory_error(c);
                 return 0;
             }
@@ -555,6 +625,30 @@ pub struct Helpers {
     pub list_get_f32: HelperId,
     pub list_len: HelperId,
     pub list_text: HelperId,
+    pub math_call: HelperId,
+    pub range_text: HelperId,
+    pub list_remove_at: HelperId,
+    pub str_slice: HelperId,
+    pub mem_arg: HelperId,
+    pub mem_check: HelperId,
+    pub mem_copy: HelperId,
+    pub mem_fill: HelperId,
+    pub mem_cmp: HelperId,
+    pub word_of_f64: HelperId,
+    pub f64_of_word: HelperId,
+    pub word_of_f32: HelperId,
+    pub f32_of_word: HelperId,
+    pub list_set: HelperId,
+    pub list_append: HelperId,
+    pub list_insert: HelperId,
+    pub list_pop: HelperId,
+    pub list_clear: HelperId,
+    pub list_copy: HelperId,
+    pub list_extend: HelperId,
+    pub list_concat: HelperId,
+    pub list_repeat: HelperId,
+    pub list_slice: HelperId,
+    pub list_find: HelperId,
 }
 
 impl Helpers {
@@ -655,6 +749,55 @@ impl Helpers {
                 Some(U64),
                 str_to_int as *const () as usize,
             ),
+            mem_arg: h("mem_arg", &[I64], None, mem_rt::mem_arg as *const () as usize),
+            mem_check: h(
+                "mem_check",
+                &[U64, I64, I64, U64, U64],
+                None,
+                mem_rt::mem_check as *const () as usize,
+            ),
+            mem_copy: h(
+                "mem_copy",
+                &[Ptr, Ptr, U64],
+                None,
+                mem_rt::mem_copy as *const () as usize,
+            ),
+            mem_fill: h(
+                "mem_fill",
+                &[Ptr, U64, U64],
+                None,
+                mem_rt::mem_fill as *const () as usize,
+            ),
+            mem_cmp: h(
+                "mem_cmp",
+                &[Ptr, Ptr, U64],
+                Some(I32),
+                mem_rt::mem_cmp as *const () as usize,
+            ),
+            str_slice: h(
+                "str_slice",
+                &[Handle, I64, I64, I64, U64],
+                Some(Handle),
+                str_slice as *const () as usize,
+            ),
+            list_remove_at: h(
+                "list_remove_at",
+                &[Handle, I64],
+                None,
+                list_rt::list_remove_at as *const () as usize,
+            ),
+            range_text: h(
+                "range_text",
+                &[I32, I32, I32],
+                Some(Handle),
+                range_text as *const () as usize,
+            ),
+            math_call: h(
+                "math_call",
+                &[U64, F64, F64],
+                Some(F64),
+                math_call as *const () as usize,
+            ),
             time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
             sleep: h("sleep", &[F64], None, sleep as *const () as usize),
             list_new: h("list_new", &[], Some(Handle), list_new as *const () as usize),
@@ -695,6 +838,96 @@ impl Helpers {
                 &[Handle, U64],
                 Some(Handle),
                 list_text as *const () as usize,
+            ),
+            word_of_f64: h(
+                "word_of_f64",
+                &[F64],
+                Some(U64),
+                list_rt::word_of_f64 as *const () as usize,
+            ),
+            f64_of_word: h(
+                "f64_of_word",
+                &[U64],
+                Some(F64),
+                list_rt::f64_of_word as *const () as usize,
+            ),
+            word_of_f32: h(
+                "word_of_f32",
+                &[F32],
+                Some(U64),
+                list_rt::word_of_f32 as *const () as usize,
+            ),
+            f32_of_word: h(
+                "f32_of_word",
+                &[U64],
+                Some(F32),
+                list_rt::f32_of_word as *const () as usize,
+            ),
+            list_set: h(
+                "list_set",
+                &[Handle, I64, U64],
+                None,
+                list_rt::list_set as *const () as usize,
+            ),
+            list_append: h(
+                "list_append",
+                &[Handle, U64],
+                None,
+                list_rt::list_append as *const () as usize,
+            ),
+            list_insert: h(
+                "list_insert",
+                &[Handle, I64, U64],
+                None,
+                list_rt::list_insert as *const () as usize,
+            ),
+            list_pop: h(
+                "list_pop",
+                &[Handle, I64, U64],
+                Some(U64),
+                list_rt::list_pop as *const () as usize,
+            ),
+            list_clear: h(
+                "list_clear",
+                &[Handle],
+                None,
+                list_rt::list_clear as *const () as usize,
+            ),
+            list_copy: h(
+                "list_copy",
+                &[Handle],
+                Some(Handle),
+                list_rt::list_copy as *const () as usize,
+            ),
+            list_extend: h(
+                "list_extend",
+                &[Handle, Handle],
+                None,
+                list_rt::list_extend as *const () as usize,
+            ),
+            list_concat: h(
+                "list_concat",
+                &[Handle, Handle],
+                Some(Handle),
+                list_rt::list_concat as *const () as usize,
+            ),
+            list_repeat: h(
+                "list_repeat",
+                &[Handle, I32],
+                Some(Handle),
+                list_rt::list_repeat as *const () as usize,
+            ),
+            list_slice: h(
+                "list_slice",
+                &[Handle, I64, I64, I64, U64],
+                Some(Handle),
+                list_rt::list_slice as *const () as usize,
+            ),
+            list_find: h(
+                "list_find",
+                &[Handle, U64, U64, U64],
+                Some(U64),
+                list_rt::list_find as *const () as usize,
             ),
         }
     }

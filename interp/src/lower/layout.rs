@@ -69,6 +69,10 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             Some(parts) if parts.len() == 1 => out.push(Ty::Handle),
             _ => return false,
         },
+        // a range object: its start, stop and step (a non-zero step)
+        TypeKind::Range => out.extend([Ty::I32; 3]),
+        // `[]`: a handle to an empty table
+        TypeKind::EmptyList => out.push(Ty::Handle),
         TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
             Some(l) => out.extend(l.regs()),
             None => return false,

@@ -32,7 +32,7 @@ impl FnLower<'_, '_, '_> {
     /// evaluated, then converted to it (ASTFrame's `make_list`).
     pub fn list_display(&mut self, items: &[Expr], range: TextRange) -> Lowered<LVal> {
         if items.is_empty() {
-            return self.unsupported("the empty list `[]`", range);
+            return self.empty_list(range);
         }
         let mut vals = Vec::new();
         for e in items {
@@ -93,12 +93,19 @@ impl FnLower<'_, '_, '_> {
 
     /// `repr(l)` / `str(l)`.
     pub fn list_text(&mut self, l: &LVal, range: TextRange) -> Lowered<VReg> {
-        let Some(item) = self.list_item(l.ty) else {
+        let item = if l.ty == TypeId::EMPTY_LIST {
+            Some(TypeId::NONE)
+        } else {
+            self.list_item(l.ty)
+        };
+        let Some(item) = item else {
             return self.unsupported("the text of this list", range);
         };
         let code = match item.as_prim() {
             Some(p) => prim_code(p),
             None if item == TypeId::STR => STR_ITEM,
+            // `[]`: no item to format
+            None if l.ty == TypeId::EMPTY_LIST => STR_ITEM,
             None => {
                 return self.unsupported(format!("the text of a `list[{}]`", self.type_name(item)), range)
             }
@@ -106,5 +113,419 @@ impl FnLower<'_, '_, '_> {
         let code = self.fb.const_(Ty::U64, code);
         let h = self.cx.helpers.list_text;
         self.helper_value(h, Ty::Handle, &[l.regs[0], code], range)
+    }
+}
+
+/// Words in and out of list tables; the methods, `+`, `*`, slices.
+impl FnLower<'_, '_, '_> {
+    /// The canonical word of item register `r` of type `t`.
+    fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
+        let hs = self.cx.helpers;
+        match t {
+            Ty::F64 => self.helper_value(hs.word_of_f64, Ty::U64, &[r], range),
+            Ty::F32 => self.helper_value(hs.word_of_f32, Ty::U64, &[r], range),
+            _ => Ok(self.fb.convert(Ty::U64, r)),
+        }
+    }
+
+    /// The item register of type `t` of canonical word `w`.
+    fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
+        let hs = self.cx.helpers;
+        match t {
+            Ty::F64 => self.helper_value(hs.f64_of_word, Ty::F64, &[w], range),
+            Ty::F32 => self.helper_value(hs.f32_of_word, Ty::F32, &[w], range),
+            _ => Ok(self.fb.convert(t, w)),
+        }
+    }
+
+    /// The item type of list `l` and the one register type of its items.
+    fn list_items(&self, l: &LVal, range: TextRange) -> Lowered<(TypeId, Ty)> {
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(format!("a `{}` here", self.type_name(l.ty)), range);
+        };
+        Ok((item, self.item_reg(item, range)?))
+    }
+
+    /// The untyped empty list `[]`: a handle to an empty table (it is never
+    /// changed: every method that would is a static error).
+    pub fn empty_list(&mut self, range: TextRange) -> Lowered<LVal> {
+        let h = self.cx.helpers.list_new;
+        let h = self.helper_value(h, Ty::Handle, &[], range)?;
+        Ok(LVal::one(TypeId::EMPTY_LIST, h))
+    }
+
+    /// `[]` converted to `list[T]`: a new empty list (ASTFrame's
+    /// `convert_to`).
+    pub fn typed_empty_list(&mut self, to: TypeId, range: TextRange) -> Lowered<LVal> {
+        self.list_empty(to, range)
+    }
+
+    /// `l[i] = v` (`i` already `i32`, `v` already the item type); an
+    /// `IndexError` is annotated at the index, as ASTFrame's.
+    pub fn list_setitem(&mut self, l: LVal, i: VReg, v: LVal, index: TextRange) -> Lowered<()> {
+        let (_, t) = self.list_items(&l, index)?;
+        let i = self.fb.convert(Ty::I64, i);
+        let w = self.item_word(t, v.regs[0], index)?;
+        let h = self.cx.helpers.list_set;
+        self.call_helper(h, None, &[l.regs[0], i, w], index);
+        Ok(())
+    }
+
+    /// `a + b` of two lists of type `ty`.
+    pub fn list_concat(&mut self, ty: TypeId, a: &LVal, b: &LVal, whole: TextRange) -> Lowered<LVal> {
+        let h = self.cx.helpers.list_concat;
+        let r = self.helper_value(h, Ty::Handle, &[a.regs[0], b.regs[0]], whole)?;
+        Ok(LVal::one(ty, r))
+    }
+
+    /// `a * n` (`n` converted to `i32`).
+    pub fn list_repeat(
+        &mut self,
+        ty: TypeId,
+        a: &LVal,
+        n: LVal,
+        nr: TextRange,
+        whole: TextRange,
+    ) -> Lowered<LVal> {
+        let n = self.coerce(n, TypeId::I32, nr)?;
+        let h = self.cx.helpers.list_repeat;
+        let r = self.helper_value(h, Ty::Handle, &[a.regs[0], n.regs[0]], whole)?;
+        Ok(LVal::one(ty, r))
+    }
+
+    /// `l[a:b:c]` of a list or a str: each given bound converted to `i32` (ASTFrame's
+    /// `eval_slice`); a zero step raises at the list's expression.
+    pub fn list_slice(&mut self, l: LVal, obj: TextRange, bounds: [Option<&Expr>; 3]) -> Lowered<LVal> {
+        let h = if l.ty == TypeId::STR {
+            self.cx.helpers.str_slice
+        } else {
+            self.cx.helpers.list_slice
+        };
+        let mut regs = Vec::new();
+        let mut given = 0;
+        for (k, b) in bounds.iter().enumerate() {
+            match b {
+                Some(e) => {
+                    let v = self.expr(e)?;
+                    if v.ty == TypeId::NONE {
+                        // `l[None:]`: as if not given (ASTFrame's `eval_slice`)
+                        regs.push(self.fb.const_(Ty::I64, 0));
+                        continue;
+                    }
+                    let v = self.coerce(v, TypeId::I32, e.range)?;
+                    regs.push(self.fb.convert(Ty::I64, v.regs[0]));
+                    given |= 1 << k;
+                }
+                None => regs.push(self.fb.const_(Ty::I64, 0)),
+            }
+        }
+        let given = self.fb.const_(Ty::U64, given);
+        let r = self.helper_value(h, Ty::Handle, &[l.regs[0], regs[0], regs[1], regs[2], given], obj)?;
+        Ok(LVal::one(l.ty, r))
+    }
+
+    /// `l.m(args)`: the implementation and parameter types are the method's
+    /// signature (`signatures::method_signature`, as ASTFrame and redshift
+    /// check it); `obj` is the receiver's range.
+    pub fn list_method(
+        &mut self,
+        l: LVal,
+        obj: TextRange,
+        name: &str,
+        args: Vec<(LVal, TextRange)>,
+        whole: TextRange,
+    ) -> Lowered<LVal> {
+        use crate::vm::ops::signatures::{method_signature, ListMethod as M, MethodImpl, Param};
+        let tys: Vec<TypeId> = args.iter().map(|(v, _)| v.ty).collect();
+        let sig = method_signature(&mut self.cx.interp.vm.types, l.ty, name, &tys);
+        let Some(Ok(sig)) = sig else {
+            return self.unsupported(format!("this `{}.{name}` call", self.type_name(l.ty)), whole);
+        };
+        let mut vals = Vec::new();
+        let mut ranges = Vec::new();
+        for ((v, r), p) in args.into_iter().zip(&sig.params) {
+            let v = match p {
+                Param::Convert(t) => self.coerce(v, *t, r)?,
+                Param::Exact(t) if v.ty == *t => v,
+                Param::Exact(_) => return self.unsupported(format!("this `{name}` argument"), r),
+            };
+            vals.push(v);
+            ranges.push(r);
+        }
+        let m = match sig.imp {
+            MethodImpl::List(m) => m,
+            // `[].copy()` and the other methods that leave `[]` as it is
+            MethodImpl::EmptyList => return self.empty_list(whole),
+            MethodImpl::Str(_) => return Err(super::LowerError::bug("a str method of a list")),
+            MethodImpl::Dict(_) => return Err(super::LowerError::bug("a dict method of a list")),
+        };
+        let (item, t) = self.list_items(&l, obj)?;
+        let hs = self.cx.helpers;
+        let h = l.regs[0];
+        let none = Ok(LVal::none());
+        match m {
+            M::Append => {
+                let w = self.item_word(t, vals[0].regs[0], obj)?;
+                self.call_helper_in_call(hs.list_append, None, &[h, w], obj, whole);
+                none
+            }
+            M::Insert => {
+                let i = self.fb.convert(Ty::I64, vals[0].regs[0]);
+                let w = self.item_word(t, vals[1].regs[0], obj)?;
+                self.call_helper_in_call(hs.list_insert, None, &[h, i, w], obj, whole);
+                none
+            }
+            M::Pop => {
+                let (i, given, at) = match vals.first() {
+                    Some(v) => (self.fb.convert(Ty::I64, v.regs[0]), 1, ranges[0]),
+                    None => (self.fb.const_(Ty::I64, 0), 0, obj),
+                };
+                let given = self.fb.const_(Ty::U64, given);
+                let w = self.helper_value_in_call(hs.list_pop, Ty::U64, &[h, i, given], at, whole)?;
+                let r = self.word_item(t, w, at)?;
+                Ok(LVal::one(item, r))
+            }
+            M::Clear => {
+                self.call_helper_in_call(hs.list_clear, None, &[h], obj, whole);
+                none
+            }
+            M::Copy => {
+                let r = self.helper_value_in_call(hs.list_copy, Ty::Handle, &[h], obj, whole)?;
+                Ok(LVal::one(l.ty, r))
+            }
+            M::Extend => {
+                self.call_helper_in_call(hs.list_extend, None, &[h, vals[0].regs[0]], obj, whole);
+                none
+            }
+            M::Remove | M::Count | M::Index => {
+                let code = match item.as_prim() {
+                    Some(p) => prim_code(p),
+                    None if item == TypeId::STR => STR_ITEM,
+                    // items compared by a user `__eq__` or field by field:
+                    // the loop is machine code
+                    None => {
+                        let scan = match m {
+                            M::Remove => Scan::Remove,
+                            M::Count => Scan::Count,
+                            _ => Scan::Index,
+                        };
+                        return self.list_scan(&l, &vals[0], scan, ranges[0], whole);
+                    }
+                };
+                let mode = match m {
+                    M::Remove => super::list_rt::FIND_REMOVE,
+                    M::Count => super::list_rt::FIND_COUNT,
+                    _ => super::list_rt::FIND_INDEX,
+                };
+                let w = self.item_word(t, vals[0].regs[0], ranges[0])?;
+                let code = self.fb.const_(Ty::U64, code);
+                let mode = self.fb.const_(Ty::U64, mode);
+                let r =
+                    self.helper_value_in_call(hs.list_find, Ty::U64, &[h, code, w, mode], ranges[0], whole)?;
+                if m == M::Remove {
+                    return none;
+                }
+                let r = self.fb.convert(Ty::I32, r);
+                Ok(LVal::one(TypeId::I32, r))
+            }
+        }
+    }
+}
+
+/// What [`FnLower::list_scan`] answers about an item `x`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// `x in l`: a `bool`.
+    Contains,
+    /// `l.count(x)`: an `i32`.
+    Count,
+    /// `l.index(x)`: an `i32`, or `ValueError`.
+    Index,
+    /// `l.remove(x)`: removes the first equal item, or `ValueError`.
+    Remove,
+}
+
+/// Equality of list items by the item type's own `==` (a user `__eq__`
+/// included), looping in the machine code: ASTFrame's `values_equal`.
+impl FnLower<'_, '_, '_> {
+    /// A snapshot of `l`'s items (ASTFrame compares a clone of them: an
+    /// `__eq__` that changes the list does not change what is compared)
+    /// and its length as an `I64`.
+    fn snapshot(&mut self, l: &LVal, range: TextRange) -> Lowered<(LVal, VReg)> {
+        let h = self.cx.helpers.list_copy;
+        let s = self.helper_value(h, Ty::Handle, &[l.regs[0]], range)?;
+        let s = LVal::one(l.ty, s);
+        let n = self.list_len(&s, range)?;
+        let n = self.fb.convert(Ty::I64, n);
+        Ok((s, n))
+    }
+
+    /// Item `k` (an `I64` known to be in range) of list `l`.
+    fn item_at(&mut self, l: &LVal, k: VReg, range: TextRange) -> Lowered<LVal> {
+        let k = self.fb.convert(Ty::I32, k);
+        self.list_getitem(l.clone(), k, range)
+    }
+
+    /// `a == b` for two lists of one type: equal lengths, then item by
+    /// item, stopping at the first unequal one.
+    pub fn list_eq(&mut self, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
+        let Some(item) = self.list_item(a.ty) else {
+            return self.unsupported(
+                format!("`{}` == `{}`", self.type_name(a.ty), self.type_name(b.ty)),
+                range,
+            );
+        };
+        let (xs, n) = self.snapshot(a, range)?;
+        let (ys, m) = self.snapshot(b, range)?;
+        let out = self.fb.local(Ty::Bool);
+        let same_len = self.fb.cmp(IC::Eq, n, m);
+        self.fb.assign(out, Op::Copy(same_len));
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let more = self.fb.cmp(IC::Lt, k, n);
+            let still = self.fb.op(Ty::Bool, Op::Copy(out));
+            let go = self.fb.binary(IB::And, more, still);
+            self.fb.push(IrStmt::If {
+                cond: go,
+                then_: spy_jit::ir::Block::default(),
+                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let k1 = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(k1));
+            let x = self.item_at(&xs, k, range)?;
+            let y = self.item_at(&ys, k, range)?;
+            let eq = self.value_eq(item, &x, &y, range)?;
+            self.fb.assign(out, Op::Copy(eq));
+            Ok(())
+        })();
+        let body = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body });
+        Ok(self.fb.op(Ty::Bool, Op::Copy(out)))
+    }
+
+    /// `x in l`, `l.count(x)`, `l.index(x)`, `l.remove(x)` (`x` already of
+    /// the item type), comparing `x == item` for each item of a snapshot
+    /// in order; `arg` is `x`'s range (where `ValueError` is annotated),
+    /// `call` the call's.
+    pub fn list_scan(
+        &mut self,
+        l: &LVal,
+        x: &LVal,
+        scan: Scan,
+        arg: TextRange,
+        call: TextRange,
+    ) -> Lowered<LVal> {
+        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
+        let Some(item) = self.list_item(l.ty) else {
+            return self.unsupported(format!("a search of a `{}`", self.type_name(l.ty)), call);
+        };
+        let (snap, n) = self.snapshot(l, call)?;
+        let (out_ty, result_ty) = match scan {
+            Scan::Contains => (Ty::Bool, TypeId::BOOL),
+            Scan::Count | Scan::Index => (Ty::I32, TypeId::I32),
+            Scan::Remove => (Ty::Bool, TypeId::NONE),
+        };
+        // `found` for contains/remove; the count, or the index for index
+        let out = self.fb.local(out_ty);
+        let init = self
+            .fb
+            .const_(out_ty, if scan == Scan::Index { u64::MAX } else { 0 });
+        self.fb.assign(out, Op::Copy(init));
+        let next = self.fb.local(Ty::I64);
+        let zero = self.fb.const_(Ty::I64, 0);
+        self.fb.assign(next, Op::Copy(zero));
+        self.fb.open_block();
+        let r = (|| {
+            let k = self.fb.op(Ty::I64, Op::Copy(next));
+            let more = self.fb.cmp(IC::Lt, k, n);
+            self.fb.push(IrStmt::If {
+                cond: more,
+                then_: spy_jit::ir::Block::default(),
+                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
+            });
+            let one = self.fb.const_(Ty::I64, 1);
+            let k1 = self.fb.binary(IB::Add, k, one);
+            self.fb.assign(next, Op::Copy(k1));
+            let y = self.item_at(&snap, k, call)?;
+            let eq = self.value_eq(item, x, &y, call)?;
+            self.fb.open_block();
+            match scan {
+                Scan::Contains => {
+                    let t = self.fb.const_(Ty::Bool, 1);
+                    self.fb.assign(out, Op::Copy(t));
+                    self.fb.break_();
+                }
+                Scan::Count => {
+                    let c = self.fb.op(Ty::I32, Op::Copy(out));
+                    let one = self.fb.const_(Ty::I32, 1);
+                    let c1 = self.fb.binary(IB::Add, c, one);
+                    self.fb.assign(out, Op::Copy(c1));
+                }
+                Scan::Index => {
+                    let k32 = self.fb.convert(Ty::I32, k);
+                    self.fb.assign(out, Op::Copy(k32));
+                    self.fb.break_();
+                }
+                Scan::Remove => {
+                    // (an `__eq__` may have shortened the list: then
+                    // nothing is removed, as in ASTFrame)
+                    let h = self.cx.helpers.list_remove_at;
+                    self.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                    let t = self.fb.const_(Ty::Bool, 1);
+                    self.fb.assign(out, Op::Copy(t));
+                    self.fb.break_();
+                }
+            }
+            let then_ = self.fb.close_block();
+            self.fb.push(IrStmt::If {
+                cond: eq,
+                then_,
+                else_: spy_jit::ir::Block::default(),
+            });
+            Ok(())
+        })();
+        let body = self.fb.close_block();
+        r?;
+        self.fb.push(IrStmt::Loop { body });
+        let v = self.fb.op(out_ty, Op::Copy(out));
+        if matches!(scan, Scan::Index | Scan::Remove) {
+            let missing = match scan {
+                Scan::Index => {
+                    let none = self.fb.const_(Ty::I32, u64::MAX);
+                    self.fb.cmp(IC::Eq, v, none)
+                }
+                _ => self.fb.unary(spy_jit::ir::UnOp::Not, v),
+            };
+            let at = (
+                self.frame_at(call),
+                super::errors::Label {
+                    range: arg,
+                    text: String::new(),
+                },
+            );
+            let code = self
+                .cx
+                .errors
+                .runtime(&crate::vm::rt_error::RuntimeError::NotInList, at);
+            self.fb.push(IrStmt::If {
+                cond: missing,
+                then_: spy_jit::ir::Block(vec![IrStmt::Raise {
+                    code,
+                    operands: [None, None],
+                }]),
+                else_: spy_jit::ir::Block::default(),
+            });
+        }
+        Ok(match result_ty {
+            TypeId::NONE => LVal::none(),
+            t => LVal::one(t, v),
+        })
     }
 }

@@ -33,6 +33,8 @@ pub mod helpers;
 mod interp_tuple;
 pub mod layout;
 mod list;
+pub mod list_rt;
+pub mod mem_rt;
 mod ptr;
 pub mod run;
 mod simd;
@@ -284,11 +286,19 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
     let main = slot.and_then(|i| m.globals[i].clone()).and_then(|g| g.value);
     match main {
         None => Some(MainOf::Missing),
-        Some(Value::Func(f)) if f.params.is_empty() && (f.ret == TypeId::NONE || f.ret == TypeId::I32) => {
+        Some(Value::Func(f))
+            if (f.params.is_empty() || takes_argv(interp, &f))
+                && (f.ret == TypeId::NONE || f.ret == TypeId::I32) =>
+        {
             Some(MainOf::Main(f))
         }
         Some(_) => None,
     }
+}
+
+/// Whether `main` is `main(argv: list[str])`.
+pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
+    matches!(main.params.as_slice(), [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
 }
 
 /// Lower `main` of the initialized residual module `module` and every
@@ -425,14 +435,14 @@ mod tests {
 
     #[test]
     fn an_unsupported_construct_names_what_and_where() {
-        let Err(e) = lower("def main() -> None:\n    print(1)\n    xs: list[i32] = []\n") else {
-            panic!("the empty list is not native yet");
+        let Err(e) = lower("def main() -> None:\n    print(1)\n    d: dynamic = 1\n") else {
+            panic!("a `dynamic` local has no native layout");
         };
         assert_eq!(
             e.to_string(),
-            "m.spy:3:21: the JIT cannot compile the empty list `[]` (yet)"
+            "m.spy:3:5: the JIT cannot compile a value of type `dynamic` (yet)"
         );
-        assert_eq!(e.what(), "the empty list `[]`");
+        assert_eq!(e.what(), "a value of type `dynamic`");
     }
 
     #[test]
@@ -551,7 +561,7 @@ mod tests {
             dropped_sites: 0,
         };
         let rebuilt = t
-            .rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() })
+            .rebuild(&run, &|h| if h == 7 { "300".into() } else { String::new() }, None)
             .expect("known");
         assert_eq!(rebuilt.headline(), e.headline());
         assert_eq!(rebuilt.traceback.len(), 1);

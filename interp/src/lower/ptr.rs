@@ -11,7 +11,7 @@ use super::func::{FnLower, LVal};
 use super::layout::{prim_code, PtrLayout};
 use super::{LowerError, Lowered};
 use crate::source::TextRange;
-use crate::syntax::ast;
+use crate::syntax::ast::{self, Expr};
 use crate::vm::memory::PtrMem;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
@@ -24,6 +24,29 @@ use std::rc::Rc;
 enum Access {
     Load,
     Store,
+}
+
+/// Whether a part of an item is a scalar of the program (not a pointer's
+/// identity, length or buffer).
+fn is_scalar(t: Ty) -> bool {
+    part_prim(t).is_some()
+}
+
+/// The primitive type a part register holds.
+fn part_prim(t: Ty) -> Option<crate::vm::ops::PrimTy> {
+    use crate::vm::ops::PrimTy as P;
+    Some(match t {
+        Ty::I8 => P::I8,
+        Ty::U8 => P::U8,
+        Ty::I32 => P::I32,
+        Ty::U32 => P::U32,
+        Ty::I64 => P::I64,
+        Ty::U64 => P::U64,
+        Ty::F32 => P::F32,
+        Ty::F64 => P::F64,
+        Ty::Bool => P::Bool,
+        _ => return None,
+    })
 }
 
 impl FnLower<'_, '_, '_> {
@@ -42,8 +65,16 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// `gc_alloc[T](n)` with `n` already converted to `i32`.
-    pub fn ptr_alloc(&mut self, ty: TypeId, item: TypeId, n: VReg, range: TextRange) -> Lowered<LVal> {
+    /// `gc_alloc[T](n)` with `n` already converted to `i32` (`range` is
+    /// `n`'s, where the errors are annotated; `call` the call's).
+    pub fn ptr_alloc(
+        &mut self,
+        ty: TypeId,
+        item: TypeId,
+        n: VReg,
+        range: TextRange,
+        call: TextRange,
+    ) -> Lowered<LVal> {
         let layout = self.ptr_layout(item, range)?;
         let n = self.fb.convert(Ty::I64, n);
         // `item_bytes`' rule: a primitive costs its size, anything else a
@@ -57,12 +88,12 @@ impl FnLower<'_, '_, '_> {
         };
         let size = self.fb.const_(Ty::U64, size);
         let hs = self.cx.helpers;
-        let base = self.helper_value(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range)?;
+        let base = self.helper_value_in_call(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range, call)?;
         let mut regs = vec![base, n];
         if !layout.prim {
             for part in &layout.parts {
                 let size = self.fb.const_(Ty::U64, u64::from(part.size()));
-                let b = self.helper_value(hs.ptr_buffer, Ty::Ptr, &[n, size], range)?;
+                let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
                 regs.push(b);
             }
         }
@@ -218,6 +249,159 @@ impl FnLower<'_, '_, '_> {
         let zero = self.fb.const_(Ty::I64, 0);
         self.store_parts(&p, &layout, parts.start, &v.regs, zero, range);
         Ok(())
+    }
+
+    /// `p[i].attr = v` (`i` converted to `i32`, `v` to the field's type):
+    /// as ASTFrame's `set_ptr_item_field`, the item is read first (its
+    /// null and bounds errors are the read's, at the subscript `target`),
+    /// then stored back with the field changed — only the field's parts
+    /// change, so only they are stored.
+    pub fn ptr_set_item_field(
+        &mut self,
+        p: LVal,
+        i: VReg,
+        attr: &ast::Identifier,
+        v: LVal,
+        target: TextRange,
+    ) -> Lowered<()> {
+        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, target)?;
+        let i = self.fb.convert(Ty::I64, i);
+        let all = 0..layout.parts.len();
+        self.load_parts(&p, &layout, all, i, target);
+        self.store_parts(&p, &layout, parts.start, &v.regs, i, target);
+        Ok(())
+    }
+
+    /// The statement `p[i].attr = value` (`target` is `p[i]`), evaluated
+    /// in ASTFrame's order: `p`, `i`, `value`.
+    pub fn ptr_item_field_store(
+        &mut self,
+        p: &Expr,
+        indices: &[Expr],
+        attr: &ast::Identifier,
+        value: &Expr,
+        target: TextRange,
+    ) -> Lowered<()> {
+        let pv = self.expr(p)?;
+        let (Some(item), [index]) = (self.ptr_item(pv.ty), indices) else {
+            return self.unsupported("an assignment to an attribute", target);
+        };
+        if self.cx.interp.vm.types.field_type(item, &attr.name).is_none() {
+            return self.unsupported("an assignment to an attribute", target);
+        }
+        let i = self.expr(index)?;
+        let v = self.expr(value)?;
+        let i = self.coerce(i, TypeId::I32, index.range)?;
+        let ty = self.ptr_field_type(pv.ty, attr, target)?;
+        let v = self.coerce(v, ty, value.range)?;
+        self.ptr_set_item_field(pv, i.regs[0], attr, v, target)
+    }
+
+    /// `ptr_copy(dst, src, n)` and the other memory operations, the
+    /// arguments converted by the operation's signature (`memops::signature`,
+    /// as ASTFrame): the checks in `mem_rt::mem_check`, then one helper call
+    /// per part buffer of the items.
+    pub fn mem_op(
+        &mut self,
+        op: crate::vm::ops::memops::MemOp,
+        params: &[Option<TypeId>],
+        args: Vec<(LVal, TextRange)>,
+        call: TextRange,
+    ) -> Lowered<LVal> {
+        use crate::vm::ops::memops::MemKind;
+        let mut ptrs = Vec::new();
+        let mut ints = Vec::new();
+        for ((v, r), p) in args.into_iter().zip(params) {
+            match p {
+                Some(t) => {
+                    let v = self.coerce(v, *t, r)?;
+                    ints.push(self.fb.convert(Ty::I64, v.regs[0]));
+                }
+                None => ptrs.push(v),
+            }
+        }
+        let Some(item) = ptrs.first().and_then(|p| self.ptr_item(p.ty)) else {
+            return Err(LowerError::bug("a memory operation without a pointer"));
+        };
+        let layout = self.ptr_layout(item, call)?;
+        if layout.parts.contains(&Ty::Handle) {
+            return self.unsupported(format!("`{}` of items with str parts", op.name()), call);
+        }
+        let hs = self.cx.helpers;
+        for i in ints {
+            self.call_helper_in_call(hs.mem_arg, None, &[i], call, call);
+        }
+        let name = op.forwarded().name();
+        let t = self.type_name(item);
+        let wip = match op.kind() {
+            MemKind::Cmp if item.as_prim().is_none() => {
+                let msg = format!("{name} of `{t}` items is not supported yet");
+                Some(self.cx.errors.helper_fixed(crate::error::ExcKind::Wip, &msg))
+            }
+            MemKind::Setbytes if layout.parts.iter().any(|p| !is_scalar(*p)) => {
+                let msg =
+                    format!("ptr_setbytes of `{t}` items with a byte other than 0 is not supported yet");
+                Some(self.cx.errors.helper_fixed(crate::error::ExcKind::Wip, &msg))
+            }
+            _ => None,
+        };
+        let wip = self.fb.const_(Ty::U64, wip.map_or(0, |c| u64::from(c.get())));
+        let code = crate::vm::ops::memops::MemOp::ALL
+            .iter()
+            .position(|&m| m == op)
+            .ok_or_else(|| LowerError::bug("a memory operation not in MemOp::ALL"))?;
+        let code = self.fb.const_(Ty::U64, code as u64);
+        let dst = &ptrs[0];
+        let (src_len, same) = match ptrs.get(1) {
+            Some(src) => {
+                let same = self.fb.cmp(IC::Eq, dst.regs[0], src.regs[0]);
+                let nonnull = self.ptr_truth(dst);
+                let both = self.fb.binary(spy_jit::ir::BinOp::And, same, nonnull);
+                (src.regs[1], self.fb.convert(Ty::U64, both))
+            }
+            None => (self.fb.const_(Ty::I64, 0), self.fb.const_(Ty::U64, 0)),
+        };
+        self.call_helper_in_call(
+            hs.mem_check,
+            None,
+            &[code, dst.regs[1], src_len, same, wip],
+            call,
+            call,
+        );
+        let dst_bufs = layout.buffers(&dst.regs);
+        let src_bufs = ptrs.get(1).map(|s| layout.buffers(&s.regs));
+        let mut result = LVal::none();
+        for (k, part) in layout.parts.iter().enumerate() {
+            let size = self.fb.const_(Ty::U64, u64::from(part.size()));
+            match (op.kind(), &src_bufs) {
+                (MemKind::Setbytes, _) => {
+                    let fill = part_prim(*part).map_or(super::mem_rt::FILL_ZERO, prim_code);
+                    let fill = self.fb.const_(Ty::U64, fill);
+                    self.call_helper_in_call(hs.mem_fill, None, &[dst_bufs[k], size, fill], call, call);
+                }
+                (MemKind::Copy { .. }, Some(src)) => {
+                    self.call_helper_in_call(hs.mem_copy, None, &[dst_bufs[k], src[k], size], call, call);
+                }
+                (MemKind::Cmp, Some(src)) => {
+                    // (the item is primitive: `wip` raised otherwise)
+                    let r = self.helper_value_in_call(
+                        hs.mem_cmp,
+                        Ty::I32,
+                        &[dst_bufs[k], src[k], size],
+                        call,
+                        call,
+                    )?;
+                    result = LVal::one(TypeId::I32, r);
+                    break;
+                }
+                _ => return Err(LowerError::bug("a memory operation without its second pointer")),
+            }
+        }
+        if op.kind() == MemKind::Cmp && result.regs.is_empty() {
+            let z = self.fb.const_(Ty::I32, 0);
+            result = LVal::one(TypeId::I32, z);
+        }
+        Ok(result)
     }
 
     /// A pointer's truth: not NULL.

@@ -135,7 +135,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         depth_limit: depth_limit(interp.limits),
         ..ContextOptions::default()
     });
-    helpers::install(RunState::new(
+    let mut state = RunState::new(
         program.strings,
         program.errors,
         interp.limits.max_str_bytes,
@@ -143,9 +143,16 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             meter: interp.meter.clone(),
             max_memory: interp.limits.max_memory,
         },
-    ));
+    );
+    // `main(argv: list[str])`: the list ASTFrame's `call_main` passes
+    let args = if super::takes_argv(interp, &main) {
+        vec![state.str_list(interp.main_argv(module))]
+    } else {
+        Vec::new()
+    };
+    helpers::install(state);
     // The output streams to the engine's writer as the program prints.
-    let result = compiled.call_writing(&mut ctx, program.main, &[], &mut *interp.out);
+    let result = compiled.call_writing(&mut ctx, program.main, &args, &mut *interp.out);
     let state = helpers::take().expect("the run state is still installed");
     if let Some(e) = &state.output_failed {
         return Ok(Err(HostError::output(e).into()));
@@ -154,7 +161,10 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         Ok(words) if program.main_ret == TypeId::I32 => Ok((words[0] as i32) & 0xff),
         Ok(_) => Ok(0),
         Err(e) if ErrorTable::is_internal(e.code) => Err(Failure::Bug(Bug::new("a JIT helper panicked"))),
-        Err(e) => match state.errors.rebuild(&e, &|h| state.text(h)) {
+        Err(e) => match state
+            .errors
+            .rebuild(&e, &|h| state.text(h), state.label.as_deref())
+        {
             Some(err) => Err(err.into()),
             None => Err(Failure::Bug(Bug::new(format!("unknown JIT error: {e}")))),
         },

@@ -254,6 +254,15 @@ pub fn display_dunder(vm: &Vm, ty: TypeId) -> Option<(&'static str, Rc<Function>
         .find_map(|d| vm.struct_method(ty, d).map(|m| (d, m)))
 }
 
+/// The text of a range object (Python's: the step only when it is not 1).
+pub fn range_text(start: i32, stop: i32, step: i32) -> String {
+    if step == 1 {
+        format!("range({start}, {stop})")
+    } else {
+        format!("range({start}, {stop}, {step})")
+    }
+}
+
 /// `str()` of a struct without `__str__`/`__repr__`. Deliberate difference
 /// from upstream: no `at 0x...` address (deterministic).
 pub fn opaque_struct_text(vm: &Vm, ty: TypeId) -> String {

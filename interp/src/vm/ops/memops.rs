@@ -188,6 +188,81 @@ pub fn signature(types: &TypeTable, op: MemOp, args: &[TypeId]) -> Result<Builti
     })
 }
 
+/// The items an operation works on, once its arguments pass the checks:
+/// `n` items from `dst_start` (and from `src_start` of the second pointer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemPlan {
+    pub dst_start: i64,
+    pub src_start: i64,
+    pub n: i64,
+    /// `ptr_setbytes`/`memset`: the byte written.
+    pub byte: u8,
+}
+
+/// Upstream's checks of `op` (`mem.py`), in its order: `ints` are the
+/// converted integer arguments by position (pointer positions unused),
+/// `dst_len`/`src_len` the item counts of the pointers (0 for NULL),
+/// `same` whether both pointers are one allocation. Errors: the panic
+/// text after the operation's name (`out of bounds`, `length mismatch`,
+/// `regions overlap`). Decision: a negative count is `out of bounds`.
+pub fn plan(
+    op: MemOp,
+    ints: &[i64],
+    dst_len: i64,
+    src_len: i64,
+    same: bool,
+) -> Result<MemPlan, &'static str> {
+    if op.kind() == MemKind::Setbytes {
+        let (start, end, byte) = if op.is_slice() {
+            (ints[1], ints[2], ints[3])
+        } else {
+            (0, ints[2], ints[1])
+        };
+        if end - start < 0 || start < 0 || end > dst_len {
+            return Err("out of bounds");
+        }
+        return Ok(MemPlan {
+            dst_start: start,
+            src_start: 0,
+            n: end - start,
+            byte: byte as u8,
+        });
+    }
+    let (a, b, n) = if op.is_slice() {
+        let n = ints[2] - ints[1];
+        if n != ints[5] - ints[4] {
+            return Err("length mismatch");
+        }
+        (ints[1], ints[4], n)
+    } else {
+        (0, 0, ints[2])
+    };
+    let in_bounds = |start: i64, len: i64| start >= 0 && start + n <= len;
+    if n < 0 || !in_bounds(a, dst_len) || !in_bounds(b, src_len) {
+        return Err("out of bounds");
+    }
+    if op.kind() == (MemKind::Copy { overlap: false }) && same && n > 0 && a < b + n && b < a + n {
+        return Err("regions overlap");
+    }
+    Ok(MemPlan {
+        dst_start: a,
+        src_start: b,
+        n,
+        byte: 0,
+    })
+}
+
+/// C's `memcmp` (musl, as libspy is built) of two item sequences by their
+/// little-endian bytes: the difference of the first unequal bytes, or 0.
+pub fn compare_bytes(xs: impl IntoIterator<Item = u8>, ys: impl IntoIterator<Item = u8>) -> i32 {
+    for (p, q) in xs.into_iter().zip(ys) {
+        if p != q {
+            return i32::from(p) - i32::from(q);
+        }
+    }
+    0
+}
+
 /// The little-endian bytes of `s` (what `ptr_cmp` compares).
 pub fn scalar_bytes(s: crate::vm::ops::Scalar) -> Vec<u8> {
     use crate::vm::ops::Scalar;

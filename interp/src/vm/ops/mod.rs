@@ -41,6 +41,7 @@ pub mod int;
 pub mod math;
 pub mod memops;
 pub mod quote;
+pub mod seq;
 pub mod signatures;
 pub mod str;
 mod unicode;

@@ -36,6 +36,7 @@ impl Interp<'_> {
                 crate::vm::builtins::Builtin::ExcClass(k) => format!("<spy type '{k}'>"),
                 other => format!("<spy function 'builtins::{}'>", other.name()),
             },
+            Value::File(id) => self.file_repr(*id)?,
             Value::Range(r) => {
                 if r.step == 1 {
                     format!("range({}, {})", r.start, r.stop)

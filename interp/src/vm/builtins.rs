@@ -73,6 +73,8 @@ pub enum Builtin {
     Mem(crate::vm::ops::memops::MemOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
+    /// `open(path, mode)`: a `file` (spec §8.5).
+    Open,
     // ---- attributes by (blue) name
     Getattr,
     Setattr,
@@ -113,6 +115,7 @@ impl Builtin {
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
             Builtin::Mem(m) => m.name(),
+            Builtin::Open => "open",
             Builtin::Getattr => "getattr",
             Builtin::Setattr => "setattr",
             Builtin::Hasattr => "hasattr",
@@ -196,6 +199,8 @@ const ENTRIES: &[(&str, Entry)] = &[
         Entry::Func(Builtin::ExcClass(ExcKind::NotImplementedError)),
     ),
     ("WIP", Entry::Func(Builtin::ExcClass(ExcKind::Wip))),
+    ("OSError", Entry::Func(Builtin::ExcClass(ExcKind::OSError))),
+    ("open", Entry::Func(Builtin::Open)),
 ];
 
 pub use crate::resolve::builtin_names::lookup;

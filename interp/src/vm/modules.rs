@@ -1,8 +1,10 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
-//! `simd`, `time` and `math`. Their members are blue values (builtins or types).
+//! `simd`, `time`, `math`, and of upstream's `posix` its `SEEK_*`
+//! constants. Their members are blue values (builtins or types).
 //! Also `_list`, `_range` and `_tuple`: upstream implements `list`, `range`
 //! and `tuple` in SPy in these stdlib modules (`builtins` re-exports them);
-//! here they are builtin, and the modules name the same values.
+//! here they are builtin, and the modules name the same values. So is
+//! `_file` (`open`, `file`: spec §8.5).
 
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
@@ -19,10 +21,12 @@ pub enum BuiltinModule {
     StdRange,
     StdTuple,
     Math,
+    StdFile,
+    Posix,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 9] = [
+    pub const ALL: [BuiltinModule; 11] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -32,6 +36,8 @@ impl BuiltinModule {
         BuiltinModule::StdRange,
         BuiltinModule::StdTuple,
         BuiltinModule::Math,
+        BuiltinModule::StdFile,
+        BuiltinModule::Posix,
     ];
 
     pub fn name(self) -> &'static str {
@@ -45,6 +51,8 @@ impl BuiltinModule {
             BuiltinModule::StdRange => "_range",
             BuiltinModule::StdTuple => "_tuple",
             BuiltinModule::Math => "math",
+            BuiltinModule::StdFile => "_file",
+            BuiltinModule::Posix => "posix",
         }
     }
 
@@ -80,6 +88,11 @@ impl BuiltinModule {
             (BuiltinModule::StdList, "list") => func(Builtin::List),
             (BuiltinModule::StdRange, "range") => func(Builtin::Range),
             (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
+            (BuiltinModule::StdFile, "open") => func(Builtin::Open),
+            (BuiltinModule::StdFile, "file") => ty(TypeId::FILE),
+            (BuiltinModule::Posix, "SEEK_SET") => Some(Typed::blue(TypeId::I32, Value::i32(0))),
+            (BuiltinModule::Posix, "SEEK_CUR") => Some(Typed::blue(TypeId::I32, Value::i32(1))),
+            (BuiltinModule::Posix, "SEEK_END") => Some(Typed::blue(TypeId::I32, Value::i32(2))),
             (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
                 Some(x) => Some(Typed::blue(
                     TypeId::F64,

@@ -67,6 +67,10 @@ pub enum RuntimeError {
     IntStrDigitsLimit { digits: u64 },
     /// `int(s)` of a string that is not a base-10 literal (`literal` is `s`).
     InvalidIntLiteral { literal: String },
+    /// A method of a closed `file`.
+    FileClosed,
+    /// A file's bytes read are not UTF-8 (ours: upstream's str is bytes).
+    FileNotUtf8,
     // -------------------------------------------------------- OverflowError
     /// f64 `**` whose result is infinite.
     FloatPowOverflow,
@@ -104,6 +108,8 @@ pub enum RuntimeError {
     PtrSimdStoreOutOfBounds,
     /// `gc_alloc(T)(n)` / `raw_alloc(T)(n)` with `n < 0`.
     NegativeAlloc,
+    /// `open(path, mode)` with a mode other than `r w a` and an optional `+`.
+    FileMode,
     // ------------------------------------------------------------ TypeError
     /// `ord("")` (our decision: upstream crashes).
     OrdEmptyStr,
@@ -118,6 +124,23 @@ pub enum RuntimeError {
     // ---------------------------------------------------------- MemoryError
     /// Past the memory budget of `limit` bytes (`--max-memory`).
     MemoryLimit { limit: u64 },
+    // -------------------------------------------------------------- OSError
+    /// `open(path, mode)` failed.
+    FileOpen,
+    /// `f.read()` failed.
+    FileReadAll,
+    /// `f.readline()` (or a `for` over `f`) failed.
+    FileReadLine,
+    /// `f.read(n)` failed (ours: upstream ignores the error).
+    FileRead,
+    /// `f.tell()` failed (or the position does not fit in an `i32`).
+    FileTell,
+    /// `f.seek(offset, whence)` failed.
+    FileSeek,
+    /// `f.write(s)` failed.
+    FileWrite,
+    /// `open` in a run without file access (ours: the fuzzer's runs).
+    FileAccessDenied,
 }
 
 /// What a raise by code carries besides the code: up to two machine words,
@@ -182,13 +205,25 @@ impl RuntimeError {
             },
             RecursionDepth,
             MemoryLimit { limit: 1 << 30 },
+            FileClosed,
+            FileNotUtf8,
+            FileMode,
+            FileOpen,
+            FileReadAll,
+            FileReadLine,
+            FileRead,
+            FileTell,
+            FileSeek,
+            FileWrite,
+            FileAccessDenied,
         ]
     }
 
     /// The stable code (spec §7.4). Grouped by kind in blocks of 100:
     /// 1xx ZeroDivisionError, 2xx ValueError, 3xx OverflowError,
     /// 4xx IndexError, 5xx PanicError, 6xx TypeError, 7xx AssertionError,
-    /// 8xx RecursionError, 9xx MemoryError. Never renumber; append.
+    /// 8xx RecursionError, 9xx MemoryError, 10xx OSError. Never renumber;
+    /// append.
     pub fn code(&self) -> u32 {
         use RuntimeError::*;
         match self {
@@ -230,6 +265,17 @@ impl RuntimeError {
             RecursionDepth => 801,
             LenTooLarge { .. } => 305,
             MemoryLimit { .. } => 901,
+            FileClosed => 210,
+            FileNotUtf8 => 211,
+            FileMode => 507,
+            FileOpen => 1001,
+            FileReadAll => 1002,
+            FileReadLine => 1003,
+            FileRead => 1004,
+            FileTell => 1005,
+            FileSeek => 1006,
+            FileWrite => 1007,
+            FileAccessDenied => 1008,
         }
     }
 
@@ -337,6 +383,17 @@ impl RuntimeError {
             801 => RecursionDepth,
             305 => LenTooLarge { len: ops.words[0] },
             901 => MemoryLimit { limit: ops.words[0] },
+            210 => FileClosed,
+            211 => FileNotUtf8,
+            507 => FileMode,
+            1001 => FileOpen,
+            1002 => FileReadAll,
+            1003 => FileReadLine,
+            1004 => FileRead,
+            1005 => FileTell,
+            1006 => FileSeek,
+            1007 => FileWrite,
+            1008 => FileAccessDenied,
             _ => return None,
         })
     }
@@ -358,6 +415,7 @@ impl RuntimeError {
             6 => ExcKind::TypeError,
             7 => ExcKind::AssertionError,
             8 => ExcKind::RecursionError,
+            10 => ExcKind::OSError,
             _ => ExcKind::MemoryError,
         }
     }
@@ -388,6 +446,17 @@ impl fmt::Display for RuntimeError {
             EmptySeparator => "empty separator",
             RangeStepZero => "range() arg 3 must not be zero",
             NotInList => "value is not in list",
+            FileClosed => "I/O operation on closed file",
+            FileNotUtf8 => "file content is not valid utf-8",
+            FileMode => "invalid mode for _fopen",
+            FileOpen => "cannot open file",
+            FileReadAll => "freadall: read error",
+            FileReadLine => "freadline: read error",
+            FileRead => "fread: read error",
+            FileTell => "ftell failed",
+            FileSeek => "fseek failed",
+            FileWrite => "fwrite: write error",
+            FileAccessDenied => "file access is disabled in this run",
             IntStrDigitsLimit { digits } => {
                 return write!(
                     f,
@@ -511,6 +580,17 @@ mod tests {
             901,
             "MemoryError: out of memory (the limit is 1073741824 bytes, see --max-memory)",
         ),
+        (210, "ValueError: I/O operation on closed file"),
+        (211, "ValueError: file content is not valid utf-8"),
+        (507, "PanicError: invalid mode for _fopen"),
+        (1001, "OSError: cannot open file"),
+        (1002, "OSError: freadall: read error"),
+        (1003, "OSError: freadline: read error"),
+        (1004, "OSError: fread: read error"),
+        (1005, "OSError: ftell failed"),
+        (1006, "OSError: fseek failed"),
+        (1007, "OSError: fwrite: write error"),
+        (1008, "OSError: file access is disabled in this run"),
     ];
 
     #[test]
@@ -568,7 +648,7 @@ mod tests {
         // every code the table decodes is a sample's (no variant is missing
         // from `samples`)
         let known: Vec<u32> = RuntimeError::samples().iter().map(RuntimeError::code).collect();
-        for code in 0..1000 {
+        for code in 0..2000 {
             let ops = Operands {
                 words: [PrimTy::I32.code(), 0],
                 text: "",

@@ -39,9 +39,11 @@ impl TypeId {
     pub const OPSPEC: TypeId = TypeId(20);
     /// The type of `[]`: converts to any `list[T]`.
     pub const EMPTY_LIST: TypeId = TypeId(21);
+    /// An open (or closed) file, from `open(path, mode)` (spec §8.5).
+    pub const FILE: TypeId = TypeId(22);
     /// Ids from here on are made while a program runs (tuples, structs,
     /// function types, pointers, SIMD vectors).
-    pub const FIRST_DYNAMIC_ID: u32 = 22;
+    pub const FIRST_DYNAMIC_ID: u32 = 23;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -110,6 +112,8 @@ pub enum TypeKind {
     List(TypeId),
     /// The type of `[]` before it meets an expected `list[T]`.
     EmptyList,
+    /// `_file::file` (`open(path, mode)`).
+    File,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -163,7 +167,7 @@ impl TypeTable {
             types: Vec::new(),
             interned: HashMap::default(),
         };
-        let builtins: [(&str, TypeKind); 22] = [
+        let builtins: [(&str, TypeKind); 23] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -186,6 +190,7 @@ impl TypeTable {
             ("operator::MetaArg", TypeKind::MetaArg),
             ("operator::OpSpec", TypeKind::OpSpec),
             ("list[<empty>]", TypeKind::EmptyList),
+            ("_file::file", TypeKind::File),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {

@@ -201,6 +201,10 @@ impl Interp<'_> {
                 f.shift()?.note_import("operator", "MetaArg");
                 name_expr("MetaArg", range)
             }
+            TypeKind::File => {
+                f.shift()?.note_import("_file", "file");
+                name_expr("file", range)
+            }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
                 return Err(self.cannot_redshift(f, what, range));

@@ -37,6 +37,10 @@ pub enum Builtin {
     ColorOf,
     /// `STATIC_TYPE(e)`.
     StaticType,
+    /// `as_red(e)`: `e`'s value, red.
+    AsRed,
+    /// `lookup_fqn("mod::name")`: a module-level name by its FQN (blue).
+    LookupFqn,
     // ---- operator
     /// `OpSpec(f)`, `OpSpec(f, [m...])`; `OpSpec.const(v)`, `OpSpec.NULL`.
     OpSpec,
@@ -101,6 +105,8 @@ impl Builtin {
             Builtin::ForceInline => "force_inline",
             Builtin::ColorOf => "COLOR",
             Builtin::StaticType => "STATIC_TYPE",
+            Builtin::AsRed => "as_red",
+            Builtin::LookupFqn => "lookup_fqn",
             Builtin::OpSpec => "OpSpec",
             Builtin::OpSpecConst => "OpSpec.const",
             Builtin::Alloc { gc: true } | Builtin::AllocOf { gc: true, .. } => "gc_alloc",

@@ -23,10 +23,12 @@ pub enum BuiltinModule {
     Math,
     StdFile,
     Posix,
+    /// `import builtins`: the names every module sees, as attributes.
+    Builtins,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 11] = [
+    pub const ALL: [BuiltinModule; 12] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -38,6 +40,7 @@ impl BuiltinModule {
         BuiltinModule::Math,
         BuiltinModule::StdFile,
         BuiltinModule::Posix,
+        BuiltinModule::Builtins,
     ];
 
     pub fn name(self) -> &'static str {
@@ -53,6 +56,7 @@ impl BuiltinModule {
             BuiltinModule::Math => "math",
             BuiltinModule::StdFile => "_file",
             BuiltinModule::Posix => "posix",
+            BuiltinModule::Builtins => "builtins",
         }
     }
 
@@ -69,6 +73,11 @@ impl BuiltinModule {
             (BuiltinModule::Spy, "force_inline") => func(Builtin::ForceInline),
             (BuiltinModule::Spy, "COLOR") => func(Builtin::ColorOf),
             (BuiltinModule::Spy, "STATIC_TYPE") => func(Builtin::StaticType),
+            (BuiltinModule::Spy, "as_red") => func(Builtin::AsRed),
+            (BuiltinModule::Spy, "lookup_fqn") => func(Builtin::LookupFqn),
+            (BuiltinModule::Builtins, name) => {
+                crate::vm::builtins::lookup(name).map(crate::vm::builtins::value)
+            }
             (BuiltinModule::Spy, "interp_tuple") => ty(TypeId::INTERP_TUPLE),
             (BuiltinModule::Operator, "OpSpec") => func(Builtin::OpSpec),
             (BuiltinModule::Operator, "MetaArg") => ty(TypeId::METAARG),

@@ -249,6 +249,8 @@ impl Interp<'_> {
             Builtin::UnrollRange => imported(self, "__spy__", "UNROLL_RANGE"),
             Builtin::ColorOf => imported(self, "__spy__", "COLOR"),
             Builtin::StaticType => imported(self, "__spy__", "STATIC_TYPE"),
+            Builtin::AsRed => imported(self, "__spy__", "as_red"),
+            Builtin::LookupFqn => imported(self, "__spy__", "lookup_fqn"),
             Builtin::ForceInline => imported(self, "__spy__", "force_inline"),
             Builtin::OpSpec | Builtin::OpSpecConst => imported(self, "operator", "OpSpec"),
             Builtin::Alloc { gc: true } => imported(self, "unsafe", "gc_alloc"),

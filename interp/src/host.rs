@@ -223,7 +223,10 @@ impl Files {
 
     /// `f.tell()`.
     pub fn tell(&mut self, id: FileId) -> Result<i32, RuntimeError> {
-        let pos = self.file(id)?.stream_position().map_err(|_| RuntimeError::FileTell)?;
+        let pos = self
+            .file(id)?
+            .stream_position()
+            .map_err(|_| RuntimeError::FileTell)?;
         i32::try_from(pos).map_err(|_| RuntimeError::FileTell)
     }
 

@@ -27,7 +27,9 @@ impl Interp<'_> {
             .used()
             .saturating_add(crate::vm::memory::live_heap_bytes());
         let left = self.limits.max_memory.saturating_sub(live);
-        usize::try_from(left).unwrap_or(usize::MAX).min(self.limits.max_str_bytes)
+        usize::try_from(left)
+            .unwrap_or(usize::MAX)
+            .min(self.limits.max_str_bytes)
     }
 
     fn read_result(&self, f: &Frame, r: Result<String, FileError>, range: TextRange) -> Eval<String> {
@@ -109,7 +111,10 @@ impl Interp<'_> {
                 Ok(Typed::red(TypeId::NONE, Value::None))
             }
             FileMethod::Tell => {
-                let pos = self.files.tell(id).map_err(|e| self.file_failure(f, e, name_range))?;
+                let pos = self
+                    .files
+                    .tell(id)
+                    .map_err(|e| self.file_failure(f, e, name_range))?;
                 Ok(Typed::red(TypeId::I32, Value::i32(pos)))
             }
             FileMethod::Seek => {

@@ -114,10 +114,12 @@ impl Interp<'_> {
                 .check_arity(f, 1, 1, &args, callee_range, None)
                 .and_then(|_| self.lookup_fqn(f, &args[0].0, args[0].1, callee_range)),
             // upstream calls `_identity::identity[T]`, a red function
-            Builtin::AsRed => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| Typed {
-                color: crate::vm::value::Color::Red,
-                ..args[0].0.clone()
-            }),
+            Builtin::AsRed => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .map(|_| Typed {
+                    color: crate::vm::value::Color::Red,
+                    ..args[0].0.clone()
+                }),
             Builtin::StaticType => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
                 let a = &args[0].0;
                 Typed {
@@ -254,13 +256,12 @@ impl Interp<'_> {
         let s = match &a.value {
             Value::Str(s) if a.is_blue() => s.to_string(),
             Value::Str(_) | Value::Residual(_) => {
-                return Err(SpyError::new(
-                    ExcKind::TypeError,
-                    "cannot call blue function with red arguments",
+                return Err(
+                    SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
+                        .with_error(&f.file, callee, "this is blue")
+                        .with_error(&f.file, r, "this is red")
+                        .into(),
                 )
-                .with_error(&f.file, callee, "this is blue")
-                .with_error(&f.file, r, "this is red")
-                .into())
             }
             _ => return Err(self.mismatched(f, a.ty, TypeId::STR, r, None)),
         };

@@ -69,6 +69,8 @@ impl Target {
         RunConfig {
             limits,
             general_paths_only: self.general_paths_only,
+            // each run opens files in a temporary directory of its own
+            files: spy_interp::host::FileAccess::TempDir,
             ..RunConfig::default()
         }
     }

@@ -188,6 +188,8 @@ fn config(fuel: u64, mutations: Mutations, max_memory: u64) -> RunConfig {
         mutations,
         general_paths_only: false,
         argv: None,
+        // Kept out of the swarm: a fuzzed program opens no file.
+        files: spy_interp::host::FileAccess::Denied,
     }
 }
 

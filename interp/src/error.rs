@@ -47,10 +47,12 @@ pub enum ExcKind {
     StepLimitError,
     /// Past the memory budget (`--max-memory`).
     MemoryError,
+    /// A file operation the host failed (`open`, `read`...: spec §8.5).
+    OSError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 21] = [
+    pub const ALL: [ExcKind; 22] = [
         ExcKind::Exception,
         ExcKind::StaticError,
         ExcKind::TypeError,
@@ -72,6 +74,7 @@ impl ExcKind {
         ExcKind::Wip,
         ExcKind::StepLimitError,
         ExcKind::MemoryError,
+        ExcKind::OSError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,6 +100,7 @@ impl ExcKind {
             ExcKind::Wip => "WIP",
             ExcKind::StepLimitError => "StepLimitError",
             ExcKind::MemoryError => "MemoryError",
+            ExcKind::OSError => "OSError",
         }
     }
 

@@ -12,6 +12,7 @@
 //! | `syntax`    | reading source input, lexer, lalrpop grammar, AST, AST dump and walker | lexical, syntax |
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
 //! | `vm`        | values, function code, types, pure operator semantics and value-free signatures (`vm::ops::signatures`), builtin modules | types, conversions |
+//! | `host`      | the program's files (`open`, `file` methods): the one place that touches the file system, under the run's `FileAccess` | program execution |
 //! | `backend`   | printing a (residual) module back as SPy source, and where each printed node comes from (`origins`) | — |
 //! | `frames`    | ASTFrame (the executable spec) and its evaluation rules     | statements, errors |
 //! | `redshift`  | DopplerFrame's driver: the worklist of red functions, assembling the residual module, printing it checked to parse back | redshift |
@@ -39,6 +40,7 @@ pub mod diag;
 pub mod engine;
 pub mod error;
 pub mod frames;
+pub mod host;
 pub mod inspect;
 pub mod lower;
 pub mod native_stack;

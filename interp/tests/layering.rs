@@ -18,6 +18,8 @@ const LAYERS: &[&[&str]] = &[
     &["syntax"],
     &["resolve"],
     &["vm"],
+    // The program's files (`open`): the one module touching the file system.
+    &["host"],
     &["backend"],
     &["frames"],
     &["redshift"],

@@ -563,6 +563,7 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
     let target = engine.target();
     let config = spy_interp::engine::RunConfig {
         argv: Some(program_argv(file, args)),
+        files: spy_interp::host::FileAccess::Host,
         ..target.config(limits)
     };
     // The program's output streams to stdout as it runs.
@@ -628,6 +629,7 @@ fn redshift_execute(
     };
     let config = spy_interp::engine::RunConfig {
         argv: Some(program_argv(file, args)),
+        files: spy_interp::host::FileAccess::Host,
         ..limits.into()
     };
     timed(timeit, || {

@@ -245,6 +245,7 @@ impl Interp<'_> {
             // Lists are red: every method of a typed list is residual.
             let residual = self.vm.types.list_item(obj.ty).is_some()
                 || self.vm.types.dict_types(obj.ty).is_some()
+                || obj.ty == TypeId::FILE
                 || is_runtime(&obj)
                 || args.iter().any(|(a, _)| is_runtime(a));
             if f.is_shifting() && residual {
@@ -255,6 +256,7 @@ impl Interp<'_> {
                 MethodImpl::Str(m) => self.call_str_method(f, obj, m, attr.range, args),
                 MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::Dict(m) => self.call_dict_method(f, obj, obj_expr.range, m, args),
+                MethodImpl::File(m) => self.call_file_method(f, obj, m, attr.range, args),
                 MethodImpl::EmptyList => Ok(Typed::red(
                     TypeId::EMPTY_LIST,
                     self.new_list(TypeId::EMPTY_LIST, Vec::new()),

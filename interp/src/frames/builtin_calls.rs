@@ -129,6 +129,7 @@ impl Interp<'_> {
         match sig.imp {
             BuiltinImpl::Time => return Ok(self.time_now()),
             BuiltinImpl::Sleep => return self.sleep(f, &args),
+            BuiltinImpl::Open => return self.exec_open(f, &args, call_range),
             BuiltinImpl::Alloc { item, gc } => return self.alloc(f, item, gc, &args),
             BuiltinImpl::SimdLoad { lane, lanes } => {
                 return self.simd_load(f, sig, lane, lanes, call_range, &args)
@@ -149,6 +150,7 @@ impl Interp<'_> {
         match sig.imp {
             BuiltinImpl::Time
             | BuiltinImpl::Sleep
+            | BuiltinImpl::Open
             | BuiltinImpl::Alloc { .. }
             | BuiltinImpl::SimdLoad { .. }
             | BuiltinImpl::SimdStore

@@ -225,6 +225,7 @@ impl Interp<'_> {
             Value::Struct(s) => Some(s.ty),
             Value::Func(func) => Some(func.ty),
             Value::Range(_) => Some(TypeId::RANGE),
+            Value::File(_) => Some(TypeId::FILE),
             Value::Builtin(Builtin::ExcClass(_)) => Some(TypeId::TYPE),
             Value::Builtin(_) => Some(TypeId::BUILTIN_FUNC),
             Value::Exception(_) => Some(TypeId::EXCEPTION),

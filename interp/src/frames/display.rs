@@ -36,6 +36,7 @@ impl Interp<'_> {
                 crate::vm::builtins::Builtin::ExcClass(k) => format!("<spy type '{k}'>"),
                 other => format!("<spy function 'builtins::{}'>", other.name()),
             },
+            Value::File(id) => self.file_repr(*id)?,
             Value::Range(r) => crate::vm::op_select::range_text(r.start, r.stop, r.step),
             Value::Exception(e) => format!("{}({})", e.kind, format::repr_str(&e.message)),
             Value::Module(m) => format!("<spy module '{}'>", self.vm.module(*m).name),

@@ -54,6 +54,8 @@ pub struct RunConfig {
     /// so that a `RunConfig` stays `Copy`: the CLI makes it once per
     /// process.)
     pub argv: Option<&'static [String]>,
+    /// What `open` may open (spec §8.5): nothing by default.
+    pub files: crate::host::FileAccess,
 }
 
 impl RunConfig {

@@ -110,6 +110,16 @@ impl Interp<'_> {
                     value: Value::str(a.color.name()),
                 }
             }),
+            Builtin::LookupFqn => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .and_then(|_| self.lookup_fqn(f, &args[0].0, args[0].1, callee_range)),
+            // upstream calls `_identity::identity[T]`, a red function
+            Builtin::AsRed => self
+                .check_arity(f, 1, 1, &args, callee_range, None)
+                .map(|_| Typed {
+                    color: crate::vm::value::Color::Red,
+                    ..args[0].0.clone()
+                }),
             Builtin::StaticType => self.check_arity(f, 1, 1, &args, callee_range, None).map(|_| {
                 let a = &args[0].0;
                 Typed {
@@ -237,6 +247,41 @@ impl Interp<'_> {
     /// `time.time()`.
     pub(crate) fn time_now(&self) -> Typed {
         Typed::red(TypeId::F64, Value::Scalar(Scalar::F64(clock_secs())))
+    }
+
+    /// `lookup_fqn("mod::name")` (upstream's `__spy__.lookup_fqn`): the
+    /// value of a module-level name of a loaded module or of a builtin
+    /// module, typed by its own type (upstream: `dynamic`).
+    fn lookup_fqn(&mut self, f: &Frame, a: &Typed, r: TextRange, callee: TextRange) -> Eval<Typed> {
+        let s = match &a.value {
+            Value::Str(s) if a.is_blue() => s.to_string(),
+            Value::Str(_) | Value::Residual(_) => {
+                return Err(
+                    SpyError::new(ExcKind::TypeError, "cannot call blue function with red arguments")
+                        .with_error(&f.file, callee, "this is blue")
+                        .with_error(&f.file, r, "this is red")
+                        .into(),
+                )
+            }
+            _ => return Err(self.mismatched(f, a.ty, TypeId::STR, r, None)),
+        };
+        let found = s.rsplit_once("::").and_then(|(modname, name)| {
+            if let Some(m) = self.vm.modules.iter().find(|m| m.name == modname) {
+                let slot = m.resolution.module_scope.find(name)?;
+                let local = m.globals.get(slot)?.as_ref()?;
+                return Some(Typed {
+                    color: local.color,
+                    ty: local.ty,
+                    value: local.value.clone()?,
+                });
+            }
+            crate::vm::modules::BuiltinModule::find(modname)?.member(name)
+        });
+        found.ok_or_else(|| {
+            SpyError::new(ExcKind::ValueError, format!("FQN not found: {s}"))
+                .with_error(&f.file, r, "")
+                .into()
+        })
     }
 
     /// `time.sleep(secs)` (at most an hour).

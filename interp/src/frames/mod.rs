@@ -47,6 +47,7 @@ mod display;
 pub(crate) mod doppler;
 mod dynamic;
 mod expr;
+mod files;
 mod function;
 mod iteration;
 pub mod limits;
@@ -162,6 +163,8 @@ pub struct Interp<'out> {
     pub general_paths_only: bool,
     /// `main(argv: list[str])`'s arguments (`RunConfig::argv`).
     pub(crate) argv: Option<&'static [String]>,
+    /// The files the program opened (`host`).
+    pub(crate) files: crate::host::Files,
     /// The user's program path when the module run is its residual code
     /// (`argv[0]` without `RunConfig::argv`).
     pub(crate) program_path: Option<String>,
@@ -209,6 +212,7 @@ impl<'out> Interp<'out> {
             mutations: config.mutations,
             general_paths_only: config.general_paths_only,
             argv: config.argv,
+            files: crate::host::Files::new(config.files),
             program_path: None,
             depth: 0,
             steps: 0,

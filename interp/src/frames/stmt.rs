@@ -189,6 +189,22 @@ impl Interp<'_> {
             }
             return Ok(Flow::Normal);
         }
+        if let Value::File(id) = it.value {
+            // upstream's `file_iterator`: lines until `readline()` is `""`
+            loop {
+                let line = self.readline(f, id, iter.range)?;
+                if line.is_empty() {
+                    break;
+                }
+                self.store_slot(f, target, TypeId::STR, Color::Red, Value::str(&line))?;
+                match self.exec_block(f, body)? {
+                    Flow::Break => break,
+                    Flow::Normal | Flow::Continue => {}
+                    ret @ Flow::Return(_) => return Ok(ret),
+                }
+            }
+            return Ok(Flow::Normal);
+        }
         let Value::Range(r) = it.value else {
             return Err(self.not_iterable(f, it.ty, iter.range));
         };

@@ -56,6 +56,8 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "RecursionError",
     "NotImplementedError",
     "WIP",
+    "OSError",
+    "open",
 ];
 
 /// The slot of the builtin called `name`.

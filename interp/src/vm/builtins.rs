@@ -43,6 +43,10 @@ pub enum Builtin {
     ColorOf,
     /// `STATIC_TYPE(e)`.
     StaticType,
+    /// `as_red(e)`: `e`'s value, red.
+    AsRed,
+    /// `lookup_fqn("mod::name")`: a module-level name by its FQN (blue).
+    LookupFqn,
     // ---- operator
     /// `OpSpec(f)`, `OpSpec(f, [m...])`; `OpSpec.const(v)`, `OpSpec.NULL`.
     OpSpec,
@@ -79,6 +83,8 @@ pub enum Builtin {
     Mem(crate::vm::ops::memops::MemOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
+    /// `open(path, mode)`: a `file` (spec §8.5).
+    Open,
     // ---- attributes by (blue) name
     Getattr,
     Setattr,
@@ -108,6 +114,8 @@ impl Builtin {
             Builtin::ForceInline => "force_inline",
             Builtin::ColorOf => "COLOR",
             Builtin::StaticType => "STATIC_TYPE",
+            Builtin::AsRed => "as_red",
+            Builtin::LookupFqn => "lookup_fqn",
             Builtin::OpSpec => "OpSpec",
             Builtin::OpSpecConst => "OpSpec.const",
             Builtin::Alloc { gc: true } | Builtin::AllocOf { gc: true, .. } => "gc_alloc",
@@ -122,6 +130,7 @@ impl Builtin {
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
             Builtin::Mem(m) => m.name(),
+            Builtin::Open => "open",
             Builtin::Getattr => "getattr",
             Builtin::Setattr => "setattr",
             Builtin::Hasattr => "hasattr",
@@ -206,6 +215,8 @@ const ENTRIES: &[(&str, Entry)] = &[
         Entry::Func(Builtin::ExcClass(ExcKind::NotImplementedError)),
     ),
     ("WIP", Entry::Func(Builtin::ExcClass(ExcKind::Wip))),
+    ("OSError", Entry::Func(Builtin::ExcClass(ExcKind::OSError))),
+    ("open", Entry::Func(Builtin::Open)),
 ];
 
 pub use crate::resolve::builtin_names::lookup;

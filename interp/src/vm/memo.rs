@@ -60,6 +60,8 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::Tuple(t) => ValueKey::Tuple(t.ty, t.items.iter().map(value_key).collect()),
         Value::Struct(s) => ValueKey::Struct(s.ty, s.fields.iter().map(value_key).collect()),
         Value::Range(r) => ValueKey::Range(r.start, r.stop, r.step),
+        // Files are red (never in a blue-call key); an id, not an address.
+        Value::File(id) => ValueKey::Identity(usize::MAX - id.0 as usize),
         Value::Meta(m) => m.key(),
         Value::OpSpec(o) => ValueKey::Identity(Rc::as_ptr(o) as *const () as usize),
         Value::Ptr(p) => ValueKey::Identity(p.identity()),

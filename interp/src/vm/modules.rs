@@ -1,8 +1,10 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
-//! `simd`, `time` and `math`. Their members are blue values (builtins or types).
+//! `simd`, `time`, `math`, and of upstream's `posix` its `SEEK_*`
+//! constants. Their members are blue values (builtins or types).
 //! Also `_list`, `_range`, `_tuple` and `_dict`: upstream implements `list`,
-//! `range`, `tuple` and `dict` in SPy in these stdlib modules (`builtins` re-exports them);
-//! here they are builtin, and the modules name the same values.
+//! `range`, `tuple` and `dict` in SPy in these stdlib modules (`builtins`
+//! re-exports them); here they are builtin, and the modules name the same
+//! values. So is `_file` (`open`, `file`: spec §8.5).
 
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
@@ -20,10 +22,14 @@ pub enum BuiltinModule {
     StdTuple,
     StdDict,
     Math,
+    StdFile,
+    Posix,
+    /// `import builtins`: the names every module sees, as attributes.
+    Builtins,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 10] = [
+    pub const ALL: [BuiltinModule; 13] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -34,6 +40,9 @@ impl BuiltinModule {
         BuiltinModule::StdTuple,
         BuiltinModule::StdDict,
         BuiltinModule::Math,
+        BuiltinModule::StdFile,
+        BuiltinModule::Posix,
+        BuiltinModule::Builtins,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,6 +57,9 @@ impl BuiltinModule {
             BuiltinModule::StdTuple => "_tuple",
             BuiltinModule::StdDict => "_dict",
             BuiltinModule::Math => "math",
+            BuiltinModule::StdFile => "_file",
+            BuiltinModule::Posix => "posix",
+            BuiltinModule::Builtins => "builtins",
         }
     }
 
@@ -64,6 +76,11 @@ impl BuiltinModule {
             (BuiltinModule::Spy, "force_inline") => func(Builtin::ForceInline),
             (BuiltinModule::Spy, "COLOR") => func(Builtin::ColorOf),
             (BuiltinModule::Spy, "STATIC_TYPE") => func(Builtin::StaticType),
+            (BuiltinModule::Spy, "as_red") => func(Builtin::AsRed),
+            (BuiltinModule::Spy, "lookup_fqn") => func(Builtin::LookupFqn),
+            (BuiltinModule::Builtins, name) => {
+                crate::vm::builtins::lookup(name).map(crate::vm::builtins::value)
+            }
             (BuiltinModule::Spy, "interp_tuple") => ty(TypeId::INTERP_TUPLE),
             (BuiltinModule::Spy, "interp_dict") => func(Builtin::InterpDict),
             (BuiltinModule::Spy, "interp_list") => func(Builtin::InterpList),
@@ -87,6 +104,11 @@ impl BuiltinModule {
             (BuiltinModule::StdRange, "range") => func(Builtin::Range),
             (BuiltinModule::StdTuple, "tuple") => func(Builtin::Tuple),
             (BuiltinModule::StdDict, "dict") => func(Builtin::Dict),
+            (BuiltinModule::StdFile, "open") => func(Builtin::Open),
+            (BuiltinModule::StdFile, "file") => ty(TypeId::FILE),
+            (BuiltinModule::Posix, "SEEK_SET") => Some(Typed::blue(TypeId::I32, Value::i32(0))),
+            (BuiltinModule::Posix, "SEEK_CUR") => Some(Typed::blue(TypeId::I32, Value::i32(1))),
+            (BuiltinModule::Posix, "SEEK_END") => Some(Typed::blue(TypeId::I32, Value::i32(2))),
             (BuiltinModule::Math, name) => match crate::vm::ops::math::constant(name) {
                 Some(x) => Some(Typed::blue(
                     TypeId::F64,

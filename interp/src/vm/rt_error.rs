@@ -67,6 +67,10 @@ pub enum RuntimeError {
     IntStrDigitsLimit { digits: u64 },
     /// `int(s)` of a string that is not a base-10 literal (`literal` is `s`).
     InvalidIntLiteral { literal: String },
+    /// A method of a closed `file`.
+    FileClosed,
+    /// A file's bytes read are not UTF-8 (ours: upstream's str is bytes).
+    FileNotUtf8,
     // -------------------------------------------------------- OverflowError
     /// f64 `**` whose result is infinite.
     FloatPowOverflow,
@@ -104,6 +108,8 @@ pub enum RuntimeError {
     PtrSimdStoreOutOfBounds,
     /// `gc_alloc(T)(n)` / `raw_alloc(T)(n)` with `n < 0`.
     NegativeAlloc,
+    /// `open(path, mode)` with a mode other than `r w a` and an optional `+`.
+    FileMode,
     // ------------------------------------------------------------ TypeError
     /// `ord("")` (our decision: upstream crashes).
     OrdEmptyStr,
@@ -121,6 +127,23 @@ pub enum RuntimeError {
     // ------------------------------------------------------------- KeyError
     /// `d[k]`, `d.__delitem__(k)` of a key the dict does not hold.
     KeyNotFound,
+    // -------------------------------------------------------------- OSError
+    /// `open(path, mode)` failed.
+    FileOpen,
+    /// `f.read()` failed.
+    FileReadAll,
+    /// `f.readline()` (or a `for` over `f`) failed.
+    FileReadLine,
+    /// `f.read(n)` failed (ours: upstream ignores the error).
+    FileRead,
+    /// `f.tell()` failed (or the position does not fit in an `i32`).
+    FileTell,
+    /// `f.seek(offset, whence)` failed.
+    FileSeek,
+    /// `f.write(s)` failed.
+    FileWrite,
+    /// `open` in a run without file access (ours: the fuzzer's runs).
+    FileAccessDenied,
 }
 
 /// What a raise by code carries besides the code: up to two machine words,
@@ -186,13 +209,24 @@ impl RuntimeError {
             RecursionDepth,
             MemoryLimit { limit: 1 << 30 },
             KeyNotFound,
+            FileClosed,
+            FileNotUtf8,
+            FileMode,
+            FileOpen,
+            FileReadAll,
+            FileReadLine,
+            FileRead,
+            FileTell,
+            FileSeek,
+            FileWrite,
+            FileAccessDenied,
         ]
     }
 
     /// The stable code (spec §7.4). Grouped by kind in blocks of 100:
     /// 1xx ZeroDivisionError, 2xx ValueError, 3xx OverflowError,
     /// 4xx IndexError, 5xx PanicError, 6xx TypeError, 7xx AssertionError,
-    /// 8xx RecursionError, 9xx MemoryError, 10xx KeyError. Never renumber;
+    /// 8xx RecursionError, 9xx MemoryError, 10xx KeyError, 11xx OSError. Never renumber;
     /// append.
     pub fn code(&self) -> u32 {
         use RuntimeError::*;
@@ -236,6 +270,17 @@ impl RuntimeError {
             LenTooLarge { .. } => 305,
             MemoryLimit { .. } => 901,
             KeyNotFound => 1001,
+            FileClosed => 210,
+            FileNotUtf8 => 211,
+            FileMode => 507,
+            FileOpen => 1101,
+            FileReadAll => 1102,
+            FileReadLine => 1103,
+            FileRead => 1104,
+            FileTell => 1105,
+            FileSeek => 1106,
+            FileWrite => 1107,
+            FileAccessDenied => 1108,
         }
     }
 
@@ -344,6 +389,17 @@ impl RuntimeError {
             305 => LenTooLarge { len: ops.words[0] },
             901 => MemoryLimit { limit: ops.words[0] },
             1001 => KeyNotFound,
+            210 => FileClosed,
+            211 => FileNotUtf8,
+            507 => FileMode,
+            1101 => FileOpen,
+            1102 => FileReadAll,
+            1103 => FileReadLine,
+            1104 => FileRead,
+            1105 => FileTell,
+            1106 => FileSeek,
+            1107 => FileWrite,
+            1108 => FileAccessDenied,
             _ => return None,
         })
     }
@@ -366,6 +422,7 @@ impl RuntimeError {
             7 => ExcKind::AssertionError,
             8 => ExcKind::RecursionError,
             10 => ExcKind::KeyError,
+            11 => ExcKind::OSError,
             _ => ExcKind::MemoryError,
         }
     }
@@ -396,6 +453,17 @@ impl fmt::Display for RuntimeError {
             EmptySeparator => "empty separator",
             RangeStepZero => "range() arg 3 must not be zero",
             NotInList => "value is not in list",
+            FileClosed => "I/O operation on closed file",
+            FileNotUtf8 => "file content is not valid utf-8",
+            FileMode => "invalid mode for _fopen",
+            FileOpen => "cannot open file",
+            FileReadAll => "freadall: read error",
+            FileReadLine => "freadline: read error",
+            FileRead => "fread: read error",
+            FileTell => "ftell failed",
+            FileSeek => "fseek failed",
+            FileWrite => "fwrite: write error",
+            FileAccessDenied => "file access is disabled in this run",
             IntStrDigitsLimit { digits } => {
                 return write!(
                     f,
@@ -521,6 +589,17 @@ mod tests {
             "MemoryError: out of memory (the limit is 1073741824 bytes, see --max-memory)",
         ),
         (1001, "KeyError: key not found"),
+        (210, "ValueError: I/O operation on closed file"),
+        (211, "ValueError: file content is not valid utf-8"),
+        (507, "PanicError: invalid mode for _fopen"),
+        (1101, "OSError: cannot open file"),
+        (1102, "OSError: freadall: read error"),
+        (1103, "OSError: freadline: read error"),
+        (1104, "OSError: fread: read error"),
+        (1105, "OSError: ftell failed"),
+        (1106, "OSError: fseek failed"),
+        (1107, "OSError: fwrite: write error"),
+        (1108, "OSError: file access is disabled in this run"),
     ];
 
     #[test]
@@ -578,7 +657,7 @@ mod tests {
         // every code the table decodes is a sample's (no variant is missing
         // from `samples`)
         let known: Vec<u32> = RuntimeError::samples().iter().map(RuntimeError::code).collect();
-        for code in 0..1000 {
+        for code in 0..2000 {
             let ops = Operands {
                 words: [PrimTy::I32.code(), 0],
                 text: "",

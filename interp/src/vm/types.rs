@@ -42,9 +42,11 @@ impl TypeId {
     /// The type of `{}`: converts to any `dict[K, V]` or `interp_dict[K, V]`
     /// (upstream `__spy__::EmptyDictType`).
     pub const EMPTY_DICT: TypeId = TypeId(22);
+    /// An open (or closed) file, from `open(path, mode)` (spec §8.5).
+    pub const FILE: TypeId = TypeId(23);
     /// Ids from here on are made while a program runs (tuples, structs,
     /// function types, pointers, SIMD vectors).
-    pub const FIRST_DYNAMIC_ID: u32 = 23;
+    pub const FIRST_DYNAMIC_ID: u32 = 24;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -122,6 +124,8 @@ pub enum TypeKind {
     },
     /// The type of `{}` before it meets an expected dict type.
     EmptyDict,
+    /// `_file::file` (`open(path, mode)`).
+    File,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -204,6 +208,7 @@ impl TypeTable {
             ("operator::OpSpec", TypeKind::OpSpec),
             ("list[<empty>]", TypeKind::EmptyList),
             ("__spy__::EmptyDictType", TypeKind::EmptyDict),
+            ("_file::file", TypeKind::File),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {

@@ -56,6 +56,8 @@ pub enum Value {
     Tuple(Rc<TupleValue>),
     Struct(Rc<StructValue>),
     Range(RangeValue),
+    /// A `file`: its entry in the run's file table (`host::Files`).
+    File(FileId),
     Exception(Rc<ExceptionValue>),
     Module(ModuleId),
     /// What a metafunc sees of a call-site argument (`operator::MetaArg`).
@@ -76,6 +78,11 @@ pub enum Value {
     /// that computes it at run time.
     Residual(Rc<crate::syntax::ast::Expr>),
 }
+
+/// A file's entry in the run's file table (`host::Files`); entries are
+/// never reused, so a closed file's id stays closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileId(pub u32);
 
 /// A generic struct definition, specialized by `C[args]`.
 pub struct GenericStructValue {
@@ -302,6 +309,7 @@ impl fmt::Debug for Value {
             Value::Tuple(t) => f.debug_list().entries(t.items.iter()).finish(),
             Value::Struct(s) => write!(f, "struct#{}{:?}", s.ty.0, s.fields),
             Value::Range(r) => write!(f, "{r:?}"),
+            Value::File(id) => write!(f, "<file #{}>", id.0),
             Value::Exception(e) => write!(f, "{}({:?})", e.kind, e.message),
             Value::Module(m) => write!(f, "module#{}", m.0),
             Value::Meta(m) => write!(f, "MetaArg({:?}, type#{}, {:?})", m.color, m.ty.0, m.value),

@@ -242,6 +242,10 @@ impl Interp<'_> {
                 f.shift()?.note_import("operator", "MetaArg");
                 name_expr("MetaArg", range)
             }
+            TypeKind::File => {
+                f.shift()?.note_import("_file", "file");
+                name_expr("file", range)
+            }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
                 return Err(self.cannot_redshift(f, what, range));
@@ -286,6 +290,8 @@ impl Interp<'_> {
             Builtin::UnrollRange => imported(self, "__spy__", "UNROLL_RANGE"),
             Builtin::ColorOf => imported(self, "__spy__", "COLOR"),
             Builtin::StaticType => imported(self, "__spy__", "STATIC_TYPE"),
+            Builtin::AsRed => imported(self, "__spy__", "as_red"),
+            Builtin::LookupFqn => imported(self, "__spy__", "lookup_fqn"),
             Builtin::ForceInline => imported(self, "__spy__", "force_inline"),
             Builtin::OpSpec | Builtin::OpSpecConst => imported(self, "operator", "OpSpec"),
             Builtin::Alloc { gc: true } => imported(self, "unsafe", "gc_alloc"),

@@ -240,6 +240,20 @@ impl Interp<'_> {
                 self.shift_call(f, c, &printed, TypeId::NONE, range)
             }
             Builtin::StructMake(t) if runtime => self.shift_struct_make(f, t, callee_range, args, range),
+            // `as_red(e)`: the residual code computes `e` (a known value
+            // becomes its constant expression, red from here on)
+            Builtin::AsRed => self.check_arity(f, 1, 1, args, callee_range, None).and_then(|_| {
+                let (a, r) = &args[0];
+                if is_runtime(a) {
+                    return Ok(a.clone());
+                }
+                let e = self.residual(f, a, *r)?;
+                Ok(Typed {
+                    color: crate::vm::value::Color::Red,
+                    ty: a.ty,
+                    value: Value::Residual(std::rc::Rc::new(e)),
+                })
+            }),
             _ => return None,
         })
     }

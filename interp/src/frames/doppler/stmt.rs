@@ -147,6 +147,7 @@ impl Interp<'_> {
         }
         let item_ty = match &it.value {
             _ if it.ty == TypeId::RANGE => TypeId::I32,
+            _ if it.ty == TypeId::FILE => TypeId::STR,
             _ => match (self.vm.types.list_item(it.ty), self.vm.types.dict_types(it.ty)) {
                 (Some(t), _) | (None, Some((t, _))) => t,
                 (None, None) => return Err(self.not_iterable(f, it.ty, iter.range)),

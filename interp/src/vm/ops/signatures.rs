@@ -108,6 +108,8 @@ pub enum BuiltinImpl {
     Time,
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
     Sleep,
+    /// `open(path, mode = "r")`, both `str` (an effect: spec §8.5).
+    Open,
     /// `ptr_copy(dst, src, n)`... (`vm::ops::memops`): an effect.
     Mem(crate::vm::ops::memops::MemOp),
     /// `math.f(x[, y])`, every argument converted to `f64`; pure.
@@ -136,6 +138,7 @@ impl BuiltinImpl {
             self,
             BuiltinImpl::Time
                 | BuiltinImpl::Sleep
+                | BuiltinImpl::Open
                 | BuiltinImpl::Alloc { .. }
                 | BuiltinImpl::SimdLoad { .. }
                 | BuiltinImpl::SimdStore
@@ -208,6 +211,11 @@ pub fn builtin_signature(
             imp: BuiltinImpl::Math(m),
             result: Some(TypeId::F64),
             params: vec![Some(TypeId::F64); m.arity()],
+        }),
+        Builtin::Open => arity(args.len(), 1, 2).map(|_| BuiltinSig {
+            imp: BuiltinImpl::Open,
+            result: Some(TypeId::FILE),
+            params: vec![Some(TypeId::STR); args.len()],
         }),
         Builtin::Sleep => arity(args.len(), 1, 1).map(|_| BuiltinSig {
             imp: BuiltinImpl::Sleep,
@@ -406,6 +414,19 @@ pub enum StrMethod {
     Replace,
 }
 
+/// The methods of `file` (upstream's `stdlib/_file.spy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileMethod {
+    Read,
+    Readline,
+    Write,
+    Writelines,
+    Tell,
+    Seek,
+    Flush,
+    Close,
+}
+
 /// The methods of `list[T]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListMethod {
@@ -465,6 +486,7 @@ pub enum MethodImpl {
     Str(StrMethod),
     List(ListMethod),
     Dict(DictMethod),
+    File(FileMethod),
     /// A method of the untyped empty list `[]` that does not change it:
     /// the result is `[]` again.
     EmptyList,
@@ -498,6 +520,9 @@ pub fn method_signature(
 ) -> Option<Result<MethodSig, SigError>> {
     if recv == TypeId::STR {
         return Some(str_method(types, name, args.len()));
+    }
+    if recv == TypeId::FILE {
+        return Some(file_method(types, name, args.len()));
     }
     if recv == TypeId::EMPTY_LIST || types.list_item(recv).is_some() {
         return Some(list_method(types, recv, name, args.len()));
@@ -581,6 +606,37 @@ fn str_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, 
     arity(n, required, params.len())?;
     Ok(MethodSig {
         imp: MethodImpl::Str(m),
+        params: params[..n].to_vec(),
+        result,
+    })
+}
+
+fn file_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, SigError> {
+    use FileMethod::*;
+    const S: Param = Param::Exact(TypeId::STR);
+    const I: Param = Param::Convert(TypeId::I32);
+    let lines = Param::Exact(types.list(TypeId::STR));
+    // (method, required, parameters, result)
+    let (m, required, params, result): (FileMethod, usize, &[Param], TypeId) = match name {
+        "read" => (Read, 0, &[I], TypeId::STR),
+        "readline" => (Readline, 0, &[], TypeId::STR),
+        "write" => (Write, 1, &[S], TypeId::NONE),
+        "writelines" => (Writelines, 1, std::slice::from_ref(&lines), TypeId::NONE),
+        "tell" => (Tell, 0, &[], TypeId::I32),
+        "seek" => (Seek, 1, &[I, I], TypeId::NONE),
+        "flush" => (Flush, 0, &[], TypeId::NONE),
+        "close" => (Close, 0, &[], TypeId::NONE),
+        _ => {
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `_file::file::{name}` does not exist"),
+                vec![(At::Receiver, "this is `_file::file`".to_string())],
+            ))
+        }
+    };
+    arity(n, required, params.len())?;
+    Ok(MethodSig {
+        imp: MethodImpl::File(m),
         params: params[..n].to_vec(),
         result,
     })

@@ -146,7 +146,12 @@ fn map_uses(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
                 *v = m(*v);
             }
         }
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => {}
+        Stmt::Loop { .. }
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Mark(_)
+        | Stmt::InlineEnter(_)
+        | Stmt::InlineExit => {}
     }
 }
 

@@ -1,0 +1,13 @@
+//! IR-to-IR passes a front end runs on a verified module before
+//! [`crate::compile`] (so its listings show their result); each keeps every
+//! observable behaviour of the module as [`crate::ir::eval`] defines it:
+//! results, output, error codes and operands, the traceback and the depth at
+//! which the recursion error is raised.
+//!
+//! - [`inline`]: small callees are spliced into their callers between
+//!   `InlineEnter(site)` / `InlineExit`, which keep the call's depth count
+//!   and its traceback entry.
+
+pub mod inline;
+
+pub use inline::{inline_module, InlineOptions};

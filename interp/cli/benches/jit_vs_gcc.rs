@@ -28,9 +28,13 @@ struct Program {
     slow_size: u64,
     /// How much more work `size` is than `slow_size`.
     scale: f64,
+    /// The baseline's gcc flags (besides `-ffp-contract=off`).
+    gcc_base: &'static [&'static str],
     /// Extra gcc variants: (label, flags).
     gcc_variants: &'static [(&'static str, &'static [&'static str])],
 }
+
+const O2: &[&str] = &["-O2"];
 
 const PROGRAMS: &[Program] = &[
     Program {
@@ -38,6 +42,7 @@ const PROGRAMS: &[Program] = &[
         size: 32,
         slow_size: 32,
         scale: 1.0,
+        gcc_base: O2,
         gcc_variants: &[(
             "gcc -O2 -fno-inline -fno-optimize-sibling-calls",
             &["-fno-inline", "-fno-optimize-sibling-calls"],
@@ -48,6 +53,7 @@ const PROGRAMS: &[Program] = &[
         size: 20_000,
         slow_size: 200,
         scale: 100.0,
+        gcc_base: O2,
         // gcc -O2 replaces the inner loop by its closed form; without
         // final-value replacement it keeps the loop (strength-reducing
         // `i * j` to an addition).
@@ -61,6 +67,7 @@ const PROGRAMS: &[Program] = &[
         size: 20_000_000,
         slow_size: 200_000,
         scale: 100.0,
+        gcc_base: O2,
         gcc_variants: &[],
     },
     Program {
@@ -68,6 +75,33 @@ const PROGRAMS: &[Program] = &[
         size: 1,
         slow_size: 1,
         scale: 1.0,
+        gcc_base: O2,
+        gcc_variants: &[],
+    },
+    // The design's vectorize(kernel0, f64) against gcc's auto-vectorizer
+    // at the host's best ISA (`objdump -d` of the twin says which).
+    Program {
+        name: "vectorize_big",
+        size: 10_000_000,
+        slow_size: 100_000,
+        scale: 100.0,
+        gcc_base: &["-O3", "-march=native"],
+        gcc_variants: &[],
+    },
+    Program {
+        name: "vectorize_l1",
+        size: 3_000,
+        slow_size: 3,
+        scale: 1000.0,
+        gcc_base: &["-O3", "-march=native"],
+        gcc_variants: &[],
+    },
+    Program {
+        name: "stencil",
+        size: 10_000_000,
+        slow_size: 100_000,
+        scale: 100.0,
+        gcc_base: O2,
         gcc_variants: &[],
     },
 ];
@@ -102,7 +136,8 @@ fn main() {
         let gcc = |tag: &str, extra: &[&str]| -> Option<PathBuf> {
             let out = exe(tag);
             let status = Command::new("gcc")
-                .args(["-O2", "-ffp-contract=off"])
+                .args(p.gcc_base)
+                .arg("-ffp-contract=off")
                 .args(extra)
                 .arg(&c)
                 .arg("-o")
@@ -114,7 +149,7 @@ fn main() {
         let arg = p.size.to_string();
         match gcc("o2", &[]) {
             Some(bin) => commands.push((
-                "gcc -O2 -ffp-contract=off".into(),
+                format!("gcc {} -ffp-contract=off", p.gcc_base.join(" ")),
                 vec![bin.display().to_string(), arg.clone()],
                 1.0,
             )),
@@ -189,6 +224,19 @@ fn main() {
             }
         }
         check_outputs(p, &commands, &outputs);
+        // The jit at the slow size prints exactly what the interpreter does.
+        if p.scale != 1.0 {
+            let run = |engine: &str| {
+                let o = Command::new(&s)
+                    .args(["execute", "--engine", engine])
+                    .arg(&small)
+                    .output()
+                    .expect("runs");
+                String::from_utf8_lossy(&o.stdout).into_owned()
+            };
+            let (jit, interp) = (run("jit"), run("interp"));
+            assert_eq!(jit, interp, "{}: the jit and the interpreter differ at the slow size", p.name);
+        }
         let median = |v: &mut Vec<Duration>| {
             v.sort();
             v[v.len() / 2].as_secs_f64()

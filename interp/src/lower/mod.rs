@@ -330,6 +330,8 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
     // Small callees (load helpers, kernels, conversions, methods) are
     // inlined with their depth count and traceback entry (spec §17.2).
     spy_jit::opt::inline_module(&mut module_ir, &Default::default());
+    // Then pure loop-invariant operations (conversions, broadcasts) move out of loops.
+    spy_jit::opt::hoist_invariants(&mut module_ir);
     Ok(Program {
         module: module_ir,
         main: main_decl.id,

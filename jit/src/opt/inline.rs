@@ -279,8 +279,9 @@ fn always_leaves(b: &[Stmt]) -> bool {
 }
 
 /// `if c: A (leaves); B` becomes `if c: A else: (else-arm; B)` (and the
-/// mirror case), recursively, wherever no inlined call is open: the same
-/// statements run in the same order on every path.
+/// mirror case), recursively, wherever no inlined call is open, and the
+/// unreachable statements after a `return`, `raise`, `break` or `continue`
+/// go: the same statements run in the same order on every path.
 fn tail_form(b: Vec<Stmt>) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(b.len());
     let mut open = 0usize;
@@ -314,6 +315,12 @@ fn tail_form(b: Vec<Stmt>) -> Vec<Stmt> {
                     then_: Block(tail_form(then_.0)),
                     else_: Block(tail_form(else_.0)),
                 });
+            }
+            Stmt::Return(_) | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue if open == 0 => {
+                // What follows is unreachable (a lowering's guard after the
+                // last `return`, for example).
+                out.push(s);
+                break;
             }
             other => out.push(other),
         }

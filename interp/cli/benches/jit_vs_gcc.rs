@@ -5,7 +5,8 @@
 //! timed as whole processes, alternating commands run by run so that the
 //! machine's drift affects them alike; the median of the runs is reported.
 //! A plain binary, not a timed test: `cargo bench -p spy-interp-cli --bench
-//! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs).
+//! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs,
+//! `JIT_BENCH_ONLY=a,b` for some of the programs).
 //!
 //! `startup` is a two-line program: its row is the cost of a whole
 //! `execute` (process start, parse, redshift, lowering, compilation, exit)
@@ -121,7 +122,14 @@ fn main() {
         "{:<13} {:<52} {:>10} {:>9}",
         "program", "command", "seconds", "vs gcc"
     );
+    // `JIT_BENCH_ONLY=fib,stencil` runs only those programs.
+    let only: Option<Vec<String>> = std::env::var("JIT_BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
     for p in PROGRAMS {
+        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == p.name)) {
+            continue;
+        }
         let template = std::fs::read_to_string(root.join(format!("{}.spy", p.name)))
             .unwrap_or_else(|e| panic!("bench/jit/{}.spy: {e}", p.name));
         let write = |size: u64| {

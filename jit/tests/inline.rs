@@ -88,7 +88,11 @@ fn three_levels() -> (Module, FuncId) {
 fn small_callees_are_inlined_with_the_same_results_and_errors() {
     let (m, main) = three_levels();
     let g = inlined(&m);
-    assert_eq!(calls(&g.function(main).body), 0, "mid and leaf are inlined into main");
+    assert_eq!(
+        calls(&g.function(main).body),
+        0,
+        "mid and leaf are inlined into main"
+    );
     for args in [[5u64, 20], [3, 100], [0, 7]] {
         same(&m, main, &args, 10).unwrap();
     }
@@ -107,7 +111,10 @@ fn an_inlined_call_counts_against_the_depth_limit() {
     // `leaf`'s entry (unwinding through site 20, then 10), 1 in `mid`'s.
     same(&m, main, &[2, 20], 3).unwrap();
     let e = same(&m, main, &[2, 20], 2).unwrap_err();
-    assert_eq!((e.code.get(), e.traceback), (RECURSION, vec![SiteId(20), SiteId(10)]));
+    assert_eq!(
+        (e.code.get(), e.traceback),
+        (RECURSION, vec![SiteId(20), SiteId(10)])
+    );
     let e = same(&m, main, &[2, 20], 1).unwrap_err();
     assert_eq!((e.code.get(), e.traceback), (RECURSION, vec![SiteId(10)]));
     // `mid` returns early for a negative argument: no `leaf` activation.

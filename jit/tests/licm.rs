@@ -6,7 +6,9 @@
 
 mod common;
 use common::*;
-use spy_jit::ir::{verify, BinOp, Block, CmpOp, FuncId, Lane, Module, ModuleBuilder, Op, Stmt, Ty, VOp, VecTy};
+use spy_jit::ir::{
+    verify, BinOp, Block, CmpOp, FuncId, Lane, Module, ModuleBuilder, Op, Stmt, Ty, VOp, VecTy,
+};
 use spy_jit::opt::hoist_invariants;
 
 fn top_level_loop(b: &Block) -> &Block {
@@ -38,7 +40,10 @@ fn module() -> (Module, FuncId) {
         let c = f.local(Ty::I32);
         f.assign(c, Op::Copy(k));
         let x = f.convert(Ty::F64, c);
-        let v4 = Ty::Vec(VecTy { lane: Lane::F64, n: 4 });
+        let v4 = Ty::Vec(VecTy {
+            lane: Lane::F64,
+            n: 4,
+        });
         let vx = f.op(v4, Op::Vector(VOp::Splat(x)));
         let two = f.const_(Ty::F64, 2f64.to_bits());
         let v2 = f.op(v4, Op::Vector(VOp::Splat(two)));

@@ -243,7 +243,11 @@ fn main() {
                 String::from_utf8_lossy(&o.stdout).into_owned()
             };
             let (jit, interp) = (run("jit"), run("interp"));
-            assert_eq!(jit, interp, "{}: the jit and the interpreter differ at the slow size", p.name);
+            assert_eq!(
+                jit, interp,
+                "{}: the jit and the interpreter differ at the slow size",
+                p.name
+            );
         }
         let median = |v: &mut Vec<Duration>| {
             v.sort();

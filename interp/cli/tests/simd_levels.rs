@@ -142,7 +142,12 @@ fn the_vectorize_example_main_loop_is_inlined_vector_code_without_a_call() {
             c.env_remove(SIMD_ENV);
         }
         let out = c.output().expect("spawn spy-interp");
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         // The impl's machine code, from the SIMD loop's marker to the scalar loop's.
         let marker = |l: &str, what: &str| l.trim_start().starts_with("; line") && l.contains(what);

@@ -196,7 +196,8 @@ impl Cx<'_> {
         } else {
             self.originals[gi].clone()
         };
-        if size(&callee.body) > self.opts.max_callee_stmts || size(&self.caller.body) > self.opts.max_caller_stmts
+        if size(&callee.body) > self.opts.max_callee_stmts
+            || size(&self.caller.body) > self.opts.max_caller_stmts
         {
             return None;
         }
@@ -245,7 +246,10 @@ impl Cx<'_> {
             out.extend(body);
             out.push(Stmt::InlineExit);
             for (&r, &v) in results.iter().zip(&vals) {
-                out.push(Stmt::Assign { dst: r, op: Op::Copy(v) });
+                out.push(Stmt::Assign {
+                    dst: r,
+                    op: Op::Copy(v),
+                });
             }
             return;
         }
@@ -263,7 +267,10 @@ impl Cx<'_> {
         out.extend(body);
         out.push(Stmt::InlineExit);
         for (&r, &l) in results.iter().zip(&locals) {
-            out.push(Stmt::Assign { dst: r, op: Op::Copy(l) });
+            out.push(Stmt::Assign {
+                dst: r,
+                op: Op::Copy(l),
+            });
         }
     }
 }
@@ -335,7 +342,9 @@ fn returns_in_tail(b: &[Stmt], tail: bool) -> bool {
         let here = tail && i == last;
         match s {
             Stmt::Return(_) => here,
-            Stmt::If { then_, else_, .. } => returns_in_tail(&then_.0, here) && returns_in_tail(&else_.0, here),
+            Stmt::If { then_, else_, .. } => {
+                returns_in_tail(&then_.0, here) && returns_in_tail(&else_.0, here)
+            }
             Stmt::Loop { body } => count_returns(&body.0) == 0,
             _ => true,
         }
@@ -344,7 +353,9 @@ fn returns_in_tail(b: &[Stmt], tail: bool) -> bool {
 
 fn count_returns(b: &[Stmt]) -> usize {
     let mut n = 0;
-    walk(&Block(b.to_vec()), &mut |s| n += matches!(s, Stmt::Return(_)) as usize);
+    walk(&Block(b.to_vec()), &mut |s| {
+        n += matches!(s, Stmt::Return(_)) as usize
+    });
     n
 }
 
@@ -354,7 +365,10 @@ fn returns_to_copies(b: &mut Vec<Stmt>, locals: &[VReg]) {
         let vals = vals.clone();
         b.pop();
         for (&l, &v) in locals.iter().zip(&vals) {
-            b.push(Stmt::Assign { dst: l, op: Op::Copy(v) });
+            b.push(Stmt::Assign {
+                dst: l,
+                op: Op::Copy(v),
+            });
         }
         return;
     }
@@ -394,7 +408,11 @@ fn rename_stmt(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
         Stmt::Raise { operands, .. } => operands.iter_mut().flatten().for_each(r),
         Stmt::If { cond, then_, else_ } => {
             r(cond);
-            then_.0.iter_mut().chain(else_.0.iter_mut()).for_each(|s| rename_stmt(s, m));
+            then_
+                .0
+                .iter_mut()
+                .chain(else_.0.iter_mut())
+                .for_each(|s| rename_stmt(s, m));
         }
         Stmt::Loop { body } => body.0.iter_mut().for_each(|s| rename_stmt(s, m)),
         Stmt::Return(vals) => vals.iter_mut().for_each(r),

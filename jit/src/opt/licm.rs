@@ -87,7 +87,12 @@ fn pure(op: &Op) -> bool {
             | Op::Cmp(..)
             | Op::Convert(_)
             | Op::Vector(
-                VOp::Splat(_) | VOp::Build(_) | VOp::Lane(..) | VOp::Binary(..) | VOp::Cmp(..) | VOp::Convert(_)
+                VOp::Splat(_)
+                    | VOp::Build(_)
+                    | VOp::Lane(..)
+                    | VOp::Binary(..)
+                    | VOp::Cmp(..)
+                    | VOp::Convert(_)
             )
     )
 }

@@ -123,7 +123,10 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
             assert!(head_has("mulpd xmm") && has("addpd xmm"), "{head:#?}\n{body:#?}");
             assert!(!has("ymm") && !has("mulpd"), "{body:#?}");
         } else {
-            assert!(head_has("vmulpd ymm") && has("vaddpd ymm"), "{head:#?}\n{body:#?}");
+            assert!(
+                head_has("vmulpd ymm") && has("vaddpd ymm"),
+                "{head:#?}\n{body:#?}"
+            );
             assert!(!has("mulpd"), "{body:#?}");
         }
         assert!(!has("call"), "the vector loop body calls: {body:#?}");

@@ -7,10 +7,12 @@
 //! the reference, bit for bit. See `jit/README.md` for the design.
 //!
 //! Modules: [`ir`] (IR, builder, verifier, semantics, evaluator),
+//! [`opt`] (IR passes that keep every observable behaviour: inlining),
 //! [`runtime`] (context, helper guard, native stack), `x64` (emitter,
 //! register allocation, code generation, executable module; x86-64 only).
 
 pub mod ir;
+pub mod opt;
 pub mod runtime;
 #[cfg(all(target_arch = "x86_64", unix))]
 pub mod x64;

@@ -5,7 +5,8 @@
 //! timed as whole processes, alternating commands run by run so that the
 //! machine's drift affects them alike; the median of the runs is reported.
 //! A plain binary, not a timed test: `cargo bench -p spy-interp-cli --bench
-//! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs).
+//! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs,
+//! `JIT_BENCH_ONLY=a,b` for some of the programs).
 //!
 //! `startup` is a two-line program: its row is the cost of a whole
 //! `execute` (process start, parse, redshift, lowering, compilation, exit)
@@ -28,9 +29,13 @@ struct Program {
     slow_size: u64,
     /// How much more work `size` is than `slow_size`.
     scale: f64,
+    /// The baseline's gcc flags (besides `-ffp-contract=off`).
+    gcc_base: &'static [&'static str],
     /// Extra gcc variants: (label, flags).
     gcc_variants: &'static [(&'static str, &'static [&'static str])],
 }
+
+const O2: &[&str] = &["-O2"];
 
 const PROGRAMS: &[Program] = &[
     Program {
@@ -38,6 +43,7 @@ const PROGRAMS: &[Program] = &[
         size: 32,
         slow_size: 32,
         scale: 1.0,
+        gcc_base: O2,
         gcc_variants: &[(
             "gcc -O2 -fno-inline -fno-optimize-sibling-calls",
             &["-fno-inline", "-fno-optimize-sibling-calls"],
@@ -48,6 +54,7 @@ const PROGRAMS: &[Program] = &[
         size: 20_000,
         slow_size: 200,
         scale: 100.0,
+        gcc_base: O2,
         // gcc -O2 replaces the inner loop by its closed form; without
         // final-value replacement it keeps the loop (strength-reducing
         // `i * j` to an addition).
@@ -61,6 +68,7 @@ const PROGRAMS: &[Program] = &[
         size: 20_000_000,
         slow_size: 200_000,
         scale: 100.0,
+        gcc_base: O2,
         gcc_variants: &[],
     },
     Program {
@@ -68,6 +76,33 @@ const PROGRAMS: &[Program] = &[
         size: 1,
         slow_size: 1,
         scale: 1.0,
+        gcc_base: O2,
+        gcc_variants: &[],
+    },
+    // The design's vectorize(kernel0, f64) against gcc's auto-vectorizer
+    // at the host's best ISA (`objdump -d` of the twin says which).
+    Program {
+        name: "vectorize_big",
+        size: 10_000_000,
+        slow_size: 100_000,
+        scale: 100.0,
+        gcc_base: &["-O3", "-march=native"],
+        gcc_variants: &[],
+    },
+    Program {
+        name: "vectorize_l1",
+        size: 3_000,
+        slow_size: 3,
+        scale: 1000.0,
+        gcc_base: &["-O3", "-march=native"],
+        gcc_variants: &[],
+    },
+    Program {
+        name: "stencil",
+        size: 10_000_000,
+        slow_size: 100_000,
+        scale: 100.0,
+        gcc_base: O2,
         gcc_variants: &[],
     },
 ];
@@ -87,7 +122,14 @@ fn main() {
         "{:<13} {:<52} {:>10} {:>9}",
         "program", "command", "seconds", "vs gcc"
     );
+    // `JIT_BENCH_ONLY=fib,stencil` runs only those programs.
+    let only: Option<Vec<String>> = std::env::var("JIT_BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
     for p in PROGRAMS {
+        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == p.name)) {
+            continue;
+        }
         let template = std::fs::read_to_string(root.join(format!("{}.spy", p.name)))
             .unwrap_or_else(|e| panic!("bench/jit/{}.spy: {e}", p.name));
         let write = |size: u64| {
@@ -102,7 +144,8 @@ fn main() {
         let gcc = |tag: &str, extra: &[&str]| -> Option<PathBuf> {
             let out = exe(tag);
             let status = Command::new("gcc")
-                .args(["-O2", "-ffp-contract=off"])
+                .args(p.gcc_base)
+                .arg("-ffp-contract=off")
                 .args(extra)
                 .arg(&c)
                 .arg("-o")
@@ -114,7 +157,7 @@ fn main() {
         let arg = p.size.to_string();
         match gcc("o2", &[]) {
             Some(bin) => commands.push((
-                "gcc -O2 -ffp-contract=off".into(),
+                format!("gcc {} -ffp-contract=off", p.gcc_base.join(" ")),
                 vec![bin.display().to_string(), arg.clone()],
                 1.0,
             )),
@@ -189,6 +232,23 @@ fn main() {
             }
         }
         check_outputs(p, &commands, &outputs);
+        // The jit at the slow size prints exactly what the interpreter does.
+        if p.scale != 1.0 {
+            let run = |engine: &str| {
+                let o = Command::new(&s)
+                    .args(["execute", "--engine", engine])
+                    .arg(&small)
+                    .output()
+                    .expect("runs");
+                String::from_utf8_lossy(&o.stdout).into_owned()
+            };
+            let (jit, interp) = (run("jit"), run("interp"));
+            assert_eq!(
+                jit, interp,
+                "{}: the jit and the interpreter differ at the slow size",
+                p.name
+            );
+        }
         let median = |v: &mut Vec<Duration>| {
             v.sort();
             v[v.len() / 2].as_secs_f64()

@@ -331,12 +331,17 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         let body = func::lower_function(&mut cx, &d)?;
         cx.builder.define(body);
     }
-    let module_ir = cx.builder.finish().map_err(|e| LowerError::Unsupported {
+    let mut module_ir = cx.builder.finish().map_err(|e| LowerError::Unsupported {
         what: format!("this program: the lowered IR is invalid ({e})"),
         at: file.path.clone(),
         path: file.path.clone(),
         range: TextRange::default(),
     })?;
+    // Small callees (load helpers, kernels, conversions, methods) are
+    // inlined with their depth count and traceback entry (spec §17.2).
+    spy_jit::opt::inline_module(&mut module_ir, &Default::default());
+    // Then pure loop-invariant operations (conversions, broadcasts) move out of loops.
+    spy_jit::opt::hoist_invariants(&mut module_ir);
     Ok(Program {
         module: module_ir,
         main: main_decl.id,

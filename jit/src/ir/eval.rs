@@ -100,6 +100,7 @@ impl<'a> Eval<'a> {
         let mut regs = Regs {
             words: vec![0u64; func.vregs.len()],
             vecs: vec![Vec::new(); func.vregs.len()],
+            inline: vec![],
         };
         for (&p, &a) in func.params.iter().zip(args) {
             regs[p.index()] = a;
@@ -109,7 +110,14 @@ impl<'a> Eval<'a> {
         self.cur.pop();
         match flow {
             Flow::Return(v) => Some(v),
-            Flow::Error => None,
+            Flow::Error => {
+                // The error unwinds through the open inlined calls, innermost first.
+                for &site in regs.inline.iter().rev() {
+                    self.ctx.push_site(site);
+                }
+                self.depth -= regs.inline.len() as u32;
+                None
+            }
             Flow::Next | Flow::Break | Flow::Continue => unreachable!("verified: every path returns"),
         }
     }
@@ -317,6 +325,22 @@ impl<'a> Eval<'a> {
                 }
             },
             Stmt::Mark(_) => Flow::Next,
+            Stmt::InlineEnter(site) => {
+                // As a call's entry: the recursion error unwinds through `site`.
+                // (The depth counts it either way: the unwinding gives it back.)
+                regs.inline.push(*site);
+                let too_deep = self.depth >= self.opts.depth_limit;
+                self.depth += 1;
+                if too_deep {
+                    return self.raise(self.opts.recursion_error, 0, 0);
+                }
+                Flow::Next
+            }
+            Stmt::InlineExit => {
+                regs.inline.pop();
+                self.depth -= 1;
+                Flow::Next
+            }
             Stmt::Break => Flow::Break,
             Stmt::Continue => Flow::Continue,
             Stmt::Return(vals) => Flow::Return(vals.iter().map(|v| regs[v.index()]).collect()),
@@ -398,10 +422,12 @@ impl<'a> Eval<'a> {
     }
 }
 
-/// The registers of one activation: words, and the lanes of vectors.
+/// The registers of one activation: words, and the lanes of vectors; and
+/// the sites of its open inlined calls (outermost first).
 struct Regs {
     words: Vec<Word>,
     vecs: Vec<Vec<Word>>,
+    inline: Vec<super::SiteId>,
 }
 
 impl std::ops::Index<usize> for Regs {

@@ -393,6 +393,17 @@ pub enum Stmt {
     Continue,
     /// Return the values (the function's result types, in order).
     Return(Vec<VReg>),
+    /// The start of an inlined call's body (see `opt::inline`): counts one
+    /// activation against the depth limit exactly as a call's entry does
+    /// (past the limit it raises the recursion error), and until the
+    /// matching [`Stmt::InlineExit`] every error raised here appends `site`
+    /// to the traceback, as unwinding through the call would. Enter and exit
+    /// pair up in one block; no `Return` between them, and a `Break` or
+    /// `Continue` between them only for a loop that is also between them.
+    InlineEnter(SiteId),
+    /// The end of the innermost open inlined call: the activation it
+    /// counted ends (the depth is given back).
+    InlineExit,
     /// A source position marker chosen by the front end (e.g. the source
     /// statement the following statements come from): no effect; the
     /// backend records where its code starts, for listings.

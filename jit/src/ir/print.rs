@@ -168,6 +168,12 @@ fn block(m: &Module, f: &Function, b: &Block, depth: usize, mark: &dyn Fn(u32) -
             Stmt::Mark(k) => {
                 let _ = writeln!(out, "{pad}# {}", mark(*k));
             }
+            Stmt::InlineEnter(site) => {
+                let _ = writeln!(out, "{pad}inline enter  [site {}]", site.0);
+            }
+            Stmt::InlineExit => {
+                let _ = writeln!(out, "{pad}inline exit");
+            }
             Stmt::Break => {
                 let _ = writeln!(out, "{pad}break");
             }

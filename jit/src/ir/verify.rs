@@ -75,6 +75,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             f,
             defined_once: vec![false; f.vregs.len()],
             loop_depth: 0,
+            open_inline: vec![],
         }
         .function()
         .map_err(|message| VerifyError {
@@ -100,6 +101,8 @@ struct Checker<'a> {
     f: &'a Function,
     defined_once: Vec<bool>,
     loop_depth: u32,
+    /// The open `InlineEnter`s, innermost last: the loop depth at each.
+    open_inline: Vec<u32>,
 }
 
 type R<T> = Result<T, String>;
@@ -170,10 +173,29 @@ impl Checker<'_> {
     }
 
     fn block(&mut self, b: &Block, mut st: State, brk: &mut State) -> R<State> {
+        let open = self.open_inline.len();
         for s in &b.0 {
+            match s {
+                Stmt::InlineEnter(_) => self.open_inline.push(self.loop_depth),
+                Stmt::InlineExit if self.open_inline.len() == open => {
+                    return Err("InlineExit without an InlineEnter in its block".into())
+                }
+                Stmt::InlineExit => {
+                    self.open_inline.pop();
+                }
+                _ => {}
+            }
             st = self.stmt(s, st, brk)?;
         }
+        if self.open_inline.len() != open {
+            return Err("InlineEnter without an InlineExit in its block".into());
+        }
         Ok(st)
+    }
+
+    /// Whether a `Break`/`Continue` stays inside the innermost open inlined call.
+    fn jump_inside_inline(&self) -> bool {
+        self.open_inline.last().is_none_or(|&d| self.loop_depth > d)
     }
 
     fn index_args(&self, st: &State, ptr: VReg, len: VReg, index: VReg) -> R<()> {
@@ -254,15 +276,21 @@ impl Checker<'_> {
                 // The body's end goes back to the head; only breaks leave.
                 return Ok(inner);
             }
-            Stmt::Mark(_) => {}
+            Stmt::Mark(_) | Stmt::InlineEnter(_) | Stmt::InlineExit => {}
             Stmt::Break | Stmt::Continue => {
                 if self.loop_depth == 0 {
                     return Err(format!("{s:?} outside a loop"));
+                }
+                if !self.jump_inside_inline() {
+                    return Err(format!("{s:?} leaves an inlined call"));
                 }
                 if let Stmt::Break = s {
                     *brk = join(brk.take(), st);
                 }
                 return Ok(None);
+            }
+            Stmt::Return(_) if !self.open_inline.is_empty() => {
+                return Err("Return inside an inlined call".into());
             }
             Stmt::Return(vals) => {
                 if vals.len() != self.f.results.len() {

@@ -43,6 +43,9 @@ enum StubKind {
 struct Stub {
     label: DynamicLabel,
     kind: StubKind,
+    /// The inlined calls open where the stub is branched to (outermost
+    /// first): the error unwinds through their sites too.
+    inline: Vec<SiteId>,
 }
 
 /// Facts about a compiled function the module needs.
@@ -64,6 +67,8 @@ pub struct FnGen<'a, A: Target> {
     pub recursion_error: ErrCode,
     stubs: Vec<Stub>,
     loops: Vec<(DynamicLabel, DynamicLabel)>,
+    /// Sites of the open `InlineEnter`s, outermost first.
+    inline: Vec<SiteId>,
     epilogue: DynamicLabel,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
@@ -223,6 +228,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             labels,
             recursion_error,
             stubs: vec![],
+            inline: vec![],
             loops: vec![],
             epilogue,
             simd: crate::SimdLevel::Sse2,
@@ -340,7 +346,8 @@ impl<'a, A: Target> FnGen<'a, A> {
 
     fn stub(&mut self, kind: StubKind) -> DynamicLabel {
         let label = self.label();
-        self.stubs.push(Stub { label, kind });
+        let inline = self.inline.clone();
+        self.stubs.push(Stub { label, kind, inline });
         label
     }
 
@@ -358,22 +365,28 @@ impl<'a, A: Target> FnGen<'a, A> {
                         self.e(Inst::Store(StoreKind::Q, abi::operand(i), RAX));
                     }
                 }
-                StubKind::Site(site) => {
-                    let skip = self.label();
-                    self.e(Inst::Load(LoadKind::D, RAX, abi::tb_len()));
-                    self.e(Inst::AluI(Alu::Cmp, RAX, crate::ir::TRACEBACK_CAP as i32));
-                    self.e(Inst::Jcc(Cc::Ae, skip));
-                    self.e(Inst::StoreImm32(
-                        Mem::indexed(CTX, RAX, Scale::S4, abi::tb_offset()),
-                        site.0 as i32,
-                    ));
-                    self.em.bind(skip);
-                    self.e(Inst::AluI(Alu::Add, RAX, 1));
-                    self.e(Inst::Store(StoreKind::D, abi::tb_len(), RAX));
-                }
+                StubKind::Site(site) => self.append_site(site),
+            }
+            for &site in st.inline.iter().rev() {
+                self.append_site(site);
             }
             self.e(Inst::Jmp(self.epilogue));
         }
+    }
+
+    /// Append `site` to the context's traceback (counted past its capacity).
+    fn append_site(&mut self, site: SiteId) {
+        let skip = self.label();
+        self.e(Inst::Load(LoadKind::D, RAX, abi::tb_len()));
+        self.e(Inst::AluI(Alu::Cmp, RAX, crate::ir::TRACEBACK_CAP as i32));
+        self.e(Inst::Jcc(Cc::Ae, skip));
+        self.e(Inst::StoreImm32(
+            Mem::indexed(CTX, RAX, Scale::S4, abi::tb_offset()),
+            site.0 as i32,
+        ));
+        self.em.bind(skip);
+        self.e(Inst::AluI(Alu::Add, RAX, 1));
+        self.e(Inst::Store(StoreKind::D, abi::tb_len(), RAX));
     }
 
     fn params(&mut self) {
@@ -813,6 +826,20 @@ impl<'a, A: Target> FnGen<'a, A> {
             Stmt::Mark(k) => {
                 let at = self.em.offset();
                 self.marks.push((at, *k));
+            }
+            Stmt::InlineEnter(site) => {
+                // The callee's entry, without the call: one activation more.
+                self.inline.push(*site);
+                self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
+                let rec = self.stub(StubKind::Error {
+                    code: self.recursion_error,
+                    operands: [Opnd::Zero, Opnd::Zero],
+                });
+                self.e(Inst::Jcc(Cc::S, rec));
+            }
+            Stmt::InlineExit => {
+                self.inline.pop();
+                self.e(Inst::AluI(Alu::Add, DEPTH, 1));
             }
             Stmt::Break => {
                 let exit = self.loops.last().expect("verified").1;

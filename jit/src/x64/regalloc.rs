@@ -187,7 +187,12 @@ pub fn each_use(s: &Stmt, mut f: impl FnMut(VReg)) {
         Stmt::Raise { operands, .. } => operands.iter().flatten().copied().for_each(f),
         Stmt::If { cond, .. } => f(*cond),
         Stmt::Return(v) => v.iter().copied().for_each(f),
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => {}
+        Stmt::Loop { .. }
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Mark(_)
+        | Stmt::InlineEnter(_)
+        | Stmt::InlineExit => {}
     }
 }
 
@@ -215,7 +220,12 @@ pub fn stmt_uses(s: &Stmt) -> Vec<VReg> {
         Stmt::Raise { operands, .. } => operands.iter().flatten().copied().collect(),
         Stmt::If { cond, .. } => vec![*cond],
         Stmt::Return(v) => v.clone(),
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => vec![],
+        Stmt::Loop { .. }
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Mark(_)
+        | Stmt::InlineEnter(_)
+        | Stmt::InlineExit => vec![],
     }
 }
 

@@ -10,6 +10,8 @@
 //! - a temporary that copies another temporary is replaced by it at every
 //!   use (both are defined once, so they are the same value);
 //! - an `if` on a constant is replaced by the arm it takes;
+//! - a vector built from the lanes `0..n`, in order, of one vector
+//!   temporary of its type is a copy of it;
 //! - unused pure temporaries are removed.
 //!
 //! Locals are never folded (they are mutable); floats only fold when every
@@ -21,6 +23,8 @@ use crate::ir::{sem, BinOp, Block, Function, Op, Stmt, Ty, VOp, VReg, VRegKind, 
 struct Facts {
     konst: Vec<Option<Word>>,
     alias: Vec<VReg>,
+    /// `t = Lane(a, k)` of a vector temporary `a`: (a, k).
+    lane: Vec<Option<(VReg, u8)>>,
 }
 
 /// The simplified copy of `f`.
@@ -30,6 +34,7 @@ pub fn simplify(f: &Function) -> Function {
     let mut facts = Facts {
         konst: vec![None; n],
         alias: (0..n as u32).map(VReg).collect(),
+        lane: vec![None; n],
     };
     let body = std::mem::take(&mut g.body);
     g.body = fold_block(&g, body, &mut facts);
@@ -64,7 +69,20 @@ fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bo
         Stmt::Assign { dst, op } => {
             let pure = matches!(
                 op,
-                Op::Const(_) | Op::Copy(_) | Op::Unary(..) | Op::Binary(..) | Op::Cmp(..) | Op::Convert(_)
+                Op::Const(_)
+                    | Op::Copy(_)
+                    | Op::Unary(..)
+                    | Op::Binary(..)
+                    | Op::Cmp(..)
+                    | Op::Convert(_)
+                    | Op::Vector(
+                        VOp::Splat(_)
+                            | VOp::Build(_)
+                            | VOp::Lane(..)
+                            | VOp::Binary(..)
+                            | VOp::Cmp(..)
+                            | VOp::Convert(_)
+                    )
             );
             !(pure && vregs[dst.index()].kind == VRegKind::Temp && uses[dst.index()] == 0)
         }
@@ -146,7 +164,12 @@ fn map_uses(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
                 *v = m(*v);
             }
         }
-        Stmt::Loop { .. } | Stmt::Break | Stmt::Continue | Stmt::Mark(_) => {}
+        Stmt::Loop { .. }
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Mark(_)
+        | Stmt::InlineEnter(_)
+        | Stmt::InlineExit => {}
     }
 }
 
@@ -198,6 +221,21 @@ fn fold(f: &Function, ty: Ty, op: &Op, k: &[Option<Word>]) -> Option<Op> {
     }
 }
 
+/// `Build` of the lanes `0..n` of one vector temporary `a` of the
+/// destination's type (what passing a vector as lanes to an inlined callee
+/// leaves) is a copy of `a`.
+fn rebuilt(f: &Function, dst: VReg, op: &Op, lane: &[Option<(VReg, u8)>]) -> Option<Op> {
+    let Op::Vector(VOp::Build(ls)) = op else {
+        return None;
+    };
+    let (a, _) = lane[ls.first()?.index()]?;
+    let same = ls
+        .iter()
+        .enumerate()
+        .all(|(i, l)| lane[l.index()] == Some((a, i as u8)));
+    (same && f.ty(a) == f.ty(dst)).then_some(Op::Copy(a))
+}
+
 fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
     let mut out = Vec::with_capacity(b.0.len());
     let mut work: Vec<Stmt> = b.0;
@@ -210,6 +248,9 @@ fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
         match s {
             Stmt::Assign { dst, mut op } => {
                 let d = dst.index();
+                if let Some(o) = rebuilt(f, dst, &op, &facts.lane) {
+                    op = o;
+                }
                 if f.vregs[d].kind == VRegKind::Temp {
                     if let Some(o) = fold(f, f.ty(dst), &op, &facts.konst) {
                         op = o;
@@ -217,6 +258,9 @@ fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
                     match op {
                         Op::Const(w) => facts.konst[d] = Some(w),
                         Op::Copy(a) if f.vregs[a.index()].kind == VRegKind::Temp => facts.alias[d] = a,
+                        Op::Vector(VOp::Lane(a, k)) if f.vregs[a.index()].kind == VRegKind::Temp => {
+                            facts.lane[d] = Some((a, k))
+                        }
                         _ => {}
                     }
                 }

@@ -60,6 +60,10 @@ impl<A: Target> FnGen<'_, A> {
     }
 
     pub(super) fn vcopy(&mut self, d: VReg, a: VReg) {
+        if self.loc(d) == self.loc(a) {
+            // Coalesced (an inlined callee's parameter, for example).
+            return;
+        }
         let vt = vec_ty(self.f.ty(d));
         if vt.bytes() < 4 {
             // One or two `Bool` lanes: byte by byte.

@@ -1,0 +1,447 @@
+//! Inlining: a direct call of a small function is replaced by a copy of the
+//! callee's body, so the load helpers, kernels, `$convert[A, B]` and struct
+//! methods a residual module calls in its loops cost no call, and the
+//! callee's code is simplified and allocated together with the caller's.
+//!
+//! The copy sits between `InlineEnter(site)` and `InlineExit` (see
+//! [`Stmt::InlineEnter`]): the enter counts one activation against the depth
+//! limit exactly as the callee's entry would (so the recursion error comes at
+//! the same depth), and an error raised inside appends the call's `site` to
+//! the traceback, as unwinding through the call does. The front end's error
+//! codes and sites are the callee's own, so the traceback it rebuilds is the
+//! same statement for statement.
+//!
+//! What is inlined: a `Call` whose callee has at most
+//! [`InlineOptions::max_callee_stmts`] statements (nested ones counted,
+//! markers not) and whose every `Return` is in tail position once an `if`
+//! whose arm always leaves has the statements after it moved into its other
+//! arm (so no `Return` inside a loop), while the caller has at most
+//! [`InlineOptions::max_caller_stmts`]. Functions are processed callees
+//! first (post-order of the call graph), so a callee arrives with its own
+//! calls already inlined; a call back into a function still being processed
+//! (recursion) gets that function's original body, once: its own calls stay
+//! calls, so the expansion is finite (for `fib` this is one level of the
+//! recursion unrolled, halving the calls).
+//!
+//! The callee's registers are renamed to fresh registers of the caller; a
+//! parameter the callee never assigns becomes a temporary (so copy
+//! propagation sees through it). With a single `Return` at the end of the
+//! body, its values are copied straight into the call's result registers;
+//! otherwise each tail `Return` assigns fresh result locals, which the call's
+//! results copy after the `InlineExit`.
+
+use crate::ir::{Block, FuncId, Function, Module, Op, SiteId, Stmt, VOp, VReg, VRegInfo, VRegKind};
+
+/// The size limits of [`inline_module`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineOptions {
+    /// Largest callee inlined (statements, nested ones counted, markers not).
+    pub max_callee_stmts: usize,
+    /// No more inlining into a function once it is this large.
+    pub max_caller_stmts: usize,
+}
+
+impl Default for InlineOptions {
+    fn default() -> Self {
+        InlineOptions {
+            max_callee_stmts: 48,
+            max_caller_stmts: 4000,
+        }
+    }
+}
+
+/// Inline small callees everywhere in `m` (a verified module; the result
+/// verifies too). Returns the number of calls inlined.
+pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
+    let originals = m.functions.clone();
+    let n = m.functions.len();
+    // 0 = not seen, 1 = being processed (on the DFS path), 2 = done.
+    let mut state = vec![0u8; n];
+    let mut count = 0;
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        // Iterative post-order DFS: (function, callees still to visit).
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, callees(&originals[root].body))];
+        state[root] = 1;
+        while let Some((f, todo)) = stack.last_mut() {
+            let f = *f;
+            if let Some(g) = todo.pop() {
+                if state[g] == 0 {
+                    state[g] = 1;
+                    stack.push((g, callees(&originals[g].body)));
+                }
+                continue;
+            }
+            stack.pop();
+            let mut func = std::mem::replace(&mut m.functions[f], originals[f].clone());
+            let mut body = std::mem::take(&mut func.body);
+            let mut cx = Cx {
+                m,
+                originals: &originals,
+                state: &state,
+                opts,
+                caller: &mut func,
+                count: 0,
+            };
+            cx.block(&mut body);
+            count += cx.count;
+            func.body = body;
+            m.functions[f] = func;
+            state[f] = 2;
+        }
+    }
+    count
+}
+
+/// The distinct functions a block calls.
+fn callees(b: &Block) -> Vec<usize> {
+    let mut out = vec![];
+    walk(b, &mut |s| {
+        if let Stmt::Call { func, .. } = s {
+            let g = func.0 as usize;
+            if !out.contains(&g) {
+                out.push(g);
+            }
+        }
+    });
+    out
+}
+
+/// Every statement, nested ones included.
+fn walk(b: &Block, f: &mut impl FnMut(&Stmt)) {
+    for s in &b.0 {
+        f(s);
+        match s {
+            Stmt::If { then_, else_, .. } => {
+                walk(then_, f);
+                walk(else_, f);
+            }
+            Stmt::Loop { body } => walk(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Statements that emit code, nested ones included (markers do not count).
+pub fn size(b: &Block) -> usize {
+    let mut n = 0;
+    walk(b, &mut |s| {
+        if !matches!(s, Stmt::Mark(_) | Stmt::InlineEnter(_) | Stmt::InlineExit) {
+            n += 1;
+        }
+    });
+    n
+}
+
+struct Cx<'a> {
+    m: &'a Module,
+    originals: &'a [Function],
+    state: &'a [u8],
+    opts: &'a InlineOptions,
+    caller: &'a mut Function,
+    count: usize,
+}
+
+impl Cx<'_> {
+    fn block(&mut self, b: &mut Block) {
+        let old = std::mem::take(&mut b.0);
+        let mut out = Vec::with_capacity(old.len());
+        for s in old {
+            match s {
+                Stmt::Call {
+                    func,
+                    args,
+                    results,
+                    site,
+                } => match self.callee_body(func) {
+                    Some(callee) => {
+                        self.splice(&callee, &args, &results, site, &mut out);
+                        self.count += 1;
+                    }
+                    None => out.push(Stmt::Call {
+                        func,
+                        args,
+                        results,
+                        site,
+                    }),
+                },
+                Stmt::If {
+                    cond,
+                    mut then_,
+                    mut else_,
+                } => {
+                    self.block(&mut then_);
+                    self.block(&mut else_);
+                    out.push(Stmt::If { cond, then_, else_ });
+                }
+                Stmt::Loop { mut body } => {
+                    self.block(&mut body);
+                    out.push(Stmt::Loop { body });
+                }
+                other => out.push(other),
+            }
+        }
+        b.0 = out;
+    }
+
+    /// The body to inline for a call of `g`, already in tail form, if the
+    /// call is inlined.
+    fn callee_body(&self, g: FuncId) -> Option<Function> {
+        let gi = g.0 as usize;
+        // Done: with its own calls inlined. On the DFS path: recursion, the original body.
+        let mut callee = if self.state[gi] == 2 {
+            self.m.functions[gi].clone()
+        } else {
+            self.originals[gi].clone()
+        };
+        if size(&callee.body) > self.opts.max_callee_stmts
+            || size(&self.caller.body) > self.opts.max_caller_stmts
+        {
+            return None;
+        }
+        callee.body = Block(tail_form(std::mem::take(&mut callee.body.0)));
+        if !returns_in_tail(&callee.body.0, true) {
+            return None;
+        }
+        Some(callee)
+    }
+
+    fn fresh(&mut self, info: VRegInfo) -> VReg {
+        self.caller.vregs.push(info);
+        VReg(self.caller.vregs.len() as u32 - 1)
+    }
+
+    /// Emit the inlined call into `out`.
+    fn splice(&mut self, g: &Function, args: &[VReg], results: &[VReg], site: SiteId, out: &mut Vec<Stmt>) {
+        let mut assigned = vec![false; g.vregs.len()];
+        walk(&g.body, &mut |s| each_def(s, |v| assigned[v.index()] = true));
+        let map: Vec<VReg> = (0..g.vregs.len())
+            .map(|i| {
+                let mut info = g.vregs[i];
+                if g.params.contains(&VReg(i as u32)) && !assigned[i] {
+                    info.kind = VRegKind::Temp;
+                }
+                self.fresh(info)
+            })
+            .collect();
+        let rename = |v: VReg| map[v.index()];
+        out.push(Stmt::InlineEnter(site));
+        for (&p, &a) in g.params.iter().zip(args) {
+            out.push(Stmt::Assign {
+                dst: rename(p),
+                op: Op::Copy(a),
+            });
+        }
+        let mut body = g.body.0.clone();
+        for s in &mut body {
+            rename_stmt(s, &rename);
+        }
+        let single = matches!(body.last(), Some(Stmt::Return(_))) && count_returns(&body) == 1;
+        if single {
+            let Some(Stmt::Return(vals)) = body.pop() else {
+                unreachable!("checked")
+            };
+            out.extend(body);
+            out.push(Stmt::InlineExit);
+            for (&r, &v) in results.iter().zip(&vals) {
+                out.push(Stmt::Assign {
+                    dst: r,
+                    op: Op::Copy(v),
+                });
+            }
+            return;
+        }
+        let locals: Vec<VReg> = g
+            .results
+            .iter()
+            .map(|&ty| {
+                self.fresh(VRegInfo {
+                    ty,
+                    kind: VRegKind::Local,
+                })
+            })
+            .collect();
+        returns_to_copies(&mut body, &locals);
+        out.extend(body);
+        out.push(Stmt::InlineExit);
+        for (&r, &l) in results.iter().zip(&locals) {
+            out.push(Stmt::Assign {
+                dst: r,
+                op: Op::Copy(l),
+            });
+        }
+    }
+}
+
+/// Whether the block always leaves (ends in `Return`, `Raise`, `Break` or
+/// `Continue`, or in an `if` both of whose arms always leave).
+fn always_leaves(b: &[Stmt]) -> bool {
+    match b.last() {
+        Some(Stmt::Return(_) | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue) => true,
+        Some(Stmt::If { then_, else_, .. }) => always_leaves(&then_.0) && always_leaves(&else_.0),
+        _ => false,
+    }
+}
+
+/// `if c: A (leaves); B` becomes `if c: A else: (else-arm; B)` (and the
+/// mirror case), recursively, wherever no inlined call is open, and the
+/// unreachable statements after a `return`, `raise`, `break` or `continue`
+/// go: the same statements run in the same order on every path.
+fn tail_form(b: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut open = 0usize;
+    let mut it = b.into_iter();
+    while let Some(s) = it.next() {
+        match s {
+            Stmt::InlineEnter(_) => {
+                open += 1;
+                out.push(s);
+            }
+            Stmt::InlineExit => {
+                open -= 1;
+                out.push(s);
+            }
+            Stmt::If {
+                cond,
+                mut then_,
+                mut else_,
+            } if open == 0 => {
+                let (t, e) = (always_leaves(&then_.0), always_leaves(&else_.0));
+                if t != e {
+                    let rest: Vec<Stmt> = it.by_ref().collect();
+                    if t {
+                        else_.0.extend(rest);
+                    } else {
+                        then_.0.extend(rest);
+                    }
+                }
+                out.push(Stmt::If {
+                    cond,
+                    then_: Block(tail_form(then_.0)),
+                    else_: Block(tail_form(else_.0)),
+                });
+            }
+            Stmt::Return(_) | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue if open == 0 => {
+                // What follows is unreachable (a lowering's guard after the
+                // last `return`, for example).
+                out.push(s);
+                break;
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether every `Return` in `b` is in tail position (`tail`: `b` itself is).
+fn returns_in_tail(b: &[Stmt], tail: bool) -> bool {
+    let last = b.len().saturating_sub(1);
+    b.iter().enumerate().all(|(i, s)| {
+        let here = tail && i == last;
+        match s {
+            Stmt::Return(_) => here,
+            Stmt::If { then_, else_, .. } => {
+                returns_in_tail(&then_.0, here) && returns_in_tail(&else_.0, here)
+            }
+            Stmt::Loop { body } => count_returns(&body.0) == 0,
+            _ => true,
+        }
+    })
+}
+
+fn count_returns(b: &[Stmt]) -> usize {
+    let mut n = 0;
+    walk(&Block(b.to_vec()), &mut |s| {
+        n += matches!(s, Stmt::Return(_)) as usize
+    });
+    n
+}
+
+/// Replace every (tail) `Return(vals)` by `locals[i] = vals[i]`.
+fn returns_to_copies(b: &mut Vec<Stmt>, locals: &[VReg]) {
+    if let Some(Stmt::Return(vals)) = b.last() {
+        let vals = vals.clone();
+        b.pop();
+        for (&l, &v) in locals.iter().zip(&vals) {
+            b.push(Stmt::Assign {
+                dst: l,
+                op: Op::Copy(v),
+            });
+        }
+        return;
+    }
+    if let Some(Stmt::If { then_, else_, .. }) = b.last_mut() {
+        returns_to_copies(&mut then_.0, locals);
+        returns_to_copies(&mut else_.0, locals);
+    }
+}
+
+/// Call `f` on every register a statement writes (not in nested blocks).
+fn each_def(s: &Stmt, mut f: impl FnMut(VReg)) {
+    match s {
+        Stmt::Assign { dst, .. } => f(*dst),
+        Stmt::Call { results, .. } | Stmt::CallHelper { results, .. } => results.iter().for_each(|&v| f(v)),
+        _ => {}
+    }
+}
+
+/// Rename every register of `s` (nested blocks included).
+fn rename_stmt(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
+    let r = |v: &mut VReg| *v = m(*v);
+    match s {
+        Stmt::Assign { dst, op } => {
+            r(dst);
+            rename_op(op, m);
+        }
+        Stmt::Store {
+            ptr,
+            len,
+            index,
+            value,
+            ..
+        } => [ptr, len, index, value].into_iter().for_each(r),
+        Stmt::Call { args, results, .. } | Stmt::CallHelper { args, results, .. } => {
+            args.iter_mut().chain(results.iter_mut()).for_each(r)
+        }
+        Stmt::Raise { operands, .. } => operands.iter_mut().flatten().for_each(r),
+        Stmt::If { cond, then_, else_ } => {
+            r(cond);
+            then_
+                .0
+                .iter_mut()
+                .chain(else_.0.iter_mut())
+                .for_each(|s| rename_stmt(s, m));
+        }
+        Stmt::Loop { body } => body.0.iter_mut().for_each(|s| rename_stmt(s, m)),
+        Stmt::Return(vals) => vals.iter_mut().for_each(r),
+        Stmt::Break | Stmt::Continue | Stmt::Mark(_) | Stmt::InlineEnter(_) | Stmt::InlineExit => {}
+    }
+}
+
+fn rename_op(op: &mut Op, m: &impl Fn(VReg) -> VReg) {
+    let r = |v: &mut VReg| *v = m(*v);
+    match op {
+        Op::Const(_) => {}
+        Op::Copy(a) | Op::Unary(_, a) | Op::Convert(a) => r(a),
+        Op::Binary(_, a, b)
+        | Op::Cmp(_, a, b)
+        | Op::FloorDiv { a, b, .. }
+        | Op::FloorMod { a, b, .. }
+        | Op::FDiv { a, b, .. }
+        | Op::Shift { a, b, .. } => {
+            r(a);
+            r(b);
+        }
+        Op::Load { ptr, len, index, .. } => [ptr, len, index].into_iter().for_each(r),
+        Op::Vector(v) => match v {
+            VOp::Splat(a) | VOp::Lane(a, _) | VOp::Convert(a) => r(a),
+            VOp::Build(lanes) => lanes.iter_mut().for_each(r),
+            VOp::Binary(_, a, b) | VOp::FDiv { a, b, .. } | VOp::Cmp(_, a, b) => {
+                r(a);
+                r(b);
+            }
+        },
+    }
+}

@@ -1,0 +1,149 @@
+//! Loop-invariant code motion of pure operations (conversions, broadcasts,
+//! arithmetic on values a loop does not change), in two steps per function:
+//!
+//! 1. **Single assignments become temporaries.** A non-parameter local with
+//!    exactly one assignment, all of whose reads come after it in the same
+//!    block (nested statements included), is a temporary in all but name
+//!    (a tuple element of a load helper's result, an inlined callee's
+//!    result): it is re-declared `Temp`, so copy propagation and this pass
+//!    see through it.
+//! 2. **Hoisting.** In a loop body, innermost loops first, a top-level
+//!    assignment of a temporary by a pure operation (`Const`, `Copy`,
+//!    `Unary`, `Binary`, `Cmp`, `Convert`, and the vector `Splat`, `Build`,
+//!    `Lane`, `Binary`, `Cmp`, `Convert`) whose operands are not written in
+//!    the loop (or were hoisted) moves to just before the loop.
+//!
+//! Pure operations cannot raise, print or touch memory, so computing one
+//! once before the loop — even if the loop would not have reached it — is
+//! unobservable; the value is the same because no operand changes in the
+//! loop. Fallible operations (`//`, `/`, loads) never move.
+
+use super::{each_def, each_use, walk};
+use crate::ir::{Block, Function, Module, Op, Stmt, VOp, VReg, VRegKind};
+
+/// Run both steps on every function of `m` (verified; the result verifies
+/// too). Returns the number of statements hoisted.
+pub fn hoist_invariants(m: &mut Module) -> usize {
+    let mut n = 0;
+    for f in &mut m.functions {
+        promote_single_assignments(f);
+        let mut body = std::mem::take(&mut f.body);
+        n += hoist_block(f, &mut body);
+        f.body = body;
+    }
+    n
+}
+
+fn uses_in(stmts: &[Stmt], v: VReg) -> usize {
+    let mut n = 0;
+    let b = Block(stmts.to_vec());
+    walk(&b, &mut |s| each_use(s, |u| n += (u == v) as usize));
+    n
+}
+
+/// Step 1 (see the module comment).
+pub fn promote_single_assignments(f: &mut Function) {
+    let n = f.vregs.len();
+    let (mut defs, mut uses) = (vec![0u32; n], vec![0usize; n]);
+    walk(&f.body, &mut |s| {
+        each_def(s, |v| defs[v.index()] += 1);
+        each_use(s, |v| uses[v.index()] += 1);
+    });
+    let candidate: Vec<bool> = (0..n)
+        .map(|i| f.vregs[i].kind == VRegKind::Local && defs[i] == 1 && !f.params.contains(&VReg(i as u32)))
+        .collect();
+    let mut promote = vec![];
+    find_promotable(&f.body.0, &candidate, &uses, &mut promote);
+    for v in promote {
+        f.vregs[v.index()].kind = VRegKind::Temp;
+    }
+}
+
+fn find_promotable(b: &[Stmt], candidate: &[bool], uses: &[usize], out: &mut Vec<VReg>) {
+    for (k, s) in b.iter().enumerate() {
+        each_def(s, |v| {
+            if candidate[v.index()] && uses_in(&b[k + 1..], v) == uses[v.index()] {
+                out.push(v);
+            }
+        });
+        match s {
+            Stmt::If { then_, else_, .. } => {
+                find_promotable(&then_.0, candidate, uses, out);
+                find_promotable(&else_.0, candidate, uses, out);
+            }
+            Stmt::Loop { body } => find_promotable(&body.0, candidate, uses, out),
+            _ => {}
+        }
+    }
+}
+
+fn pure(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Const(_)
+            | Op::Copy(_)
+            | Op::Unary(..)
+            | Op::Binary(..)
+            | Op::Cmp(..)
+            | Op::Convert(_)
+            | Op::Vector(
+                VOp::Splat(_)
+                    | VOp::Build(_)
+                    | VOp::Lane(..)
+                    | VOp::Binary(..)
+                    | VOp::Cmp(..)
+                    | VOp::Convert(_)
+            )
+    )
+}
+
+/// Step 2 on every loop of `b`, innermost first.
+fn hoist_block(f: &Function, b: &mut Block) -> usize {
+    let mut n = 0;
+    let old = std::mem::take(&mut b.0);
+    let mut out = Vec::with_capacity(old.len());
+    for s in old {
+        match s {
+            Stmt::If {
+                cond,
+                mut then_,
+                mut else_,
+            } => {
+                n += hoist_block(f, &mut then_);
+                n += hoist_block(f, &mut else_);
+                out.push(Stmt::If { cond, then_, else_ });
+            }
+            Stmt::Loop { mut body } => {
+                n += hoist_block(f, &mut body);
+                let mut written = vec![false; f.vregs.len()];
+                walk(&body, &mut |s| each_def(s, |v| written[v.index()] = true));
+                let mut kept = Vec::with_capacity(body.0.len());
+                for s in std::mem::take(&mut body.0) {
+                    let movable = match &s {
+                        Stmt::Assign { dst, op } => {
+                            let mut invariant = true;
+                            each_use(&s, |u| invariant &= !written[u.index()]);
+                            f.vregs[dst.index()].kind == VRegKind::Temp && pure(op) && invariant
+                        }
+                        _ => false,
+                    };
+                    if movable {
+                        if let Stmt::Assign { dst, .. } = &s {
+                            // Defined once, before the loop: not written in it any more.
+                            written[dst.index()] = false;
+                        }
+                        out.push(s);
+                        n += 1;
+                    } else {
+                        kept.push(s);
+                    }
+                }
+                body.0 = kept;
+                out.push(Stmt::Loop { body });
+            }
+            other => out.push(other),
+        }
+    }
+    b.0 = out;
+    n
+}

@@ -1,0 +1,174 @@
+//! The inlining pass (`spy_jit::opt::inline`) on hand-built IR: the inlined
+//! module verifies, has no call left where one was inlined, and gives what
+//! the original gives under `ir::eval` (results, error code, operands,
+//! traceback, the depth of the recursion error), in `ir::eval` and in the
+//! machine code.
+
+mod common;
+use common::*;
+use spy_jit::ir::{verify, BinOp, Block, CmpOp, FuncId, Module, ModuleBuilder, SiteId, Stmt, Ty, Word};
+use spy_jit::opt::{inline_module, InlineOptions};
+
+fn calls(b: &Block) -> usize {
+    b.0.iter()
+        .map(|s| match s {
+            Stmt::Call { .. } => 1,
+            Stmt::If { then_, else_, .. } => calls(then_) + calls(else_),
+            Stmt::Loop { body } => calls(body),
+            _ => 0,
+        })
+        .sum()
+}
+
+fn inlined(m: &Module) -> Module {
+    let mut g = m.clone();
+    inline_module(&mut g, &InlineOptions::default());
+    verify(&g).expect("the inlined module verifies");
+    g
+}
+
+/// Run `f(args)` on the original (eval) and on the inlined module (eval and
+/// machine code): all three agree; return the result.
+fn same(m: &Module, f: FuncId, args: &[Word], depth: u32) -> Result<Vec<Word>, spy_jit::ir::RunError> {
+    let reference = Both::new(m.clone(), depth).eval(f, args, &mut spy_jit::ir::eval::NoHelpers);
+    let mut b = Both::new(inlined(m), depth);
+    let got = b.both(f, args);
+    assert_eq!(got, reference, "inlined vs original for {args:?}");
+    got
+}
+
+/// `leaf(a, b) = a // b` (error 42 at zero), `mid(a, b) = leaf(a, b) + 1`
+/// (multiple returns: `if a < 0: return 0`), `main` calls `mid` in a loop.
+fn three_levels() -> (Module, FuncId) {
+    let mut m = ModuleBuilder::new();
+    let leaf = m.declare("leaf", &[Ty::I64, Ty::I64], &[Ty::I64]);
+    let mid = m.declare("mid", &[Ty::I64, Ty::I64], &[Ty::I64]);
+    let main = m.declare("main", &[Ty::I64, Ty::I64], &[Ty::I64]);
+    let mut f = m.function(leaf);
+    let (a, b) = (f.param(0), f.param(1));
+    let q = f.floor_div(a, b, code(42));
+    f.ret(&[q]);
+    m.define(f);
+    let mut f = m.function(mid);
+    let (a, b) = (f.param(0), f.param(1));
+    let zero = f.const_(Ty::I64, 0);
+    let neg = f.cmp(CmpOp::Lt, a, zero);
+    f.if_(neg, |f| f.ret(&[zero]), |_| {});
+    let r = f.call_with(leaf, &[Ty::I64], &[a, b], SiteId(20))[0];
+    let one = f.const_(Ty::I64, 1);
+    let r1 = f.binary(BinOp::Add, r, one);
+    f.ret(&[r1]);
+    m.define(f);
+    // main(n, d): s = 0; i = n; while i > -3: s += mid(i, d - i); i -= 1
+    let mut f = m.function(main);
+    let (n, d) = (f.param(0), f.param(1));
+    let s = f.local(Ty::I64);
+    let i = f.local(Ty::I64);
+    let zero = f.const_(Ty::I64, 0);
+    f.assign(s, spy_jit::ir::Op::Copy(zero));
+    f.assign(i, spy_jit::ir::Op::Copy(n));
+    f.loop_(|f| {
+        let stop = f.const_(Ty::I64, -3i64 as u64);
+        let more = f.cmp(CmpOp::Gt, i, stop);
+        f.if_(more, |_| {}, |f| f.break_());
+        let di = f.binary(BinOp::Sub, d, i);
+        let r = f.call_with(mid, &[Ty::I64], &[i, di], SiteId(10))[0];
+        let s1 = f.binary(BinOp::Add, s, r);
+        f.assign(s, spy_jit::ir::Op::Copy(s1));
+        let one = f.const_(Ty::I64, 1);
+        let i1 = f.binary(BinOp::Sub, i, one);
+        f.assign(i, spy_jit::ir::Op::Copy(i1));
+    });
+    f.ret(&[s]);
+    m.define(f);
+    (m.finish().unwrap(), main)
+}
+
+#[test]
+fn small_callees_are_inlined_with_the_same_results_and_errors() {
+    let (m, main) = three_levels();
+    let g = inlined(&m);
+    assert_eq!(
+        calls(&g.function(main).body),
+        0,
+        "mid and leaf are inlined into main"
+    );
+    for args in [[5u64, 20], [3, 100], [0, 7]] {
+        same(&m, main, &args, 10).unwrap();
+    }
+    // d - i == 0 at i == 4: the error inside the twice-inlined leaf unwinds
+    // through both call sites, innermost first, as the calls would.
+    let e = same(&m, main, &[6, 4], 10).unwrap_err();
+    assert_eq!(e.code.get(), 42);
+    assert_eq!(e.operands, [4, 0]);
+    assert_eq!(e.traceback, vec![SiteId(20), SiteId(10)]);
+}
+
+#[test]
+fn an_inlined_call_counts_against_the_depth_limit() {
+    let (m, main) = three_levels();
+    // main, mid and leaf are three activations: limit 3 passes, 2 fails in
+    // `leaf`'s entry (unwinding through site 20, then 10), 1 in `mid`'s.
+    same(&m, main, &[2, 20], 3).unwrap();
+    let e = same(&m, main, &[2, 20], 2).unwrap_err();
+    assert_eq!(
+        (e.code.get(), e.traceback),
+        (RECURSION, vec![SiteId(20), SiteId(10)])
+    );
+    let e = same(&m, main, &[2, 20], 1).unwrap_err();
+    assert_eq!((e.code.get(), e.traceback), (RECURSION, vec![SiteId(10)]));
+    // `mid` returns early for a negative argument: no `leaf` activation.
+    same(&m, main, &[-1i64 as u64, 20], 2).unwrap();
+}
+
+fn fib_module() -> (Module, FuncId) {
+    let mut m = ModuleBuilder::new();
+    let fib = m.declare("fib", &[Ty::I64], &[Ty::I64]);
+    let mut f = m.function(fib);
+    let n = f.param(0);
+    let two = f.const_(Ty::I64, 2);
+    let lt = f.cmp(CmpOp::Lt, n, two);
+    f.if_(lt, |f| f.ret(&[n]), |_| {});
+    let one = f.const_(Ty::I64, 1);
+    let a = f.binary(BinOp::Sub, n, one);
+    let b = f.binary(BinOp::Sub, n, two);
+    let ra = f.call_with(fib, &[Ty::I64], &[a], SiteId(1))[0];
+    let rb = f.call_with(fib, &[Ty::I64], &[b], SiteId(2))[0];
+    let s = f.binary(BinOp::Add, ra, rb);
+    f.ret(&[s]);
+    m.define(f);
+    (m.finish().unwrap(), fib)
+}
+
+#[test]
+fn a_recursive_function_is_unrolled_once_with_the_exact_depth_limit() {
+    let (m, fib) = fib_module();
+    let g = inlined(&m);
+    // One level of the recursion is inlined: four calls, each of the original body.
+    assert_eq!(calls(&g.function(fib).body), 4);
+    for n in [0, 1, 2, 3, 10, 20, 25] {
+        same(&m, fib, &[n], 25).unwrap();
+    }
+    for limit in [1, 2, 3, 24, 25] {
+        let e = same(&m, fib, &[26], limit).unwrap_err();
+        assert_eq!(e.code.get(), RECURSION);
+        assert_eq!(e.traceback, vec![SiteId(1); limit as usize], "limit {limit}");
+    }
+}
+
+#[test]
+fn large_callees_stay_calls() {
+    let (m, main) = three_levels();
+    let mut g = m.clone();
+    let n = inline_module(
+        &mut g,
+        &InlineOptions {
+            max_callee_stmts: 2,
+            max_caller_stmts: 4000,
+        },
+    );
+    // Only leaf (one division and a return) is small enough, into mid.
+    assert_eq!(n, 1);
+    verify(&g).unwrap();
+    assert_eq!(calls(&g.function(main).body), 1);
+}

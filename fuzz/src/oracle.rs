@@ -159,6 +159,20 @@ pub fn is_timeout(o: &Outcome) -> bool {
 
 /// Replace each run of digits by `N` and cut long lines.
 pub fn normalize_line(line: &str) -> String {
+    cut(digits_as_n(line))
+}
+
+/// At most 80 characters of `line` (then `…`).
+fn cut(line: String) -> String {
+    if line.chars().count() > 80 {
+        line.chars().take(80).collect::<String>() + "…"
+    } else {
+        line
+    }
+}
+
+/// Each run of digits of `line` as `N`.
+fn digits_as_n(line: &str) -> String {
     let mut out = String::new();
     let mut in_digits = false;
     for c in line.chars() {
@@ -171,9 +185,6 @@ pub fn normalize_line(line: &str) -> String {
             in_digits = false;
             out.push(c);
         }
-    }
-    if out.chars().count() > 80 {
-        out = out.chars().take(80).collect::<String>() + "…";
     }
     out
 }
@@ -322,8 +333,11 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
             match (la.next(), lb.next()) {
                 (Some(x), Some(y)) if x == y => continue,
                 (x, y) => {
-                    let show = |l: Option<&str>| l.map_or("<end>".to_string(), normalize_line);
-                    let mut line = format!("{} ≠ {}", show(x), show(y));
+                    // The first differing token of the whole lines (a
+                    // difference past the cut of a long line counts).
+                    let show = |l: Option<&str>| l.map_or("<end>".to_string(), digits_as_n);
+                    let core = crate::dedup::line_core(&format!("{} ≠ {}", show(x), show(y)));
+                    let mut line = cut(core);
                     // Output that stops early usually comes with an error:
                     // keep it in the signature, so that reducing the
                     // program cannot drift to another cause of the same
@@ -413,7 +427,7 @@ mod tests {
         assert_eq!(kind, DivergenceKind::Stdout);
         assert_eq!(
             line,
-            "b N ≠ <end> (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
+            "b ≠ <end> (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
         );
     }
 

@@ -222,6 +222,34 @@ impl Gen<'_, '_> {
         Ok(v)
     }
 
+    /// `acc = acc * 31 + u64(v)` over every available value (floats as
+    /// their comparisons with themselves and with 0.0, and their saturating
+    /// conversion to `i64`): a `U64` that depends on all of them.
+    fn checksum(&mut self) -> VReg {
+        let b = &mut self.b;
+        let mut acc = b.const_(Ty::U64, 0x9E37_79B9);
+        let k = b.const_(Ty::U64, 31);
+        for v in self.avail.clone() {
+            let t = b.ty(v);
+            let parts: Vec<VReg> = if t.is_float() {
+                let zero = b.const_(t, 0);
+                let eq = b.cmp(CmpOp::Eq, v, v);
+                let lt = b.cmp(CmpOp::Lt, v, zero);
+                let ne = b.cmp(CmpOp::Ne, v, zero);
+                let i = b.convert(Ty::I64, v);
+                vec![eq, lt, ne, i]
+            } else {
+                vec![v]
+            };
+            for p in parts {
+                let w = if b.ty(p) == Ty::U64 { p } else { b.convert(Ty::U64, p) };
+                let m = b.binary(BinOp::Mul, acc, k);
+                acc = b.binary(BinOp::Add, m, w);
+            }
+        }
+        acc
+    }
+
     fn call(&mut self) -> Result<()> {
         if self.callees.is_empty() {
             return Ok(());
@@ -371,8 +399,13 @@ fn build(u: &mut Unstructured) -> Result<Case> {
     for i in 0..nfuncs {
         let np = u.int_in_range(0..=MAX_PARAMS)?;
         let params: Vec<Ty> = (0..np).map(|_| ty(u)).collect::<Result<_>>()?;
-        let nr = u.int_in_range(1..=3)?;
-        let results: Vec<Ty> = (0..nr).map(|_| ty(u)).collect::<Result<_>>()?;
+        // The first result is a checksum of every value the body computed
+        // (most would be dead otherwise, and a bug in dead code is not
+        // observable).
+        let nr = u.int_in_range(0..=2)?;
+        let results: Vec<Ty> = std::iter::once(Ok(Ty::U64))
+            .chain((0..nr).map(|_| ty(u)))
+            .collect::<Result<_>>()?;
         let id = m.declare(&format!("f{i}"), &params, &results);
         let b = m.function(id);
         let avail: Vec<VReg> = (0..np).map(|k| b.param(k)).collect();
@@ -386,8 +419,8 @@ fn build(u: &mut Unstructured) -> Result<Case> {
             loop_depth: 0,
         };
         g.block(0)?;
-        let mut rets = vec![];
-        for &t in &results {
+        let mut rets = vec![g.checksum()];
+        for &t in &results[1..] {
             rets.push(g.value(t)?);
         }
         g.b.ret(&rets);

@@ -12,7 +12,7 @@ use spy_interp::engine::Mutation;
 fn find(m: Mutation) {
     match common::trial(m, None) {
         Ok(row) => println!("{}\n{row}", common::HEADER),
-        Err(e) => panic!("{e}"),
+        Err(common::Failed::NotFound(e) | common::Failed::Bounds(_, e)) => panic!("{e}"),
     }
 }
 

@@ -27,8 +27,17 @@ pub const MAX_LINES: usize = 15;
 /// The table's header (`row` below).
 pub const HEADER: &str = "| mutation | first case | time to find | findings (raw → files) | time to find + minimize all | lines |\n|---|---|---|---|---|---|";
 
+/// Why a trial failed.
+pub enum Failed {
+    /// The bug was not found at all (or the trial could not run).
+    NotFound(String),
+    /// Found, but the reproducers break the bounds: the table row and why.
+    Bounds(String, String),
+}
+
 /// Run the trial of `m`; the table row, or what failed.
-pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, String> {
+pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, Failed> {
+    let nf = Failed::NotFound;
     let dir = scratch_dir(m);
     let _ = std::fs::remove_dir_all(&dir);
     let start = Instant::now();
@@ -49,10 +58,10 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, String
         .findings
         .iter()
         .min_by_key(|f| f.case)
-        .ok_or_else(|| format!("{}: not found in {BUDGET} cases", m.name()))?;
+        .ok_or_else(|| nf(format!("{}: not found in {BUDGET} cases", m.name())))?;
     let mut files = vec![];
-    for e in std::fs::read_dir(&dir).map_err(|e| e.to_string())? {
-        let p = e.map_err(|e| e.to_string())?.path();
+    for e in std::fs::read_dir(&dir).map_err(|e| nf(e.to_string()))? {
+        let p = e.map_err(|e| nf(e.to_string()))?.path();
         if p.extension().is_some_and(|x| x == "spy") {
             files.push(p);
         }
@@ -61,7 +70,7 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, String
     let mut lines = vec![];
     let mut problems = vec![];
     for f in &report.findings {
-        let r = f.reduced.as_ref().ok_or("a finding was not reduced")?;
+        let r = f.reduced.as_ref().ok_or_else(|| nf("a finding was not reduced".into()))?;
         println!("--- {} ({}, case {}, {} hit(s), {} merged)\n{}", m.name(), f.signature, f.case, f.hits, f.merged, r.source);
         lines.push(r.lines());
         if r.lines() > MAX_LINES {
@@ -79,11 +88,8 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, String
         ));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    if !problems.is_empty() {
-        return Err(format!("{}: {}", m.name(), problems.join("\n")));
-    }
     let raw = report.findings.len() + report.findings.iter().map(|f| f.merged as usize).sum::<usize>();
-    Ok(format!(
+    let row = format!(
         "| {} | {} | {:.1} s | {raw} → {} | {:.1} s | {:?} |",
         m.name(),
         first.case,
@@ -91,7 +97,12 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, String
         files.len(),
         total.as_secs_f64(),
         lines
-    ))
+    );
+    if problems.is_empty() {
+        Ok(row)
+    } else {
+        Err(Failed::Bounds(row, format!("{}: {}", m.name(), problems.join("\n"))))
+    }
 }
 
 fn scratch_dir(m: Mutation) -> PathBuf {

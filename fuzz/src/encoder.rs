@@ -70,7 +70,13 @@ fn mem(u: &mut Unstructured) -> Result<Mem> {
 /// contract (no `test r, imm`, shift counts 0..=63, no pool `xorpd`).
 fn plain(u: &mut Unstructured) -> Result<Inst> {
     use Inst as I;
-    let loads = [LoadKind::Q, LoadKind::D, LoadKind::Dsx, LoadKind::Bsx, LoadKind::Bzx];
+    let loads = [
+        LoadKind::Q,
+        LoadKind::D,
+        LoadKind::Dsx,
+        LoadKind::Bsx,
+        LoadKind::Bzx,
+    ];
     let stores = [StoreKind::Q, StoreKind::D, StoreKind::B];
     Ok(match u.int_in_range(0..=48)? {
         0 => I::MovRR(gpr(u)?, gpr(u)?),
@@ -140,7 +146,11 @@ fn item(u: &mut Unstructured) -> Result<Item> {
         }
         1 => {
             let ops: Vec<Sse> = Sse::ALL.into_iter().filter(|s| *s != Sse::Xorpd).collect();
-            let op = if u.arbitrary()? { Some(pick(u, &ops)?) } else { None };
+            let op = if u.arbitrary()? {
+                Some(pick(u, &ops)?)
+            } else {
+                None
+            };
             Item::Pool(op, xmm(u)?, u.choose_index(LABELS)?)
         }
         2 => Item::Bind(u.choose_index(LABELS)?),

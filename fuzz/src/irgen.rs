@@ -140,7 +140,11 @@ struct Gen<'a, 'u> {
 
 impl Gen<'_, '_> {
     fn of(&self, t: Ty) -> Vec<VReg> {
-        self.avail.iter().copied().filter(|v| self.b.ty(*v) == t).collect()
+        self.avail
+            .iter()
+            .copied()
+            .filter(|v| self.b.ty(*v) == t)
+            .collect()
     }
 
     /// A value of type `t`: an available register or a fresh constant.
@@ -179,7 +183,14 @@ impl Gen<'_, '_> {
                 } else if float {
                     &[BinOp::Add, BinOp::Sub, BinOp::Mul]
                 } else {
-                    &[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor]
+                    &[
+                        BinOp::Add,
+                        BinOp::Sub,
+                        BinOp::Mul,
+                        BinOp::And,
+                        BinOp::Or,
+                        BinOp::Xor,
+                    ]
                 };
                 let op = *self.u.choose(ops)?;
                 let (a, b) = (self.value(t)?, self.value(t)?);
@@ -198,7 +209,11 @@ impl Gen<'_, '_> {
                 self.b.fdiv(a, b, code(ON_ZERO))
             }
             5 if int => {
-                let op = if self.u.arbitrary()? { ShiftOp::Shl } else { ShiftOp::Shr };
+                let op = if self.u.arbitrary()? {
+                    ShiftOp::Shl
+                } else {
+                    ShiftOp::Shr
+                };
                 let (a, b) = (self.value(t)?, self.value(t)?);
                 self.b.shift(op, a, b, code(ON_NEGATIVE))
             }
@@ -242,7 +257,11 @@ impl Gen<'_, '_> {
                 vec![v]
             };
             for p in parts {
-                let w = if b.ty(p) == Ty::U64 { p } else { b.convert(Ty::U64, p) };
+                let w = if b.ty(p) == Ty::U64 {
+                    p
+                } else {
+                    b.convert(Ty::U64, p)
+                };
                 let m = b.binary(BinOp::Mul, acc, k);
                 acc = b.binary(BinOp::Add, m, w);
             }
@@ -428,14 +447,9 @@ fn build(u: &mut Unstructured) -> Result<Case> {
         m.define(b);
         sigs.push((id, params, results));
     }
-    let module = m
-        .finish()
-        .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+    let module = m.finish().map_err(|_| arbitrary::Error::IncorrectFormat)?;
     let (entry, params, _) = sigs.last().cloned().expect("one function");
-    let args = params
-        .iter()
-        .map(|&t| constant(u, t))
-        .collect::<Result<_>>()?;
+    let args = params.iter().map(|&t| constant(u, t)).collect::<Result<_>>()?;
     Ok(Case { module, entry, args })
 }
 

@@ -142,7 +142,12 @@ pub fn main(dirs: &[PathBuf], out_dir: &Path, out: &mut dyn io::Write) -> io::Re
     match merge(dirs, out_dir) {
         Ok(m) => {
             for (dup, kept) in &m.duplicates {
-                writeln!(out, "duplicate: {} (same class as {})", dup.display(), kept.display())?;
+                writeln!(
+                    out,
+                    "duplicate: {} (same class as {})",
+                    dup.display(),
+                    kept.display()
+                )?;
             }
             for s in &m.skipped {
                 writeln!(out, "skipped: {} (no `# Fuzz finding` header)", s.display())?;
@@ -169,7 +174,9 @@ mod tests {
 
     fn finding(dir: &Path, name: &str, line: &str, body: &str) {
         std::fs::create_dir_all(dir).unwrap();
-        let text = format!("# Fuzz finding [interp/jit] stdout: {line}\n# replay: spy-interp fuzz --seed 1 --case 2\n{body}");
+        let text = format!(
+            "# Fuzz finding [interp/jit] stdout: {line}\n# replay: spy-interp fuzz --seed 1 --case 2\n{body}"
+        );
         std::fs::write(dir.join(format!("{name}.spy")), text).unwrap();
         std::fs::write(dir.join(format!("{name}.snap")), "stdout\n").unwrap();
     }
@@ -189,7 +196,11 @@ mod tests {
         finding(&a, "fuzz_w", "N ≠ N", &main_of("-0.0 * 1.0"));
         finding(&b, "fuzz_v", "N ≠ N", &main_of("0.0 * 2.0"));
         std::fs::write(a.join(UNREDUCED_FILE), "spy-interp fuzz --seed 1 --case 9\n").unwrap();
-        std::fs::write(b.join(UNREDUCED_FILE), "spy-interp fuzz --seed 1 --case 9\nspy-interp fuzz --seed 1 --case 10\n").unwrap();
+        std::fs::write(
+            b.join(UNREDUCED_FILE),
+            "spy-interp fuzz --seed 1 --case 9\nspy-interp fuzz --seed 1 --case 10\n",
+        )
+        .unwrap();
         let m = merge(&[a.clone(), b.clone()], &out).unwrap();
         assert_eq!(m.kept.len(), 5, "{m:?}");
         assert_eq!(m.duplicates.len(), 1, "{m:?}");
@@ -198,7 +209,10 @@ mod tests {
         assert!(out.join("fuzz_x.spy").exists() && out.join("fuzz_x_2.spy").exists());
         assert!(out.join("fuzz_x_2.snap").exists());
         assert_eq!(
-            std::fs::read_to_string(out.join(UNREDUCED_FILE)).unwrap().lines().count(),
+            std::fs::read_to_string(out.join(UNREDUCED_FILE))
+                .unwrap()
+                .lines()
+                .count(),
             2
         );
         // Merging again adds nothing.

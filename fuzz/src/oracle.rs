@@ -342,7 +342,10 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
             let i = (0..ra.len().max(rb.len()))
                 .find(|&i| ra.get(i) != rb.get(i))
                 .unwrap_or(0);
-            let (x, y) = (ra.get(i).copied().unwrap_or("<end>"), rb.get(i).copied().unwrap_or("<end>"));
+            let (x, y) = (
+                ra.get(i).copied().unwrap_or("<end>"),
+                rb.get(i).copied().unwrap_or("<end>"),
+            );
             let core = crate::dedup::line_core(&format!("{x} ≠ {y}"));
             cut(digits_as_n(&core))
         };
@@ -465,8 +468,14 @@ mod tests {
         let sig = |a: &str, b: &str| compare(&out(a), &out(b)).map(|(_, l)| l);
         assert_eq!(sig("a\nb\nc\n", "a\nc\n").as_deref(), Some("lines missing"));
         assert_eq!(sig("0\n", "hello\n0\n").as_deref(), Some("lines added"));
-        assert_eq!(sig("SIMD[i32, 2](1, 2)\n", "SIMD[i32, 2](2, 1)\n").as_deref(), Some("N ≠ N"));
-        assert_eq!(sig("(False, 1, -0.0)\n", "(False, 1, 0.0)\n").as_deref(), Some("-N.N ≠ N.N"));
+        assert_eq!(
+            sig("SIMD[i32, 2](1, 2)\n", "SIMD[i32, 2](2, 1)\n").as_deref(),
+            Some("N ≠ N")
+        );
+        assert_eq!(
+            sig("(False, 1, -0.0)\n", "(False, 1, 0.0)\n").as_deref(),
+            Some("-N.N ≠ N.N")
+        );
         assert_eq!(sig("x\n", "x\n"), None);
     }
 

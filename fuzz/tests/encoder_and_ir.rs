@@ -22,7 +22,10 @@ fn encoder_round_trips_through_iced() {
         }
     }
     // Every case is a sequence of up to 64 instructions.
-    assert!(checked > ENCODER_SEEDS as usize * 32, "{checked} instructions checked");
+    assert!(
+        checked > ENCODER_SEEDS as usize * 32,
+        "{checked} instructions checked"
+    );
 }
 
 #[test]
@@ -60,6 +63,12 @@ fn ir_target_finds_planted_codegen_bugs() {
             None => missed.push(format!("{m:?}")),
         }
     }
-    println!("| planted bug | first IR case that shows it |\n|---|---|\n{}", rows.join("\n"));
-    assert!(missed.is_empty(), "not found from IR in {IR_SEEDS} cases: {missed:?}");
+    println!(
+        "| planted bug | first IR case that shows it |\n|---|---|\n{}",
+        rows.join("\n")
+    );
+    assert!(
+        missed.is_empty(),
+        "not found from IR in {IR_SEEDS} cases: {missed:?}"
+    );
 }

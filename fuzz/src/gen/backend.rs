@@ -272,7 +272,7 @@ impl Gen<'_, '_> {
                 (Ty::Bool, _) => format!("{prev} % {} == {}", int_lit(pt, 2), int_lit(pt, 0)),
                 // A conversion where one exists, except float to integer
                 // (the floats grow past every integer range); else a choice.
-                _ if conversion_sources(t).contains(pt) && !(pt.is_float() && !t.is_float()) => {
+                _ if (t.is_float() || !pt.is_float()) && conversion_sources(t).contains(pt) => {
                     format!("{}({prev})", t.spell())
                 }
                 _ => {
@@ -293,7 +293,11 @@ impl Gen<'_, '_> {
                 Ty::Bool => format!("{v} = not {v} and {from_prev}"),
                 Ty::F64 => format!("{v} = {v} * 0.75 + {from_prev} * 0.5 - f64(i)"),
                 Ty::F32 => format!("{v} = {v} * f32(0.5) + {from_prev} - f32(i)"),
-                t => format!("{v} = {v} * {} + {from_prev} + {}", int_lit(t, 3), from_i32(t, "i")),
+                t => format!(
+                    "{v} = {v} * {} + {from_prev} + {}",
+                    int_lit(t, 3),
+                    from_i32(t, "i")
+                ),
             };
             body.push_str(&format!("        {update}\n"));
         }
@@ -329,7 +333,8 @@ impl Gen<'_, '_> {
         // in the jit), and, less often, fields written through an index
         // (`r[i].x = ...`, which the jit does not compile yet).
         let st = self.fresh("PA");
-        self.defs.push(format!("@struct\nclass {st}:\n    x: i32\n    y: {ts}\n"));
+        self.defs
+            .push(format!("@struct\nclass {st}:\n    x: i32\n    y: {ts}\n"));
         body.push_str(&format!(
             "    r = gc_alloc[{st}](n)\n    i = 0\n    while i < n:\n        r[(i + k) % n] = {st}(i, q[(i * {k1}) % n])\n        i = i + 1\n"
         ));
@@ -341,7 +346,8 @@ impl Gen<'_, '_> {
             self.mark(Feature::DivZero);
             body.push_str("    print(q[n + k])\n");
         }
-        self.defs.push(format!("def {name}(n: i32, k: i32) -> None:\n{body}"));
+        self.defs
+            .push(format!("def {name}(n: i32, k: i32) -> None:\n{body}"));
         let n = self.int(1, 9);
         let k = self.int(0, 20);
         self.backend_calls.push(format!("{name}({n}, {k})"));

@@ -70,11 +70,27 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, Failed
     let mut lines = vec![];
     let mut problems = vec![];
     for f in &report.findings {
-        let r = f.reduced.as_ref().ok_or_else(|| nf("a finding was not reduced".into()))?;
-        println!("--- {} ({}, case {}, {} hit(s), {} merged)\n{}", m.name(), f.signature, f.case, f.hits, f.merged, r.source);
+        let r = f
+            .reduced
+            .as_ref()
+            .ok_or_else(|| nf("a finding was not reduced".into()))?;
+        println!(
+            "--- {} ({}, case {}, {} hit(s), {} merged)\n{}",
+            m.name(),
+            f.signature,
+            f.case,
+            f.hits,
+            f.merged,
+            r.source
+        );
         lines.push(r.lines());
         if r.lines() > MAX_LINES {
-            problems.push(format!("reproducer of {} lines (case {}):\n{}", r.lines(), f.case, r.source));
+            problems.push(format!(
+                "reproducer of {} lines (case {}):\n{}",
+                r.lines(),
+                f.case,
+                r.source
+            ));
         }
     }
     if !report.unreduced.is_empty() {
@@ -101,7 +117,10 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, Failed
     if problems.is_empty() {
         Ok(row)
     } else {
-        Err(Failed::Bounds(row, format!("{}: {}", m.name(), problems.join("\n"))))
+        Err(Failed::Bounds(
+            row,
+            format!("{}: {}", m.name(), problems.join("\n")),
+        ))
     }
 }
 

@@ -349,7 +349,10 @@ fn fuzz_merge_drops_findings_of_a_class_already_kept() {
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
     let stdout = text(&r.stdout);
     assert!(stdout.contains("2 finding(s) copied"), "{stdout}");
-    assert!(stdout.contains("duplicate:") && stdout.contains("fuzz_b.spy"), "{stdout}");
+    assert!(
+        stdout.contains("duplicate:") && stdout.contains("fuzz_b.spy"),
+        "{stdout}"
+    );
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -357,7 +360,12 @@ fn fuzz_merge_drops_findings_of_a_class_already_kept() {
     names.sort();
     assert_eq!(names, ["fuzz_a.snap", "fuzz_a.spy", "fuzz_c.snap", "fuzz_c.spy"]);
     // A directory that does not exist is an error, not a silent no-op.
-    let r = run(&["fuzz-merge", root.join("nope").to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = run(&[
+        "fuzz-merge",
+        root.join("nope").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
     let _ = std::fs::remove_dir_all(&root);
 }

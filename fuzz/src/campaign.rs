@@ -141,6 +141,11 @@ pub struct Campaign {
     pub progress: bool,
     /// Stop at the first finding.
     pub stop_on_finding: bool,
+    /// After the first finding (at case `i`), run only the cases up to
+    /// `i + n` (of this shard) and drop findings past them: a campaign that
+    /// goes on a little past its first finding, deterministically (tests
+    /// of deduplication).
+    pub cases_after_finding: Option<u64>,
     /// `(i, n)`: run only the case numbers `≡ i (mod n)` (`--shard i/n`),
     /// so `n` machines split one campaign without overlap; `cases` counts
     /// this shard's cases.
@@ -160,6 +165,7 @@ impl Campaign {
             reduce: Some(ReduceBudget::default()),
             progress: false,
             stop_on_finding: false,
+            cases_after_finding: None,
             shard: (0, 1),
         }
     }
@@ -174,6 +180,8 @@ pub struct Stats {
     /// Programs the jit engine could not run natively (not findings).
     pub not_native: u64,
     pub findings: u64,
+    /// When the first finding was seen (from the campaign's start).
+    pub first_finding_after: Option<Duration>,
     /// Programs using each feature (`Feature::ALL` order).
     pub coverage: [u64; Feature::ALL.len()],
     pub elapsed: Duration,
@@ -188,6 +196,7 @@ impl Default for Stats {
             timeouts: 0,
             not_native: 0,
             findings: 0,
+            first_finding_after: None,
             coverage: [0; Feature::ALL.len()],
             elapsed: Duration::ZERO,
         }
@@ -201,6 +210,10 @@ impl Stats {
         self.timeouts += o.timeouts;
         self.not_native += o.not_native;
         self.findings += o.findings;
+        self.first_finding_after = match (self.first_finding_after, o.first_finding_after) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         for (a, b) in self.coverage.iter_mut().zip(o.coverage) {
             *a += b;
         }
@@ -265,6 +278,9 @@ pub struct FoundBug {
 pub struct Report {
     pub stats: Stats,
     pub findings: Vec<FoundBug>,
+    /// Findings left unminimized at `--seconds` (listed in
+    /// `UNREDUCED_FILE`, not written as cases).
+    pub unreduced: Vec<FoundBug>,
 }
 
 /// The generator's input for case `i` of `seed` (splitmix64 stream).
@@ -321,6 +337,8 @@ pub fn run(c: &Campaign) -> Report {
         ProgressBar::hidden()
     };
     let end = c.cases.map(|n| c.start + n);
+    // Lowered by `cases_after_finding` (case numbers `k`, before sharding).
+    let end_found = AtomicU64::new(u64::MAX);
     // Generation stops early enough to leave a share of `--seconds` for
     // minimizing what it found; minimizing stops at `--seconds` itself.
     let deadline = c.time.map(|t| start + t);
@@ -342,7 +360,7 @@ pub fn run(c: &Campaign) -> Report {
                 break;
             }
             let k = next.fetch_add(1, Ordering::Relaxed);
-            if end.is_some_and(|e| k >= e) {
+            if end.is_some_and(|e| k >= e) || k > end_found.load(Ordering::Relaxed) {
                 break;
             }
             // This machine's share of the case numbers (`--shard i/n`).
@@ -366,6 +384,12 @@ pub fn run(c: &Campaign) -> Report {
                 Verdict::Timeout => local.timeouts += 1,
                 Verdict::Finding(f) => {
                     local.findings += 1;
+                    if local.first_finding_after.is_none() {
+                        local.first_finding_after = Some(start.elapsed());
+                    }
+                    if let Some(n) = c.cases_after_finding {
+                        end_found.fetch_min(k.saturating_add(n), Ordering::Relaxed);
+                    }
                     let mut map = found.lock().unwrap_or_else(|e| e.into_inner());
                     any_found.store(true, Ordering::Relaxed);
                     let key = (
@@ -407,65 +431,15 @@ pub fn run(c: &Campaign) -> Report {
     let mut stats = total.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.elapsed = start.elapsed();
     bar.finish_and_clear();
+    let last = end_found.load(Ordering::Relaxed);
     let mut findings: Vec<FoundBug> = found
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_values()
+        .filter(|f| (f.case - c.shard.0) / c.shard.1 <= last)
         .collect();
     findings.sort_by_key(|f| f.case);
-    // Minimize in case order; a finding whose program falls into a class
-    // already minimized is given up at once and merged into it.
-    let classes: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
-    let keys: Vec<Option<String>> = findings
-        .par_iter_mut()
-        .map(|f| {
-            f.replay = replay_command(c, f.case);
-            let budget = c.reduce?;
-            let sig = f.signature.clone();
-            let abandon = |text: &str| {
-                let key = class_key(&sig, text);
-                classes
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&key)
-                    .is_some_and(|&case| case < f.case)
-            };
-            let stop = Stop {
-                deadline,
-                abandon: &abandon,
-            };
-            let r = reduce_until(&f.source, &f.signature, &c.oracle, budget, &stop);
-            let key = class_key(&f.signature, &r.source);
-            let mut map = classes.lock().unwrap_or_else(|e| e.into_inner());
-            let first = map.entry(key.clone()).or_insert(f.case);
-            *first = (*first).min(f.case);
-            f.reduced = Some(r);
-            Some(key)
-        })
-        .collect();
-    // Merge each class into its lowest case.
-    let mut kept: BTreeMap<String, usize> = BTreeMap::new();
-    let mut merged = vec![false; findings.len()];
-    for (i, key) in keys.iter().enumerate() {
-        let Some(key) = key else { continue };
-        match kept.get(key) {
-            Some(&j) => {
-                let hits = findings[i].hits;
-                findings[j].hits += hits;
-                findings[j].merged += 1 + findings[i].merged;
-                merged[i] = true;
-            }
-            None => {
-                kept.insert(key.clone(), i);
-            }
-        }
-    }
-    let mut findings: Vec<FoundBug> = findings
-        .into_iter()
-        .zip(merged)
-        .filter(|(_, m)| !m)
-        .map(|(f, _)| f)
-        .collect();
+    let (mut findings, unreduced) = minimize_and_merge(c, findings, deadline, workers);
     for f in &mut findings {
         if let Some(dir) = &c.out {
             let source = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
@@ -477,7 +451,109 @@ pub fn run(c: &Campaign) -> Report {
             f.files = Some(write_case(dir, &name, &comment, source).map_err(|e| e.to_string()));
         }
     }
-    Report { stats, findings }
+    if let (Some(dir), false) = (&c.out, unreduced.is_empty()) {
+        let text: String = unreduced
+            .iter()
+            .map(|f| format!("{}  # {}\n", f.replay, f.signature))
+            .collect();
+        let path = dir.join(UNREDUCED_FILE);
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+        }
+    }
+    Report {
+        stats,
+        findings,
+        unreduced,
+    }
+}
+
+/// Where the findings the campaign had no time to minimize are listed (one
+/// replay command a line) instead of being written as cases.
+pub const UNREDUCED_FILE: &str = "unreduced.txt";
+
+/// Minimize the findings (sorted by case) in waves of `workers`, in case
+/// order, and merge those of one class: a finding whose program, before or
+/// during its reduction, falls into the class of a program that an earlier
+/// wave's reduction went through (`Reduced::trail`) is given up at once and
+/// merged into that finding; two of one wave that end in one class are
+/// merged into the lower case. What the earlier waves know is fixed while a
+/// wave runs, so the result depends on the findings alone, not on thread
+/// timing. Findings whose wave would start after `deadline` are returned
+/// apart, unreduced.
+fn minimize_and_merge(
+    c: &Campaign,
+    mut findings: Vec<FoundBug>,
+    deadline: Option<Instant>,
+    workers: usize,
+) -> (Vec<FoundBug>, Vec<FoundBug>) {
+    for f in &mut findings {
+        f.replay = replay_command(c, f.case);
+    }
+    let Some(budget) = c.reduce else {
+        return (findings, vec![]);
+    };
+    // Class key → index (in `findings`) of the finding that owns it.
+    let mut known: BTreeMap<String, usize> = BTreeMap::new();
+    let mut owner: Vec<Option<usize>> = vec![None; findings.len()];
+    let mut done = 0;
+    while done < findings.len() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let wave = done..(done + workers.max(1)).min(findings.len());
+        let known_now = &known;
+        let reduced: Vec<(Reduced, Option<usize>)> = findings[wave.clone()]
+            .par_iter()
+            .map(|f| {
+                let sig = &f.signature;
+                let hit = Mutex::new(None);
+                let abandon = |text: &str| {
+                    let found = known_now.get(&class_key(sig, text)).copied();
+                    if found.is_some() {
+                        *hit.lock().unwrap_or_else(|e| e.into_inner()) = found;
+                    }
+                    found.is_some()
+                };
+                let stop = Stop {
+                    deadline,
+                    abandon: &abandon,
+                };
+                let r = reduce_until(&f.source, sig, &c.oracle, budget, &stop);
+                (r, hit.into_inner().unwrap_or_else(|e| e.into_inner()))
+            })
+            .collect();
+        for (k, (r, hit)) in wave.clone().zip(reduced) {
+            let key = class_key(&findings[k].signature, &r.source);
+            match hit.or_else(|| known.get(&key).copied()) {
+                Some(j) => owner[k] = Some(j),
+                None => {
+                    for text in &r.trail {
+                        known.entry(class_key(&findings[k].signature, text)).or_insert(k);
+                    }
+                    known.insert(key, k);
+                }
+            }
+            findings[k].reduced = Some(r);
+        }
+        done = wave.end;
+    }
+    let unreduced = findings.split_off(done);
+    // Merge each into its owner (owners are always of a lower index).
+    for k in (0..findings.len()).rev() {
+        if let Some(j) = owner[k] {
+            let (hits, merged) = (findings[k].hits, findings[k].merged);
+            findings[j].hits += hits;
+            findings[j].merged += 1 + merged;
+        }
+    }
+    let kept = findings
+        .into_iter()
+        .zip(owner)
+        .filter(|(_, o)| o.is_none())
+        .map(|(f, _)| f)
+        .collect();
+    (kept, unreduced)
 }
 
 fn parse_features(args: &FuzzOptions) -> Result<FeatureSet, String> {
@@ -631,6 +707,14 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
         }
         writeln!(out, "  replay: {}", f.replay)?;
     }
+    if !report.unreduced.is_empty() {
+        writeln!(
+            out,
+            "\n{} more finding(s) not minimized before --seconds ran out: their replay commands are in {}",
+            report.unreduced.len(),
+            args.out.join(UNREDUCED_FILE).display()
+        )?;
+    }
     let compared = report.stats.programs - report.stats.timeouts;
     if compared == 0 {
         eprintln!(
@@ -642,7 +726,9 @@ pub fn main(args: FuzzOptions, out: &mut dyn Write) -> std::io::Result<i32> {
     if lost > 0 {
         eprintln!("error: {lost} finding(s) could not be written (see above)");
     }
-    Ok(i32::from(!report.findings.is_empty() || lost > 0))
+    Ok(i32::from(
+        !report.findings.is_empty() || !report.unreduced.is_empty() || lost > 0,
+    ))
 }
 
 /// Print case `i` and what every engine did with it.

@@ -79,10 +79,19 @@ pub enum Feature {
     ShiftEdges,
     /// 8-12 mixed integer/float parameters live across a call.
     RegPressure,
+    /// Blue float computations that fold to `-0.0` (and NaN from `inf -
+    /// inf`), their results printed and used by red code where the sign
+    /// is observable: `gen/backend.rs`.
+    SignedZeros,
+    /// A long loop with many loop-carried values of mixed types.
+    LoopCarried,
+    /// Buffers of scalars and of structs indexed by computed indices in
+    /// loops (out of bounds at the configured error rate).
+    PtrArrays,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 36] = [
+    pub const ALL: [Feature; 39] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -119,6 +128,9 @@ impl Feature {
         Feature::CmpEdges,
         Feature::ShiftEdges,
         Feature::RegPressure,
+        Feature::SignedZeros,
+        Feature::LoopCarried,
+        Feature::PtrArrays,
     ];
 
     pub fn name(self) -> &'static str {
@@ -159,6 +171,9 @@ impl Feature {
             Feature::CmpEdges => "cmp-edges",
             Feature::ShiftEdges => "shift-edges",
             Feature::RegPressure => "reg-pressure",
+            Feature::SignedZeros => "signed-zeros",
+            Feature::LoopCarried => "loop-carried",
+            Feature::PtrArrays => "ptr-arrays",
         }
     }
 

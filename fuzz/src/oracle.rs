@@ -159,6 +159,20 @@ pub fn is_timeout(o: &Outcome) -> bool {
 
 /// Replace each run of digits by `N` and cut long lines.
 pub fn normalize_line(line: &str) -> String {
+    cut(digits_as_n(line))
+}
+
+/// At most 80 characters of `line` (then `…`).
+fn cut(line: String) -> String {
+    if line.chars().count() > 80 {
+        line.chars().take(80).collect::<String>() + "…"
+    } else {
+        line
+    }
+}
+
+/// Each run of digits of `line` as `N`.
+fn digits_as_n(line: &str) -> String {
     let mut out = String::new();
     let mut in_digits = false;
     for c in line.chars() {
@@ -171,9 +185,6 @@ pub fn normalize_line(line: &str) -> String {
             in_digits = false;
             out.push(c);
         }
-    }
-    if out.chars().count() > 80 {
-        out = out.chars().take(80).collect::<String>() + "…";
     }
     out
 }
@@ -319,28 +330,38 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
         ));
     }
     if a.stdout != b.stdout {
-        let (mut la, mut lb) = (a.stdout.lines(), b.stdout.lines());
-        loop {
-            match (la.next(), lb.next()) {
-                (Some(x), Some(y)) if x == y => continue,
-                (x, y) => {
-                    let show = |l: Option<&str>| l.map_or("<end>".to_string(), normalize_line);
-                    let mut line = format!("{} ≠ {}", show(x), show(y));
-                    // Output that stops early usually comes with an error:
-                    // keep it in the signature, so that reducing the
-                    // program cannot drift to another cause of the same
-                    // missing line.
-                    if a.error != b.error {
-                        line.push_str(&format!(
-                            " (error: {} ≠ {})",
-                            show_error(&a.error),
-                            show_error(&b.error)
-                        ));
-                    }
-                    return Some((DivergenceKind::Stdout, line));
-                }
-            }
+        let (ra, rb): (Vec<&str>, Vec<&str>) = (a.stdout.lines().collect(), b.stdout.lines().collect());
+        // Lines only missing (or only added) make one class, whatever the
+        // lines are (a loop unrolled once too few times, an operand
+        // evaluated twice); otherwise the first differing token of the
+        // first differing line (`dedup::line_core`, before the digits
+        // become `N`, so `(1, 2) ≠ (2, 1)` is `N ≠ N`).
+        let mut line = if is_subsequence(&rb, &ra) {
+            "lines missing".to_string()
+        } else if is_subsequence(&ra, &rb) {
+            "lines added".to_string()
+        } else {
+            let i = (0..ra.len().max(rb.len()))
+                .find(|&i| ra.get(i) != rb.get(i))
+                .unwrap_or(0);
+            let (x, y) = (
+                ra.get(i).copied().unwrap_or("<end>"),
+                rb.get(i).copied().unwrap_or("<end>"),
+            );
+            let core = crate::dedup::line_core(&format!("{x} ≠ {y}"));
+            cut(digits_as_n(&core))
+        };
+        // Output that stops early usually comes with an error: keep it in
+        // the signature, so that reducing the program cannot drift to
+        // another cause of the same missing line.
+        if a.error != b.error {
+            line.push_str(&format!(
+                " (error: {} ≠ {})",
+                show_error(&a.error),
+                show_error(&b.error)
+            ));
         }
+        return Some((DivergenceKind::Stdout, line));
     }
     if a.error != b.error {
         return Some((
@@ -352,6 +373,12 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
         return Some((DivergenceKind::Exit, format!("{} ≠ {}", a.exit, b.exit)));
     }
     None
+}
+
+/// `small` is `big` with some lines left out.
+fn is_subsequence(small: &[&str], big: &[&str]) -> bool {
+    let mut it = big.iter();
+    small.iter().all(|l| it.any(|b| b == l))
 }
 
 /// An outcome's error line for a signature (`<none>` without one).
@@ -415,7 +442,7 @@ mod tests {
         assert_eq!(kind, DivergenceKind::Stdout);
         assert_eq!(
             line,
-            "b N ≠ <end> (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
+            "lines missing (error: <none> ≠ TypeError: method `SN::aN` does not exist)"
         );
     }
 
@@ -427,6 +454,31 @@ mod tests {
         );
         assert!(matches!(c.verdict, Verdict::Agree), "{c:?}");
         assert!(!c.rejected);
+    }
+
+    #[test]
+    fn stdout_signatures_class_missing_added_and_changed_lines() {
+        let out = |stdout: &str| Outcome {
+            exit: 0,
+            error: None,
+            report: None,
+            bug: None,
+            host: None,
+            not_native: None,
+            stdout: stdout.to_string(),
+        };
+        let sig = |a: &str, b: &str| compare(&out(a), &out(b)).map(|(_, l)| l);
+        assert_eq!(sig("a\nb\nc\n", "a\nc\n").as_deref(), Some("lines missing"));
+        assert_eq!(sig("0\n", "hello\n0\n").as_deref(), Some("lines added"));
+        assert_eq!(
+            sig("SIMD[i32, 2](1, 2)\n", "SIMD[i32, 2](2, 1)\n").as_deref(),
+            Some("N ≠ N")
+        );
+        assert_eq!(
+            sig("(False, 1, -0.0)\n", "(False, 1, 0.0)\n").as_deref(),
+            Some("-N.N ≠ N.N")
+        );
+        assert_eq!(sig("x\n", "x\n"), None);
     }
 
     #[test]

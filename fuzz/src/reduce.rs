@@ -54,6 +54,10 @@ pub struct Reduced {
     /// The reduction was given up: the program fell into a class of
     /// findings already known (`Stop::abandon`).
     pub abandoned: bool,
+    /// Every program the reduction went through (its accepted candidates,
+    /// the starting one first): a later finding that reaches one of their
+    /// classes would reduce the same way (`campaign` merges it there).
+    pub trail: Vec<String>,
 }
 
 /// When a reduction stops early, besides its budget.
@@ -93,6 +97,7 @@ struct Reducer<'c> {
     best_text: String,
     /// The original program ended with a static error already.
     rejected_ok: bool,
+    trail: Vec<String>,
 }
 
 /// Minimize `source` while `check` still reports a finding of the class
@@ -117,6 +122,7 @@ pub fn reduce_until(
             accepted: 0,
             cut: false,
             abandoned: false,
+            trail: vec![source.to_string()],
         };
     };
     let mut r = Reducer {
@@ -132,11 +138,17 @@ pub fn reduce_until(
         best_text: source.to_string(),
         best: module,
         rejected_ok: check(source, cfg).rejected,
+        trail: vec![],
     };
     // The printed form must itself still show the finding.
     let printed = print_module(&r.best);
     if r.interesting(&printed) {
         r.best_text = printed;
+    }
+    r.trail.push(r.best_text.clone());
+    // A program already in a known class is not reduced at all.
+    if (r.stop.abandon)(&r.best_text) {
+        r.abandoned = true;
     }
     loop {
         let mut changed = r.pass_blocks();
@@ -152,6 +164,7 @@ pub fn reduce_until(
         accepted: r.accepted,
         cut: r.cut,
         abandoned: r.abandoned,
+        trail: r.trail,
     }
 }
 
@@ -200,6 +213,7 @@ impl Reducer<'_> {
         let Ok(m) = parse_str(&text) else { return false };
         self.best = m;
         self.accepted += 1;
+        self.trail.push(text.clone());
         if (self.stop.abandon)(&text) {
             self.abandoned = true;
         }

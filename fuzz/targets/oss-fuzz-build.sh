@@ -6,7 +6,7 @@
 # `projects/spy-interp/build.sh` in google/oss-fuzz).
 cd "$SRC/spy-interp"
 
-TARGETS="parse diff redshift_roundtrip"
+TARGETS="parse diff redshift_roundtrip encoder ir"
 
 # -O: optimized build with debug assertions (what OSS-Fuzz expects).
 cargo fuzz build -O --fuzz-dir fuzz/targets
@@ -17,9 +17,10 @@ for t in $TARGETS; do
 done
 
 # Seed corpora. `parse` starts from real SPy: the conformance suite and the
-# parser fixtures (valid and invalid). `diff` and `redshift_roundtrip` read
-# their input through `arbitrary` into the program generator, so any bytes
-# are valid seeds: a few random 4 KiB inputs.
+# parser fixtures (valid and invalid). `diff`, `redshift_roundtrip`,
+# `encoder` and `ir` read their input through `arbitrary` (into the program
+# generator, the emitter's forms, the IR builder), so any bytes are valid
+# seeds: a few random 4 KiB inputs.
 mkdir -p /tmp/seed-parse
 i=0
 for f in conformance/cases/*/*.spy interp/tests/parser/valid/*.spy interp/tests/parser/invalid/*.spy; do
@@ -27,7 +28,7 @@ for f in conformance/cases/*/*.spy interp/tests/parser/valid/*.spy interp/tests/
     cp "$f" "/tmp/seed-parse/case$i.spy"
 done
 (cd /tmp/seed-parse && zip -q "$OUT/parse_seed_corpus.zip" ./*)
-for t in diff redshift_roundtrip; do
+for t in diff redshift_roundtrip encoder ir; do
     mkdir -p "/tmp/seed-$t"
     for i in 1 2 3 4 5 6 7 8; do
         head -c 4096 /dev/urandom > "/tmp/seed-$t/seed$i"

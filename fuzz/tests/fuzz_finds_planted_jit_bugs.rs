@@ -1,98 +1,48 @@
 //! Proof that the differential fuzzer finds native-code bugs: each planted
 //! code-generation bug of spy-jit (`Mutation::Jit`, hooks in
 //! `jit/src/x64/codegen.rs` and `regalloc.rs`) must be found by a
-//! fixed-seed campaign within its case budget and minimized to at most 15
-//! lines (the first finding, or one of the next two when the first
-//! minimizes to more: a hang minimizes slowly). The jit runs in worker processes (`spy_fuzz::worker`), so a
+//! fixed-seed campaign within its case budget, and everything the campaign
+//! found in the cases after it must minimize and deduplicate to at most 3
+//! finding files of at most 15 lines (`common::trial`). The jit runs in
+//! worker processes (`spy_fuzz::worker`), so a
 //! mutation that crashes native code (SIGSEGV, SIGFPE) is a finding too:
 //! this test binary is its own worker (`harness = false`, argument
 //! `fuzz-worker`). It prints the table of cases, times and sizes.
 //!
 //! `cargo test -p spy-fuzz --test fuzz_finds_planted_jit_bugs [-- NAME]`
 
-use std::time::{Duration, Instant};
+mod common;
 
-use spy_fuzz::campaign::{self, Campaign};
-use spy_fuzz::reduce::ReduceBudget;
+use std::time::Duration;
+
 use spy_fuzz::worker::Isolation;
 use spy_interp::engine::Mutation;
-
-/// Cases a campaign may spend to find one planted bug.
-const BUDGET: u64 = 4_000;
-/// Non-blank lines a minimized reproducer may have.
-const MAX_LINES: usize = 15;
 
 /// Planted bugs the campaign cannot reach yet, with the reason. Checked
 /// both ways: one of these that is found fails the test (delete its row).
 const UNREACHABLE: &[(&str, &str)] = &[];
 
-/// Findings a campaign may go through to reach a reproducer within
-/// `MAX_LINES` (a hang minimizes slowly: each candidate waits for the
-/// worker's timeout).
-const ATTEMPTS: usize = 3;
+/// Planted bugs that are found but whose reproducers do not meet the
+/// bounds yet (at most 3 files, 15 lines), with the reason. Checked both
+/// ways: one that meets them fails the test (delete its row).
+const LOOSE: &[(&str, &str)] = &[
+    (
+        "jit-caller-saved-kept",
+        "a clobbered register crashes native code or corrupts values far from the call; most candidates crash the worker (restarted each time), and reductions reach their 30 s budget before converging",
+    ),
+    (
+        "jit-spill-slot-shared",
+        "as jit-caller-saved-kept: the corrupted spill slot shows far from its cause and reductions reach their budget",
+    ),
+];
 
-/// Find `m`: the first finding of a fixed-seed campaign, or the next one
-/// after it (the campaign resumed past its case) while the reproducer is
-/// too big; the table row or why not.
-fn find(m: Mutation) -> Result<String, String> {
-    let start = Instant::now();
-    let mut from = 0;
-    let mut programs = 0;
-    let mut last = String::new();
-    for attempt in 1..=ATTEMPTS {
-        let mut c = Campaign::new(1);
-        c.start = from;
-        c.cases = Some(BUDGET.saturating_sub(from));
-        c.allowed = campaign::features_avoiding_known_bugs();
-        c.oracle.mutations = m.into();
-        c.oracle.isolation = Some(Isolation {
-            exe: std::env::current_exe().map_err(|e| e.to_string())?,
-            args: vec!["fuzz-worker".into()],
-            timeout: Duration::from_secs(2),
-        });
-        c.stop_on_finding = true;
-        c.reduce = Some(ReduceBudget {
-            max_tries: 3_000,
-            max_time: Duration::from_secs(30),
-        });
-        let report = campaign::run(&c);
-        programs += report.stats.programs;
-        let Some(f) = report.findings.iter().min_by_key(|f| f.case) else {
-            break;
-        };
-        let r = f.reduced.as_ref().ok_or("not reduced")?;
-        println!(
-            "--- {} ({}, case {})\n{}",
-            m.name(),
-            f.signature,
-            f.case,
-            r.source
-        );
-        if r.lines() <= MAX_LINES {
-            return Ok(format!(
-                "| {} | {} | {} | {} | {:.1} s | {} |",
-                m.name(),
-                f.case,
-                attempt,
-                programs,
-                start.elapsed().as_secs_f64(),
-                r.lines()
-            ));
-        }
-        last = format!(
-            "{}: reproducer of {} lines at case {}:\n{}",
-            m.name(),
-            r.lines(),
-            f.case,
-            r.source
-        );
-        from = f.case + 1;
-    }
-    Err(if last.is_empty() {
-        format!("{}: not found in {BUDGET} cases", m.name())
-    } else {
-        last
-    })
+fn find(m: Mutation) -> Result<String, common::Failed> {
+    let iso = Isolation {
+        exe: std::env::current_exe().map_err(|e| common::Failed::NotFound(e.to_string()))?,
+        args: vec!["fuzz-worker".into()],
+        timeout: Duration::from_secs(2),
+    };
+    common::trial(m, Some(iso))
 }
 
 fn main() {
@@ -115,18 +65,27 @@ fn main() {
             continue;
         }
         let unreachable = UNREACHABLE.iter().find(|(n, _)| *n == m.name());
-        match (find(m), unreachable) {
-            (Ok(row), None) => rows.push(row),
-            (Err(e), None) => failures.push(e),
-            (Ok(_), Some(_)) => {
+        let loose = LOOSE.iter().find(|(n, _)| *n == m.name());
+        match (find(m), unreachable, loose) {
+            (Ok(_), Some(_), _) => {
                 failures.push(format!("{}: found now; delete its row of UNREACHABLE", m.name()))
             }
-            (Err(_), Some((name, why))) => {
+            (Ok(_), None, Some(_)) => failures.push(format!(
+                "{}: meets the bounds now; delete its row of LOOSE",
+                m.name()
+            )),
+            (Ok(row), None, None) => rows.push(row),
+            (Err(common::Failed::Bounds(row, why)), None, Some((_, reason))) => {
+                eprintln!("{why}");
+                rows.push(format!("{row} (bounds not met yet: {reason})"))
+            }
+            (Err(common::Failed::Bounds(_, e) | common::Failed::NotFound(e)), None, _) => failures.push(e),
+            (Err(_), Some((name, why)), _) => {
                 rows.push(format!("| {name} | not reachable yet: {why} | | | | |"))
             }
         }
     }
-    println!("\n| mutation | case | finding | programs run | time to find + minimize | lines |\n|---|---|---|---|---|---|");
+    println!("\n{}", common::HEADER);
     for r in &rows {
         println!("{r}");
     }

@@ -244,18 +244,9 @@ impl Gen<'_, '_> {
     }
 
     /// `T(x)` for a source type the explicit conversion table accepts.
-    fn explicit_conversion(&mut self, env: &Env, ty: &Ty, d: u32) -> String {
+    pub(super) fn explicit_conversion(&mut self, env: &Env, ty: &Ty, d: u32) -> String {
         self.mark(Feature::Conversions);
-        let from: &[Ty] = match ty {
-            Ty::I32 => &[Ty::F64, Ty::F32, Ty::I8, Ty::U8, Ty::U32, Ty::Str],
-            Ty::I64 => &[Ty::F64, Ty::F32, Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::U64],
-            Ty::U64 => &[Ty::I64, Ty::Str],
-            Ty::I8 | Ty::U8 => &[Ty::I32, Ty::Str],
-            Ty::U32 => &[Ty::Str],
-            Ty::F64 => &[Ty::I32, Ty::F32],
-            Ty::F32 => &[Ty::I32, Ty::F64],
-            _ => &[],
-        };
+        let from = conversion_sources(ty);
         let allowed: Vec<Ty> = from.iter().filter(|t| self.ty_on(t)).cloned().collect();
         if allowed.is_empty() {
             return self.leaf(env, ty);
@@ -751,4 +742,18 @@ fn clamp_to(ty: &Ty, v: i128) -> i128 {
         _ => (0, i128::from(u64::MAX)),
     };
     v.clamp(lo, hi)
+}
+
+/// The source types of the explicit conversions `T(x)` to `ty`.
+pub(super) fn conversion_sources(ty: &Ty) -> &'static [Ty] {
+    match ty {
+        Ty::I32 => &[Ty::F64, Ty::F32, Ty::I8, Ty::U8, Ty::U32, Ty::Str],
+        Ty::I64 => &[Ty::F64, Ty::F32, Ty::I8, Ty::U8, Ty::I32, Ty::U32, Ty::U64],
+        Ty::U64 => &[Ty::I64, Ty::Str],
+        Ty::I8 | Ty::U8 => &[Ty::I32, Ty::Str],
+        Ty::U32 => &[Ty::Str],
+        Ty::F64 => &[Ty::I32, Ty::F32],
+        Ty::F32 => &[Ty::I32, Ty::F64],
+        _ => &[],
+    }
 }

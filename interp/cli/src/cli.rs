@@ -314,6 +314,19 @@ enum Command {
     /// minimize and write what disagrees (exit code 1 if anything did).
     #[command(after_help = "Example: spy-interp fuzz --seconds 60 --engines interp,jit")]
     Fuzz(FuzzArgs),
+    /// Merge the findings directories of several campaigns (e.g. the
+    /// shards of one, `fuzz --shard i/n`) into one, one file per finding
+    /// class (the campaign's own deduplication).
+    #[command(after_help = "Example: spy-interp fuzz-merge shard0/ shard1/ --out fuzz-findings/")]
+    FuzzMerge {
+        /// Findings directories (`fuzz --out`), in priority order.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged directory (created if needed; its findings count as
+        /// already kept).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
     /// Internal: serve `spy-interp fuzz`'s engine runs over stdin/stdout
     /// (`spy_fuzz::worker`).
     #[command(hide = true)]
@@ -494,6 +507,11 @@ pub fn main() -> i32 {
             max_memory,
         }) => run_conformance(&out, dir, shard, engine, verbose, max_memory),
         Some(Command::FuzzWorker) => spy_fuzz::worker::serve_stdio(),
+        Some(Command::FuzzMerge { dirs, out: dir }) => {
+            let mut w = out.clone();
+            spy_fuzz::merge::main(&dirs, &dir, &mut w)
+                .unwrap_or_else(|e| output::failed(&spy_interp::error::HostError::output(&e)))
+        }
         Some(Command::Fuzz(args)) => {
             let mut w = out.clone();
             spy_fuzz::campaign::main(args.options(), &mut w)

@@ -320,3 +320,52 @@ fn execute_engine_jit_refuses_max_steps_and_names_what_it_cannot_compile() {
     assert!(err.contains("the JIT cannot compile"), "{err}");
     assert_eq!(text(&out.stdout), "");
 }
+
+/// `fuzz-merge` keeps one finding file per class (the campaign's own
+/// classes: signature header + reproducer shape) across shard directories.
+#[test]
+fn fuzz_merge_drops_findings_of_a_class_already_kept() {
+    let root = std::env::temp_dir().join(format!("spy-cli-{}-fuzz-merge", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (a, b, out) = (root.join("a"), root.join("b"), root.join("out"));
+    let finding = |dir: &PathBuf, name: &str, expr: &str| {
+        std::fs::create_dir_all(dir).unwrap();
+        let text = format!(
+            "# Fuzz finding [interp/doppler] stdout: -N ≠ -N\n# replay: spy-interp fuzz --seed 1 --case 3\ndef main() -> None:\n    print({expr})\n"
+        );
+        std::fs::write(dir.join(format!("{name}.spy")), text).unwrap();
+        std::fs::write(dir.join(format!("{name}.snap")), "-4\n").unwrap();
+    };
+    finding(&a, "fuzz_a", "-7 // 2");
+    finding(&b, "fuzz_b", "-9 // 4");
+    finding(&b, "fuzz_c", "-9 % 4");
+    let r = run(&[
+        "fuzz-merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let stdout = text(&r.stdout);
+    assert!(stdout.contains("2 finding(s) copied"), "{stdout}");
+    assert!(
+        stdout.contains("duplicate:") && stdout.contains("fuzz_b.spy"),
+        "{stdout}"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fuzz_a.snap", "fuzz_a.spy", "fuzz_c.snap", "fuzz_c.spy"]);
+    // A directory that does not exist is an error, not a silent no-op.
+    let r = run(&[
+        "fuzz-merge",
+        root.join("nope").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -79,7 +79,7 @@ impl From<Limits> for RunConfig {
 
 /// One planted bug (test-only): each is a 2-5 line `if` in the engine code
 /// and never affects the reference engine (it runs with `Mutations::NONE`,
-/// see `engine::run_program`). The first four are in doppler (and so in the
+/// see `engine::run_program`). The first five are in doppler (and so in the
 /// jit engine, which runs doppler's residual module); the `Jit` ones are
 /// code-generation bugs of spy-jit, passed to it through `CompileOptions`
 /// (`lower::run`), and affect only the jit engine.
@@ -94,18 +94,22 @@ pub enum Mutation {
     /// `ptr_simd_load` reverses the lanes in doppler's residual run
     /// (`frames/lowlevel.rs`).
     SimdLaneOrder,
+    /// Redshift folds a blue `-0.0` into the constant `0.0`
+    /// (`frames/doppler/consts.rs`).
+    NegZeroFolded,
     /// A code-generation bug of the jit (`spy_jit::Mutation`).
     Jit(spy_jit::Mutation),
 }
 
 impl Mutation {
-    pub const ALL: [Mutation; 14] = {
+    pub const ALL: [Mutation; 15] = {
         use spy_jit::Mutation as J;
         [
             Mutation::FloorDivRoundsTowardZero,
             Mutation::UnrollOffByOne,
             Mutation::SplatTwice,
             Mutation::SimdLaneOrder,
+            Mutation::NegZeroFolded,
             Mutation::Jit(J::UnsignedCmpSigned),
             Mutation::Jit(J::I8NoSignExtend),
             Mutation::Jit(J::CallerSavedKept),
@@ -126,6 +130,7 @@ impl Mutation {
             Mutation::UnrollOffByOne => "unroll-off-by-one",
             Mutation::SplatTwice => "splat-twice",
             Mutation::SimdLaneOrder => "simd-lane-order",
+            Mutation::NegZeroFolded => "neg-zero-folded",
             Mutation::Jit(J::UnsignedCmpSigned) => "jit-unsigned-cmp-signed",
             Mutation::Jit(J::I8NoSignExtend) => "jit-i8-no-sign-extend",
             Mutation::Jit(J::CallerSavedKept) => "jit-caller-saved-kept",

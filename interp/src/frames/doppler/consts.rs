@@ -5,7 +5,7 @@
 
 use crate::error::{ExcKind, SpyError};
 use crate::frames::doppler::{build, name_expr};
-use crate::frames::{Eval, Frame, Interp};
+use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
 use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
 use crate::vm::builtins::Builtin;
@@ -52,6 +52,12 @@ impl Interp<'_> {
     pub(crate) fn const_expr(&mut self, f: &Frame, v: &Value, ty: TypeId, range: TextRange) -> Eval<Expr> {
         let lit = |k: ExprKind| Expr::new(k, range);
         Ok(match v {
+            // Planted bug (test-only): a blue -0.0 folds into 0.0.
+            Value::Scalar(Scalar::F64(x))
+                if *x == 0.0 && x.is_sign_negative() && self.mutations.has(Mutation::NegZeroFolded) =>
+            {
+                lit(ExprKind::Float(0.0))
+            }
             Value::Scalar(s) => scalar_expr(*s, range),
             Value::Str(s) => lit(ExprKind::Str(s.to_string())),
             Value::None => lit(ExprKind::None),

@@ -6,11 +6,12 @@
 //!   so the folded word is the one the machine would compute; a fallible op
 //!   that would raise is left alone);
 //! - integer/Bool identities with a constant (`x & 0`, `x & ~0`, `x | 0`,
-//!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`) become constants or copies;
+//!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`, `x * 0`) become constants or copies;
 //! - a temporary that copies another temporary is replaced by it at every
 //!   use (both are defined once, so they are the same value);
 //! - an `if` on a constant is replaced by the arm it takes;
-//! - unused pure temporaries are removed.
+//! - unused pure temporaries are removed, and so are the pure assignments
+//!   of a local that is never read.
 //!
 //! Locals are never folded (they are mutable); floats only fold when every
 //! operand is constant.
@@ -66,7 +67,7 @@ fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bo
                 op,
                 Op::Const(_) | Op::Copy(_) | Op::Unary(..) | Op::Binary(..) | Op::Cmp(..) | Op::Convert(_)
             );
-            !(pure && vregs[dst.index()].kind == VRegKind::Temp && uses[dst.index()] == 0)
+            !(pure && uses[dst.index()] == 0)
         }
         _ => true,
     });
@@ -187,6 +188,7 @@ fn fold(f: &Function, ty: Ty, op: &Op, k: &[Option<Word>]) -> Option<Op> {
                 BinOp::Or if w == ones(ty) => Some(Op::Const(ones(ty))),
                 BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if w == 0 => Some(Op::Copy(v)),
                 BinOp::Mul if w == 1 => Some(Op::Copy(v)),
+                BinOp::Mul if w == 0 => Some(Op::Const(0)),
                 _ => None,
             }
         }

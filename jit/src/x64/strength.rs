@@ -284,7 +284,16 @@ impl Cx {
                 ([Stmt::Break], []) => false,
                 _ => continue,
             };
-            let holds = match self.def(*cond) {
+            // Through copies of temporaries (the lowering's `pos & below | ...`
+            // simplified down to `below`).
+            let mut cv = *cond;
+            while let Some(Op::Copy(a)) = self.def(cv) {
+                if self.kind(*a) != VRegKind::Temp {
+                    break;
+                }
+                cv = *a;
+            }
+            let holds = match self.def(cv) {
                 Some(&Op::Cmp(CmpOp::Lt, a, stop)) if exits_unless && a == r => Some(stop),
                 Some(&Op::Cmp(CmpOp::Gt, stop, a)) if exits_unless && a == r => Some(stop),
                 Some(&Op::Cmp(CmpOp::Ge, a, stop)) if !exits_unless && a == r => Some(stop),

@@ -38,7 +38,7 @@ pub fn simplify(f: &Function) -> Function {
     for _ in 0..8 {
         let mut uses = vec![0u32; n];
         count_uses(&g.body, &mut uses);
-        if !remove_dead(&g.vregs, &mut g.body, &uses) {
+        if !remove_dead(&mut g.body, &uses) {
             break;
         }
     }
@@ -59,7 +59,7 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
-fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bool {
+fn remove_dead(b: &mut Block, uses: &[u32]) -> bool {
     let before = b.0.len();
     b.0.retain(|s| match s {
         Stmt::Assign { dst, op } => {
@@ -75,10 +75,10 @@ fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bo
     for s in &mut b.0 {
         match s {
             Stmt::If { then_, else_, .. } => {
-                changed |= remove_dead(vregs, then_, uses);
-                changed |= remove_dead(vregs, else_, uses);
+                changed |= remove_dead(then_, uses);
+                changed |= remove_dead(else_, uses);
             }
-            Stmt::Loop { body } => changed |= remove_dead(vregs, body, uses),
+            Stmt::Loop { body } => changed |= remove_dead(body, uses),
             _ => {}
         }
     }

@@ -275,8 +275,8 @@ impl Cx {
             return None;
         }
         // The exit test, between r and n's assignment.
-        for t in r_at + 1..assign_at {
-            let Stmt::If { cond, then_, else_ } = &st[t] else {
+        for (t, s) in st.iter().enumerate().take(assign_at).skip(r_at + 1) {
+            let Stmt::If { cond, then_, else_ } = s else {
                 continue;
             };
             let exits_unless = match (then_.0.as_slice(), else_.0.as_slice()) {

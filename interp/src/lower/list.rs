@@ -258,6 +258,7 @@ impl FnLower<'_, '_, '_> {
             MethodImpl::EmptyList => return self.empty_list(whole),
             MethodImpl::Str(_) => return Err(super::LowerError::bug("a str method of a list")),
             MethodImpl::Dict(_) => return Err(super::LowerError::bug("a dict method of a list")),
+            MethodImpl::File(_) => return Err(super::LowerError::bug("a file method of a list")),
         };
         let (item, t) = self.list_items(&l, obj)?;
         let hs = self.cx.helpers;

@@ -184,7 +184,7 @@ impl TypeTable {
             interned: HashMap::default(),
             interp_lists: Default::default(),
         };
-        let builtins: [(&str, TypeKind); 23] = [
+        let builtins: [(&str, TypeKind); 24] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),

@@ -86,6 +86,23 @@ pub struct FnGen<'a, A: Target> {
     pool: Vec<(u64, DynamicLabel)>,
     /// Planted bugs (test-only, `CompileOptions::mutations`).
     mutations: crate::Mutations,
+    /// A temporary computed straight into `rax` because the next statement
+    /// returns it (its allocated home is never written).
+    in_rax: Option<VReg>,
+    /// A call result left in `rax` for the next statement (which also
+    /// computes `in_rax`).
+    rax_val: Option<VReg>,
+    /// `(t, a)`: the temporary `t = Copy(a)` was not emitted; reading `t`
+    /// reads `a` (for the one statement that uses `t`).
+    copy_of: Option<(VReg, VReg)>,
+    /// Known lower bounds of `i32` values (`v >= k`), from a dominating
+    /// `if v < k: <jump>`: temporaries, and locals the body never writes.
+    lower: Vec<(VReg, i64)>,
+    /// Locals some statement writes (facts about them are not kept).
+    written: Vec<bool>,
+    /// The value a temporary copies when that is a local never written or
+    /// another temporary (facts are kept on the root).
+    root: Vec<VReg>,
 }
 
 mod simd;
@@ -149,6 +166,36 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
+/// Which values some statement of `f` writes (parameters count only if
+/// the body assigns them).
+fn written_locals(f: &Function) -> Vec<bool> {
+    fn walk(b: &Block, w: &mut [bool]) {
+        for s in &b.0 {
+            match s {
+                Stmt::Assign { dst, .. } => w[dst.index()] = true,
+                Stmt::Call { results, .. } | Stmt::CallHelper { results, .. } => {
+                    results.iter().for_each(|r| w[r.index()] = true)
+                }
+                Stmt::If { then_, else_, .. } => {
+                    walk(then_, w);
+                    walk(else_, w);
+                }
+                Stmt::Loop { body } => walk(body, w),
+                _ => {}
+            }
+        }
+    }
+    let mut w = vec![false; f.vregs.len()];
+    walk(&f.body, &mut w);
+    // A temporary is written once, before its uses: facts about it hold.
+    for (i, v) in f.vregs.iter().enumerate() {
+        if v.kind == crate::ir::VRegKind::Temp {
+            w[i] = false;
+        }
+    }
+    w
+}
+
 /// The register a result travels in (results never go on the stack).
 fn result_loc(l: ArgLoc) -> Loc {
     match l {
@@ -159,7 +206,7 @@ fn result_loc(l: ArgLoc) -> Loc {
 }
 
 /// Whether control never falls out of the end of `b`.
-fn ends_in_jump(b: &Block) -> bool {
+pub(crate) fn ends_in_jump(b: &Block) -> bool {
     match b.0.last() {
         Some(Stmt::Return(_) | Stmt::Break | Stmt::Continue | Stmt::Raise { .. }) => true,
         Some(Stmt::If { then_, else_, .. }) => ends_in_jump(then_) && ends_in_jump(else_),
@@ -239,7 +286,39 @@ impl<'a, A: Target> FnGen<'a, A> {
             out_words,
             pool: vec![],
             mutations: crate::Mutations::NONE,
+            in_rax: None,
+            rax_val: None,
+            copy_of: None,
+            lower: vec![],
+            written: written_locals(f),
+            root: vec![],
         }
+        .with_roots()
+    }
+
+    fn with_roots(mut self) -> Self {
+        let f = self.f;
+        let mut root: Vec<VReg> = (0..f.vregs.len() as u32).map(VReg).collect();
+        fn walk(b: &Block, f: &Function, written: &[bool], root: &mut [VReg]) {
+            for s in &b.0 {
+                match s {
+                    Stmt::Assign { dst, op: Op::Copy(a) }
+                        if f.vregs[dst.index()].kind == crate::ir::VRegKind::Temp && !written[a.index()] =>
+                    {
+                        root[dst.index()] = root[a.index()];
+                    }
+                    Stmt::If { then_, else_, .. } => {
+                        walk(then_, f, written, root);
+                        walk(else_, f, written, root);
+                    }
+                    Stmt::Loop { body } => walk(body, f, written, root),
+                    _ => {}
+                }
+            }
+        }
+        walk(&f.body, f, &self.written, &mut root);
+        self.root = root;
+        self
     }
 
     /// Plant the bugs of `m` (test-only).
@@ -479,7 +558,41 @@ impl<'a, A: Target> FnGen<'a, A> {
     // ---- moving values ----
 
     fn loc(&self, v: VReg) -> Loc {
+        if self.in_rax == Some(v) || self.rax_val == Some(v) {
+            return Loc::Gpr(RAX);
+        }
+        if let Some((t, a)) = self.copy_of {
+            if t == v {
+                return self.alloc.loc(a);
+            }
+        }
         self.alloc.loc(v)
+    }
+
+    /// Whether `d`, returned alone by `return vals` right after its
+    /// definition, can be computed in `rax` (the result register).
+    fn rax_eligible(&self, d: VReg, vals: &[VReg]) -> bool {
+        vals == [d]
+            && self.uses[d.index()] == 1
+            && self.f.ty(d).class() == Class::Int
+            && self.f.vregs[d.index()].kind == crate::ir::VRegKind::Temp
+    }
+
+    /// The known lower bound of an `i32` value.
+    fn lower_bound(&self, v: VReg) -> i64 {
+        let v = self.root[v.index()];
+        self.lower
+            .iter()
+            .filter(|(w, _)| *w == v)
+            .map(|&(_, k)| k)
+            .max()
+            .unwrap_or(i64::from(i32::MIN))
+    }
+
+    /// Whether `x + i` (`i32`, `x` canonical) cannot leave the `i32` range,
+    /// so the 64-bit sum is already canonical.
+    fn add_stays_i32(&self, x: VReg, i: i64) -> bool {
+        i <= 0 && self.lower_bound(x) + i >= i64::from(i32::MIN)
     }
 
     /// The value's bits into GPR `r` (any class).
@@ -593,6 +706,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     fn stmts(&mut self, st: &[Stmt]) {
+        let facts = self.lower.len();
         let mut i = 0;
         while i < st.len() {
             // A comparison used only by the next `if`: compare and branch.
@@ -607,6 +721,107 @@ impl<'a, A: Target> FnGen<'a, A> {
                 if cond == dst && self.uses[dst.index()] == 1 {
                     let cond = self.compare(*c, *x, *y);
                     self.if_(cond, then_, else_);
+                    // `if x < k: <jump>`: x >= k for the rest of the block.
+                    if ends_in_jump(then_)
+                        && else_.0.is_empty()
+                        && self.f.ty(*x) == Ty::I32
+                        && !self.written[x.index()]
+                    {
+                        if let (Some(k), CmpOp::Lt | CmpOp::Le) = (self.imm32(*y), c) {
+                            let k = i64::from(k) + i64::from(*c == CmpOp::Le);
+                            self.lower.push((self.root[x.index()], k));
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
+            }
+            // `t = Copy(a)` read only by the next assignment (constants
+            // without code in between): that reads `a`.
+            let mut j = i + 1;
+            while let Some(Stmt::Assign {
+                dst,
+                op: Op::Const(_),
+            }) = st.get(j)
+            {
+                if !matches!(self.loc(*dst), Loc::Imm(_)) {
+                    break;
+                }
+                j += 1;
+            }
+            if let (
+                Stmt::Assign {
+                    dst: t,
+                    op: Op::Copy(a),
+                },
+                Some(Stmt::Assign {
+                    op: Op::Binary(..) | Op::Cmp(..) | Op::Unary(..),
+                    ..
+                }),
+            ) = (&st[i], st.get(j))
+            {
+                if self.uses[t.index()] == 1
+                    && self.f.vregs[t.index()].kind == crate::ir::VRegKind::Temp
+                    && self.f.ty(*t).class() == Class::Int
+                    && self.in_rax.is_none()
+                    && matches!(self.loc(*a), Loc::Gpr(_))
+                    && !matches!(st.get(j + 1), Some(Stmt::If { .. } | Stmt::Return(_)))
+                {
+                    for s in &st[i + 1..j] {
+                        self.stmt(s);
+                    }
+                    self.copy_of = Some((*t, *a));
+                    self.stmt(&st[j]);
+                    self.copy_of = None;
+                    i = j + 1;
+                    continue;
+                }
+            }
+            // `r = call; d = x op r; return d` (commutative op): r is used
+            // where the call leaves it, d computed there.
+            if let (
+                Stmt::Call { results, .. },
+                Some(Stmt::Assign {
+                    dst: d,
+                    op: Op::Binary(b, x, y),
+                }),
+                Some(Stmt::Return(vals)),
+            ) = (&st[i], st.get(i + 1), st.get(i + 2))
+            {
+                if let [r] = results.as_slice() {
+                    if commutes(*b)
+                        && (x == r) != (y == r)
+                        && self.uses[r.index()] == 1
+                        && self.f.vregs[r.index()].kind == crate::ir::VRegKind::Temp
+                        && self.rax_eligible(*d, vals)
+                        && self.f.ty(*r).class() == Class::Int
+                    {
+                        self.in_rax = Some(*d);
+                        self.rax_val = Some(*r);
+                        for s in &st[i..i + 3] {
+                            self.stmt(s);
+                        }
+                        self.in_rax = None;
+                        self.rax_val = None;
+                        i += 3;
+                        continue;
+                    }
+                }
+            }
+            // `d = x op y; return d`: compute d in the result register.
+            if let (
+                Stmt::Assign {
+                    dst,
+                    op: Op::Binary(..),
+                },
+                Some(Stmt::Return(vals)),
+            ) = (&st[i], st.get(i + 1))
+            {
+                if self.rax_eligible(*dst, vals) {
+                    self.in_rax = Some(*dst);
+                    self.stmt(&st[i]);
+                    self.stmt(&st[i + 1]);
+                    self.in_rax = None;
                     i += 2;
                     continue;
                 }
@@ -614,6 +829,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.stmt(&st[i]);
             i += 1;
         }
+        self.lower.truncate(facts);
     }
 
     /// A loop whose body starts with plain assignments and then `if a <cmp>
@@ -1059,6 +1275,38 @@ impl<'a, A: Target> FnGen<'a, A> {
                     BinOp::Xor => Some(Alu::Xor),
                     BinOp::Mul => None,
                 };
+                // `x + i`, `x - i`, `x + y` into another register: one `lea`.
+                let disp = match (b, self.imm32(y)) {
+                    (BinOp::Add, Some(i)) => Some(i64::from(i)),
+                    (BinOp::Sub, Some(i)) => Some(-i64::from(i)),
+                    _ => None,
+                };
+                if let (Some(i), Loc::Gpr(xr)) = (disp, self.loc(x)) {
+                    let exact = ty == Ty::I32 && self.add_stays_i32(x, i);
+                    if let (Ok(i), true) = (i32::try_from(i), xr != w) {
+                        self.e(Inst::Lea(w, Mem::base(xr, i)));
+                    } else {
+                        self.int_into(x, w);
+                        self.e(Inst::AluI(
+                            alu.expect("add or sub"),
+                            w,
+                            self.imm32(y).expect("immediate"),
+                        ));
+                    }
+                    if exact {
+                        self.store_int(d, w);
+                    } else {
+                        self.finish_int(d, ty, w);
+                    }
+                    return;
+                }
+                if let (BinOp::Add, Loc::Gpr(xr), Loc::Gpr(yr)) = (b, self.loc(x), self.loc(y)) {
+                    if xr != w && yr != w && xr != RSP && yr != RSP {
+                        self.e(Inst::Lea(w, Mem::indexed(xr, yr, Scale::S1, 0)));
+                        self.finish_int(d, ty, w);
+                        return;
+                    }
+                }
                 match (alu, self.imm32(y)) {
                     (Some(alu), Some(i)) => {
                         self.int_into(x, w);

@@ -119,7 +119,11 @@ impl Mem {
         }
     }
     fn render(&self, size: &str) -> String {
-        let mut s = format!("{size} ptr [{}", self.base.name64());
+        let mut s = if size.is_empty() {
+            format!("[{}", self.base.name64())
+        } else {
+            format!("{size} ptr [{}", self.base.name64())
+        };
         if let Some((i, sc)) = self.index {
             let _ = write!(s, "+{}", i.name64());
             if sc != Scale::S1 {
@@ -472,6 +476,9 @@ pub enum Inst {
     /// `mov r32, imm32` (zero-extends)
     MovRI32(Gpr, u32),
     Load(LoadKind, Gpr, Mem),
+    /// `lea r64, [m]` (three-operand add of a register and a register or a
+    /// displacement)
+    Lea(Gpr, Mem),
     Store(StoreKind, Mem, Gpr),
     /// `mov dword [m], imm32`
     StoreImm32(Mem, i32),
@@ -620,10 +627,11 @@ pub enum Form {
     Vzeroupper,
     SseRip,
     MovsdRip,
+    Lea,
 }
 
 impl Form {
-    pub const ALL: [Form; 52] = [
+    pub const ALL: [Form; 53] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -676,6 +684,7 @@ impl Form {
         Form::Vzeroupper,
         Form::SseRip,
         Form::MovsdRip,
+        Form::Lea,
     ];
 }
 
@@ -713,6 +722,7 @@ impl Inst {
             Inst::MovRI64(..) => Form::MovRI64,
             Inst::MovRI32(..) => Form::MovRI32,
             Inst::Load(..) => Form::Load,
+            Inst::Lea(..) => Form::Lea,
             Inst::Store(..) => Form::Store,
             Inst::StoreImm32(..) => Form::StoreImm32,
             Inst::CmpMemImm32(..) => Form::CmpMemImm32,
@@ -790,6 +800,7 @@ impl Inst {
                 LoadKind::Bsx => format!("movsx {}, {}", d.name64(), m.render("byte")),
                 LoadKind::Bzx => format!("movzx {}, {}", d.name32(), m.render("byte")),
             },
+            Inst::Lea(d, m) => format!("lea {}, {}", d.name64(), m.render("")),
             Inst::Store(k, m, s) => match k {
                 StoreKind::Q => format!("mov {}, {}", m.render("qword"), s.name64()),
                 StoreKind::D => format!("mov {}, {}", m.render("dword"), s.name32()),
@@ -989,12 +1000,16 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             LoadKind::Bsx => with_mem!(ops, m, [movsx Rq(d.0), BYTE], []),
             LoadKind::Bzx => with_mem!(ops, m, [movzx Rd(d.0), BYTE], []),
         },
+        Inst::Lea(d, m) => with_mem!(ops, m, [lea Rq(d.0),], []),
         Inst::Store(k, m, s) => match k {
             StoreKind::Q => with_mem!(ops, m, [mov QWORD], [, Rq(s.0)]),
             StoreKind::D => with_mem!(ops, m, [mov DWORD], [, Rd(s.0)]),
             StoreKind::B => with_mem!(ops, m, [mov BYTE], [, Rb(s.0)]),
         },
         Inst::StoreImm32(m, imm) => with_mem!(ops, m, [mov DWORD], [, DWORD imm]),
+        Inst::CmpMemImm32(m, imm) if i8::try_from(imm).is_ok() => {
+            with_mem!(ops, m, [cmp DWORD], [, BYTE imm])
+        }
         Inst::CmpMemImm32(m, imm) => with_mem!(ops, m, [cmp DWORD], [, DWORD imm]),
         Inst::Alu(op, d, s) => match op {
             Alu::Add => dynasm!(ops ; .arch x64 ; add Rq(d.0), Rq(s.0)),
@@ -1005,6 +1020,18 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Alu::Cmp => dynasm!(ops ; .arch x64 ; cmp Rq(d.0), Rq(s.0)),
             Alu::Test => dynasm!(ops ; .arch x64 ; test Rq(d.0), Rq(s.0)),
         },
+        // The sign-extended imm8 encoding when the immediate fits (`test` has none).
+        Inst::AluI(op, d, imm) if op != Alu::Test && i8::try_from(imm).is_ok() => {
+            let imm = imm as i8;
+            match op {
+                Alu::Add => dynasm!(ops ; .arch x64 ; add Rq(d.0), BYTE imm),
+                Alu::Sub => dynasm!(ops ; .arch x64 ; sub Rq(d.0), BYTE imm),
+                Alu::And => dynasm!(ops ; .arch x64 ; and Rq(d.0), BYTE imm),
+                Alu::Or => dynasm!(ops ; .arch x64 ; or Rq(d.0), BYTE imm),
+                Alu::Xor => dynasm!(ops ; .arch x64 ; xor Rq(d.0), BYTE imm),
+                Alu::Cmp | Alu::Test => dynasm!(ops ; .arch x64 ; cmp Rq(d.0), BYTE i32::from(imm)),
+            }
+        }
         Inst::AluI(op, d, imm) => match op {
             Alu::Add => dynasm!(ops ; .arch x64 ; add Rq(d.0), DWORD imm),
             Alu::Sub => dynasm!(ops ; .arch x64 ; sub Rq(d.0), DWORD imm),
@@ -1015,6 +1042,10 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
             Alu::Test => dynasm!(ops ; .arch x64 ; test Rq(d.0), DWORD imm),
         },
         Inst::Imul(d, s) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0)),
+        Inst::ImulI(d, s, imm) if i8::try_from(imm).is_ok() => {
+            let imm = imm as i8;
+            dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0), BYTE imm)
+        }
         Inst::ImulI(d, s, imm) => dynasm!(ops ; .arch x64 ; imul Rq(d.0), Rq(s.0), DWORD imm),
         Inst::Neg(r) => dynasm!(ops ; .arch x64 ; neg Rq(r.0)),
         Inst::Not(r) => dynasm!(ops ; .arch x64 ; not Rq(r.0)),

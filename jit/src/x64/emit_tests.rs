@@ -117,6 +117,7 @@ pub(crate) fn samples() -> Vec<Inst> {
             ] {
                 v.push(Inst::Load(k, r, m));
             }
+            v.push(Inst::Lea(r, m));
             for k in [StoreKind::Q, StoreKind::D, StoreKind::B] {
                 v.push(Inst::Store(k, m, r));
             }

@@ -11,3 +11,4 @@ pub mod emit;
 pub mod module;
 pub mod regalloc;
 pub mod simplify;
+pub mod strength;

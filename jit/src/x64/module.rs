@@ -63,7 +63,7 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
-        let simplified = super::simplify::simplify(f);
+        let simplified = super::strength::reduce(&super::simplify::simplify(f));
         let f = &simplified;
         let alloc = regalloc::allocate_with(m, f, opts.mutations);
         #[cfg(debug_assertions)]

@@ -6,13 +6,14 @@
 //!   so the folded word is the one the machine would compute; a fallible op
 //!   that would raise is left alone);
 //! - integer/Bool identities with a constant (`x & 0`, `x & ~0`, `x | 0`,
-//!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`) become constants or copies;
+//!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`, `x * 0`) become constants or copies;
 //! - a temporary that copies another temporary is replaced by it at every
 //!   use (both are defined once, so they are the same value);
 //! - an `if` on a constant is replaced by the arm it takes;
 //! - a vector built from the lanes `0..n`, in order, of one vector
 //!   temporary of its type is a copy of it;
-//! - unused pure temporaries are removed.
+//! - unused pure temporaries are removed, and so are the pure assignments
+//!   of a local that is never read.
 //!
 //! Locals are never folded (they are mutable); floats only fold when every
 //! operand is constant.
@@ -42,7 +43,7 @@ pub fn simplify(f: &Function) -> Function {
     for _ in 0..8 {
         let mut uses = vec![0u32; n];
         count_uses(&g.body, &mut uses);
-        if !remove_dead(&g.vregs, &mut g.body, &uses) {
+        if !remove_dead(&mut g.body, &uses) {
             break;
         }
     }
@@ -63,7 +64,7 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
-fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bool {
+fn remove_dead(b: &mut Block, uses: &[u32]) -> bool {
     let before = b.0.len();
     b.0.retain(|s| match s {
         Stmt::Assign { dst, op } => {
@@ -84,7 +85,7 @@ fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bo
                             | VOp::Convert(_)
                     )
             );
-            !(pure && vregs[dst.index()].kind == VRegKind::Temp && uses[dst.index()] == 0)
+            !(pure && uses[dst.index()] == 0)
         }
         _ => true,
     });
@@ -92,10 +93,10 @@ fn remove_dead(vregs: &[crate::ir::VRegInfo], b: &mut Block, uses: &[u32]) -> bo
     for s in &mut b.0 {
         match s {
             Stmt::If { then_, else_, .. } => {
-                changed |= remove_dead(vregs, then_, uses);
-                changed |= remove_dead(vregs, else_, uses);
+                changed |= remove_dead(then_, uses);
+                changed |= remove_dead(else_, uses);
             }
-            Stmt::Loop { body } => changed |= remove_dead(vregs, body, uses),
+            Stmt::Loop { body } => changed |= remove_dead(body, uses),
             _ => {}
         }
     }
@@ -210,6 +211,7 @@ fn fold(f: &Function, ty: Ty, op: &Op, k: &[Option<Word>]) -> Option<Op> {
                 BinOp::Or if w == ones(ty) => Some(Op::Const(ones(ty))),
                 BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if w == 0 => Some(Op::Copy(v)),
                 BinOp::Mul if w == 1 => Some(Op::Copy(v)),
+                BinOp::Mul if w == 0 => Some(Op::Const(0)),
                 _ => None,
             }
         }

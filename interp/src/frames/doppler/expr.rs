@@ -424,7 +424,7 @@ impl Interp<'_> {
             }
             Some(local) => match &local.value {
                 Some(Value::Residual(e)) => match &e.kind {
-                    ExprKind::Name(id) => (id.name.clone(), local.ty),
+                    ExprKind::Name(id) => (id.name.to_string(), local.ty),
                     _ => return None,
                 },
                 _ => return None,
@@ -435,7 +435,7 @@ impl Interp<'_> {
             let value = self.residual(f, &v, range)?;
             let walrus = Expr::new(
                 ExprKind::Walrus {
-                    target: ident(&name, target.range),
+                    target: Box::new(ident(&name, target.range)),
                     value: Box::new(value),
                 },
                 range,
@@ -591,12 +591,12 @@ impl Interp<'_> {
         let value = self.residual(f, v, range)?;
         let target = match target.kind {
             ExprKind::Attribute { value: obj, attr } => ast::AssignTarget::Attribute {
-                value: *obj,
-                attr,
+                value: obj,
+                attr: *attr,
                 range,
             },
             ExprKind::Subscript { value: obj, indices } => ast::AssignTarget::Subscript {
-                value: *obj,
+                value: obj,
                 indices,
                 range,
             },
@@ -870,7 +870,7 @@ impl Interp<'_> {
                 StmtKind::Assign { target, value } => match *target {
                     ast::AssignTarget::Name(id) => elems.push(Expr::new(
                         ExprKind::Walrus {
-                            target: id,
+                            target: Box::new(id),
                             value: Box::new(value),
                         },
                         s.range,

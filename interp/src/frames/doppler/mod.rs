@@ -400,7 +400,7 @@ impl Interp<'_> {
 
 pub(crate) fn ident(name: &str, range: TextRange) -> Identifier {
     Identifier {
-        name: name.to_string(),
+        name: name.into(),
         range,
         id: NameId(0),
     }
@@ -637,7 +637,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Attribute {
                 value: Box::new(value),
-                attr: ident(attr, range),
+                attr: Box::new(ident(attr, range)),
             },
             range,
         )
@@ -646,7 +646,7 @@ pub(crate) mod build {
     pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {
         Expr::new(
             ExprKind::Walrus {
-                target,
+                target: Box::new(target),
                 value: Box::new(value),
             },
             range,

@@ -108,6 +108,34 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
     });
     assert_eq!(code, Some(0));
 
+    // Doppler's phases: the redshift (source module and residual module
+    // alive), then printing and parsing the residual module back.
+    let (phases, _) = peak_of(|| {
+        spy_interp::native_stack::run(config().limits.max_depth, {
+            let text = text.clone();
+            move || {
+                let mut sink = std::io::sink();
+                let (residual, redshift) = peak_of(|| {
+                    let mut interp = spy_interp::frames::Interp::new(&mut sink, config());
+                    interp
+                        .redshift_program("big.spy", text.as_bytes(), spy_interp::redshift::ErrorMode::Lazy)
+                        .ok()
+                });
+                let residual = residual.expect("redshifts");
+                let kept = LIVE.load(Relaxed);
+                let (printed, print) =
+                    peak_of(|| spy_interp::redshift::print_checked(residual, "big.spy (residual code)").ok());
+                drop(printed);
+                (redshift, kept, print)
+            }
+        })
+        .expect("runs")
+    });
+    eprintln!(
+        "doppler phases: redshift peak {:.1}x, print+parse back peak {:.1}x above the residual module",
+        per(phases.0),
+        per(phases.2)
+    );
     eprintln!(
         "source {n} bytes: AST {:.1}x, resolution {:.1}x; peak heap: interp {:.1}x, doppler {:.1}x",
         per(ast),

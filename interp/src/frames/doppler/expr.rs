@@ -917,7 +917,7 @@ impl Interp<'_> {
             if let ExprKind::Walrus { target, value } = p.kind {
                 sh.emit(Stmt::new(
                     StmtKind::Assign {
-                        target: Box::new(ast::AssignTarget::Name(target)),
+                        target: Box::new(ast::AssignTarget::Name(*target)),
                         value: *value,
                     },
                     p.range,

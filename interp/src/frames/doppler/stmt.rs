@@ -229,15 +229,13 @@ impl Interp<'_> {
             }
         };
         match message {
-            Ok(msg) => f
-                .shift()?
-                .emit(Stmt::new(
-                    StmtKind::Assert {
-                        test: test_res,
-                        msg: msg.map(Box::new),
-                    },
-                    s.range,
-                )),
+            Ok(msg) => f.shift()?.emit(Stmt::new(
+                StmtKind::Assert {
+                    test: test_res,
+                    msg: msg.map(Box::new),
+                },
+                s.range,
+            )),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 let folded = self.folded_error(&e, f, None, s.range);
                 f.shift()?.state().folded.push(folded);

@@ -144,7 +144,7 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
         per(doppler)
     );
     // Measured when the ceilings were set (issue 14): AST 16.6x,
-    // resolution 4.6x, interp 26.2x, doppler 52.9x (from 25.0x, 4.6x,
+    // resolution 4.6x, interp 26.2x, doppler 50.6x (from 25.0x, 4.6x,
     // 34.7x, 67.2x before names were interned and nodes shrunk).
     assert!(per(ast) < 18.0, "AST {:.1}x", per(ast));
     assert!(per(resolution) < 5.5, "resolution {:.1}x", per(resolution));

@@ -526,7 +526,10 @@ fn inline_call(e: &Expr, module: &Module) -> Option<Expr> {
     let mut body = body.clone();
     substitute(
         &mut body,
-        &def.params.iter().map(|p| p.name.name.clone()).collect::<Vec<_>>(),
+        &def.params
+            .iter()
+            .map(|p| p.name.name.to_string())
+            .collect::<Vec<_>>(),
         args,
     );
     Some(body)

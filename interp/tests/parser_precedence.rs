@@ -10,7 +10,7 @@ use spy_interp::syntax::parse_str;
 
 fn sexpr(e: &Expr) -> String {
     match &e.kind {
-        ExprKind::Name(id) => id.name.clone(),
+        ExprKind::Name(id) => id.name.to_string(),
         ExprKind::Int(v) => v.to_string(),
         ExprKind::BinOp { left, op, right } => {
             format!("({} {} {})", op.symbol(), sexpr(left), sexpr(right))

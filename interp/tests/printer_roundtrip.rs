@@ -267,7 +267,7 @@ fn arb_expr() -> impl Strategy<Value = Expr> {
         let genexp = (inner.clone(), arb_name(), inner.clone()).prop_map(|(elt, t, iter)| {
             ex(ExprKind::GeneratorExp {
                 elt: boxed(elt),
-                target: id(&t),
+                target: Box::new(id(&t)),
                 iter: boxed(iter),
             })
         })
@@ -294,7 +294,7 @@ fn arb_expr() -> impl Strategy<Value = Expr> {
                 orelse: boxed(o)
             })),
             1 => (arb_name(), inner.clone()).prop_map(|(t, v)| ex(ExprKind::Walrus {
-                target: id(&t),
+                target: Box::new(id(&t)),
                 value: boxed(v)
             })),
             1 => items.clone().prop_map(|v| ex(ExprKind::Tuple(v))),
@@ -383,7 +383,7 @@ fn wrapping_breaks_long_lines_inside_brackets() {
 #[test]
 fn print_expr_stands_alone() {
     let w = ex(ExprKind::Walrus {
-        target: id("x$1"),
+        target: Box::new(id("x$1")),
         value: Box::new(binop(int(1), BinOp::Add, int(2))),
     });
     assert_eq!(print_expr(&w), "(`x$1` := 1 + 2)");
@@ -483,7 +483,7 @@ fn decorated_module() -> Module {
     let mut star = param("rest", ex(ExprKind::Starred(Box::new(name("Ts")))));
     star.kind = ParamKind::Star;
     let mut with_default = param("n", i32_());
-    with_default.default = Some(int(3));
+    with_default.default = Some(Box::new(int(3)));
     let mut varargs = func(
         "varargs",
         vec![param("a", i32_()), with_default, star],
@@ -548,7 +548,7 @@ fn statements_module() -> Module {
         })],
     });
     let walrus = ex(ExprKind::Walrus {
-        target: id("n$1"),
+        target: Box::new(id("n$1")),
         value: Box::new(call(name("next"), vec![])),
     });
     let body = vec![
@@ -577,7 +577,7 @@ fn statements_module() -> Module {
         }),
         st(StmtKind::Assign {
             target: Box::new(AssignTarget::Subscript {
-                value: attr(name("o"), "items"),
+                value: Box::new(attr(name("o"), "items")),
                 indices: vec![int(0), ex(ExprKind::Bytes(b"\x00ab'".to_vec()))],
                 range: Default::default(),
             }),
@@ -585,7 +585,7 @@ fn statements_module() -> Module {
         }),
         st(StmtKind::Assert {
             test: name("ok"),
-            msg: Some(string("tab\there")),
+            msg: Some(Box::new(string("tab\there"))),
         }),
         st(StmtKind::Raise(call(name("ValueError"), vec![string("bad")]))),
     ];

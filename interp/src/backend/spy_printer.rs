@@ -246,7 +246,7 @@ impl Printer {
             match &s.kind {
                 StmtKind::Comment(_) => self.mark(Marked::Comment(s.range)),
                 StmtKind::FuncDef(f) => self.mark(Marked::Def {
-                    name: f.name.name.clone(),
+                    name: f.name.name.to_string(),
                     class: self.class.clone(),
                 }),
                 _ => {}
@@ -461,7 +461,7 @@ impl Printer {
         type_params(&mut w, c.type_params.as_deref());
         w.out.push(':');
         self.emit(w);
-        let outer = self.class.replace(c.name.name.clone());
+        let outer = self.class.replace(c.name.name.to_string());
         self.block(&c.body, true);
         self.class = outer;
     }

@@ -103,7 +103,7 @@ impl Interp<'_> {
                     .vm
                     .structs
                     .get(t)
-                    .and_then(|s| s.members.get(&attr.name).cloned());
+                    .and_then(|s| s.members.get(attr.name.as_str()).cloned());
                 match member {
                     Some(Value::Func(func)) => Ok(Typed::blue(func.ty, Value::Func(func))),
                     Some(other) => {
@@ -268,7 +268,7 @@ impl Interp<'_> {
                 .vm
                 .structs
                 .get(&obj.ty)
-                .is_some_and(|s| s.static_methods.contains(&attr.name));
+                .is_some_and(|s| s.static_methods.iter().any(|m| *m == attr.name));
             let mut full = Vec::with_capacity(args.len() + 1);
             if self.vm.is_class_method(obj.ty, &attr.name) {
                 // `o.m(args)` of a `@classmethod` passes o's type, as Python

@@ -88,7 +88,7 @@ impl Interp<'_> {
         }
         let name = self.convert_to(f, name, TypeId::STR, name_range, None)?;
         Ok(Identifier {
-            name: name.value.checked_str()?.to_string(),
+            name: name.value.checked_str()?.into(),
             range: name_range,
             id: NameId(0),
         })

@@ -149,11 +149,11 @@ impl Interp<'_> {
             };
             if sym.origin == Origin::ClassField {
                 fields.push(Field {
-                    name: sym.name.clone(),
+                    name: sym.name.to_string(),
                     ty: *fty,
                 });
             } else if let Some(v) = value {
-                members.insert(sym.name.clone(), v.clone());
+                members.insert(sym.name.to_string(), v.clone());
             }
         }
         let decorated = |name: &str| -> Vec<String> {
@@ -163,7 +163,7 @@ impl Interp<'_> {
                     ast::StmtKind::FuncDef(d)
                         if d.decorators.iter().any(|e| crate::frames::call::is_name(e, name)) =>
                     {
-                        Some(d.name.name.clone())
+                        Some(d.name.name.to_string())
                     }
                     _ => None,
                 })

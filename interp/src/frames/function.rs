@@ -128,11 +128,11 @@ impl Interp<'_> {
                 };
                 star = Some(StarParam {
                     index: i,
-                    name: p.name.name.clone(),
+                    name: p.name.name.to_string(),
                     kind,
                 });
                 params.push(ParamSpec {
-                    name: p.name.name.clone(),
+                    name: p.name.name.to_string(),
                     ty,
                     default: None,
                 });
@@ -160,7 +160,7 @@ impl Interp<'_> {
                 None => None,
             };
             params.push(ParamSpec {
-                name: p.name.name.clone(),
+                name: p.name.name.to_string(),
                 ty,
                 default,
             });
@@ -295,7 +295,7 @@ impl Interp<'_> {
         let params: Vec<ParamSpec> = type_params
             .iter()
             .map(|tp| ParamSpec {
-                name: tp.name.clone(),
+                name: tp.name.to_string(),
                 ty: TypeId::DYNAMIC,
                 default: None,
             })

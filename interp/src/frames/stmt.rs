@@ -110,7 +110,7 @@ impl Interp<'_> {
             StmtKind::Pass | StmtKind::Comment(_) => {}
             StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
             StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
-            StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_ref())?,
+            StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_deref())?,
             StmtKind::Expr(e) => {
                 self.eval_expr(f, e)?;
             }

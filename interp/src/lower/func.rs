@@ -335,7 +335,7 @@ impl FnLower<'_, '_, '_> {
                 self.fb.raise(code, [None, None]);
                 self.dead = true;
             }
-            StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_ref())?,
+            StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_deref())?,
             StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => {
                 return self.unsupported("a nested `def`/`class`", s.range)
             }

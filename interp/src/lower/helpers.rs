@@ -66,6 +66,11 @@ pub struct RunState {
     /// made at run time (`index 3 of a list of length 3`); it replaces the
     /// call site's fixed text.
     pub label: Option<String>,
+    /// What the lists' items count in the memory budget, by the
+    /// interpreter's rule (`ListValue::bytes_of`: the same number of items
+    /// reaches `MemoryError` in every engine). Lists live until the run
+    /// ends, as strs do.
+    list_bytes: u64,
 }
 
 /// The memory budget a run's pointer allocations are counted against.
@@ -94,6 +99,7 @@ impl RunState {
             charges: Vec::new(),
             lists: Vec::new(),
             label: None,
+            list_bytes: 0,
         }
     }
 
@@ -102,6 +108,18 @@ impl RunState {
         let words = items.into_iter().map(|s| self.handle(s)).collect();
         self.lists.push(words);
         self.lists.len() as Word - 1
+    }
+
+    /// The live total the budget is checked against, as ASTFrame's
+    /// `check_memory` counts it: pointer memory (the meter), the
+    /// interpreter's live strings and lists, and the run's own strs and
+    /// list items.
+    fn live(&self) -> u64 {
+        self.meter
+            .used()
+            .saturating_add(crate::vm::memory::live_heap_bytes())
+            .saturating_add(self.str_bytes)
+            .saturating_add(self.list_bytes)
     }
 
     /// A zeroed buffer of `bytes` (at least one word, so that every
@@ -119,12 +137,11 @@ impl RunState {
 
     /// ASTFrame's `check_memory`: `bytes` more fit in the budget, or
     /// `MemoryError` is raised.
+    /// The `bytes` are list items (by `ListValue::bytes_of`), counted from
+    /// then on: the run's lists live until it ends.
     pub(super) fn check_memory(&mut self, ctx: &mut HelperCtx, bytes: u64) -> bool {
-        let live = self
-            .meter
-            .used()
-            .saturating_add(crate::vm::memory::live_heap_bytes());
-        if live.saturating_add(bytes) <= self.max_memory {
+        if self.live().saturating_add(bytes) <= self.max_memory {
+            self.list_bytes = self.list_bytes.saturating_add(bytes);
             return true;
         }
         self.label = Some(format!("this needs {bytes} bytes"));
@@ -181,7 +198,7 @@ impl RunState {
             self.raise(ctx, OpError::Runtime(RuntimeError::StrTooLong { limit }));
             return false;
         }
-        if self.str_bytes.saturating_add(len as u64) > self.max_memory {
+        if self.live().saturating_add(len as u64) > self.max_memory {
             let limit = self.max_memory;
             self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
             return false;
@@ -380,20 +397,25 @@ extern "C" fn list_new(ctx: CtxPtr<'_>) -> u64 {
     })
 }
 
-fn push_word(st: &mut RunState, h: u64, w: Word) {
+/// One more item of a list display, within the memory budget (as an
+/// `append`): past it, `MemoryError` and nothing is pushed.
+fn push_word(st: &mut RunState, c: &mut HelperCtx, h: u64, w: Word) {
+    if !st.check_memory(c, crate::vm::value::ListValue::bytes_of(1)) {
+        return;
+    }
     st.lists.get_mut(h as usize).expect("a valid list handle").push(w);
 }
 
 extern "C" fn list_push(ctx: CtxPtr<'_>, h: u64, w: u64) {
-    with(ctx, |st, _| push_word(st, h, w))
+    with(ctx, |st, c| push_word(st, c, h, w))
 }
 
 extern "C" fn list_push_f64(ctx: CtxPtr<'_>, h: u64, x: f64) {
-    with(ctx, |st, _| push_word(st, h, x.to_bits()))
+    with(ctx, |st, c| push_word(st, c, h, x.to_bits()))
 }
 
 extern "C" fn list_push_f32(ctx: CtxPtr<'_>, h: u64, x: f32) {
-    with(ctx, |st, _| push_word(st, h, u64::from(x.to_bits())))
+    with(ctx, |st, c| push_word(st, c, h, u64::from(x.to_bits())))
 }
 
 /// `l[i]`: ASTFrame's `list_slot` (negative from the end) or `IndexError`.

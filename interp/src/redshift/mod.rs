@@ -228,6 +228,7 @@ impl Interp<'_> {
             self.redshift_module(&sh, id)
         });
         self.redshift = None;
+        crate::frames::doppler::forget_residual_names();
         result
     }
 

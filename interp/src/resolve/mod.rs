@@ -524,7 +524,7 @@ impl Resolver {
         let hidden = format!("{}@gen{}", target.name, target.id.0);
         let scope = self.current();
         scope.symbols.push(Symbol {
-            name: hidden,
+            name: hidden.into(),
             kind: VarKind::Const,
             origin: Origin::ForTarget,
             decl_range: target.range,
@@ -537,7 +537,7 @@ impl Resolver {
             NameRef::Local(slot)
         };
         self.set(target, r);
-        self.generator_targets.push((target.name.clone(), r));
+        self.generator_targets.push((target.name.to_string(), r));
         self.resolve_expr(elt);
         self.generator_targets.pop();
     }
@@ -634,7 +634,7 @@ impl Resolver {
             }
             // `Self`: the specialized struct type (the last slot).
             self.current().symbols.push(Symbol {
-                name: "Self".to_string(),
+                name: "Self".into(),
                 kind: VarKind::Const,
                 origin: Origin::ClassDef,
                 decl_range: c.name.range,

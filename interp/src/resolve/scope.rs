@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
 use crate::source::TextRange;
+use crate::syntax::ast::Name;
 
 /// `var` (reassignable, red) or `const` (assigned once; blue when its first
 /// value is blue).
@@ -51,7 +52,8 @@ impl Origin {
 
 #[derive(Clone, Debug)]
 pub struct Symbol {
-    pub name: String,
+    /// The declaring identifier's (interned) name.
+    pub name: Name,
     pub kind: VarKind,
     pub origin: Origin,
     /// The declaring occurrence (for "previous declaration" / "defined here").
@@ -79,7 +81,7 @@ pub struct Symbols {
     /// Slot of the first symbol of each name, once there are more than
     /// [`Symbols::INDEXED_FROM`] (a function's few locals are found by a
     /// scan: a hash table each would cost more memory than its source).
-    by_name: Option<HashMap<String, usize, foldhash::fast::RandomState>>,
+    by_name: Option<HashMap<Name, usize, foldhash::fast::RandomState>>,
 }
 
 impl Symbols {
@@ -189,7 +191,7 @@ mod tests {
 
     fn symbol(name: &str) -> Symbol {
         Symbol {
-            name: name.to_string(),
+            name: name.into(),
             kind: VarKind::Const,
             origin: Origin::Auto,
             decl_range: TextRange::default(),

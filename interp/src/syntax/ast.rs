@@ -16,13 +16,117 @@ use std::rc::Rc;
 
 use crate::source::TextRange;
 
+/// The text of a name. The parser interns it: every occurrence of one
+/// name in a module shares one allocation, so an `Identifier` costs no
+/// heap of its own (issue 14: memory per source byte). It reads as a
+/// `str` and compares with `str`s.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Name(Rc<str>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(Rc::from(s))
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name(Rc::from(s))
+    }
+}
+
+impl From<Rc<str>> for Name {
+    fn from(s: Rc<str>) -> Name {
+        Name(s)
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> String {
+        n.0.to_string()
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        &*self.0 == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == &*other.0
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == &*other.0
+    }
+}
+
 /// Index of a name occurrence within its module (dense, from 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NameId(pub u32);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Identifier {
-    pub name: String,
+    pub name: Name,
     pub range: TextRange,
     pub id: NameId,
 }
@@ -91,7 +195,7 @@ pub enum StmtKind {
     Raise(Expr),
     Assert {
         test: Expr,
-        msg: Option<Expr>,
+        msg: Option<Box<Expr>>,
     },
     Expr(Expr),
     /// A provenance comment inserted by redshift into a residual module; the
@@ -111,13 +215,15 @@ pub struct ImportName {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AssignTarget {
     Name(Identifier),
+    /// (`value` boxed: every assignment's target is boxed, and most are
+    /// plain names.)
     Attribute {
-        value: Expr,
+        value: Box<Expr>,
         attr: Identifier,
         range: TextRange,
     },
     Subscript {
-        value: Expr,
+        value: Box<Expr>,
         indices: Vec<Expr>,
         range: TextRange,
     },
@@ -207,7 +313,8 @@ pub struct Param {
     pub name: Identifier,
     pub kind: ParamKind,
     pub annotation: Option<Expr>,
-    pub default: Option<Expr>,
+    /// Boxed: most parameters have none.
+    pub default: Option<Box<Expr>>,
     pub range: TextRange,
 }
 
@@ -241,9 +348,11 @@ pub enum ExprKind {
     Bool(bool),
     None,
     Name(Identifier),
+    /// (`attr` boxed, as the other rare identifiers of expressions: an
+    /// inline one would make every `Expr` 16 bytes larger.)
     Attribute {
         value: Box<Expr>,
-        attr: Identifier,
+        attr: Box<Identifier>,
     },
     Call {
         func: Box<Expr>,
@@ -295,14 +404,14 @@ pub enum ExprKind {
     /// `(elt for target in iter)`: exactly one `for`, no `if`.
     GeneratorExp {
         elt: Box<Expr>,
-        target: Identifier,
+        target: Box<Identifier>,
         iter: Box<Expr>,
     },
     /// `*e` in call arguments, tuple displays and subscripts.
     Starred(Box<Expr>),
     /// `x := e`
     Walrus {
-        target: Identifier,
+        target: Box<Identifier>,
         value: Box<Expr>,
     },
 }
@@ -460,10 +569,19 @@ impl Stmt {
 mod size_tests {
     use super::*;
 
-    /// Hot types stay small: a size change is a deliberate decision.
+    /// Hot types stay small: a size change is a deliberate decision (the
+    /// AST is most of the memory a large program takes, issue 14 item 5;
+    /// `interp/tests/memory_per_source_byte.rs` measures the whole).
+    /// Rare identifiers and expressions inside nodes are boxed for this.
     #[test]
     fn node_sizes() {
-        assert_eq!(std::mem::size_of::<Expr>(), 64);
-        assert_eq!(std::mem::size_of::<Stmt>(), 144);
+        use std::mem::size_of;
+        assert_eq!(size_of::<Name>(), 16);
+        assert_eq!(size_of::<Identifier>(), 32);
+        assert_eq!(size_of::<Expr>(), 48);
+        assert_eq!(size_of::<Stmt>(), 112);
+        assert_eq!(size_of::<AssignTarget>(), 56);
+        assert_eq!(size_of::<Param>(), 104);
+        assert_eq!(size_of::<FuncDef>(), 192);
     }
 }

@@ -87,7 +87,7 @@ impl<'a> Kids<'a> {
         self.push(label, Item::Expr(e));
     }
 
-    fn opt_expr(&mut self, label: &'static str, e: &'a Option<Expr>) {
+    fn opt_expr(&mut self, label: &'static str, e: Option<&'a Expr>) {
         if let Some(e) = e {
             self.expr(label, e);
         }
@@ -134,11 +134,11 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
                     ParamKind::Star => "star",
                 };
                 k.text_with(format!("Param {} {pk} {}", I(&p.name), R(p.range)), |k| {
-                    k.opt_expr("annotation", &p.annotation);
-                    k.opt_expr("default", &p.default);
+                    k.opt_expr("annotation", p.annotation.as_ref());
+                    k.opt_expr("default", p.default.as_deref());
                 });
             }
-            k.opt_expr("return_type", &f.return_type);
+            k.opt_expr("return_type", f.return_type.as_ref());
             k.block("body", &f.body);
             format!(
                 "FuncDef {} color={color} kind={kind} proto={} {r}",
@@ -183,8 +183,8 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
                 Some(VarKind::Var) => "var",
                 Some(VarKind::Const) => "const",
             };
-            k.opt_expr("annotation", &v.annotation);
-            k.opt_expr("value", &v.value);
+            k.opt_expr("annotation", v.annotation.as_ref());
+            k.opt_expr("value", v.value.as_ref());
             format!("VarDef kind={kind} {} {r}", I(&v.name))
         }
         StmtKind::If { test, body, orelse } => {
@@ -209,7 +209,7 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
         StmtKind::Continue => format!("Continue {r}"),
         StmtKind::Pass => format!("Pass {r}"),
         StmtKind::Return(value) => {
-            k.opt_expr("", value);
+            k.opt_expr("", value.as_ref());
             format!("Return {r}")
         }
         StmtKind::Raise(e) => {
@@ -218,7 +218,7 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
         }
         StmtKind::Assert { test, msg } => {
             k.expr("test", test);
-            k.opt_expr("msg", msg);
+            k.opt_expr("msg", msg.as_deref());
             format!("Assert {r}")
         }
         StmtKind::Expr(e) => {

@@ -16,7 +16,7 @@ mod stmt;
 use std::cell::{Cell, RefCell};
 
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Identifier, NameId, UnaryOp};
+use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Identifier, Name, NameId, UnaryOp};
 use crate::syntax::error::{ParseError, ParseErrorKind};
 use crate::syntax::token::Tok;
 
@@ -41,6 +41,8 @@ pub struct ParseCtx {
     deferred: RefCell<Option<ParseError>>,
     /// The deepest expression built.
     max_expr_depth: Cell<u32>,
+    /// Every name seen so far, once (`ast::Name`: occurrences share it).
+    names: RefCell<std::collections::HashSet<Name, foldhash::fast::RandomState>>,
 }
 
 impl ParseCtx {
@@ -53,10 +55,21 @@ impl ParseCtx {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         Identifier {
-            name,
+            name: self.intern(name),
             range: TextRange::from_usize(l, r),
             id: NameId(id),
         }
+    }
+
+    /// The one `Name` of this parse spelled `name`.
+    pub fn intern(&self, name: String) -> Name {
+        let mut names = self.names.borrow_mut();
+        if let Some(n) = names.get(name.as_str()) {
+            return n.clone();
+        }
+        let n = Name::from(name);
+        names.insert(n.clone());
+        n
     }
 
     pub fn ids_handed_out(&self) -> u32 {
@@ -366,7 +379,7 @@ pub fn walrus(ctx: &ParseCtx, target: Identifier, value: Node, l: usize, r: usiz
     node(
         ctx,
         ExprKind::Walrus {
-            target,
+            target: Box::new(target),
             value: value.expr,
         },
         l,
@@ -644,7 +657,7 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
         ctx,
         ExprKind::GeneratorExp {
             elt: elt.expr,
-            target,
+            target: Box::new(target),
             iter: iter.expr,
         },
         l,
@@ -794,7 +807,7 @@ pub fn attribute(ctx: &ParseCtx, value: Node, attr: Identifier, l: usize, r: usi
         ctx,
         ExprKind::Attribute {
             value: value.expr,
-            attr,
+            attr: Box::new(attr),
         },
         l,
         r,

@@ -88,7 +88,7 @@ impl Norm {
 
 pub fn id(name: &str) -> Identifier {
     Identifier {
-        name: name.to_owned(),
+        name: name.into(),
         range: TextRange::default(),
         id: NameId(0),
     }
@@ -120,7 +120,7 @@ pub fn call(func: Expr, args: Vec<Expr>) -> Expr {
 pub fn attr(value: Expr, a: &str) -> Expr {
     ex(ExprKind::Attribute {
         value: Box::new(value),
-        attr: id(a),
+        attr: Box::new(id(a)),
     })
 }
 

@@ -29,7 +29,7 @@ fn e(kind: ExprKind) -> Expr {
 
 fn id(name: &str) -> Identifier {
     Identifier {
-        name: name.to_owned(),
+        name: name.into(),
         range: TextRange::default(),
         id: NameId(0),
     }
@@ -331,7 +331,7 @@ fn float_literals() {
     assert_eq!(print_expr(&pow(name("x"), e(ExprKind::Float(-2.0)))), "x ** -2.0");
     let attr = e(ExprKind::Attribute {
         value: Box::new(e(ExprKind::Float(-2.0))),
-        attr: id("a"),
+        attr: Box::new(id("a")),
     });
     assert_eq!(print_expr(&attr), "(-2.0).a");
     let neg = e(ExprKind::UnaryOp {
@@ -355,7 +355,7 @@ fn float_literals() {
 #[test]
 fn walrus_and_starred_standing_alone() {
     let walrus = e(ExprKind::Walrus {
-        target: id("x"),
+        target: Box::new(id("x")),
         value: Box::new(name("y")),
     });
     assert_eq!(print_expr(&walrus), "(x := y)");

@@ -438,7 +438,7 @@ impl Interp<'_> {
             }
             Some(local) => match &local.value {
                 Some(Value::Residual(e)) => match &e.kind {
-                    ExprKind::Name(id) => (id.name.clone(), local.ty),
+                    ExprKind::Name(id) => (id.name.to_string(), local.ty),
                     _ => return None,
                 },
                 _ => return None,
@@ -449,7 +449,7 @@ impl Interp<'_> {
             let value = self.residual(f, &v, range)?;
             let walrus = Expr::new(
                 ExprKind::Walrus {
-                    target: ident(&name, target.range),
+                    target: Box::new(ident(&name, target.range)),
                     value: Box::new(value),
                 },
                 range,
@@ -605,12 +605,12 @@ impl Interp<'_> {
         let value = self.residual(f, v, range)?;
         let target = match target.kind {
             ExprKind::Attribute { value: obj, attr } => ast::AssignTarget::Attribute {
-                value: *obj,
-                attr,
+                value: obj,
+                attr: *attr,
                 range,
             },
             ExprKind::Subscript { value: obj, indices } => ast::AssignTarget::Subscript {
-                value: *obj,
+                value: obj,
                 indices,
                 range,
             },
@@ -884,7 +884,7 @@ impl Interp<'_> {
                 StmtKind::Assign { target, value } => match *target {
                     ast::AssignTarget::Name(id) => elems.push(Expr::new(
                         ExprKind::Walrus {
-                            target: id,
+                            target: Box::new(id),
                             value: Box::new(value),
                         },
                         s.range,
@@ -931,7 +931,7 @@ impl Interp<'_> {
             if let ExprKind::Walrus { target, value } = p.kind {
                 sh.emit(Stmt::new(
                     StmtKind::Assign {
-                        target: Box::new(ast::AssignTarget::Name(target)),
+                        target: Box::new(ast::AssignTarget::Name(*target)),
                         value: *value,
                     },
                     p.range,

@@ -398,9 +398,37 @@ impl Interp<'_> {
     }
 }
 
+thread_local! {
+    /// The names of the residual code being built, once each (as the
+    /// parser interns a module's: a residual module has as many name
+    /// occurrences as its source). Emptied when a redshift ends
+    /// ([`forget_residual_names`]): the nodes keep what they share.
+    static RESIDUAL_NAMES: RefCell<HashSet<ast::Name, foldhash::fast::RandomState>> =
+        RefCell::new(HashSet::default());
+}
+
+/// The shared `Name` spelled `name`.
+fn residual_name(name: &str) -> ast::Name {
+    RESIDUAL_NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some(n) = names.get(name) {
+            return n.clone();
+        }
+        let n = ast::Name::from(name);
+        names.insert(n.clone());
+        n
+    })
+}
+
+/// Drop the interner's references after a redshift (the names stay alive
+/// in the nodes that use them).
+pub(crate) fn forget_residual_names() {
+    RESIDUAL_NAMES.with(|names| *names.borrow_mut() = HashSet::default());
+}
+
 pub(crate) fn ident(name: &str, range: TextRange) -> Identifier {
     Identifier {
-        name: name.to_string(),
+        name: residual_name(name),
         range,
         id: NameId(0),
     }
@@ -637,7 +665,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Attribute {
                 value: Box::new(value),
-                attr: ident(attr, range),
+                attr: Box::new(ident(attr, range)),
             },
             range,
         )
@@ -646,7 +674,7 @@ pub(crate) mod build {
     pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {
         Expr::new(
             ExprKind::Walrus {
-                target,
+                target: Box::new(target),
                 value: Box::new(value),
             },
             range,

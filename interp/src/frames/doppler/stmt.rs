@@ -59,7 +59,7 @@ impl Interp<'_> {
             StmtKind::For { target, iter, body } => self.shift_for(f, s, target, iter, body),
             StmtKind::Return(value) => self.shift_return(f, s, value.as_ref()),
             StmtKind::Raise(e) => self.shift_raise(f, s, e),
-            StmtKind::Assert { test, msg } => self.shift_assert(f, s, test, msg.as_ref()),
+            StmtKind::Assert { test, msg } => self.shift_assert(f, s, test, msg.as_deref()),
             StmtKind::Expr(e) => self.eval_expr(f, e).and_then(|v| {
                 if is_runtime(&v) {
                     let res = self.residual(f, &v, e.range)?;
@@ -230,9 +230,13 @@ impl Interp<'_> {
             }
         };
         match message {
-            Ok(msg) => f
-                .shift()?
-                .emit(Stmt::new(StmtKind::Assert { test: test_res, msg }, s.range)),
+            Ok(msg) => f.shift()?.emit(Stmt::new(
+                StmtKind::Assert {
+                    test: test_res,
+                    msg: msg.map(Box::new),
+                },
+                s.range,
+            )),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 let folded = self.folded_error(&e, f, None, s.range);
                 f.shift()?.state().folded.push(folded);

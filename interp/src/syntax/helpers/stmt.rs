@@ -40,7 +40,15 @@ pub fn end_of(stmts: &[Stmt], fallback: usize) -> usize {
     stmts.last().map_or(fallback, |s| s.range.end as usize)
 }
 
-pub fn module(_ctx: &ParseCtx, body: Vec<Stmt>) -> Module {
+/// An indented block, without the spare capacity its vector grew with
+/// (a body is kept as long as its function: issue 14, memory per byte).
+pub fn block(mut body: Vec<Stmt>) -> Vec<Stmt> {
+    body.shrink_to_fit();
+    body
+}
+
+pub fn module(_ctx: &ParseCtx, mut body: Vec<Stmt>) -> Module {
+    body.shrink_to_fit();
     Module { body, name_count: 0 }
 }
 
@@ -109,7 +117,7 @@ pub fn assert_stmt(test: Node, msg: Option<Node>, l: usize, r: usize) -> Stmt {
     Stmt::new(
         StmtKind::Assert {
             test: *test.expr,
-            msg: msg.map(|m| *m.expr),
+            msg: msg.map(|m| m.expr),
         },
         range(l, r),
     )
@@ -138,12 +146,12 @@ fn assign_target(ctx: &ParseCtx, t: Node) -> Res<AssignTarget> {
     match t.expr.kind {
         ExprKind::Name(id) => Ok(AssignTarget::Name(id)),
         ExprKind::Attribute { value, attr } => Ok(AssignTarget::Attribute {
-            value: *value,
-            attr,
+            value,
+            attr: *attr,
             range: r,
         }),
         ExprKind::Subscript { value, indices } => Ok(AssignTarget::Subscript {
-            value: *value,
+            value,
             indices,
             range: r,
         }),
@@ -641,7 +649,7 @@ fn params(ctx: &ParseCtx, raw: Vec<Box<RawParam>>) -> Res<Vec<Param>> {
                     name,
                     kind: ParamKind::Positional,
                     annotation: annotation.map(|a| *a.expr),
-                    default: default.map(|d| *d.expr),
+                    default: default.map(|d| d.expr),
                     range: range(start, end),
                 });
             }

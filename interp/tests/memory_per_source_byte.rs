@@ -1,0 +1,153 @@
+//! Heap bytes per source byte of a large valid program (issue 14 item 5),
+//! measured with a counting global allocator, phase by phase: the parsed
+//! AST, the resolution, then the peak of a whole run in each engine. The
+//! ceilings keep the figures from growing back; `bench/memory_per_source_byte.py`
+//! reports the same thing as peak RSS of the binary.
+//!
+//! One test function: the allocator's counters are process-wide, so the
+//! phases must not run concurrently with anything else.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use spy_interp::engine::{run_doppler, run_interp, Limits, RunConfig};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The program `bench/memory_per_source_byte.py` generates: functions of a
+/// few statements each, every one calling the one before.
+fn generate(size: usize) -> String {
+    let mut out = String::from("def f0(a: i32, b: i32) -> i32:\n    return a + b\n\n");
+    let mut i = 1;
+    while out.len() < size {
+        out.push_str(&format!(
+            "def f{i}(a: i32, b: i32) -> i32:\n    x = a * 3 + b\n    y = x - (a // 2)\n\
+             \x20   if y > 100:\n        y = y % 7\n    return f{}(y, b)\n\n",
+            i - 1
+        ));
+        i += 1;
+    }
+    out.push_str("def main() -> None:\n    print(f5(1, 2))\n");
+    out
+}
+
+/// Peak heap bytes above what was live before, while `run` runs.
+fn peak_of<R>(run: impl FnOnce() -> R) -> (R, usize) {
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let r = run();
+    (r, PEAK.load(Relaxed) - before)
+}
+
+fn config() -> RunConfig {
+    Limits::default().into()
+}
+
+#[test]
+fn heap_per_source_byte_stays_within_its_ceilings() {
+    let text = generate(1_000_000);
+    let n = text.len() as f64;
+    let per = |bytes: usize| bytes as f64 / n;
+
+    let before = LIVE.load(Relaxed);
+    let (file, module) = spy_interp::syntax::parse_bytes("big.spy", text.as_bytes()).expect("parses");
+    let ast = LIVE.load(Relaxed) - before;
+    let before = LIVE.load(Relaxed);
+    let res = spy_interp::resolve::resolve_module(&module, "big", &file).expect("resolves");
+    let resolution = LIVE.load(Relaxed) - before;
+    drop((res, module, file));
+
+    // Each engine on the native stack it runs on in the binary.
+    let (code, interp) = peak_of(|| {
+        spy_interp::native_stack::run(config().limits.max_depth, {
+            let text = text.clone();
+            move || run_interp("big.spy", text.as_bytes(), &mut std::io::sink(), config()).ok()
+        })
+        .expect("runs")
+    });
+    assert_eq!(code, Some(0));
+    let (code, doppler) = peak_of(|| {
+        spy_interp::native_stack::run(config().limits.max_depth, {
+            let text = text.clone();
+            move || run_doppler("big.spy", text.as_bytes(), &mut std::io::sink(), config()).ok()
+        })
+        .expect("runs")
+    });
+    assert_eq!(code, Some(0));
+
+    // Doppler's phases: the redshift (source module and residual module
+    // alive), then printing and parsing the residual module back.
+    let (phases, _) = peak_of(|| {
+        spy_interp::native_stack::run(config().limits.max_depth, {
+            let text = text.clone();
+            move || {
+                let mut sink = std::io::sink();
+                let (residual, redshift) = peak_of(|| {
+                    let mut interp = spy_interp::frames::Interp::new(&mut sink, config());
+                    interp
+                        .redshift_program("big.spy", text.as_bytes(), spy_interp::redshift::ErrorMode::Lazy)
+                        .ok()
+                });
+                let residual = residual.expect("redshifts");
+                let kept = LIVE.load(Relaxed);
+                let (printed, print) =
+                    peak_of(|| spy_interp::redshift::print_checked(residual, "big.spy (residual code)").ok());
+                drop(printed);
+                (redshift, kept, print)
+            }
+        })
+        .expect("runs")
+    });
+    eprintln!(
+        "doppler phases: redshift peak {:.1}x, print+parse back peak {:.1}x above the residual module",
+        per(phases.0),
+        per(phases.2)
+    );
+    eprintln!(
+        "source {n} bytes: AST {:.1}x, resolution {:.1}x; peak heap: interp {:.1}x, doppler {:.1}x",
+        per(ast),
+        per(resolution),
+        per(interp),
+        per(doppler)
+    );
+    // Measured when the ceilings were set (issue 14): AST 16.6x,
+    // resolution 4.6x, interp 26.2x, doppler 50.6x (from 25.0x, 4.6x,
+    // 34.7x, 67.2x before names were interned and nodes shrunk).
+    assert!(per(ast) < 18.0, "AST {:.1}x", per(ast));
+    assert!(per(resolution) < 5.5, "resolution {:.1}x", per(resolution));
+    assert!(per(interp) < 29.0, "interp {:.1}x", per(interp));
+    assert!(per(doppler) < 58.0, "doppler {:.1}x", per(doppler));
+}

@@ -56,7 +56,8 @@ impl std::fmt::Debug for Name {
 
 impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        // `pad`, not `write_str`: `{:<8}` and friends work as for a `str`
+        f.pad(&self.0)
     }
 }
 

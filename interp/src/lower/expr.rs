@@ -1096,6 +1096,9 @@ impl FnLower<'_, '_, '_> {
                 let v = self.expr(a)?;
                 self.conversion(t, v, a.range, e.range)
             }
+            Some(Value::Builtin(b @ (Builtin::Min | Builtin::Max | Builtin::Abs))) => {
+                self.min_max_abs(b, args, e.range)
+            }
             _ => self.unsupported("a call of this callee", func.range),
         }
     }

@@ -35,6 +35,7 @@ pub mod layout;
 mod list;
 pub mod list_rt;
 pub mod mem_rt;
+mod minmax;
 mod ptr;
 pub mod run;
 mod simd;

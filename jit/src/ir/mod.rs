@@ -315,6 +315,31 @@ pub enum Op {
     Vector(VOp),
 }
 
+impl Op {
+    /// An operation with no effect but its result (it cannot raise, read
+    /// or write memory, or call): removable when unused, movable when its
+    /// operands are invariant.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            Op::Const(_)
+                | Op::Copy(_)
+                | Op::Unary(..)
+                | Op::Binary(..)
+                | Op::Cmp(..)
+                | Op::Convert(_)
+                | Op::Vector(
+                    VOp::Splat(_)
+                        | VOp::Build(_)
+                        | VOp::Lane(..)
+                        | VOp::Binary(..)
+                        | VOp::Cmp(..)
+                        | VOp::Convert(_)
+                )
+        )
+    }
+}
+
 /// An operation on vectors (lane-wise unless said otherwise).
 #[derive(Clone, Debug, PartialEq)]
 pub enum VOp {

@@ -19,7 +19,7 @@
 //! loop. Fallible operations (`//`, `/`, loads) never move.
 
 use super::{each_def, each_use, walk};
-use crate::ir::{Block, Function, Module, Op, Stmt, VOp, VReg, VRegKind};
+use crate::ir::{Block, Function, Module, Stmt, VReg, VRegKind};
 
 /// Run both steps on every function of `m` (verified; the result verifies
 /// too). Returns the number of statements hoisted.
@@ -77,26 +77,6 @@ fn find_promotable(b: &[Stmt], candidate: &[bool], uses: &[usize], out: &mut Vec
     }
 }
 
-fn pure(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Const(_)
-            | Op::Copy(_)
-            | Op::Unary(..)
-            | Op::Binary(..)
-            | Op::Cmp(..)
-            | Op::Convert(_)
-            | Op::Vector(
-                VOp::Splat(_)
-                    | VOp::Build(_)
-                    | VOp::Lane(..)
-                    | VOp::Binary(..)
-                    | VOp::Cmp(..)
-                    | VOp::Convert(_)
-            )
-    )
-}
-
 /// Step 2 on every loop of `b`, innermost first.
 fn hoist_block(f: &Function, b: &mut Block) -> usize {
     let mut n = 0;
@@ -123,7 +103,7 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
                         Stmt::Assign { dst, op } => {
                             let mut invariant = true;
                             each_use(&s, |u| invariant &= !written[u.index()]);
-                            f.vregs[dst.index()].kind == VRegKind::Temp && pure(op) && invariant
+                            f.vregs[dst.index()].kind == VRegKind::Temp && op.is_pure() && invariant
                         }
                         _ => false,
                     };

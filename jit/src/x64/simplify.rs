@@ -68,23 +68,7 @@ fn remove_dead(b: &mut Block, uses: &[u32]) -> bool {
     let before = b.0.len();
     b.0.retain(|s| match s {
         Stmt::Assign { dst, op } => {
-            let pure = matches!(
-                op,
-                Op::Const(_)
-                    | Op::Copy(_)
-                    | Op::Unary(..)
-                    | Op::Binary(..)
-                    | Op::Cmp(..)
-                    | Op::Convert(_)
-                    | Op::Vector(
-                        VOp::Splat(_)
-                            | VOp::Build(_)
-                            | VOp::Lane(..)
-                            | VOp::Binary(..)
-                            | VOp::Cmp(..)
-                            | VOp::Convert(_)
-                    )
-            );
+            let pure = op.is_pure();
             !(pure && uses[dst.index()] == 0)
         }
         _ => true,

@@ -26,6 +26,7 @@ pub mod print;
 pub mod sem;
 pub mod vector;
 mod verify;
+pub mod visit;
 
 pub use builder::{FunctionBuilder, ModuleBuilder};
 pub use vector::{Lane, VecTy};

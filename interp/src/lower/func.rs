@@ -509,28 +509,48 @@ impl FnLower<'_, '_, '_> {
             );
         };
         self.declare_local(target, item)?;
+        self.index_loop(
+            |this, k| {
+                use spy_jit::ir::CmpOp as IC;
+                let n = this.list_len(&l, iter.range)?;
+                let n = this.fb.convert(Ty::I64, n);
+                Ok(this.fb.cmp(IC::Lt, k, n))
+            },
+            |this, k| {
+                let k32 = this.fb.convert(Ty::I32, k);
+                let x = this.list_getitem(l.clone(), k32, iter.range)?;
+                this.store_local(target, x, target.range)?;
+                this.block(body)
+            },
+        )
+    }
+
+    /// `k = 0; loop { if not go(k): break; k += 1; body(k) }` with `k` an
+    /// `i64` index read at the top of each iteration (`body` sees the
+    /// index before the increment): the loops the lowering builds over
+    /// lists and their snapshots.
+    pub(super) fn index_loop(
+        &mut self,
+        go: impl FnOnce(&mut Self, VReg) -> Lowered<VReg>,
+        body: impl FnOnce(&mut Self, VReg) -> Lowered<()>,
+    ) -> Lowered<()> {
+        use spy_jit::ir::BinOp as IB;
         let next = self.fb.local(Ty::I64);
         let zero = self.fb.const_(Ty::I64, 0);
         self.fb.assign(next, Op::Copy(zero));
         self.fb.open_block();
         let r = (|| {
-            use spy_jit::ir::{BinOp as IB, CmpOp as IC};
             let k = self.fb.op(Ty::I64, Op::Copy(next));
-            let n = self.list_len(&l, iter.range)?;
-            let n = self.fb.convert(Ty::I64, n);
-            let go = self.fb.cmp(IC::Lt, k, n);
+            let cond = go(self, k)?;
             self.fb.push(IrStmt::If {
-                cond: go,
+                cond,
                 then_: Block::default(),
                 else_: Block(vec![IrStmt::Break]),
             });
             let one = self.fb.const_(Ty::I64, 1);
             let advanced = self.fb.binary(IB::Add, k, one);
             self.fb.assign(next, Op::Copy(advanced));
-            let k32 = self.fb.convert(Ty::I32, k);
-            let x = self.list_getitem(l.clone(), k32, iter.range)?;
-            self.store_local(target, x, target.range)?;
-            self.block(body)
+            body(self, k)
         })();
         let b = self.fb.close_block();
         r?;

@@ -370,7 +370,7 @@ impl FnLower<'_, '_, '_> {
     /// `a == b` for two lists of one type: equal lengths, then item by
     /// item, stopping at the first unequal one.
     pub fn list_eq(&mut self, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
-        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op, Stmt as IrStmt};
+        use spy_jit::ir::{BinOp as IB, CmpOp as IC, Op};
         let Some(item) = self.list_item(a.ty) else {
             return self.unsupported(
                 format!("`{}` == `{}`", self.type_name(a.ty), self.type_name(b.ty)),
@@ -382,32 +382,20 @@ impl FnLower<'_, '_, '_> {
         let out = self.fb.local(Ty::Bool);
         let same_len = self.fb.cmp(IC::Eq, n, m);
         self.fb.assign(out, Op::Copy(same_len));
-        let next = self.fb.local(Ty::I64);
-        let zero = self.fb.const_(Ty::I64, 0);
-        self.fb.assign(next, Op::Copy(zero));
-        self.fb.open_block();
-        let r = (|| {
-            let k = self.fb.op(Ty::I64, Op::Copy(next));
-            let more = self.fb.cmp(IC::Lt, k, n);
-            let still = self.fb.op(Ty::Bool, Op::Copy(out));
-            let go = self.fb.binary(IB::And, more, still);
-            self.fb.push(IrStmt::If {
-                cond: go,
-                then_: spy_jit::ir::Block::default(),
-                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
-            });
-            let one = self.fb.const_(Ty::I64, 1);
-            let k1 = self.fb.binary(IB::Add, k, one);
-            self.fb.assign(next, Op::Copy(k1));
-            let x = self.item_at(&xs, k, range)?;
-            let y = self.item_at(&ys, k, range)?;
-            let eq = self.value_eq(item, &x, &y, range)?;
-            self.fb.assign(out, Op::Copy(eq));
-            Ok(())
-        })();
-        let body = self.fb.close_block();
-        r?;
-        self.fb.push(IrStmt::Loop { body });
+        self.index_loop(
+            |this, k| {
+                let more = this.fb.cmp(IC::Lt, k, n);
+                let still = this.fb.op(Ty::Bool, Op::Copy(out));
+                Ok(this.fb.binary(IB::And, more, still))
+            },
+            |this, k| {
+                let x = this.item_at(&xs, k, range)?;
+                let y = this.item_at(&ys, k, range)?;
+                let eq = this.value_eq(item, &x, &y, range)?;
+                this.fb.assign(out, Op::Copy(eq));
+                Ok(())
+            },
+        )?;
         Ok(self.fb.op(Ty::Bool, Op::Copy(out)))
     }
 
@@ -439,62 +427,48 @@ impl FnLower<'_, '_, '_> {
             .fb
             .const_(out_ty, if scan == Scan::Index { u64::MAX } else { 0 });
         self.fb.assign(out, Op::Copy(init));
-        let next = self.fb.local(Ty::I64);
-        let zero = self.fb.const_(Ty::I64, 0);
-        self.fb.assign(next, Op::Copy(zero));
-        self.fb.open_block();
-        let r = (|| {
-            let k = self.fb.op(Ty::I64, Op::Copy(next));
-            let more = self.fb.cmp(IC::Lt, k, n);
-            self.fb.push(IrStmt::If {
-                cond: more,
-                then_: spy_jit::ir::Block::default(),
-                else_: spy_jit::ir::Block(vec![IrStmt::Break]),
-            });
-            let one = self.fb.const_(Ty::I64, 1);
-            let k1 = self.fb.binary(IB::Add, k, one);
-            self.fb.assign(next, Op::Copy(k1));
-            let y = self.item_at(&snap, k, call)?;
-            let eq = self.value_eq(item, x, &y, call)?;
-            self.fb.open_block();
-            match scan {
-                Scan::Contains => {
-                    let t = self.fb.const_(Ty::Bool, 1);
-                    self.fb.assign(out, Op::Copy(t));
-                    self.fb.break_();
+        self.index_loop(
+            |this, k| Ok(this.fb.cmp(IC::Lt, k, n)),
+            |this, k| {
+                let y = this.item_at(&snap, k, call)?;
+                let eq = this.value_eq(item, x, &y, call)?;
+                this.fb.open_block();
+                match scan {
+                    Scan::Contains => {
+                        let t = this.fb.const_(Ty::Bool, 1);
+                        this.fb.assign(out, Op::Copy(t));
+                        this.fb.break_();
+                    }
+                    Scan::Count => {
+                        let c = this.fb.op(Ty::I32, Op::Copy(out));
+                        let one = this.fb.const_(Ty::I32, 1);
+                        let c1 = this.fb.binary(IB::Add, c, one);
+                        this.fb.assign(out, Op::Copy(c1));
+                    }
+                    Scan::Index => {
+                        let k32 = this.fb.convert(Ty::I32, k);
+                        this.fb.assign(out, Op::Copy(k32));
+                        this.fb.break_();
+                    }
+                    Scan::Remove => {
+                        // (an `__eq__` may have shortened the list: then
+                        // nothing is removed, as in ASTFrame)
+                        let h = this.cx.helpers.list_remove_at;
+                        this.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                        let t = this.fb.const_(Ty::Bool, 1);
+                        this.fb.assign(out, Op::Copy(t));
+                        this.fb.break_();
+                    }
                 }
-                Scan::Count => {
-                    let c = self.fb.op(Ty::I32, Op::Copy(out));
-                    let one = self.fb.const_(Ty::I32, 1);
-                    let c1 = self.fb.binary(IB::Add, c, one);
-                    self.fb.assign(out, Op::Copy(c1));
-                }
-                Scan::Index => {
-                    let k32 = self.fb.convert(Ty::I32, k);
-                    self.fb.assign(out, Op::Copy(k32));
-                    self.fb.break_();
-                }
-                Scan::Remove => {
-                    // (an `__eq__` may have shortened the list: then
-                    // nothing is removed, as in ASTFrame)
-                    let h = self.cx.helpers.list_remove_at;
-                    self.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
-                    let t = self.fb.const_(Ty::Bool, 1);
-                    self.fb.assign(out, Op::Copy(t));
-                    self.fb.break_();
-                }
-            }
-            let then_ = self.fb.close_block();
-            self.fb.push(IrStmt::If {
-                cond: eq,
-                then_,
-                else_: spy_jit::ir::Block::default(),
-            });
-            Ok(())
-        })();
-        let body = self.fb.close_block();
-        r?;
-        self.fb.push(IrStmt::Loop { body });
+                let then_ = this.fb.close_block();
+                this.fb.push(IrStmt::If {
+                    cond: eq,
+                    then_,
+                    else_: spy_jit::ir::Block::default(),
+                });
+                Ok(())
+            },
+        )?;
         let v = self.fb.op(out_ty, Op::Copy(out));
         if matches!(scan, Scan::Index | Scan::Remove) {
             let missing = match scan {

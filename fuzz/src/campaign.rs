@@ -50,11 +50,10 @@ pub fn features_avoiding_known_bugs() -> FeatureSet {
         .fold(FeatureSet::all(), |s, (f, _)| s.without(*f))
 }
 
-/// The share of `--seconds` kept for minimizing findings (generation
-/// stops before it).
-pub const REDUCE_SHARE: f64 = 0.25;
-
-/// The share kept once a campaign has found something.
+/// The share of `--seconds` kept for minimizing once a campaign has found
+/// something: generation stops at `1 - REDUCE_SHARE_FOUND` of it (or at
+/// once, if that point has passed). Without findings nothing needs
+/// minimizing, and generation runs the whole `--seconds`.
 pub const REDUCE_SHARE_FOUND: f64 = 0.5;
 
 /// Bytes fed to the generator for each case.
@@ -339,14 +338,18 @@ pub fn run(c: &Campaign) -> Report {
     let end = c.cases.map(|n| c.start + n);
     // Lowered by `cases_after_finding` (case numbers `k`, before sharding).
     let end_found = AtomicU64::new(u64::MAX);
-    // Generation stops early enough to leave a share of `--seconds` for
-    // minimizing what it found; minimizing stops at `--seconds` itself.
+    // `--seconds` bounds the whole campaign, minimization included: with
+    // no findings generation has all of it; once something is found it
+    // stops early enough to leave `REDUCE_SHARE_FOUND` for minimizing,
+    // which stops at `deadline` itself.
     let deadline = c.time.map(|t| start + t);
-    // Without minimizing, generation has the whole time.
-    let share = |s: f64| if c.reduce.is_some() { 1.0 - s } else { 1.0 };
-    let generate_until = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE)));
-    // Once something is found, half the time is kept for minimizing.
-    let generate_until_found = c.time.map(|t| t.mul_f64(share(REDUCE_SHARE_FOUND)));
+    let generate_until = c.time;
+    let found_share = if c.reduce.is_some() {
+        1.0 - REDUCE_SHARE_FOUND
+    } else {
+        1.0
+    };
+    let generate_until_found = c.time.map(|t| t.mul_f64(found_share));
     let workers = rayon::current_num_threads().max(1);
     (0..workers).into_par_iter().for_each(|_| {
         let mut local = Stats::default();

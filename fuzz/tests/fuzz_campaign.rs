@@ -72,3 +72,63 @@ fn known_bugs_still_diverge() {
         );
     }
 }
+
+/// Slack past `--seconds` for the program or reduction step in flight when
+/// the deadline passes (a debug build on a shared machine).
+const OVERRUN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Without findings nothing needs minimizing: generation runs (almost) the
+/// whole `--seconds`, not the share a campaign with findings keeps.
+#[test]
+fn campaign_without_findings_generates_all_its_seconds() {
+    let seconds = std::time::Duration::from_secs(3);
+    let mut c = Campaign::new(0x5eed_2027);
+    c.time = Some(seconds);
+    c.allowed = campaign::features_avoiding_known_bugs();
+    c.reduce = Some(ReduceBudget::default());
+    let start = std::time::Instant::now();
+    let report = campaign::run(&c);
+    let total = start.elapsed();
+    assert!(report.findings.is_empty() && report.unreduced.is_empty());
+    assert!(
+        report.stats.elapsed >= seconds.mul_f64(0.95),
+        "generation stopped after {:?} of {seconds:?}",
+        report.stats.elapsed
+    );
+    assert!(
+        total <= seconds + OVERRUN,
+        "campaign took {total:?} of {seconds:?}"
+    );
+}
+
+/// With a planted bug found early, generation leaves time for minimizing,
+/// and the whole campaign (minimization included) still ends by
+/// `--seconds`.
+#[test]
+fn campaign_with_findings_ends_by_its_seconds() {
+    let seconds = std::time::Duration::from_secs(6);
+    let mut c = Campaign::new(1);
+    // Seed 1 first shows this bug at case 161: start a little before it.
+    c.start = 150;
+    c.time = Some(seconds);
+    c.allowed = campaign::features_avoiding_known_bugs();
+    c.oracle.mutations = spy_interp::engine::Mutation::FloorDivRoundsTowardZero.into();
+    c.reduce = Some(ReduceBudget::default());
+    let start = std::time::Instant::now();
+    let report = campaign::run(&c);
+    let total = start.elapsed();
+    assert!(
+        !report.findings.is_empty() || !report.unreduced.is_empty(),
+        "the planted bug was not found: {}",
+        report.stats.summary()
+    );
+    assert!(
+        report.stats.elapsed <= seconds.mul_f64(1.0 - campaign::REDUCE_SHARE_FOUND) + OVERRUN,
+        "generation ran {:?} after a finding",
+        report.stats.elapsed
+    );
+    assert!(
+        total <= seconds + OVERRUN,
+        "campaign took {total:?} of {seconds:?}"
+    );
+}

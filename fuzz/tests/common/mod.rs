@@ -35,8 +35,28 @@ pub enum Failed {
     Bounds(String, String),
 }
 
+/// How much a trial may spend after the first finding.
+#[derive(Clone, Copy)]
+pub struct Spend {
+    /// Cases run after the first finding.
+    pub after: u64,
+    /// Time budget of each reduction.
+    pub reduce_time: Duration,
+}
+
+/// The trial: `AFTER` cases more, 30 s per reduction.
+pub const FULL: Spend = Spend {
+    after: AFTER,
+    reduce_time: Duration::from_secs(30),
+};
+
 /// Run the trial of `m`; the table row, or what failed.
 pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, Failed> {
+    trial_spending(m, isolation, FULL)
+}
+
+/// `trial` with `spend` instead of `FULL` after the first finding.
+pub fn trial_spending(m: Mutation, isolation: Option<Isolation>, spend: Spend) -> Result<String, Failed> {
     let nf = Failed::NotFound;
     let dir = scratch_dir(m);
     let _ = std::fs::remove_dir_all(&dir);
@@ -46,11 +66,11 @@ pub fn trial(m: Mutation, isolation: Option<Isolation>) -> Result<String, Failed
     c.allowed = campaign::features_avoiding_known_bugs();
     c.oracle.mutations = m.into();
     c.oracle.isolation = isolation;
-    c.cases_after_finding = Some(AFTER);
+    c.cases_after_finding = Some(spend.after);
     c.out = Some(dir.clone());
     c.reduce = Some(ReduceBudget {
         max_tries: 3_000,
-        max_time: Duration::from_secs(30),
+        max_time: spend.reduce_time,
     });
     let report = campaign::run(&c);
     let total = start.elapsed();

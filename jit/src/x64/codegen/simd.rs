@@ -8,7 +8,7 @@
 //! SSE2, `i64` multiply everywhere) the op is done lane by lane in GPRs: exact,
 //! the scalar semantics. 256-bit sequences end with `vzeroupper`.
 
-use super::{scale_of, FnGen, Opnd, StubKind};
+use super::{scale_of, Checks, FnGen, Opnd, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, RDX, VW};
@@ -138,11 +138,15 @@ impl<A: Target> FnGen<'_, A> {
         ptr: VReg,
         len: VReg,
         index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
+        checks: Checks,
     ) {
+        let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
+        if !checked {
+            self.int_into(index, RCX);
+            return;
+        }
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
         let null = self.stub(StubKind::Error {
             code: on_null,
@@ -171,11 +175,10 @@ impl<A: Target> FnGen<'_, A> {
         ptr: VReg,
         len: VReg,
         index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
+        checks: Checks,
     ) {
         let vt = vec_ty(self.f.ty(d));
-        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.lane == Lane::Bool {
             for i in 0..u32::from(vt.n) {
@@ -211,11 +214,10 @@ impl<A: Target> FnGen<'_, A> {
         ptr: VReg,
         len: VReg,
         index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
+        checks: Checks,
     ) {
         let vt = vec_ty(self.f.ty(value));
-        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.bytes() < 4 {
             for i in 0..vt.bytes() {

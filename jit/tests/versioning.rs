@@ -108,7 +108,11 @@ fn module(shape: Shape) -> (Module, FuncId) {
 type Outcome = (Result<Vec<Word>, spy_jit::ir::RunError>, Vec<f64>);
 
 /// Run `f` on fresh buffers: `p[k] = k`, `q` zeros; returns the result and `q`.
-fn run(m: &Module, f: FuncId, plen: usize, qlen: usize, n: i32, start: i32, machine: bool, null_q: bool) -> Outcome {
+/// (p's length, q's length, n, start, whether q is null).
+type Case = (usize, usize, i32, i32, bool);
+
+fn run(m: &Module, f: FuncId, case: Case, machine: bool) -> Outcome {
+    let (plen, qlen, n, start, null_q) = case;
     let p: Vec<f64> = (0..plen).map(|k| k as f64).collect();
     let mut q = vec![0f64; qlen.max(1)];
     let qaddr = if null_q { 0 } else { q.as_mut_ptr() as u64 };
@@ -179,11 +183,10 @@ fn a_counted_loop_is_versioned_and_behaves_as_the_original() {
             (22, 16, 16, 0, true),
             (22, 16, 16, 2, false),
         ];
-        for (plen, qlen, n, start, null_q) in cases {
-            let want = run(&m, f, plen, qlen, n, start, false, null_q);
-            let evaluated = run(&g, f, plen, qlen, n, start, false, null_q);
-            let machine = run(&g, f, plen, qlen, n, start, true, null_q);
-            let case = (plen, qlen, n, start, null_q);
+        for case in cases {
+            let want = run(&m, f, case, false);
+            let evaluated = run(&g, f, case, false);
+            let machine = run(&g, f, case, true);
             assert_eq!(evaluated, want, "eval of the versioned module, {case:?}");
             assert_eq!(machine, want, "machine code of the versioned module, {case:?}");
             if let Err(e) = &want.0 {
@@ -194,9 +197,9 @@ fn a_counted_loop_is_versioned_and_behaves_as_the_original() {
         // (len 8), and the scalar load of p at 12 + 5 (len 17) in the last
         // iteration, after that iteration's store.
         if shape == Shape::Counted {
-            let e = run(&g, f, 22, 8, 16, 0, true, false).0.unwrap_err();
+            let e = run(&g, f, (22, 8, 16, 0, false), true).0.unwrap_err();
             assert_eq!((e.code.get(), e.operands), (14, [8, 8]));
-            let (r, q) = run(&g, f, 17, 16, 16, 0, true, false);
+            let (r, q) = run(&g, f, (17, 16, 16, 0, false), true);
             let e = r.unwrap_err();
             assert_eq!((e.code.get(), e.operands), (16, [17, 17]));
             assert_eq!(q[15], 15.0, "the last iteration's store happened");
@@ -223,7 +226,7 @@ fn a_wrong_proof_shows_as_the_internal_error_in_eval() {
         }
     }
     uncheck(&mut m.functions[0].body);
-    let e = run(&m, f, 22, 8, 16, 0, false, false).0.unwrap_err();
+    let e = run(&m, f, (22, 8, 16, 0, false), false).0.unwrap_err();
     assert_eq!(e.code.get(), INTERNAL);
 }
 

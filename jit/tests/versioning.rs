@@ -18,6 +18,8 @@ enum Shape {
     Counted,
     /// `while i < n` stepping by 1 with scalar accesses: versioned.
     CountedLt,
+    /// `while i + 2 < n` stepping by 1 with scalar accesses: versioned.
+    CountedLt2,
     /// The index is a local that is not the induction variable.
     IndexNotIv,
     /// `n` is written in the loop.
@@ -52,10 +54,14 @@ fn module(shape: Shape) -> (Module, FuncId) {
     let sum = f.local(Ty::F64);
     let zf = f.const_(Ty::F64, 0f64.to_bits());
     f.assign(sum, Op::Copy(zf));
-    let lt = shape == Shape::CountedLt;
+    let lt = matches!(shape, Shape::CountedLt | Shape::CountedLt2);
     f.loop_(|f| {
         let ci = f.op(Ty::I32, Op::Copy(i));
-        let cond = if lt {
+        let cond = if shape == Shape::CountedLt2 {
+            let two = f.const_(Ty::I32, 2);
+            let i2 = f.binary(BinOp::Add, ci, two);
+            f.cmp(CmpOp::Lt, i2, n)
+        } else if lt {
             f.cmp(CmpOp::Lt, ci, n)
         } else {
             let w = f.const_(Ty::I32, 4);
@@ -83,7 +89,7 @@ fn module(shape: Shape) -> (Module, FuncId) {
         f.assign(iters, Op::Copy(it1));
         let step: i32 = match shape {
             Shape::NegativeStep => -4,
-            Shape::CountedLt => 1,
+            Shape::CountedLt | Shape::CountedLt2 => 1,
             _ => 4,
         };
         let s = f.const_(Ty::I32, step as i64 as u64);
@@ -160,7 +166,7 @@ fn unchecked_accesses(m: &Module) -> usize {
 
 #[test]
 fn a_counted_loop_is_versioned_and_behaves_as_the_original() {
-    for shape in [Shape::Counted, Shape::CountedLt] {
+    for shape in [Shape::Counted, Shape::CountedLt, Shape::CountedLt2] {
         let (m, f) = module(shape);
         let mut g = m.clone();
         assert_eq!(version_loops(&mut g), 1);

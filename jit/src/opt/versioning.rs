@@ -9,7 +9,7 @@
 //! ```text
 //! loop {
 //!   <pure temporaries>            # the head: computes `cond`
-//!   if cond {} else { break }     # cond: `iv + W <= n` or `iv < n` (W = 1)
+//!   if cond {} else { break }     # cond: `iv + W <= n` or `iv + W' < n` (W = W' + 1)
 //!   ...                           # accesses p[iv + c] / ptr_simd_load(p, iv + c)
 //!   iv = iv + s                   # the only write of iv, at the top level
 //!   ...
@@ -261,7 +261,8 @@ fn finish(
     // The test: `iv + W <= n` or `iv < n`, signed, in the type of iv.
     let (w, n) = match facts.defs.get(&cond)? {
         Op::Cmp(CmpOp::Le, a, b) if f.ty(*a) == ty => (facts.offset(*a, iv)?, facts.invariant(*b)?),
-        Op::Cmp(CmpOp::Lt, a, b) if f.ty(*a) == ty && facts.offset(*a, iv)? == 0 => (1, facts.invariant(*b)?),
+        // `iv + W < n` is `iv + (W + 1) <= n` (no wrap, by the entry test).
+        Op::Cmp(CmpOp::Lt, a, b) if f.ty(*a) == ty => (facts.offset(*a, iv)? + 1, facts.invariant(*b)?),
         _ => return None,
     };
     let mut bufs: Vec<(VReg, VReg, i64)> = vec![];

@@ -9,7 +9,9 @@
 mod common;
 use common::*;
 use spy_jit::ir::eval::{self, NoHelpers};
-use spy_jit::ir::{print, verify, BinOp, CmpOp, FuncId, Lane, Module, ModuleBuilder, Op, Stmt, Ty, VecTy, Word};
+use spy_jit::ir::{
+    print, verify, BinOp, CmpOp, FuncId, Lane, Module, ModuleBuilder, Op, Stmt, Ty, VecTy, Word,
+};
 use spy_jit::opt::version_loops;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -28,7 +30,10 @@ enum Shape {
     NegativeStep,
 }
 
-const V4: Ty = Ty::Vec(VecTy { lane: Lane::F64, n: 4 });
+const V4: Ty = Ty::Vec(VecTy {
+    lane: Lane::F64,
+    n: 4,
+});
 
 /// `f(p, plen, q, qlen, n: i32, start: i32) -> (iterations, sum)`: per
 /// iteration `v = p[i .. i+4]; q[i .. i+4] = v; sum += p[i + 5]`.
@@ -40,7 +45,14 @@ fn module(shape: Shape) -> (Module, FuncId) {
         &[Ty::I64, Ty::F64],
     );
     let mut f = m.function(id);
-    let (p, plen, q, qlen, n0, start) = (f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5));
+    let (p, plen, q, qlen, n0, start) = (
+        f.param(0),
+        f.param(1),
+        f.param(2),
+        f.param(3),
+        f.param(4),
+        f.param(5),
+    );
     let i = f.local(Ty::I32);
     f.assign(i, Op::Copy(start));
     let n = f.local(Ty::I32);
@@ -171,7 +183,12 @@ fn a_counted_loop_is_versioned_and_behaves_as_the_original() {
         let mut g = m.clone();
         assert_eq!(version_loops(&mut g), 1);
         verify(&g).expect("verifies");
-        assert_eq!(unchecked_accesses(&g), 3, "{}", print::print_function(&g, &g.functions[0]));
+        assert_eq!(
+            unchecked_accesses(&g),
+            3,
+            "{}",
+            print::print_function(&g, &g.functions[0])
+        );
         assert!(print::print_function(&g, &g.functions[0]).contains("unchecked: proved in bounds"));
         // (plen, qlen, n, start, null q): in bounds, not a multiple of the
         // width, empty, a start past n, a negative start, and failures

@@ -120,7 +120,11 @@ fn block(m: &Module, f: &Function, b: &Block, depth: usize, mark: &dyn Fn(u32) -
                 checked,
             } => {
                 let checks = if *checked {
-                    format!("on null: error {}, out of bounds: error {}", on_null.get(), on_oob.get())
+                    format!(
+                        "on null: error {}, out of bounds: error {}",
+                        on_null.get(),
+                        on_oob.get()
+                    )
                 } else {
                     "unchecked: proved in bounds".to_string()
                 };

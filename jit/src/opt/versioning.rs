@@ -57,7 +57,11 @@ pub fn version_loops(m: &mut Module) -> usize {
 fn const_temps(f: &Function) -> HashMap<VReg, Word> {
     let mut m = HashMap::new();
     walk(&f.body, &mut |s| {
-        if let Stmt::Assign { dst, op: Op::Const(w) } = s {
+        if let Stmt::Assign {
+            dst,
+            op: Op::Const(w),
+        } = s
+        {
             if f.vregs[dst.index()].kind == VRegKind::Temp {
                 m.insert(*dst, *w);
             }
@@ -217,7 +221,10 @@ fn plan(f: &Function, consts: &HashMap<VReg, Word>, body: &Block) -> Option<Plan
         let Stmt::Assign { dst: iv, .. } = s else { continue };
         let iv = *iv;
         let ty = f.ty(iv);
-        if f.vregs[iv.index()].kind != VRegKind::Local || !matches!(ty, Ty::I32 | Ty::I64) || writes[iv.index()] != 1 {
+        if f.vregs[iv.index()].kind != VRegKind::Local
+            || !matches!(ty, Ty::I32 | Ty::I64)
+            || writes[iv.index()] != 1
+        {
             continue;
         }
         let mut defs = HashMap::new();
@@ -236,7 +243,9 @@ fn plan(f: &Function, consts: &HashMap<VReg, Word>, body: &Block) -> Option<Plan
             written: written.clone(),
             defs,
         };
-        let Stmt::Assign { op: inc, .. } = s else { unreachable!("matched") };
+        let Stmt::Assign { op: inc, .. } = s else {
+            unreachable!("matched")
+        };
         let step = facts.offset_of(inc, iv);
         if let Some(p) = finish(f, body, facts, iv, step, head, cond, write) {
             return Some(p);
@@ -275,11 +284,19 @@ fn finish(
                     op: Op::Load { ptr, len, index, .. },
                 } => (*ptr, *len, *index, lanes(f.ty(*dst))),
                 Stmt::Store {
-                    ptr, len, index, value, ..
+                    ptr,
+                    len,
+                    index,
+                    value,
+                    ..
                 } => (*ptr, *len, *index, lanes(f.ty(*value))),
                 _ => return,
             };
-            match (facts.invariant(ptr), facts.invariant(len), facts.offset(index, iv)) {
+            match (
+                facts.invariant(ptr),
+                facts.invariant(len),
+                facts.offset(index, iv),
+            ) {
                 (Some(p), Some(l), Some(c)) => match bufs.iter_mut().find(|b| (b.0, b.1) == (p, l)) {
                     Some(b) => b.2 = b.2.max(c + lanes),
                     None => bufs.push((p, l, c + lanes)),
@@ -316,7 +333,10 @@ fn lanes(t: Ty) -> i64 {
 }
 
 fn temp(f: &mut Function, ty: Ty) -> VReg {
-    f.vregs.push(VRegInfo { ty, kind: VRegKind::Temp });
+    f.vregs.push(VRegInfo {
+        ty,
+        kind: VRegKind::Temp,
+    });
     VReg(f.vregs.len() as u32 - 1)
 }
 
@@ -327,13 +347,21 @@ fn assign(f: &mut Function, out: &mut Vec<Stmt>, ty: Ty, op: Op) -> VReg {
 }
 
 fn as_i64(f: &mut Function, out: &mut Vec<Stmt>, v: VReg) -> VReg {
-    let op = if f.ty(v) == Ty::I64 { Op::Copy(v) } else { Op::Convert(v) };
+    let op = if f.ty(v) == Ty::I64 {
+        Op::Copy(v)
+    } else {
+        Op::Convert(v)
+    };
     assign(f, out, Ty::I64, op)
 }
 
 /// Append the entry test and `if ok { fast copy } else { original }`.
 fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
-    let max = if f.ty(p.iv) == Ty::I32 { i64::from(i32::MAX) } else { i64::MAX };
+    let max = if f.ty(p.iv) == Ty::I32 {
+        i64::from(i32::MAX)
+    } else {
+        i64::MAX
+    };
     let i0 = as_i64(f, out, p.iv);
     let n = as_i64(f, out, p.n);
     let zero = assign(f, out, Ty::I64, Op::Const(0));

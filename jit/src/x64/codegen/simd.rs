@@ -132,14 +132,7 @@ impl<A: Target> FnGen<'_, A> {
     /// the buffer (`ptr`, `len`): null, then `index >= len || len - index <
     /// n` (unsigned; the whole lane run). Leaves the base in rax and the
     /// index in rcx.
-    fn vchecked_address(
-        &mut self,
-        vt: VecTy,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        checks: Checks,
-    ) {
+    fn vchecked_address(&mut self, vt: VecTy, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
@@ -169,14 +162,7 @@ impl<A: Target> FnGen<'_, A> {
     /// `d = ptr[index .. index + n]` (`ptr_simd_load`): checks, then the
     /// lanes chunk by chunk; `Bool` lanes byte by byte, canonicalized as the
     /// scalar load does.
-    pub(super) fn vload(
-        &mut self,
-        d: VReg,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        checks: Checks,
-    ) {
+    pub(super) fn vload(&mut self, d: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(d));
         self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
@@ -208,14 +194,7 @@ impl<A: Target> FnGen<'_, A> {
 
     /// `ptr[index .. index + n] = value` (`ptr_simd_store`): checks, then
     /// the lanes chunk by chunk (vector memory is canonical already).
-    pub(super) fn vstore(
-        &mut self,
-        value: VReg,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        checks: Checks,
-    ) {
+    pub(super) fn vstore(&mut self, value: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(value));
         self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());

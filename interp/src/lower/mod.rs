@@ -343,6 +343,9 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
     spy_jit::opt::inline_module(&mut module_ir, &Default::default());
     // Then pure loop-invariant operations (conversions, broadcasts) move out of loops.
     spy_jit::opt::hoist_invariants(&mut module_ir);
+    // Then counted loops whose accesses an entry test proves in bounds get
+    // an unchecked copy (spec §17.2 item 17).
+    spy_jit::opt::version_loops(&mut module_ir);
     Ok(Program {
         module: module_ir,
         main: main_decl.id,

@@ -209,6 +209,7 @@ impl FunctionBuilder {
                 index,
                 on_null,
                 on_oob,
+                checked: true,
             },
         )
     }
@@ -230,6 +231,7 @@ impl FunctionBuilder {
             value,
             on_null,
             on_oob,
+            checked: true,
         });
     }
 

@@ -152,13 +152,15 @@ impl<'a> Eval<'a> {
                         index,
                         on_null,
                         on_oob,
+                        checked,
                     },
             } if matches!(self.vreg_ty(*dst), Ty::Vec(_)) => {
+                let (on_null, on_oob) = self.codes(*checked, *on_null, *on_oob);
                 let Ty::Vec(v) = self.vreg_ty(*dst) else {
                     unreachable!("matched")
                 };
                 let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
-                if let Some(flow) = self.vector_checks(v, p, n, i, *on_null, *on_oob) {
+                if let Some(flow) = self.vector_checks(v, p, n, i, on_null, on_oob) {
                     return flow;
                 }
                 regs.vecs[dst.index()] = (0..u64::from(v.n))
@@ -173,12 +175,14 @@ impl<'a> Eval<'a> {
                 value,
                 on_null,
                 on_oob,
+                checked,
             } if matches!(self.vreg_ty(*value), Ty::Vec(_)) => {
+                let (on_null, on_oob) = self.codes(*checked, *on_null, *on_oob);
                 let Ty::Vec(v) = self.vreg_ty(*value) else {
                     unreachable!("matched")
                 };
                 let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
-                if let Some(flow) = self.vector_checks(v, p, n, i, *on_null, *on_oob) {
+                if let Some(flow) = self.vector_checks(v, p, n, i, on_null, on_oob) {
                     return flow;
                 }
                 for (k, &w) in regs.vecs[value.index()].iter().enumerate() {
@@ -234,7 +238,9 @@ impl<'a> Eval<'a> {
                         index,
                         on_null,
                         on_oob,
+                        checked,
                     } => {
+                        let (on_null, on_oob) = self.codes(checked, on_null, on_oob);
                         let (p, n, i) = (r(ptr), r(len), r(index));
                         if p == 0 {
                             return self.raise(on_null, 0, i);
@@ -256,13 +262,15 @@ impl<'a> Eval<'a> {
                 value,
                 on_null,
                 on_oob,
+                checked,
             } => {
+                let (on_null, on_oob) = self.codes(*checked, *on_null, *on_oob);
                 let (p, n, i) = (regs[ptr.index()], regs[len.index()], regs[index.index()]);
                 if p == 0 {
-                    return self.raise(*on_null, 0, i);
+                    return self.raise(on_null, 0, i);
                 }
                 if i >= n {
-                    return self.raise(*on_oob, i, n);
+                    return self.raise(on_oob, i, n);
                 }
                 mem::store(self.vreg_ty(*value), p, i, regs[value.index()]);
                 Flow::Next
@@ -344,6 +352,17 @@ impl<'a> Eval<'a> {
             Stmt::Break => Flow::Break,
             Stmt::Continue => Flow::Continue,
             Stmt::Return(vals) => Flow::Return(vals.iter().map(|v| regs[v.index()]).collect()),
+        }
+    }
+
+    /// The error codes of an access's checks: its own, or for an unchecked
+    /// access (proved in bounds by `opt::versioning`) the internal error, so
+    /// a wrong proof shows as a bug instead of touching memory.
+    fn codes(&self, checked: bool, on_null: ErrCode, on_oob: ErrCode) -> (ErrCode, ErrCode) {
+        if checked {
+            (on_null, on_oob)
+        } else {
+            (self.opts.internal_error, self.opts.internal_error)
         }
     }
 

@@ -304,12 +304,18 @@ pub enum Op {
     /// lane elements `index .. index + n` of the lane type: the bounds check
     /// covers the whole run (`index >= len || len - index < n`, unsigned,
     /// so a negative index fails), with the same operands.
+    ///
+    /// `checked: false` (made only by `opt::versioning`, which proved the
+    /// access non-null and in bounds before the loop) drops both checks
+    /// from the machine code; [`eval`] still checks and reports a failed
+    /// proof as the internal error.
     Load {
         ptr: VReg,
         len: VReg,
         index: VReg,
         on_null: ErrCode,
         on_oob: ErrCode,
+        checked: bool,
     },
     /// Vector ops (the destination or the operands are [`Ty::Vec`]); see
     /// [`vector`] for their semantics.
@@ -374,7 +380,7 @@ pub enum Stmt {
     /// element type is the value's type; checks as for [`Op::Load`]. A
     /// vector value writes its lanes as elements `index .. index + n` of
     /// the lane type, after the check of the whole run (nothing is written
-    /// if it fails).
+    /// if it fails). `checked` as for [`Op::Load`].
     Store {
         ptr: VReg,
         len: VReg,
@@ -382,6 +388,7 @@ pub enum Stmt {
         value: VReg,
         on_null: ErrCode,
         on_oob: ErrCode,
+        checked: bool,
     },
     /// Direct call of a function of the same module; `results` receive the
     /// callee's results. An error in the callee appends `site` to the

@@ -78,11 +78,19 @@ fn op(o: &Op) -> String {
             index,
             on_null,
             on_oob,
+            checked: true,
         } => format!(
             "load {ptr}[{index}] (len {len})  [on null: error {}, out of bounds: error {}]",
             on_null.get(),
             on_oob.get()
         ),
+        Op::Load {
+            ptr,
+            len,
+            index,
+            checked: false,
+            ..
+        } => format!("load {ptr}[{index}] (len {len})  [unchecked: proved in bounds]"),
         Op::Vector(v) => match v {
             VOp::Splat(a) => format!("vsplat {a}"),
             VOp::Build(lanes) => format!("vbuild {}", list(lanes)),
@@ -109,13 +117,18 @@ fn block(m: &Module, f: &Function, b: &Block, depth: usize, mark: &dyn Fn(u32) -
                 value,
                 on_null,
                 on_oob,
+                checked,
             } => {
-                let _ = writeln!(
-                    out,
-                    "{pad}store {ptr}[{index}] (len {len}) = {value}  [on null: error {}, out of bounds: error {}]",
-                    on_null.get(),
-                    on_oob.get()
-                );
+                let checks = if *checked {
+                    format!(
+                        "on null: error {}, out of bounds: error {}",
+                        on_null.get(),
+                        on_oob.get()
+                    )
+                } else {
+                    "unchecked: proved in bounds".to_string()
+                };
+                let _ = writeln!(out, "{pad}store {ptr}[{index}] (len {len}) = {value}  [{checks}]");
             }
             Stmt::Call {
                 func,

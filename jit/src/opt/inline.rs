@@ -388,7 +388,7 @@ fn each_def(s: &Stmt, mut f: impl FnMut(VReg)) {
 }
 
 /// Rename every register of `s` (nested blocks included).
-fn rename_stmt(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
+pub(crate) fn rename_stmt(s: &mut Stmt, m: &impl Fn(VReg) -> VReg) {
     let r = |v: &mut VReg| *v = m(*v);
     match s {
         Stmt::Assign { dst, op } => {

@@ -8,7 +8,9 @@
 //!   `InlineEnter(site)` / `InlineExit`, which keep the call's depth count
 //!   and its traceback entry;
 //! - [`licm`]: locals assigned once become temporaries, then pure
-//!   operations whose operands do not change in a loop move before it.
+//!   operations whose operands do not change in a loop move before it;
+//! - [`versioning`]: counted loops whose accesses an entry test proves in
+//!   bounds run a copy without bounds checks.
 
 pub mod inline;
 
@@ -17,5 +19,9 @@ pub use inline::{inline_module, InlineOptions};
 pub mod licm;
 
 pub use licm::hoist_invariants;
+
+pub mod versioning;
+
+pub use versioning::version_loops;
 
 pub(crate) use crate::ir::visit::{each_def, each_use, walk};

@@ -23,6 +23,10 @@ use crate::ir::{
 };
 use dynasmrt::DynamicLabel;
 
+/// An access's checks: its null and out-of-bounds error codes, and whether
+/// they are emitted at all (see `Op::Load`'s `checked`).
+type Checks = (ErrCode, ErrCode, bool);
+
 /// An operand word recorded by an error stub.
 #[derive(Clone, Copy)]
 enum Opnd {
@@ -945,8 +949,9 @@ impl<'a, A: Target> FnGen<'a, A> {
                 value,
                 on_null,
                 on_oob,
+                checked,
             } if self.f.ty(*value).class() == Class::Vector => {
-                self.vstore(*value, *ptr, *len, *index, *on_null, *on_oob)
+                self.vstore(*value, *ptr, *len, *index, (*on_null, *on_oob, *checked))
             }
             Stmt::Store {
                 ptr,
@@ -955,9 +960,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 value,
                 on_null,
                 on_oob,
+                checked,
             } => {
                 let ty = self.f.ty(*value);
-                self.checked_address(*ptr, *len, *index, *on_null, *on_oob);
+                self.checked_address(*ptr, *len, *index, (*on_null, *on_oob, *checked));
                 let vl = self.loc(*value);
                 self.load_bits(vl, RDX);
                 let kind = match ty.size() {
@@ -1133,10 +1139,17 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// Null and bounds checks; leaves the base in rax and the index in rcx.
-    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, on_null: ErrCode, on_oob: ErrCode) {
+    /// Null and bounds checks (none for an unchecked access, which
+    /// `opt::versioning` proved in bounds); leaves the base in rax and the
+    /// index in rcx.
+    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
+        let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
+        if !checked {
+            self.int_into(index, RCX);
+            return;
+        }
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
         let null = self.stub(StubKind::Error {
             code: on_null,
@@ -1204,7 +1217,8 @@ impl<'a, A: Target> FnGen<'a, A> {
                 index,
                 on_null,
                 on_oob,
-            } if ty.class() == Class::Vector => self.vload(d, ptr, len, index, on_null, on_oob),
+                checked,
+            } if ty.class() == Class::Vector => self.vload(d, ptr, len, index, (on_null, on_oob, checked)),
             Op::Copy(a) if ty.class() == Class::Vector => self.vcopy(d, a),
             Op::Copy(a) => {
                 let al = self.loc(a);
@@ -1358,8 +1372,9 @@ impl<'a, A: Target> FnGen<'a, A> {
                 index,
                 on_null,
                 on_oob,
+                checked,
             } => {
-                self.checked_address(ptr, len, index, on_null, on_oob);
+                self.checked_address(ptr, len, index, (on_null, on_oob, checked));
                 let mem = Mem::indexed(RAX, RCX, scale_of(ty), 0);
                 let kind = match ty {
                     Ty::I8 => LoadKind::Bsx,

@@ -8,7 +8,7 @@
 //! SSE2, `i64` multiply everywhere) the op is done lane by lane in GPRs: exact,
 //! the scalar semantics. 256-bit sequences end with `vzeroupper`.
 
-use super::{scale_of, FnGen, Opnd, StubKind};
+use super::{scale_of, Checks, FnGen, Opnd, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, RDX, VW};
@@ -132,17 +132,14 @@ impl<A: Target> FnGen<'_, A> {
     /// the buffer (`ptr`, `len`): null, then `index >= len || len - index <
     /// n` (unsigned; the whole lane run). Leaves the base in rax and the
     /// index in rcx.
-    fn vchecked_address(
-        &mut self,
-        vt: VecTy,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
-    ) {
+    fn vchecked_address(&mut self, vt: VecTy, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
+        let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
         self.int_into(ptr, RAX);
+        if !checked {
+            self.int_into(index, RCX);
+            return;
+        }
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
         let null = self.stub(StubKind::Error {
             code: on_null,
@@ -165,17 +162,9 @@ impl<A: Target> FnGen<'_, A> {
     /// `d = ptr[index .. index + n]` (`ptr_simd_load`): checks, then the
     /// lanes chunk by chunk; `Bool` lanes byte by byte, canonicalized as the
     /// scalar load does.
-    pub(super) fn vload(
-        &mut self,
-        d: VReg,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
-    ) {
+    pub(super) fn vload(&mut self, d: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(d));
-        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.lane == Lane::Bool {
             for i in 0..u32::from(vt.n) {
@@ -205,17 +194,9 @@ impl<A: Target> FnGen<'_, A> {
 
     /// `ptr[index .. index + n] = value` (`ptr_simd_store`): checks, then
     /// the lanes chunk by chunk (vector memory is canonical already).
-    pub(super) fn vstore(
-        &mut self,
-        value: VReg,
-        ptr: VReg,
-        len: VReg,
-        index: VReg,
-        on_null: ErrCode,
-        on_oob: ErrCode,
-    ) {
+    pub(super) fn vstore(&mut self, value: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(value));
-        self.vchecked_address(vt, ptr, len, index, on_null, on_oob);
+        self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.bytes() < 4 {
             for i in 0..vt.bytes() {

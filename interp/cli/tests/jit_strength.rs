@@ -24,7 +24,10 @@ fn nested_loops(size: u32) -> PathBuf {
 
 /// The machine code lines from the inner loop's source line to the next mark.
 fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
-    let code = listing.split("-- machine code").nth(1).expect("machine code section");
+    let code = listing
+        .split("-- machine code")
+        .nth(1)
+        .expect("machine code section");
     code.lines()
         .skip_while(|l| !(l.trim_start().starts_with(';') && l.contains(line)))
         .skip(1)
@@ -35,9 +38,18 @@ fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
 #[test]
 fn nested_loops_inner_loop_has_no_imul() {
     let file = nested_loops(20_000);
-    let out = Command::new(binary()).arg("jit").arg(&file).output().expect("spawn spy-interp");
+    let out = Command::new(binary())
+        .arg("jit")
+        .arg(&file)
+        .output()
+        .expect("spawn spy-interp");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for part in ["-- IR\n", "-- IR as compiled", "-- registers", "-- machine code"] {
         assert!(text.contains(part), "{part:?} missing from:\n{text}");
     }
@@ -65,8 +77,17 @@ fn nested_loops_same_total_on_every_engine() {
             .arg(&file)
             .output()
             .expect("spawn spy-interp");
-        assert_eq!(out.status.code(), Some(0), "{engine}: {}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), want.to_string(), "{engine}");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{engine}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            want.to_string(),
+            "{engine}"
+        );
     }
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
 }

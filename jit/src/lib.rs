@@ -303,10 +303,16 @@ impl CompiledModule {
     /// follows it (the front end's source line).
     pub fn listing(&self, m: &Module, f: FuncId, mark: &dyn Fn(u32) -> String) -> String {
         use std::fmt::Write as _;
-        let func = m.function(f);
+        let lowered = m.function(f);
         let mut out = String::new();
-        let _ = writeln!(out, "== {}", func.name);
+        let _ = writeln!(out, "== {}", lowered.name);
         let _ = writeln!(out, "-- IR");
+        out.push_str(&ir::print::print_function_marked(m, lowered, mark));
+        // The IR the back end compiled (simplified, strength-reduced): the
+        // registers below are its virtual registers, some of them new.
+        let optimized = x64::module::optimize(lowered);
+        let func = &optimized;
+        let _ = writeln!(out, "-- IR as compiled (simplified, strength-reduced)");
         out.push_str(&ir::print::print_function_marked(m, func, mark));
         let _ = writeln!(out, "-- registers");
         for (i, l) in self.inner.function_locations(f).iter().enumerate() {

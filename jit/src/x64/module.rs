@@ -52,6 +52,13 @@ pub struct X64Module {
     stats: CompileStats,
 }
 
+/// The function as the back end compiles it: simplified, then with its
+/// induction-variable multiplications strength-reduced. Listings print
+/// this, since its virtual registers are the ones the allocator placed.
+pub fn optimize(f: &crate::ir::Function) -> crate::ir::Function {
+    super::strength::reduce(&super::simplify::simplify(f))
+}
+
 pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError> {
     crate::ir::verify(m)?;
     let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
@@ -63,8 +70,8 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
-        let simplified = super::strength::reduce(&super::simplify::simplify(f));
-        let f = &simplified;
+        let optimized = optimize(f);
+        let f = &optimized;
         let alloc = regalloc::allocate_with(m, f, opts.mutations);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;

@@ -12,7 +12,9 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind, FuncKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
-use crate::vm::ops::signatures::{self as sig, BytesMethod, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
+use crate::vm::ops::signatures::{
+    self as sig, BytesMethod, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig,
+};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Typed, Value};
 use std::rc::Rc;

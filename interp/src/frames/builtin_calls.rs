@@ -237,7 +237,10 @@ impl Interp<'_> {
                 Ok(with_color(TypeId::STR, Value::str(&text)))
             }
             BuiltinImpl::OrdBytes => match a.value.checked_bytes()?.first() {
-                Some(&byte) => Ok(with_color(TypeId::U8, Value::Scalar(crate::vm::ops::Scalar::U8(byte)))),
+                Some(&byte) => Ok(with_color(
+                    TypeId::U8,
+                    Value::Scalar(crate::vm::ops::Scalar::U8(byte)),
+                )),
                 None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::OrdEmptyBytes)
                     .with_error(&f.file, r, "")
                     .into()),

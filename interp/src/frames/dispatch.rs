@@ -55,9 +55,7 @@ impl OpImpl {
             OpImpl::StrEq { negate }
             | OpImpl::BytesEq { negate }
             | OpImpl::IdentityEq { negate }
-            | OpImpl::ValueEq { negate } => {
-                cmp(negate, CmpOp::Eq, CmpOp::NotEq)
-            }
+            | OpImpl::ValueEq { negate } => cmp(negate, CmpOp::Eq, CmpOp::NotEq),
             OpImpl::Is { negate } => cmp(negate, CmpOp::Is, CmpOp::IsNot),
             OpImpl::StrContains
             | OpImpl::TupleContains
@@ -322,14 +320,20 @@ impl Interp<'_> {
                 let mut v = Vec::with_capacity(a.len() + b.len());
                 v.extend_from_slice(a);
                 v.extend_from_slice(b);
-                (TypeId::BYTES, Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))))
+                (
+                    TypeId::BYTES,
+                    Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))),
+                )
             }
             OpImpl::BytesRepeat => {
                 let n = r.value.checked_i32()?;
                 let a = l.value.checked_bytes()?;
                 self.check_str_len(f, a.len().saturating_mul(n.max(0) as usize), whole)?;
                 let v = ops::bytes::repeat(a, n.into()).map_err(fail)?;
-                (TypeId::BYTES, Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))))
+                (
+                    TypeId::BYTES,
+                    Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))),
+                )
             }
             OpImpl::BytesEq { negate } => (
                 TypeId::BOOL,

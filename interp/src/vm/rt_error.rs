@@ -191,6 +191,8 @@ impl RuntimeError {
             InvalidIntLiteral {
                 literal: "1x'\n".into(),
             },
+            UnsupportedEncoding,
+            InvalidUtf8 { position: 3 },
             FloatPowOverflow,
             RepeatedStrTooLong,
             StrTooLong { limit: 1 << 20 },
@@ -200,13 +202,11 @@ impl RuntimeError {
             },
             LenTooLarge { len: 1 << 31 },
             StrIndex,
-            BytesIndex,
-            UnsupportedEncoding,
-            InvalidUtf8 { position: 3 },
             ListIndex,
             PopEmptyList,
             TupleIndex,
             SimdIndex,
+            BytesIndex,
             NullPointer,
             PtrGetitemOutOfBounds,
             PtrStoreOutOfBounds,
@@ -397,7 +397,9 @@ impl RuntimeError {
             405 => SimdIndex,
             406 => BytesIndex,
             212 => UnsupportedEncoding,
-            213 => InvalidUtf8 { position: ops.words[0] },
+            213 => InvalidUtf8 {
+                position: ops.words[0],
+            },
             501 => NullPointer,
             502 => PtrGetitemOutOfBounds,
             503 => PtrStoreOutOfBounds,
@@ -517,9 +519,7 @@ impl fmt::Display for RuntimeError {
             StrIndex => "string index out of bound",
             BytesIndex => "bytes index out of range",
             UnsupportedEncoding => "only 'utf-8' encoding is supported",
-            InvalidUtf8 { position } => {
-                return write!(f, "invalid utf-8 at byte {position}")
-            }
+            InvalidUtf8 { position } => return write!(f, "invalid utf-8 at byte {position}"),
             ListIndex => "list index out of range",
             PopEmptyList => "pop from empty list",
             TupleIndex => "tuple index out of range",
@@ -592,6 +592,8 @@ mod tests {
             209,
             "ValueError: invalid literal for int() with base 10: \"1x'\\n\"",
         ),
+        (212, "ValueError: only 'utf-8' encoding is supported"),
+        (213, "ValueError: invalid utf-8 at byte 3"),
         (301, "OverflowError: (34, 'Numerical result out of range')"),
         (302, "OverflowError: repeated string is too long"),
         (303, "OverflowError: string too long (the limit is 1048576 bytes)"),
@@ -602,6 +604,7 @@ mod tests {
         (403, "IndexError: pop from empty list"),
         (404, "IndexError: tuple index out of range"),
         (405, "IndexError: SIMD index out of range"),
+        (406, "IndexError: bytes index out of range"),
         (501, "PanicError: cannot dereference NULL pointer"),
         (502, "PanicError: ptr_getitem out of bounds"),
         (503, "PanicError: ptr_store out of bounds"),
@@ -611,6 +614,10 @@ mod tests {
         (
             601,
             "TypeError: ord() expected a character, but string of length 0 found",
+        ),
+        (
+            602,
+            "TypeError: ord() expected a byte, but bytes of length 0 found",
         ),
         (701, "AssertionError: assertion failed"),
         (702, "AssertionError: x must be positive"),

@@ -12,7 +12,9 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, Expr, ExprKind, FuncKind};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
-use crate::vm::ops::signatures::{self as sig, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig};
+use crate::vm::ops::signatures::{
+    self as sig, BytesMethod, MethodImpl, StrMethod, SubscriptImpl, SubscriptSig,
+};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Typed, Value};
 use std::rc::Rc;
@@ -254,6 +256,7 @@ impl Interp<'_> {
             let args = self.method_args(f, &sig, &args)?;
             return match sig.imp {
                 MethodImpl::Str(m) => self.call_str_method(f, obj, m, attr.range, args),
+                MethodImpl::Bytes(m) => self.call_bytes_method(f, obj, m, attr.range, args),
                 MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::Dict(m) => self.call_dict_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::File(m) => self.call_file_method(f, obj, m, attr.range, args),
@@ -348,6 +351,10 @@ impl Interp<'_> {
             ),
             StrMethod::StartsWith => (TypeId::BOOL, Value::bool(ops::str::startswith(&s, arg(0)?))),
             StrMethod::EndsWith => (TypeId::BOOL, Value::bool(ops::str::endswith(&s, arg(0)?))),
+            StrMethod::Encode => {
+                ops::bytes::check_encoding(arg(0)?).map_err(located)?;
+                (TypeId::BYTES, Value::bytes(s.as_bytes()))
+            }
             StrMethod::Replace => {
                 let (old, new) = (arg(0)?, arg(1)?);
                 let hits = ops::str::count(&s, old).max(0) as usize;
@@ -366,6 +373,33 @@ impl Interp<'_> {
             Color::Red
         };
         Ok(Typed { color, ty, value })
+    }
+
+    /// `b.decode(encoding)`: red, like the str methods other than `replace`.
+    fn call_bytes_method(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        m: BytesMethod,
+        name_range: TextRange,
+        args: Args,
+    ) -> Eval<Typed> {
+        let located = |e: ops::OpError| -> crate::error::Failure {
+            SpyError::from(e).with_error(&f.file, name_range, "").into()
+        };
+        match m {
+            BytesMethod::Decode => {
+                let enc = args
+                    .first()
+                    .ok_or_else(|| crate::bug!("bytes.decode arity"))?
+                    .0
+                    .value
+                    .checked_str()?;
+                ops::bytes::check_encoding(enc).map_err(located)?;
+                let text = ops::bytes::decode_utf8(obj.value.checked_bytes()?).map_err(located)?;
+                Ok(Typed::red(TypeId::STR, Value::str(&text)))
+            }
+        }
     }
 
     pub(crate) fn eval_subscript(
@@ -560,6 +594,25 @@ impl Interp<'_> {
                         value: Value::str(&c),
                     }),
                     Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
+                }
+            }
+            (SubscriptImpl::BytesByte, Value::Bytes(b)) => {
+                let (i, r) = idx
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| crate::bug!("bytes index missing"))?;
+                let i = self.convert_to(f, i, TypeId::I32, r, None)?;
+                let k = i.value.checked_i32()? as i64;
+                let at = if k < 0 { k + b.len() as i64 } else { k };
+                match usize::try_from(at).ok().and_then(|at| b.get(at)) {
+                    Some(&byte) => Ok(Typed {
+                        color: obj.color.join(i.color),
+                        ty: TypeId::U8,
+                        value: Value::Scalar(crate::vm::ops::Scalar::U8(byte)),
+                    }),
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::BytesIndex)
+                        .with_error(&f.file, whole, "")
+                        .into()),
                 }
             }
             (SubscriptImpl::ListItem, Value::List(l)) => {

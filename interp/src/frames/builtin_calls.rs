@@ -175,6 +175,10 @@ impl Interp<'_> {
                 Value::Str(s) => Ok(with_color(TypeId::I32, len_i32(s.len())?)),
                 other => Err(crate::bug!("len of a str-typed {other:?}")),
             },
+            BuiltinImpl::LenOfBytes => match &a.value {
+                Value::Bytes(b) => Ok(with_color(TypeId::I32, len_i32(b.len())?)),
+                other => Err(crate::bug!("len of a bytes-typed {other:?}")),
+            },
             BuiltinImpl::LenDunder => {
                 // A metafunc `__len__` goes through the metacall protocol.
                 let m = self
@@ -232,6 +236,15 @@ impl Interp<'_> {
                 let text = self.repr_of(f, &a, r)?;
                 Ok(with_color(TypeId::STR, Value::str(&text)))
             }
+            BuiltinImpl::OrdBytes => match a.value.checked_bytes()?.first() {
+                Some(&byte) => Ok(with_color(
+                    TypeId::U8,
+                    Value::Scalar(crate::vm::ops::Scalar::U8(byte)),
+                )),
+                None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::OrdEmptyBytes)
+                    .with_error(&f.file, r, "")
+                    .into()),
+            },
             BuiltinImpl::Ord => {
                 let byte = ops::str::ord(a.value.checked_str()?).map_err(|e| -> crate::error::Failure {
                     SpyError::from(e).with_error(&f.file, r, "").into()

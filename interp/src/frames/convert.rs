@@ -220,6 +220,7 @@ impl Interp<'_> {
         match v {
             Value::Scalar(s) => Some(TypeId::prim(s.ty())),
             Value::Str(_) => Some(TypeId::STR),
+            Value::Bytes(_) => Some(TypeId::BYTES),
             Value::None => Some(TypeId::NONE),
             Value::Type(_) => Some(TypeId::TYPE),
             Value::Struct(s) => Some(s.ty),

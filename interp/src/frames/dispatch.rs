@@ -35,6 +35,7 @@ impl OpImpl {
         Some(match self {
             OpImpl::PrimBin { result, .. } => TypeId::prim(*result),
             OpImpl::StrConcat | OpImpl::StrRepeat => TypeId::STR,
+            OpImpl::BytesConcat | OpImpl::BytesRepeat => TypeId::BYTES,
             OpImpl::ListConcat { ty } | OpImpl::ListRepeat { ty } => *ty,
             OpImpl::Method { .. } => return None,
             _ => TypeId::BOOL,
@@ -48,12 +49,13 @@ impl OpImpl {
         Some(match *self {
             OpImpl::PrimBin { op, .. } => BinSym::Bin(op),
             OpImpl::PrimCmp { op, .. } => BinSym::Cmp(op),
-            OpImpl::StrConcat => BinSym::Bin(BinOp::Add),
-            OpImpl::StrRepeat | OpImpl::ListRepeat { .. } => BinSym::Bin(BinOp::Mul),
+            OpImpl::StrConcat | OpImpl::BytesConcat => BinSym::Bin(BinOp::Add),
+            OpImpl::StrRepeat | OpImpl::BytesRepeat | OpImpl::ListRepeat { .. } => BinSym::Bin(BinOp::Mul),
             OpImpl::ListConcat { .. } => BinSym::Bin(BinOp::Add),
-            OpImpl::StrEq { negate } | OpImpl::IdentityEq { negate } | OpImpl::ValueEq { negate } => {
-                cmp(negate, CmpOp::Eq, CmpOp::NotEq)
-            }
+            OpImpl::StrEq { negate }
+            | OpImpl::BytesEq { negate }
+            | OpImpl::IdentityEq { negate }
+            | OpImpl::ValueEq { negate } => cmp(negate, CmpOp::Eq, CmpOp::NotEq),
             OpImpl::Is { negate } => cmp(negate, CmpOp::Is, CmpOp::IsNot),
             OpImpl::StrContains
             | OpImpl::TupleContains
@@ -312,6 +314,31 @@ impl Interp<'_> {
                 TypeId::BOOL,
                 Value::bool((l.value.checked_str()? == r.value.checked_str()?) != negate),
             ),
+            OpImpl::BytesConcat => {
+                let (a, b) = (l.value.checked_bytes()?, r.value.checked_bytes()?);
+                self.check_str_len(f, a.len() + b.len(), whole)?;
+                let mut v = Vec::with_capacity(a.len() + b.len());
+                v.extend_from_slice(a);
+                v.extend_from_slice(b);
+                (
+                    TypeId::BYTES,
+                    Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))),
+                )
+            }
+            OpImpl::BytesRepeat => {
+                let n = r.value.checked_i32()?;
+                let a = l.value.checked_bytes()?;
+                self.check_str_len(f, a.len().saturating_mul(n.max(0) as usize), whole)?;
+                let v = ops::bytes::repeat(a, n.into()).map_err(fail)?;
+                (
+                    TypeId::BYTES,
+                    Value::Bytes(Rc::new(crate::vm::memory::Blob::new(v))),
+                )
+            }
+            OpImpl::BytesEq { negate } => (
+                TypeId::BOOL,
+                Value::bool((l.value.checked_bytes()? == r.value.checked_bytes()?) != negate),
+            ),
             OpImpl::StrContains => {
                 let found = r.value.checked_str()?.contains(l.value.checked_str()?);
                 (TypeId::BOOL, Value::bool(found))
@@ -494,6 +521,7 @@ impl Interp<'_> {
                 Ok(x.ty() == y.ty() && eq == Scalar::Bool(true))
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
+            (Value::Bytes(x), Value::Bytes(y)) => Ok(x == y),
             (Value::Tuple(x), Value::Tuple(y)) => {
                 let (xs, ys) = (&x.items, &y.items);
                 if xs.len() != ys.len() {
@@ -562,6 +590,7 @@ impl Interp<'_> {
             (Value::OpSpec(x), Value::OpSpec(y)) => Rc::ptr_eq(x, y),
             (Value::Scalar(x), Value::Scalar(y)) => x == y,
             (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Bytes(x), Value::Bytes(y)) => x == y,
             _ => false,
         }
     }

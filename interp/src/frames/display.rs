@@ -29,6 +29,7 @@ impl Interp<'_> {
         Ok(match &v.value {
             Value::Scalar(s) => format::format_scalar(*s),
             Value::Str(s) => format::repr_str(s),
+            Value::Bytes(b) => crate::vm::ops::bytes::repr(b),
             Value::None => "None".to_string(),
             Value::Type(t) => self.vm.types.repr_type(*t),
             Value::Func(func) => format!("<spy function '{}'>", func.fqn),

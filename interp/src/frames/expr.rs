@@ -37,13 +37,7 @@ impl Interp<'_> {
             ExprKind::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(s))),
             ExprKind::Bool(b) => Ok(Typed::blue(TypeId::BOOL, Value::bool(*b))),
             ExprKind::None => Ok(Typed::none()),
-            ExprKind::Bytes(_) => Err(self.error_at(
-                f,
-                ExcKind::Wip,
-                "bytes are not supported yet",
-                e.range,
-                "this is a bytes literal",
-            )),
+            ExprKind::Bytes(b) => Ok(Typed::blue(TypeId::BYTES, Value::bytes(b))),
             ExprKind::Name(id) => self.eval_name(f, id),
             ExprKind::Attribute { value, attr } => {
                 let obj = self.eval_expr(f, value)?;

@@ -55,6 +55,7 @@ impl Interp<'_> {
         match self.vm.types.kind(ty) {
             TypeKind::Prim(p) => Value::Scalar(Scalar::zero(*p)),
             TypeKind::Str => Value::str(""),
+            TypeKind::Bytes => Value::bytes(b""),
             TypeKind::Struct { fields, .. } => Value::Struct(Rc::new(StructValue {
                 ty,
                 fields: fields.iter().map(|fd| self.zero_value(fd.ty)).collect(),

@@ -257,6 +257,7 @@ impl FnLower<'_, '_, '_> {
             // `[].copy()` and the other methods that leave `[]` as it is
             MethodImpl::EmptyList => return self.empty_list(whole),
             MethodImpl::Str(_) => return Err(super::LowerError::bug("a str method of a list")),
+            MethodImpl::Bytes(_) => return Err(super::LowerError::bug("a bytes method of a list")),
             MethodImpl::Dict(_) => return Err(super::LowerError::bug("a dict method of a list")),
             MethodImpl::File(_) => return Err(super::LowerError::bug("a file method of a list")),
         };

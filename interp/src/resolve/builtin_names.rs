@@ -17,6 +17,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "float",
     "bool",
     "str",
+    "bytes",
     "object",
     "dynamic",
     "type",

@@ -158,6 +158,7 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("float", Entry::Type(TypeId::F64)),
     ("bool", Entry::Type(TypeId::BOOL)),
     ("str", Entry::Type(TypeId::STR)),
+    ("bytes", Entry::Type(TypeId::BYTES)),
     ("object", Entry::Type(TypeId::OBJECT)),
     ("dynamic", Entry::Type(TypeId::DYNAMIC)),
     ("type", Entry::Type(TypeId::TYPE)),

@@ -18,6 +18,7 @@ pub enum ValueKey {
     /// NaNs with the same bits are equal).
     Scalar(TypeId, u64),
     Str(Rc<str>),
+    Bytes(Rc<[u8]>),
     None,
     Type(TypeId),
     Builtin(Builtin),
@@ -51,6 +52,7 @@ pub fn value_key(v: &Value) -> ValueKey {
             ValueKey::Scalar(t, b)
         }
         Value::Str(s) => ValueKey::Str(Rc::from(s.as_str())),
+        Value::Bytes(b) => ValueKey::Bytes(Rc::from(b.as_bytes())),
         Value::None => ValueKey::None,
         Value::Type(t) => ValueKey::Type(*t),
         Value::Builtin(b) => ValueKey::Builtin(*b),

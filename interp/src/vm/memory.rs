@@ -352,6 +352,47 @@ impl std::fmt::Display for Text {
     }
 }
 
+/// The content of a `bytes` value, counted in [`live_heap_bytes`] while it
+/// is alive, like a [`Text`]. Immutable.
+#[derive(PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Blob(Vec<u8>);
+
+impl Blob {
+    pub fn new(b: Vec<u8>) -> Blob {
+        heap_add(b.len() as u64);
+        Blob(b)
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Clone for Blob {
+    fn clone(&self) -> Blob {
+        Blob::new(self.0.clone())
+    }
+}
+
+impl Drop for Blob {
+    fn drop(&mut self) {
+        heap_sub(self.0.len() as u64);
+    }
+}
+
+impl std::ops::Deref for Blob {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Blob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "b\"{}\"", self.0.escape_ascii())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

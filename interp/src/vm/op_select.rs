@@ -38,6 +38,11 @@ pub enum OpImpl {
         negate: bool,
     },
     StrContains,
+    BytesConcat,
+    BytesRepeat,
+    BytesEq {
+        negate: bool,
+    },
     /// `==`/`!=` between two types, functions... (identity).
     IdentityEq {
         negate: bool,
@@ -114,6 +119,8 @@ pub fn binop_impl(vm: &Vm, op: BinOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
         }),
         _ if l == TypeId::STR && r == TypeId::STR && op == BinOp::Add => Some(OpImpl::StrConcat),
         _ if l == TypeId::STR && r == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::StrRepeat),
+        _ if l == TypeId::BYTES && r == TypeId::BYTES && op == BinOp::Add => Some(OpImpl::BytesConcat),
+        _ if l == TypeId::BYTES && r == TypeId::I32 && op == BinOp::Mul => Some(OpImpl::BytesRepeat),
         _ if op == BinOp::Add && l == r && vm.types.list_item(l).is_some() => {
             Some(OpImpl::ListConcat { ty: l })
         }
@@ -177,6 +184,9 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
             }
             if l == TypeId::STR && r == TypeId::STR {
                 return Some(OpImpl::StrEq { negate });
+            }
+            if l == TypeId::BYTES && r == TypeId::BYTES {
+                return Some(OpImpl::BytesEq { negate });
             }
             if l == r
                 && (types.is_struct(l)

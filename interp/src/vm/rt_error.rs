@@ -71,6 +71,11 @@ pub enum RuntimeError {
     FileClosed,
     /// A file's bytes read are not UTF-8 (ours: upstream's str is bytes).
     FileNotUtf8,
+    /// `s.encode(e)` / `b.decode(e)` with `e` other than `"utf-8"`.
+    UnsupportedEncoding,
+    /// `b.decode("utf-8")` of bytes that are not utf-8 (ours: upstream
+    /// copies them unchecked); `position` is the first invalid byte.
+    InvalidUtf8 { position: u64 },
     // -------------------------------------------------------- OverflowError
     /// f64 `**` whose result is infinite.
     FloatPowOverflow,
@@ -86,6 +91,8 @@ pub enum RuntimeError {
     // ----------------------------------------------------------- IndexError
     /// `s[i]` out of range.
     StrIndex,
+    /// `b[i]` out of range (ours: upstream panics in the bounds check).
+    BytesIndex,
     /// `l[i]` out of range (upstream's message is empty and the text is
     /// only in the annotation; ours carries it, spec §7.3).
     ListIndex,
@@ -113,6 +120,8 @@ pub enum RuntimeError {
     // ------------------------------------------------------------ TypeError
     /// `ord("")` (our decision: upstream crashes).
     OrdEmptyStr,
+    /// `ord(b"")` (our decision: upstream crashes).
+    OrdEmptyBytes,
     // ------------------------------------------------------- AssertionError
     /// `assert c` (no message).
     AssertionFailed,
@@ -182,6 +191,8 @@ impl RuntimeError {
             InvalidIntLiteral {
                 literal: "1x'\n".into(),
             },
+            UnsupportedEncoding,
+            InvalidUtf8 { position: 3 },
             FloatPowOverflow,
             RepeatedStrTooLong,
             StrTooLong { limit: 1 << 20 },
@@ -195,6 +206,7 @@ impl RuntimeError {
             PopEmptyList,
             TupleIndex,
             SimdIndex,
+            BytesIndex,
             NullPointer,
             PtrGetitemOutOfBounds,
             PtrStoreOutOfBounds,
@@ -202,6 +214,7 @@ impl RuntimeError {
             PtrSimdStoreOutOfBounds,
             NegativeAlloc,
             OrdEmptyStr,
+            OrdEmptyBytes,
             AssertionFailed,
             AssertionMessage {
                 message: "x must be positive".into(),
@@ -264,6 +277,7 @@ impl RuntimeError {
             PtrSimdStoreOutOfBounds => 505,
             NegativeAlloc => 506,
             OrdEmptyStr => 601,
+            OrdEmptyBytes => 602,
             AssertionFailed => 701,
             AssertionMessage { .. } => 702,
             RecursionDepth => 801,
@@ -272,6 +286,9 @@ impl RuntimeError {
             KeyNotFound => 1001,
             FileClosed => 210,
             FileNotUtf8 => 211,
+            UnsupportedEncoding => 212,
+            InvalidUtf8 { .. } => 213,
+            BytesIndex => 406,
             FileMode => 507,
             FileOpen => 1101,
             FileReadAll => 1102,
@@ -304,6 +321,10 @@ impl RuntimeError {
             InvalidIntLiteral { literal } => Operands {
                 words: [0, 0],
                 text: literal,
+            },
+            InvalidUtf8 { position } => Operands {
+                words: [*position, 0],
+                text: "",
             },
             IntOutOfRange { ty, digits } => Operands {
                 words: [ty.code(), 0],
@@ -374,6 +395,11 @@ impl RuntimeError {
             403 => PopEmptyList,
             404 => TupleIndex,
             405 => SimdIndex,
+            406 => BytesIndex,
+            212 => UnsupportedEncoding,
+            213 => InvalidUtf8 {
+                position: ops.words[0],
+            },
             501 => NullPointer,
             502 => PtrGetitemOutOfBounds,
             503 => PtrStoreOutOfBounds,
@@ -381,6 +407,7 @@ impl RuntimeError {
             505 => PtrSimdStoreOutOfBounds,
             506 => NegativeAlloc,
             601 => OrdEmptyStr,
+            602 => OrdEmptyBytes,
             701 => AssertionFailed,
             702 => AssertionMessage {
                 message: ops.text.to_string(),
@@ -490,6 +517,9 @@ impl fmt::Display for RuntimeError {
                 return write!(f, "{ty} value {digits} out of range [{lo}, {hi}]");
             }
             StrIndex => "string index out of bound",
+            BytesIndex => "bytes index out of range",
+            UnsupportedEncoding => "only 'utf-8' encoding is supported",
+            InvalidUtf8 { position } => return write!(f, "invalid utf-8 at byte {position}"),
             ListIndex => "list index out of range",
             PopEmptyList => "pop from empty list",
             TupleIndex => "tuple index out of range",
@@ -501,6 +531,7 @@ impl fmt::Display for RuntimeError {
             PtrSimdStoreOutOfBounds => "ptr_simd_store out of bounds",
             NegativeAlloc => "cannot allocate a negative number of items",
             OrdEmptyStr => "ord() expected a character, but string of length 0 found",
+            OrdEmptyBytes => "ord() expected a byte, but bytes of length 0 found",
             AssertionFailed => "assertion failed",
             AssertionMessage { message } => message,
             RecursionDepth => "maximum recursion depth exceeded",
@@ -561,6 +592,8 @@ mod tests {
             209,
             "ValueError: invalid literal for int() with base 10: \"1x'\\n\"",
         ),
+        (212, "ValueError: only 'utf-8' encoding is supported"),
+        (213, "ValueError: invalid utf-8 at byte 3"),
         (301, "OverflowError: (34, 'Numerical result out of range')"),
         (302, "OverflowError: repeated string is too long"),
         (303, "OverflowError: string too long (the limit is 1048576 bytes)"),
@@ -571,6 +604,7 @@ mod tests {
         (403, "IndexError: pop from empty list"),
         (404, "IndexError: tuple index out of range"),
         (405, "IndexError: SIMD index out of range"),
+        (406, "IndexError: bytes index out of range"),
         (501, "PanicError: cannot dereference NULL pointer"),
         (502, "PanicError: ptr_getitem out of bounds"),
         (503, "PanicError: ptr_store out of bounds"),
@@ -580,6 +614,10 @@ mod tests {
         (
             601,
             "TypeError: ord() expected a character, but string of length 0 found",
+        ),
+        (
+            602,
+            "TypeError: ord() expected a byte, but bytes of length 0 found",
         ),
         (701, "AssertionError: assertion failed"),
         (702, "AssertionError: x must be positive"),

@@ -46,7 +46,9 @@ impl TypeId {
     pub const FILE: TypeId = TypeId(23);
     /// Ids from here on are made while a program runs (tuples, structs,
     /// function types, pointers, SIMD vectors).
-    pub const FIRST_DYNAMIC_ID: u32 = 24;
+    /// `bytes`: an immutable byte string (a value type, like `str`).
+    pub const BYTES: TypeId = TypeId(24);
+    pub const FIRST_DYNAMIC_ID: u32 = 25;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -90,6 +92,7 @@ pub struct Field {
 pub enum TypeKind {
     Prim(PrimTy),
     Str,
+    Bytes,
     NoneType,
     Type,
     Object,
@@ -184,7 +187,7 @@ impl TypeTable {
             interned: HashMap::default(),
             interp_lists: Default::default(),
         };
-        let builtins: [(&str, TypeKind); 24] = [
+        let builtins: [(&str, TypeKind); 25] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -209,6 +212,7 @@ impl TypeTable {
             ("list[<empty>]", TypeKind::EmptyList),
             ("__spy__::EmptyDictType", TypeKind::EmptyDict),
             ("_file::file", TypeKind::File),
+            ("bytes", TypeKind::Bytes),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {
@@ -336,7 +340,7 @@ impl TypeTable {
     pub fn dict_key_ok(&self, key: TypeId) -> bool {
         match self.kind(key) {
             TypeKind::Prim(p) => !matches!(p, PrimTy::F32 | PrimTy::F64),
-            TypeKind::Str | TypeKind::Type | TypeKind::NoneType => true,
+            TypeKind::Str | TypeKind::Bytes | TypeKind::Type | TypeKind::NoneType => true,
             TypeKind::Tuple(items) => items.iter().all(|&t| self.dict_key_ok(t)),
             _ => false,
         }
@@ -450,6 +454,7 @@ impl TypeTable {
             self.kind(id),
             TypeKind::Prim(_)
                 | TypeKind::Str
+                | TypeKind::Bytes
                 | TypeKind::Tuple(_)
                 | TypeKind::Struct { .. }
                 | TypeKind::Simd { .. }

@@ -48,6 +48,8 @@ pub enum Value {
     /// A `str`: shared, and appended to in place when nothing else holds it
     /// (`s = s + t`, see `frames::stmt`).
     Str(Rc<crate::vm::memory::Text>),
+    /// A `bytes`: immutable and shared.
+    Bytes(Rc<crate::vm::memory::Blob>),
     None,
     Type(TypeId),
     Func(Rc<Function>),
@@ -302,6 +304,7 @@ impl fmt::Debug for Value {
         match self {
             Value::Scalar(s) => write!(f, "{s:?}"),
             Value::Str(s) => write!(f, "{s:?}"),
+            Value::Bytes(b) => write!(f, "{b:?}"),
             Value::None => write!(f, "None"),
             Value::Type(t) => write!(f, "type#{}", t.0),
             Value::Func(func) => write!(f, "{func:?}"),
@@ -337,6 +340,10 @@ impl Value {
 
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::new(s.into()))
+    }
+
+    pub fn bytes(b: &[u8]) -> Value {
+        Value::Bytes(Rc::new(crate::vm::memory::Blob::new(b.to_vec())))
     }
 
     pub fn i32(v: i32) -> Value {
@@ -392,6 +399,13 @@ impl Value {
     pub fn checked_str(&self) -> Result<&str, Failure> {
         self.as_str()
             .ok_or_else(|| crate::bug!("a checked `str` holds {self:?}"))
+    }
+
+    pub fn checked_bytes(&self) -> Result<&[u8], Failure> {
+        match self {
+            Value::Bytes(b) => Ok(b),
+            _ => Err(crate::bug!("a checked `bytes` holds {self:?}")),
+        }
     }
 
     pub fn checked_i32(&self) -> Result<i32, Failure> {

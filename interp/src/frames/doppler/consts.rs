@@ -60,6 +60,7 @@ impl Interp<'_> {
             }
             Value::Scalar(s) => scalar_expr(*s, range),
             Value::Str(s) => lit(ExprKind::Str(s.to_string())),
+            Value::Bytes(b) => lit(ExprKind::Bytes(b.to_vec())),
             Value::None => lit(ExprKind::None),
             // As a value (not an annotation), NoneType is spelled `NoneType`.
             Value::Type(t) if *t == TypeId::NONE => name_expr("NoneType", range),
@@ -179,6 +180,7 @@ impl Interp<'_> {
         Ok(match kind {
             TypeKind::Prim(_)
             | TypeKind::Str
+            | TypeKind::Bytes
             | TypeKind::Object
             | TypeKind::Dynamic
             | TypeKind::Type

@@ -33,6 +33,7 @@ use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::vm::rt_error::RuntimeError;
 
 pub mod bool;
+pub mod bytes;
 pub mod convert;
 pub mod dispatch;
 pub mod float;

@@ -87,6 +87,7 @@ pub enum BuiltinImpl {
     /// `len` of an interp tuple (blue when the tuple is).
     LenOfInterpTuple,
     LenOfStr,
+    LenOfBytes,
     LenOfList,
     LenOfDict,
     /// `len` through the struct's `__len__` (a call of the dunder).
@@ -104,6 +105,8 @@ pub enum BuiltinImpl {
     Repr,
     /// `ord` of a one-character `str`.
     Ord,
+    /// `ord` of a non-empty `bytes`: its first byte, a `u8` (upstream).
+    OrdBytes,
     /// `time.time()`: reads the clock (an effect).
     Time,
     /// `time.sleep(secs)`, `secs` converted to `f64` (an effect).
@@ -191,6 +194,9 @@ pub fn builtin_signature(
         }),
         Builtin::Repr => unary(BuiltinImpl::Repr, TypeId::STR),
         Builtin::Ord => arity(args.len(), 1, 1).and_then(|_| {
+            if args[0] == TypeId::BYTES {
+                return unary(BuiltinImpl::OrdBytes, TypeId::U8);
+            }
             if args[0] != TypeId::STR {
                 let n = types.name(args[0]);
                 return Err(error(
@@ -302,6 +308,8 @@ fn len_signature(
         BuiltinImpl::LenOfInterpTuple
     } else if t == TypeId::STR {
         BuiltinImpl::LenOfStr
+    } else if t == TypeId::BYTES {
+        BuiltinImpl::LenOfBytes
     } else if has_len(t) {
         BuiltinImpl::LenDunder
     } else {
@@ -412,6 +420,15 @@ pub enum StrMethod {
     Find,
     Count,
     Replace,
+    /// `s.encode(encoding)`: `bytes` (only `"utf-8"`).
+    Encode,
+}
+
+/// The methods of `bytes` (upstream's `stdlib/_bytes.spy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BytesMethod {
+    /// `b.decode(encoding)`: `str` (only `"utf-8"`).
+    Decode,
 }
 
 /// The methods of `file` (upstream's `stdlib/_file.spy`).
@@ -484,6 +501,7 @@ pub enum DictMethod {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodImpl {
     Str(StrMethod),
+    Bytes(BytesMethod),
     List(ListMethod),
     Dict(DictMethod),
     File(FileMethod),
@@ -520,6 +538,9 @@ pub fn method_signature(
 ) -> Option<Result<MethodSig, SigError>> {
     if recv == TypeId::STR {
         return Some(str_method(types, name, args.len()));
+    }
+    if recv == TypeId::BYTES {
+        return Some(bytes_method(name, args.len()));
     }
     if recv == TypeId::FILE {
         return Some(file_method(types, name, args.len()));
@@ -580,6 +601,25 @@ fn dict_method(
     })
 }
 
+fn bytes_method(name: &str, n: usize) -> Result<MethodSig, SigError> {
+    let (m, params) = match name {
+        "decode" => (BytesMethod::Decode, vec![Param::Exact(TypeId::STR)]),
+        _ => {
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `bytes::{name}` does not exist"),
+                vec![(At::Callee, String::new())],
+            ))
+        }
+    };
+    arity(n, params.len(), params.len())?;
+    Ok(MethodSig {
+        imp: MethodImpl::Bytes(m),
+        params,
+        result: TypeId::STR,
+    })
+}
+
 fn str_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, SigError> {
     use StrMethod::*;
     const S: Param = Param::Exact(TypeId::STR);
@@ -595,6 +635,7 @@ fn str_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig, 
         "find" => (Find, 1, &[S, I, I], TypeId::I32),
         "count" => (Count, 1, &[S, I, I], TypeId::I32),
         "replace" => (Replace, 2, &[S, S], TypeId::STR),
+        "encode" => (Encode, 1, &[S], TypeId::BYTES),
         _ => {
             return Err(error(
                 ExcKind::TypeError,
@@ -728,6 +769,8 @@ pub enum SubscriptImpl {
     SimdLane(usize),
     /// One character of a `str` (the index converted to `i32`).
     StrChar,
+    /// One byte of a `bytes`, a `u8` (the index converted to `i32`).
+    BytesByte,
     /// An item of a `list[T]` (the index converted to `i32`).
     ListItem,
     /// The value of a key of a dict (the key converted to the key type).
@@ -809,6 +852,16 @@ pub fn subscript_signature(
                 return None;
             }
             sig(SubscriptImpl::StrChar, TypeId::STR, Some(TypeId::I32))
+        }
+        TypeKind::Bytes => {
+            let [i] = idx else { return None };
+            let int =
+                i.ty.as_prim()
+                    .is_some_and(|p| opconv::implicit_convertible(p, PrimTy::I32));
+            if !int {
+                return None;
+            }
+            sig(SubscriptImpl::BytesByte, TypeId::U8, Some(TypeId::I32))
         }
         TypeKind::List(item) => {
             one("lists").and_then(|_| sig(SubscriptImpl::ListItem, *item, Some(TypeId::I32)))

@@ -99,7 +99,7 @@ pub fn concat(a: &str, b: &str) -> String {
 }
 
 /// Upstream's str length field is an i32.
-const MAX_STR_BYTES: u128 = i32::MAX as u128;
+pub(crate) const MAX_STR_BYTES: u128 = i32::MAX as u128;
 
 /// `s * n`: `n` copies of `s`; `""` when `n <= 0`.
 pub fn repeat(s: &str, n: i64) -> Result<String, OpError> {

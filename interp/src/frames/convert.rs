@@ -297,6 +297,10 @@ impl Interp<'_> {
             // `OpSpec` names both the constructor and its type (upstream's
             // `W_OpSpec` is a type), so `-> OpSpec` annotates a metafunc
             Value::Builtin(Builtin::OpSpec) => Ok(TypeId::OPSPEC),
+            // `Exception` names both the class and the type of every
+            // exception instance (upstream's `W_Exception`); the subclasses
+            // have no type of their own here, so they stay rejected.
+            Value::Builtin(Builtin::ExcClass(crate::error::ExcKind::Exception)) => Ok(TypeId::EXCEPTION),
             _ => Err(SpyError::new(
                 ExcKind::TypeError,
                 format!("expected `type`, got `{}`", self.vm.types.name(v.ty)),

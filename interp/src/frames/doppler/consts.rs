@@ -128,7 +128,19 @@ impl Interp<'_> {
                     };
                     items.push(self.const_expr(f, item, ity, range)?);
                 }
-                lit(ExprKind::Tuple(items))
+                // A display of items that all fit a static tuple reads back
+                // as one; an interp tuple of such items (`interp_tuple(1, 2)`)
+                // is spelled as the call that makes it, keeping its type.
+                let reads_as_static = t.items.iter().all(|item| {
+                    self.dynamic_type(item)
+                        .is_some_and(|it| self.storable_in_static_tuple(it))
+                });
+                if t.ty == TypeId::INTERP_TUPLE && reads_as_static {
+                    f.shift()?.note_import("__spy__", "interp_tuple");
+                    build::call(name_expr("interp_tuple", range), items, range)
+                } else {
+                    lit(ExprKind::Tuple(items))
+                }
             }
             Value::Struct(s) => {
                 let fields = self.vm.types.checked_struct_fields(s.ty)?.to_vec();
@@ -184,7 +196,8 @@ impl Interp<'_> {
             | TypeKind::Object
             | TypeKind::Dynamic
             | TypeKind::Type
-            | TypeKind::Range => name_expr(self.vm.types.name(t), range),
+            | TypeKind::Range
+            | TypeKind::Exception => name_expr(self.vm.types.name(t), range),
             TypeKind::NoneType => Expr::new(ExprKind::None, range),
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.

@@ -255,8 +255,11 @@ impl Interp<'_> {
             }
             let args = self.method_args(f, &sig, &args)?;
             return match sig.imp {
-                MethodImpl::Str(m) => self.call_str_method(f, obj, m, attr.range, args),
-                MethodImpl::Bytes(m) => self.call_bytes_method(f, obj, m, attr.range, args),
+                // str and bytes method errors are located at the whole call: the
+                // residual origin map knows it (not the method name), so every
+                // engine shows the same place
+                MethodImpl::Str(m) => self.call_str_method(f, obj, m, call_range, args),
+                MethodImpl::Bytes(m) => self.call_bytes_method(f, obj, m, call_range, args),
                 MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::Dict(m) => self.call_dict_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::File(m) => self.call_file_method(f, obj, m, attr.range, args),
@@ -305,7 +308,7 @@ impl Interp<'_> {
         f: &mut Frame,
         obj: Typed,
         m: StrMethod,
-        name_range: TextRange,
+        call_range: TextRange,
         args: Args,
     ) -> Eval<Typed> {
         let text = |v: &Value| v.checked_str().map(str::to_string);
@@ -329,7 +332,7 @@ impl Interp<'_> {
                 .ok_or_else(|| crate::bug!("str method arity"))
         };
         let located = |e: ops::OpError| -> crate::error::Failure {
-            SpyError::from(e).with_error(&f.file, name_range, "").into()
+            SpyError::from(e).with_error(&f.file, call_range, "").into()
         };
         let (ty, value) = match m {
             StrMethod::Split => {
@@ -361,7 +364,7 @@ impl Interp<'_> {
                 self.check_str_len(
                     f,
                     s.len().saturating_add(hits.saturating_mul(new.len())),
-                    name_range,
+                    call_range,
                 )?;
                 (TypeId::STR, Value::str(&ops::str::replace(&s, old, new)))
             }
@@ -381,11 +384,11 @@ impl Interp<'_> {
         f: &mut Frame,
         obj: Typed,
         m: BytesMethod,
-        name_range: TextRange,
+        call_range: TextRange,
         args: Args,
     ) -> Eval<Typed> {
         let located = |e: ops::OpError| -> crate::error::Failure {
-            SpyError::from(e).with_error(&f.file, name_range, "").into()
+            SpyError::from(e).with_error(&f.file, call_range, "").into()
         };
         match m {
             BytesMethod::Decode => {

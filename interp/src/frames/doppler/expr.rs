@@ -869,7 +869,11 @@ impl Interp<'_> {
             match s.kind {
                 StmtKind::VarDef(v) => {
                     let Some(value) = v.value else {
-                        return Ok(Err(("a declaration without a value", s.range)));
+                        // a declaration the shifted body assigns later
+                        // (`x: bool` before the `if` of a red `or`):
+                        // declared in the caller, nothing to evaluate
+                        f.shift()?.emit(Stmt::new(StmtKind::VarDef(v), s.range));
+                        continue;
                     };
                     let decl = ast::VarDef {
                         kind: None,

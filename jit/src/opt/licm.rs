@@ -98,15 +98,20 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
                 let mut written = vec![false; f.vregs.len()];
                 walk(&body, &mut |s| each_def(s, |v| written[v.index()] = true));
                 let mut kept = Vec::with_capacity(body.0.len());
+                // After a statement that never completes, the rest of the
+                // body is unreachable: it may read locals no path assigns
+                // (a value after an inlined `raise`), so nothing of it moves.
+                let mut reachable = true;
                 for s in std::mem::take(&mut body.0) {
-                    let movable = match &s {
-                        Stmt::Assign { dst, op } => {
-                            let mut invariant = true;
-                            each_use(&s, |u| invariant &= !written[u.index()]);
-                            f.vregs[dst.index()].kind == VRegKind::Temp && op.is_pure() && invariant
-                        }
-                        _ => false,
-                    };
+                    let movable = reachable
+                        && match &s {
+                            Stmt::Assign { dst, op } => {
+                                let mut invariant = true;
+                                each_use(&s, |u| invariant &= !written[u.index()]);
+                                f.vregs[dst.index()].kind == VRegKind::Temp && op.is_pure() && invariant
+                            }
+                            _ => false,
+                        };
                     if movable {
                         if let Stmt::Assign { dst, .. } = &s {
                             // Defined once, before the loop: not written in it any more.
@@ -115,6 +120,7 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
                         out.push(s);
                         n += 1;
                     } else {
+                        reachable &= !never_completes(&s);
                         kept.push(s);
                     }
                 }
@@ -126,4 +132,27 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
     }
     b.0 = out;
     n
+}
+
+/// Whether control never goes on to the statement after `s`.
+fn never_completes(s: &Stmt) -> bool {
+    match s {
+        Stmt::Raise { .. } | Stmt::Break | Stmt::Continue | Stmt::Return(_) => true,
+        Stmt::If { then_, else_, .. } => block_never_completes(then_) && block_never_completes(else_),
+        Stmt::Loop { body } => !breaks_out(body),
+        _ => false,
+    }
+}
+
+fn block_never_completes(b: &Block) -> bool {
+    b.0.iter().any(never_completes)
+}
+
+/// Whether a `break` of this loop (not of a nested one) is in `b`.
+fn breaks_out(b: &Block) -> bool {
+    b.0.iter().any(|s| match s {
+        Stmt::Break => true,
+        Stmt::If { then_, else_, .. } => breaks_out(then_) || breaks_out(else_),
+        _ => false,
+    })
 }

@@ -764,7 +764,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 }),
             ) = (&st[i], st.get(j))
             {
-                if self.uses[t.index()] == 1
+                let mut reads_t = false;
+                each_use(&st[j], |v| reads_t |= v == *t);
+                if reads_t
+                    && self.uses[t.index()] == 1
                     && self.f.vregs[t.index()].kind == crate::ir::VRegKind::Temp
                     && self.f.ty(*t).class() == Class::Int
                     && self.in_rax.is_none()

@@ -487,9 +487,7 @@ impl Interp<'_> {
                         .into());
                 };
                 if !i.is_blue() {
-                    return Err(SpyError::new(ExcKind::TypeError, "tuple index must be blue")
-                        .with_error(&f.file, *r, "this is red")
-                        .into());
+                    return self.interp_tuple_red_item(f, &obj, t, i.clone(), *r, whole);
                 }
                 // a blue index of another type is the program's error, as
                 // for typed tuples below (not "out of range" at -1)
@@ -743,4 +741,34 @@ impl Interp<'_> {
                 .into(),
         )
     }
+
+    /// `t[i]` on an interp tuple with a red index: upstream's
+    /// `interp_tuple.__getitem__(i32) -> dynamic` (`spy/vm/modules/__spy__/
+    /// interp_tuple.py`), so a `for i in range(len(items))` variable (red,
+    /// as every `for` target is) indexes a blue `*args` tuple in a `@blue`
+    /// body. Decision (spec §12.3): the item is red and `dynamic`; an index
+    /// outside `0..len` is `IndexError: tuple index out of range` (upstream
+    /// does not check: Python's list indexing leaks through).
+    fn interp_tuple_red_item(
+        &mut self,
+        f: &mut Frame,
+        obj: &Typed,
+        t: &crate::vm::value::TupleValue,
+        i: Typed,
+        r: TextRange,
+        whole: TextRange,
+    ) -> Eval<Typed> {
+        let i = self.convert_to(f, i, TypeId::I32, r, None)?;
+        if f.is_shifting() && is_runtime(&i) {
+            return self.shift_subscript(f, obj, &vec![(i, r)], TypeId::DYNAMIC, whole);
+        }
+        let k = i.value.as_i32().ok_or_else(|| crate::bug!("a converted i32 index is not an i32"))?;
+        match usize::try_from(k).ok().and_then(|k| t.items.get(k)) {
+            Some(item) => Ok(Typed::red(TypeId::DYNAMIC, item.clone())),
+            None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
+                .with_error(&f.file, r, format!("this is {k}"))
+                .into()),
+        }
+    }
+
 }

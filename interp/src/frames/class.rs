@@ -119,6 +119,30 @@ impl Interp<'_> {
     }
 
     /// Execute the body of struct `c` as type `ty` and complete the type.
+    /// `__extra_fields__` (an `interp_dict[str, type]`, checked when it was
+    /// assigned): each entry is a field after the declared ones, as
+    /// upstream's `lazy_define_from_classbody` (`spy/vm/struct.py`) adds them
+    /// to the body's field dict — a name already declared keeps its place
+    /// and takes the entry's type.
+    fn add_extra_fields(&self, extra: &Value, fields: &mut Vec<Field>) -> Eval<()> {
+        let Value::Dict(d) = extra else {
+            return Err(crate::bug!("`__extra_fields__` holds a non-dict"));
+        };
+        for (k, v) in d.entries() {
+            let (Value::Str(name), Value::Type(ty)) = (&k, &v) else {
+                return Err(crate::bug!("`__extra_fields__` entry is not (str, type)"));
+            };
+            match fields.iter_mut().find(|fl| *fl.name == ***name) {
+                Some(fl) => fl.ty = *ty,
+                None => fields.push(Field {
+                    name: name.to_string(),
+                    ty: *ty,
+                }),
+            }
+        }
+        Ok(())
+    }
+
     fn run_struct_body(&mut self, site: &StructSite, c: &ast::ClassDef, ty: TypeId) -> Eval<()> {
         let Some(scope) = site.res.scope_of(c.name.id).cloned() else {
             return Err(crate::bug!("no scope for class `{}`", c.name.name));
@@ -143,11 +167,14 @@ impl Interp<'_> {
             .map_err(|e| add_trace(e, &frame))?;
         let mut fields = Vec::new();
         let mut members = HashMap::default();
+        let mut extra = None;
         for (sym, slot) in scope.symbols.iter().zip(frame.locals.borrow().iter()) {
             let Some(Local { ty: fty, value, .. }) = slot else {
                 continue;
             };
-            if sym.origin == Origin::ClassField {
+            if &*sym.name == "__extra_fields__" {
+                extra = value.clone();
+            } else if sym.origin == Origin::ClassField {
                 fields.push(Field {
                     name: sym.name.to_string(),
                     ty: *fty,
@@ -169,6 +196,9 @@ impl Interp<'_> {
                 })
                 .collect()
         };
+        if let Some(extra) = extra {
+            self.add_extra_fields(&extra, &mut fields)?;
+        }
         let static_methods = decorated("staticmethod");
         let properties = decorated("property");
         let class_methods = decorated("classmethod");

@@ -353,7 +353,13 @@ impl Interp<'_> {
         match target {
             AssignTarget::Name(id) if f.kind == FrameKind::Class && id.name == "__extra_fields__" => {
                 let v = self.eval_expr(f, value)?;
-                Err(self.extra_fields_mismatch(f, v.ty, value.range))
+                let want = self.vm.types.dict(TypeId::STR, TypeId::TYPE, true);
+                if v.ty != want && v.ty != TypeId::EMPTY_DICT {
+                    return Err(self.extra_fields_mismatch(f, v.ty, value.range));
+                }
+                let v = self.convert_to(f, v, want, value.range, None)?;
+                // upstream declares the local red (`classframe.py`)
+                self.store_slot(f, id, want, Color::Red, v.value)
             }
             AssignTarget::Name(id) => {
                 // `x = x + e`: the same steps as the general path, but the
@@ -630,9 +636,8 @@ impl Interp<'_> {
 
     /// `__extra_fields__ = e` in a class body: upstream declares the name
     /// as an `interp_dict[str, type]` local, so another value is a
-    /// conversion error. Blue dicts do not exist here yet (issue 15 item 3),
-    /// so every value is one: computed layouts are refused visibly, never
-    /// ignored (spec §3, "Computed fields").
+    /// conversion error (spec §3.9, "Computed fields"; the entries become
+    /// fields in `run_struct_body`).
     fn extra_fields_mismatch(&self, f: &Frame, got: TypeId, range: TextRange) -> crate::error::Failure {
         let got = self.vm.types.name(got).to_string();
         SpyError::new(ExcKind::TypeError, "mismatched types")

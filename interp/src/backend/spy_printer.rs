@@ -35,7 +35,7 @@
 //!   assignment), or with a keyword but neither annotation nor value;
 //!   an `ImportFrom` with no names; a `*args` parameter with a default; a
 //!   parameter without default after one with a default (before `*args`);
-//! - trees whose printed form needs more than 200 nested brackets or is
+//! - trees whose printed form needs more than 1,000 nested brackets (`lexer::MAX_BRACKET_DEPTH`) or is
 //!   deeper than the parser's nesting limits.
 
 mod expr;

@@ -2,8 +2,8 @@
 //! origin of every node (`backend::origins`) and parsed back by our own
 //! parser before anything uses the text.
 //!
-//! The printer has no nesting limit and the parser has two (200 open
-//! brackets, the lexer's `MAX_BRACKET_DEPTH` as CPython's; 1,000
+//! The printer has no nesting limit and the parser has two (1,000 open
+//! brackets, the lexer's `MAX_BRACKET_DEPTH`; 1,000
 //! statement/expression levels, `syntax::MAX_TOTAL_DEPTH`). A blue value or
 //! type built by blue code can be nested deeper than either (a tuple type
 //! 300 levels deep), and the residual code must spell it. Rather than print

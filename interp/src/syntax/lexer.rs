@@ -22,8 +22,11 @@ pub type LexError = ParseError;
 /// A token with its byte range, as lalrpop wants it.
 pub type Spanned = (usize, Tok, usize);
 
-/// CPython's MAXLEVEL: at most 200 open brackets.
-pub const MAX_BRACKET_DEPTH: usize = 200;
+/// At most as many open brackets as the parser builds expression levels
+/// (`helpers::MAX_EXPR_DEPTH`), not CPython's MAXLEVEL of 200 (issue 15;
+/// spec/differences-from-upstream.md §49): the bracket stack is on the heap,
+/// and the depth of the tree brackets build is checked by the parser.
+pub const MAX_BRACKET_DEPTH: usize = crate::syntax::helpers::MAX_EXPR_DEPTH as usize;
 
 pub struct Lexer<'src> {
     src: &'src str,

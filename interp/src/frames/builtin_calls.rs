@@ -69,6 +69,12 @@ impl Interp<'_> {
                     .into(),
             ),
             Builtin::StructMake(t) => self.make_struct(f, t, callee_range, args),
+            Builtin::NotImplemented => Err(SpyError::new(
+                ExcKind::TypeError,
+                "cannot call objects of type `types::NotImplementedType`",
+            )
+            .with_error(&f.file, callee_range, "this is `NotImplemented`")
+            .into()),
             Builtin::Module(m) => Err(SpyError::new(
                 ExcKind::TypeError,
                 "cannot call objects of type `types::module`",

@@ -228,6 +228,7 @@ impl Interp<'_> {
             Value::Range(_) => Some(TypeId::RANGE),
             Value::File(_) => Some(TypeId::FILE),
             Value::Builtin(Builtin::ExcClass(_)) => Some(TypeId::TYPE),
+            Value::Builtin(Builtin::NotImplemented) => Some(TypeId::NOT_IMPLEMENTED),
             Value::Builtin(_) => Some(TypeId::BUILTIN_FUNC),
             Value::Exception(_) => Some(TypeId::EXCEPTION),
             Value::Module(_) => Some(TypeId::MODULE),

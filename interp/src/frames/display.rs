@@ -35,6 +35,8 @@ impl Interp<'_> {
             Value::Func(func) => format!("<spy function '{}'>", func.fqn),
             Value::Builtin(b) => match b {
                 crate::vm::builtins::Builtin::ExcClass(k) => format!("<spy type '{k}'>"),
+                // upstream's `__str__` of `NotImplementedType`
+                crate::vm::builtins::Builtin::NotImplemented => "NotImplemented".to_string(),
                 other => format!("<spy function 'builtins::{}'>", other.name()),
             },
             Value::File(id) => self.file_repr(*id)?,

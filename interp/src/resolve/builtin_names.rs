@@ -39,6 +39,8 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "hasattr",
     // upstream's builtins module has it too (`vm/modules/builtins.py`)
     "STATIC_TYPE",
+    // a value (upstream `spy/vm/primitive.py`: `B.add("NotImplemented", ...)`)
+    "NotImplemented",
     // exception classes
     "Exception",
     "StaticError",

@@ -43,6 +43,9 @@ pub enum Builtin {
     ColorOf,
     /// `STATIC_TYPE(e)`.
     StaticType,
+    /// The `NotImplemented` singleton (a value, not a function: its type is
+    /// `TypeId::NOT_IMPLEMENTED`).
+    NotImplemented,
     /// `as_red(e)`: `e`'s value, red.
     AsRed,
     /// `lookup_fqn("mod::name")`: a module-level name by its FQN (blue).
@@ -114,6 +117,7 @@ impl Builtin {
             Builtin::ForceInline => "force_inline",
             Builtin::ColorOf => "COLOR",
             Builtin::StaticType => "STATIC_TYPE",
+            Builtin::NotImplemented => "NotImplemented",
             Builtin::AsRed => "as_red",
             Builtin::LookupFqn => "lookup_fqn",
             Builtin::OpSpec => "OpSpec",
@@ -178,6 +182,7 @@ const ENTRIES: &[(&str, Entry)] = &[
     ("setattr", Entry::Func(Builtin::Setattr)),
     ("hasattr", Entry::Func(Builtin::Hasattr)),
     ("STATIC_TYPE", Entry::Func(Builtin::StaticType)),
+    ("NotImplemented", Entry::Func(Builtin::NotImplemented)),
     ("Exception", Entry::Func(Builtin::ExcClass(ExcKind::Exception))),
     (
         "StaticError",
@@ -230,6 +235,7 @@ pub fn name(index: u32) -> &'static str {
 pub fn value(index: u32) -> Typed {
     match &ENTRIES[index as usize].1 {
         Entry::Type(t) => Typed::blue(TypeId::TYPE, Value::Type(*t)),
+        Entry::Func(Builtin::NotImplemented) => Typed::blue(TypeId::NOT_IMPLEMENTED, Value::Builtin(Builtin::NotImplemented)),
         Entry::Func(Builtin::ExcClass(k)) => Typed::blue(TypeId::TYPE, Value::Builtin(Builtin::ExcClass(*k))),
         Entry::Func(b) => Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(*b)),
     }

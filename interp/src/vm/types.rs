@@ -48,7 +48,10 @@ impl TypeId {
     /// function types, pointers, SIMD vectors).
     /// `bytes`: an immutable byte string (a value type, like `str`).
     pub const BYTES: TypeId = TypeId(24);
-    pub const FIRST_DYNAMIC_ID: u32 = 25;
+    /// The type of the `NotImplemented` singleton (upstream
+    /// `types::NotImplementedType`, `spy/vm/primitive.py`).
+    pub const NOT_IMPLEMENTED: TypeId = TypeId(25);
+    pub const FIRST_DYNAMIC_ID: u32 = 26;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -129,6 +132,8 @@ pub enum TypeKind {
     EmptyDict,
     /// `_file::file` (`open(path, mode)`).
     File,
+    /// `types::NotImplementedType`, whose one value is `NotImplemented`.
+    NotImplemented,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -187,7 +192,7 @@ impl TypeTable {
             interned: HashMap::default(),
             interp_lists: Default::default(),
         };
-        let builtins: [(&str, TypeKind); 25] = [
+        let builtins: [(&str, TypeKind); 26] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -213,6 +218,7 @@ impl TypeTable {
             ("__spy__::EmptyDictType", TypeKind::EmptyDict),
             ("_file::file", TypeKind::File),
             ("bytes", TypeKind::Bytes),
+            ("types::NotImplementedType", TypeKind::NotImplemented),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {

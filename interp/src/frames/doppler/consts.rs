@@ -199,6 +199,16 @@ impl Interp<'_> {
             | TypeKind::Range
             | TypeKind::Exception => name_expr(self.vm.types.name(t), range),
             TypeKind::NoneType => Expr::new(ExprKind::None, range),
+            // no builtin name spells `types::NotImplementedType`; its one
+            // value's static type does
+            TypeKind::NotImplemented => {
+                f.shift()?.note_import("__spy__", "STATIC_TYPE");
+                build::call(
+                    name_expr("STATIC_TYPE", range),
+                    vec![name_expr("NotImplemented", range)],
+                    range,
+                )
+            }
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
             TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {

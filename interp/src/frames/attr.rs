@@ -762,7 +762,10 @@ impl Interp<'_> {
         if f.is_shifting() && is_runtime(&i) {
             return self.shift_subscript(f, obj, &vec![(i, r)], TypeId::DYNAMIC, whole);
         }
-        let k = i.value.as_i32().ok_or_else(|| crate::bug!("a converted i32 index is not an i32"))?;
+        let k = i
+            .value
+            .as_i32()
+            .ok_or_else(|| crate::bug!("a converted i32 index is not an i32"))?;
         match usize::try_from(k).ok().and_then(|k| t.items.get(k)) {
             Some(item) => Ok(Typed::red(TypeId::DYNAMIC, item.clone())),
             None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::TupleIndex)
@@ -770,5 +773,4 @@ impl Interp<'_> {
                 .into()),
         }
     }
-
 }

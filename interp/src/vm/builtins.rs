@@ -235,7 +235,9 @@ pub fn name(index: u32) -> &'static str {
 pub fn value(index: u32) -> Typed {
     match &ENTRIES[index as usize].1 {
         Entry::Type(t) => Typed::blue(TypeId::TYPE, Value::Type(*t)),
-        Entry::Func(Builtin::NotImplemented) => Typed::blue(TypeId::NOT_IMPLEMENTED, Value::Builtin(Builtin::NotImplemented)),
+        Entry::Func(Builtin::NotImplemented) => {
+            Typed::blue(TypeId::NOT_IMPLEMENTED, Value::Builtin(Builtin::NotImplemented))
+        }
         Entry::Func(Builtin::ExcClass(k)) => Typed::blue(TypeId::TYPE, Value::Builtin(Builtin::ExcClass(*k))),
         Entry::Func(b) => Typed::blue(TypeId::BUILTIN_FUNC, Value::Builtin(*b)),
     }

@@ -655,8 +655,8 @@ impl Interp<'_> {
             }
         }
         let is_list = self.vm.types.list_item(obj.ty).is_some();
-        if (obj.ty == TypeId::STR || is_list) && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime))
-        {
+        let is_text = obj.ty == TypeId::STR || obj.ty == TypeId::BYTES;
+        if (is_text || is_list) && (is_runtime(&obj) || typed.iter().flatten().any(is_runtime)) {
             return self.shift_slice(f, &obj, &typed, obj_expr.range);
         }
         if let (true, Value::List(l)) = (is_list, &obj.value) {
@@ -668,6 +668,19 @@ impl Interp<'_> {
                 },
             )?;
             return Ok(Typed::red(obj.ty, self.new_list(obj.ty, out)));
+        }
+        if obj.ty == TypeId::BYTES {
+            // `b[start:stop:step]`: Python's slice rules over the bytes
+            let out = ops::seq::slice(obj.value.checked_bytes()?, bounds[0], bounds[1], bounds[2]).map_err(
+                |e| -> crate::error::Failure {
+                    SpyError::from(e).with_error(&f.file, obj_expr.range, "").into()
+                },
+            )?;
+            return Ok(Typed {
+                color,
+                ty: TypeId::BYTES,
+                value: Value::bytes(&out),
+            });
         }
         if obj.ty != TypeId::STR {
             let name = self.vm.types.name(obj.ty).to_string();

@@ -172,3 +172,63 @@ fn large_callees_stay_calls() {
     verify(&g).unwrap();
     assert_eq!(calls(&g.function(main).body), 1);
 }
+
+/// `f(p, len, n)`: `while i < n: p[i] = i; <two nested inlined calls>
+/// s += 2i; i += 1`, the calls hand-bracketed (no `Call` in the loop, so
+/// the loop's depth checks are versioned: `x64/codegen/depth.rs`). With the
+/// limit at or above the nesting the copy without checks runs; below it the
+/// recursion error comes in the first iteration after its store, at the
+/// same enter, with the same traceback, as under `ir::eval`.
+#[test]
+fn depth_checks_in_loops_are_hoisted_exactly() {
+    let mut m = ModuleBuilder::new();
+    let id = m.declare("f", &[Ty::Ptr, Ty::I64, Ty::I64], &[Ty::I64]);
+    let mut f = m.function(id);
+    let (p, len, n) = (f.param(0), f.param(1), f.param(2));
+    let i = f.local(Ty::I64);
+    let s = f.local(Ty::I64);
+    let zero = f.const_(Ty::I64, 0);
+    f.assign(i, spy_jit::ir::Op::Copy(zero));
+    f.assign(s, spy_jit::ir::Op::Copy(zero));
+    f.loop_(|f| {
+        let more = f.cmp(CmpOp::Lt, i, n);
+        f.if_(more, |_| {}, |f| f.break_());
+        f.store(p, len, i, i, code(50), code(51));
+        f.push(Stmt::InlineEnter(SiteId(1)));
+        f.push(Stmt::InlineEnter(SiteId(2)));
+        let t = f.binary(BinOp::Add, i, i);
+        f.push(Stmt::InlineExit);
+        let s1 = f.binary(BinOp::Add, s, t);
+        f.assign(s, spy_jit::ir::Op::Copy(s1));
+        f.push(Stmt::InlineExit);
+        let one = f.const_(Ty::I64, 1);
+        let i1 = f.binary(BinOp::Add, i, one);
+        f.assign(i, spy_jit::ir::Op::Copy(i1));
+    });
+    f.ret(&[s]);
+    m.define(f);
+    let m = m.finish().unwrap();
+    // `f` is one activation, the loop nests two more.
+    for (limit, want) in [
+        (5, Ok(vec![90])),
+        (3, Ok(vec![90])),
+        (2, Err(vec![SiteId(2), SiteId(1)])),
+        (1, Err(vec![SiteId(1)])),
+    ] {
+        let mut b = Both::new(m.clone(), limit);
+        let (mut bj, mut be) = (vec![7i64; 10], vec![7i64; 10]);
+        let args = |v: &mut Vec<i64>| [v.as_mut_ptr() as u64, 10, 10];
+        let j = b.jit(id, &args(&mut bj));
+        let e = b.eval(id, &args(&mut be), &mut spy_jit::ir::eval::NoHelpers);
+        assert_eq!(j, e, "limit {limit}");
+        assert_eq!(bj, be, "the stores before the error, limit {limit}");
+        match want {
+            Ok(r) => assert_eq!(j.unwrap(), r),
+            Err(tb) => {
+                let err = j.unwrap_err();
+                assert_eq!((err.code.get(), err.traceback), (RECURSION, tb), "limit {limit}");
+                assert_eq!(&bj[..2], &[0, 7], "the first iteration's store, limit {limit}");
+            }
+        }
+    }
+}

@@ -200,3 +200,87 @@ fn vectors_are_rejected_at_boundaries() {
     m.define(b);
     assert!(m.finish().is_err(), "lane 2 of a 2-lane vector");
 }
+
+/// Vectors in registers: a result in its second operand's register (the
+/// two-operand SSE form must not clobber it), more live vectors than
+/// registers (spills), vectors live across a call (always spilled: SysV has
+/// no callee-saved xmm), and staged operands (`i64`/`i32` lane multiply,
+/// comparisons, lane reads), against `ir::eval` on every level.
+#[test]
+fn register_vectors_alias_spill_and_cross_calls() {
+    for lane in [Lane::I32, Lane::I64, Lane::F32, Lane::F64] {
+        for n in VecTy::COUNTS
+            .into_iter()
+            .filter(|&n| lane.size() * u32::from(n) <= 32)
+        {
+            let vt = VecTy::new(lane, n.into()).unwrap();
+            let v = Ty::Vec(vt);
+            let e = edges(lane);
+            let mut m = ModuleBuilder::new();
+            let g = m.declare("g", &[], &[]);
+            let f = m.declare("f", &[], &vec![lane.ty(); n as usize]);
+            let mut gb = m.function(g);
+            gb.ret(&[]);
+            m.define(gb);
+            let mut b = m.function(f);
+            let lanes = |b: &mut spy_jit::ir::FunctionBuilder, k: usize| -> Vec<_> {
+                (0..n as usize)
+                    .map(|i| b.const_(lane.ty(), e[(k + 2 * i) % e.len()]))
+                    .collect()
+            };
+            // b first, a second: `a - b` may land in b's register.
+            let lb = lanes(&mut b, 1);
+            let vb = b.op(v, Op::Vector(VOp::Build(lb)));
+            let la = lanes(&mut b, 4);
+            let va = b.op(v, Op::Vector(VOp::Build(la)));
+            let r = b.op(v, Op::Vector(VOp::Binary(BinOp::Sub, va, vb)));
+            let live: Vec<_> = (0..18)
+                .map(|k| {
+                    let c = b.const_(lane.ty(), e[k % e.len()]);
+                    let s = b.op(v, Op::Vector(VOp::Splat(c)));
+                    b.op(v, Op::Vector(VOp::Binary(BinOp::Add, r, s)))
+                })
+                .collect();
+            b.call_with(g, &[], &[], spy_jit::ir::SiteId(1));
+            let mut t = r;
+            for &x in &live {
+                t = b.op(v, Op::Vector(VOp::Binary(BinOp::Sub, x, t)));
+            }
+            t = b.op(v, Op::Vector(VOp::Binary(BinOp::Mul, t, va)));
+            let lt = b.op(
+                Ty::Vec(vt.with_lane(Lane::Bool)),
+                Op::Vector(VOp::Cmp(CmpOp::Lt, t, vb)),
+            );
+            let res: Vec<_> = (0..n)
+                .map(|k| {
+                    let x = b.op(lane.ty(), Op::Vector(VOp::Lane(t, k)));
+                    let c = b.op(Ty::Bool, Op::Vector(VOp::Lane(lt, k)));
+                    let z = b.const_(lane.ty(), 0);
+                    let out = b.local(lane.ty());
+                    b.if_(c, |b| b.assign(out, Op::Copy(x)), |b| b.assign(out, Op::Copy(z)));
+                    out
+                })
+                .collect();
+            b.ret(&res);
+            m.define(b);
+            let m = m.finish().expect("valid IR");
+            let want = eval::call(&m, f, &[], &eval_opts(10), &mut NoHelpers);
+            assert!(want.is_ok(), "{want:?}");
+            for level in levels() {
+                let c = compile(
+                    &m,
+                    &CompileOptions {
+                        simd: level,
+                        ..opts()
+                    },
+                )
+                .expect("compiles");
+                let mut ctx = Context::new(ContextOptions {
+                    depth_limit: 10,
+                    ..Default::default()
+                });
+                assert_eq!(c.call(&mut ctx, f, &[]), want, "{lane:?}x{n} at {level:?}");
+            }
+        }
+    }
+}

@@ -76,6 +76,14 @@ pub struct FnGen<'a, A: Target> {
     epilogue: DynamicLabel,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
+    /// Some vector op uses 256-bit registers: `vzeroupper` before every
+    /// call and return (`simd.rs`).
+    uses_ymm: bool,
+    /// Vector registers stored to the staging area for the current vector
+    /// op, by area (`simd.rs`).
+    staged: Vec<Xmm>,
+    /// Depth-check versioning of loops with inlined calls (`depth.rs`).
+    depth: depth::DepthState,
     /// Code offset of every `Stmt::Mark`, in emission order.
     marks: Vec<(usize, u32)>,
     /// Number of uses of each register (compare-and-branch fusion).
@@ -109,6 +117,7 @@ pub struct FnGen<'a, A: Target> {
     root: Vec<VReg>,
 }
 
+mod depth;
 mod simd;
 
 /// A condition left in the flags by a comparison.
@@ -283,6 +292,9 @@ impl<'a, A: Target> FnGen<'a, A> {
             loops: vec![],
             epilogue,
             simd: crate::SimdLevel::Sse2,
+            uses_ymm: false,
+            staged: vec![],
+            depth: depth::DepthState::default(),
             marks: vec![],
             uses,
             saved,
@@ -338,6 +350,12 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Use the vector instructions of `level` for vector ops.
     pub fn with_simd(mut self, level: crate::SimdLevel) -> Self {
         self.simd = level;
+        self.uses_ymm = level == crate::SimdLevel::Avx2
+            && self
+                .f
+                .vregs
+                .iter()
+                .any(|r| matches!(r.ty, Ty::Vec(vt) if vt.bytes() >= 32));
         self
     }
 
@@ -383,6 +401,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     fn epilogue_code(&mut self) {
+        self.leave_avx();
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
         let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
             self.frame + 8
@@ -986,6 +1005,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let ptys = callee.param_tys();
                 let rtys = callee.results.clone();
                 self.call_args(args, &abi::arg_locs(&ptys, false));
+                self.leave_avx();
                 self.e(Inst::CallL(self.labels[func.0 as usize]));
                 self.check_error(*site);
                 self.call_results(results, &rtys);
@@ -1002,6 +1022,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                     self.e(Inst::MovRR(RDI, CTX));
                 }
                 self.e(Inst::MovRI64(RAX, h.addr as u64));
+                self.leave_avx();
                 self.e(Inst::CallR(RAX));
                 if h.takes_ctx {
                     self.check_error(*site);
@@ -1036,6 +1057,9 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.e(Inst::Alu(Alu::Test, c, c));
                 self.if_(Cond::Cc(Cc::Ne), then_, else_);
             }
+            Stmt::Loop { body } if !self.depth.versioning && depth::hoistable(body).is_some() => {
+                self.depth_versioned_loop(s)
+            }
             Stmt::Loop { body } if self.rotatable(body).is_some() => self.rotated_loop(body),
             Stmt::Loop { body } => {
                 let (head, exit) = (self.label(), self.label());
@@ -1055,16 +1079,20 @@ impl<'a, A: Target> FnGen<'a, A> {
             Stmt::InlineEnter(site) => {
                 // The callee's entry, without the call: one activation more.
                 self.inline.push(*site);
-                self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
-                let rec = self.stub(StubKind::Error {
-                    code: self.recursion_error,
-                    operands: [Opnd::Zero, Opnd::Zero],
-                });
-                self.e(Inst::Jcc(Cc::S, rec));
+                if !self.depth.unchecked {
+                    self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
+                    let rec = self.stub(StubKind::Error {
+                        code: self.recursion_error,
+                        operands: [Opnd::Zero, Opnd::Zero],
+                    });
+                    self.e(Inst::Jcc(Cc::S, rec));
+                }
             }
             Stmt::InlineExit => {
                 self.inline.pop();
-                self.e(Inst::AluI(Alu::Add, DEPTH, 1));
+                if !self.depth.unchecked {
+                    self.e(Inst::AluI(Alu::Add, DEPTH, 1));
+                }
             }
             Stmt::Break => {
                 let exit = self.loops.last().expect("verified").1;

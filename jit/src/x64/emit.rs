@@ -6,7 +6,8 @@
 //!
 //! The form set is deliberately small. Its only VEX forms are the 256-bit
 //! vector forms of [`Inst::VLoad`]/[`Inst::VStore`] (`vmovdqu`),
-//! [`Inst::Vpk`] (three-register AVX/AVX2 arithmetic), [`Inst::Vcvtdq2pd`]
+//! [`Inst::Vpk`] (three-register AVX/AVX2 arithmetic), [`Inst::Vcvtdq2pd`],
+//! [`Inst::Vmovaps`] (`ymm` to `ymm`)
 //! and [`Inst::Vzeroupper`], each round-tripped through iced-x86 by the
 //! tests; see [`KNOWN_MISENCODED`] for the dynasm 5.x forms that must never
 //! be added.
@@ -563,6 +564,8 @@ pub enum Inst {
     Cvtdq2pd(Xmm, Xmm),
     /// `vcvtdq2pd ymm, xmm`
     Vcvtdq2pd(Xmm, Xmm),
+    /// `vmovaps ymm, ymm` (VEX.256: a whole-register vector copy)
+    Vmovaps(Xmm, Xmm),
     Vzeroupper,
     /// `op xmm, [rip + label]`: a constant of the pool (`qword` for the
     /// double forms, `dword` for the single ones; not `xorpd`).
@@ -624,6 +627,7 @@ pub enum Form {
     Movmsk,
     Cvtdq2pd,
     Vcvtdq2pd,
+    Vmovaps,
     Vzeroupper,
     SseRip,
     MovsdRip,
@@ -631,7 +635,7 @@ pub enum Form {
 }
 
 impl Form {
-    pub const ALL: [Form; 53] = [
+    pub const ALL: [Form; 54] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -681,6 +685,7 @@ impl Form {
         Form::Movmsk,
         Form::Cvtdq2pd,
         Form::Vcvtdq2pd,
+        Form::Vmovaps,
         Form::Vzeroupper,
         Form::SseRip,
         Form::MovsdRip,
@@ -767,6 +772,7 @@ impl Inst {
             Inst::Movmsk(..) => Form::Movmsk,
             Inst::Cvtdq2pd(..) => Form::Cvtdq2pd,
             Inst::Vcvtdq2pd(..) => Form::Vcvtdq2pd,
+            Inst::Vmovaps(..) => Form::Vmovaps,
             Inst::Vzeroupper => Form::Vzeroupper,
             Inst::SseRip(..) => Form::SseRip,
             Inst::MovsdRip(..) => Form::MovsdRip,
@@ -857,6 +863,7 @@ impl Inst {
             },
             Inst::Pk(op, d, s) => format!("{} {}, {}", op.name(), d.name(), s.name()),
             Inst::Vpk(op, d, a, b) => format!("v{} {}, {}, {}", op.name(), ymm(d), ymm(a), ymm(b)),
+            Inst::Vmovaps(d, s) => format!("vmovaps {}, {}", ymm(d), ymm(s)),
             Inst::Cmpp(p, dbl, d, s) => {
                 format!(
                     "cmp{}p{} {}, {}",
@@ -1113,6 +1120,7 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
         Inst::MovsdLoad(x, m) => with_mem!(ops, m, [movsd Rx(x.0), QWORD], []),
         Inst::MovsdStore(m, x) => with_mem!(ops, m, [movsd QWORD], [, Rx(x.0)]),
         Inst::Movaps(d, s) => dynasm!(ops ; .arch x64 ; movaps Rx(d.0), Rx(s.0)),
+        Inst::Vmovaps(d, s) => dynasm!(ops ; .arch x64 ; vmovaps Ry(d.0), Ry(s.0)),
         Inst::Sse(op, d, s) => match op {
             Sse::Addsd => dynasm!(ops ; .arch x64 ; addsd Rx(d.0), Rx(s.0)),
             Sse::Subsd => dynasm!(ops ; .arch x64 ; subsd Rx(d.0), Rx(s.0)),

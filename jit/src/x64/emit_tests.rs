@@ -159,6 +159,7 @@ pub(crate) fn samples() -> Vec<Inst> {
     for d in xmms() {
         for s in xmms() {
             v.push(Inst::Movaps(d, s));
+            v.push(Inst::Vmovaps(d, s));
             for op in Sse::ALL {
                 v.push(Inst::Sse(op, d, s));
             }
@@ -337,7 +338,7 @@ fn no_known_misencoded_form() {
         }
         let vex_form = matches!(
             inst.form(),
-            Form::VLoad | Form::VStore | Form::Vpk | Form::Vcvtdq2pd | Form::Vzeroupper
+            Form::VLoad | Form::VStore | Form::Vpk | Form::Vcvtdq2pd | Form::Vmovaps | Form::Vzeroupper
         );
         assert_eq!(
             m.starts_with('v'),

@@ -72,7 +72,7 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     for (i, f) in m.functions.iter().enumerate() {
         let optimized = optimize(f);
         let f = &optimized;
-        let alloc = regalloc::allocate_with(m, f, opts.mutations);
+        let alloc = regalloc::allocate_with(m, f, opts.mutations, opts.simd);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();

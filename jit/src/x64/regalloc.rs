@@ -7,7 +7,11 @@
 //! local touching the loop) is extended over the whole loop, so loop-carried
 //! values keep one location for the whole loop. An interval that contains a
 //! call gets a callee-saved GPR or a stack slot (SysV has no callee-saved
-//! SSE registers, so floats live across a call are spilled). When registers
+//! SSE registers, so floats and vectors live across a call are spilled).
+//! A vector that fits one register of the [`SimdLevel`] (4 to 16 bytes, 32
+//! with AVX2; not `Bool` lanes, which are bytes) is allocated like a float,
+//! in `xmm0`–`xmm13` (`ymm` with AVX2); a spilled one, and every other
+//! vector, is a run of slots (its location names the run's lowest slot). When registers
 //! run out, the interval with the lowest weight (sum of `8^loop depth` over
 //! its occurrences) is spilled. Every value keeps one location for its whole
 //! life; [`super::check`] verifies the result in debug builds.
@@ -29,7 +33,8 @@
 use super::abi::{arg_locs, ArgLoc, ALLOC_GPRS, ALLOC_XMMS, CALLEE_SAVED};
 use super::emit::{Gpr, Xmm};
 pub use crate::ir::visit::{each_def, each_use};
-use crate::ir::{BinOp, Block, Class, Function, Module, Op, Stmt, Ty, VOp, VReg, VRegKind};
+use crate::ir::{BinOp, Block, Class, Function, Lane, Module, Op, Stmt, Ty, VOp, VReg, VRegKind, VecTy};
+use crate::SimdLevel;
 
 /// The home of a value for its whole life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,6 +66,10 @@ impl Loc {
 pub struct Allocation {
     /// Location of each virtual register (`None`: never occurs).
     pub locs: Vec<Option<Loc>>,
+    /// When some vector lives in a register: the first of
+    /// [`VECTOR_STAGE_SLOTS`] slots where vector code stages register
+    /// operands of lane-by-lane forms (see `codegen/simd.rs`).
+    pub vector_stage: Option<u32>,
     /// Frame slots used for spills (slots `0..spill_slots`).
     pub spill_slots: u32,
     /// Number of intervals that did not get a register.
@@ -330,13 +339,22 @@ fn chains(
 /// How far ahead (statements) the chain rule looks for a temporary's use.
 const CHAIN_REACH: usize = 8;
 
-/// Allocate locations for every register of `f` (a function of `m`).
-pub fn allocate(m: &Module, f: &Function) -> Allocation {
-    allocate_with(m, f, crate::Mutations::NONE)
+/// Slots of the vector staging area: three 32-byte areas (two operands and a result).
+pub const VECTOR_STAGE_SLOTS: u32 = 12;
+
+/// Whether a vector of type `vt` is allocated to a register at `simd`.
+pub fn vector_in_register(vt: VecTy, simd: SimdLevel) -> bool {
+    vt.lane != Lane::Bool && vt.bytes() >= 4 && vt.bytes() <= simd.vector_bytes()
 }
 
-/// [`allocate`] with planted bugs (test-only, `CompileOptions::mutations`).
-pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> Allocation {
+/// Allocate locations for every register of `f` (a function of `m`).
+pub fn allocate(m: &Module, f: &Function) -> Allocation {
+    allocate_with(m, f, crate::Mutations::NONE, SimdLevel::host())
+}
+
+/// [`allocate`] with planted bugs (test-only, `CompileOptions::mutations`)
+/// at the given SIMD level.
+pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations, simd: SimdLevel) -> Allocation {
     let n = f.vregs.len();
     let mut num = Numbering {
         pos: 2,
@@ -454,16 +472,23 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> A
     let mut active: Vec<usize> = vec![];
     let mut spill_slots = 0u32;
     let mut spilled = 0u32;
-    // A vector is a run of slots for the whole function (never a register);
-    // its location names the run's lowest-addressed slot.
+    // A vector that does not fit a register is a run of slots for the whole
+    // function; its location names the run's lowest-addressed slot.
+    let in_reg = |v: usize| matches!(f.vregs[v].ty, Ty::Vec(vt) if vector_in_register(vt, simd));
     for &v in &order {
         if let Ty::Vec(vt) = f.vregs[v].ty {
-            // Slots grow upwards from rsp (`FnGen::slot`): the run's first.
-            locs[v] = Some(Loc::Slot(spill_slots));
-            spill_slots += vt.slots();
+            if !in_reg(v) {
+                // Slots grow upwards from rsp (`FnGen::slot`): the run's first.
+                locs[v] = Some(Loc::Slot(spill_slots));
+                spill_slots += vt.slots();
+            }
         }
     }
     let order: Vec<usize> = order.into_iter().filter(|&v| locs[v].is_none()).collect();
+    let vector_stage = order.iter().any(|&v| in_reg(v)).then(|| {
+        spill_slots += VECTOR_STAGE_SLOTS;
+        spill_slots - VECTOR_STAGE_SLOTS
+    });
     let shared = mutations.has(crate::Mutation::SpillSlotShared);
     let mut first_spill = None;
     let mut spill = |locs: &mut Vec<Option<Loc>>, v: usize| {
@@ -473,7 +498,11 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> A
         };
         first_spill.get_or_insert(spill_slots);
         locs[v] = Some(Loc::Slot(slot));
-        spill_slots += 1;
+        // A spilled vector takes its run of slots.
+        spill_slots += match f.vregs[v].ty {
+            Ty::Vec(vt) => vt.slots(),
+            _ => 1,
+        };
         spilled += 1;
     };
     for v in order {
@@ -482,12 +511,14 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> A
         let crossing = crosses_call(v) && !mutations.has(crate::Mutation::CallerSavedKept);
         // Candidate registers, preferred first (no allocation per interval).
         let gprs: &[Gpr] = if crossing { &CALLEE_SAVED } else { &ALLOC_GPRS };
+        // Floats and vectors share the xmm registers (a location holds one
+        // value at a time, so the classes need not be told apart here).
         let allowed = |l: &Loc| match (*l, class) {
             (Loc::Gpr(r), Class::Int) => gprs.contains(&r),
-            (Loc::Xmm(x), Class::Float) => !crossing && x.0 < ALLOC_XMMS,
+            (Loc::Xmm(x), Class::Float | Class::Vector) => !crossing && x.0 < ALLOC_XMMS,
             _ => false,
         };
-        if class == Class::Float && crossing {
+        if matches!(class, Class::Float | Class::Vector) && crossing {
             spill(&mut locs, v);
             continue;
         }
@@ -495,8 +526,7 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> A
         let hinted = hint[v].filter(|h| allowed(h) && !taken(h));
         let free = hinted.or_else(|| match class {
             Class::Int => gprs.iter().map(|&r| Loc::Gpr(r)).find(|l| !taken(l)),
-            Class::Float => (0..ALLOC_XMMS).map(|x| Loc::Xmm(Xmm(x))).find(|l| !taken(l)),
-            Class::Vector => unreachable!("vectors are placed above"),
+            Class::Float | Class::Vector => (0..ALLOC_XMMS).map(|x| Loc::Xmm(Xmm(x))).find(|l| !taken(l)),
         });
         if let Some(free) = free {
             locs[v] = Some(free);
@@ -530,6 +560,7 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations) -> A
     }
     Allocation {
         locs,
+        vector_stage,
         spill_slots,
         spilled,
     }

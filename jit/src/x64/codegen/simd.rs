@@ -1,16 +1,29 @@
-//! Code generation for vector ops ([`crate::ir::vector`]). A vector lives
-//! in its run of frame slots (the allocation's `Slot(k)` names the run's
-//! lowest address); an op walks it in chunks of the widest register the
-//! [`SimdLevel`] allows (32 bytes with AVX2, 16 with SSE2; a vector
-//! narrower than that is one partial chunk of 4 or 8 bytes), in the scratch
-//! registers `xmm14`/`xmm15`, and writes the result back. Where the level
-//! has no instruction for an op (`i32` multiply and `i64` comparisons under
-//! SSE2, `i64` multiply everywhere) the op is done lane by lane in GPRs: exact,
-//! the scalar semantics. 256-bit sequences end with `vzeroupper`.
+//! Code generation for vector ops ([`crate::ir::vector`]). A vector that
+//! fits one register of the [`SimdLevel`] lives in an xmm/ymm register
+//! ([`crate::x64::regalloc::vector_in_register`]) unless spilled; any other
+//! lives in its run of frame slots (the allocation's `Slot(k)` names the
+//! run's lowest address). Loads, stores, copies, packed arithmetic and the
+//! `i32` → `f64` conversion work on the registers directly (a memory operand
+//! goes through the scratch registers `xmm14`/`xmm15`); an op on a vector
+//! in slots walks it in chunks of the widest register the level allows (32
+//! bytes with AVX2, 16 with SSE2; a vector narrower than that is one
+//! partial chunk of 4 or 8 bytes). Where the level has no instruction for
+//! an op (`i32` multiply and `i64` comparisons under SSE2, `i64` multiply
+//! everywhere), and for the lane-by-lane forms (splat, build, lane reads,
+//! comparisons into `Bool` lanes, the zero-divisor test), register operands
+//! are *staged*: stored to the function's staging area
+//! (`Allocation::vector_stage`), the memory form runs on them, and a
+//! register result is loaded back. Lane-by-lane is exact: the scalar
+//! semantics. The lanes of a register beyond the vector's bytes are
+//! unspecified and never observed (stores, staging and masks use the
+//! vector's own width). A function whose vectors use 256-bit registers
+//! runs `vzeroupper` before every call and return ([`FnGen::leave_avx`]),
+//! not after each op: no vector lives in a register across a call.
 
 use super::{scale_of, Checks, FnGen, Opnd, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
+use crate::x64::emit::Xmm;
 use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, RDX, VW};
 use crate::x64::regalloc::Loc;
 use crate::SimdLevel;
@@ -34,13 +47,123 @@ fn width(bytes: u32) -> VW {
 }
 
 impl<A: Target> FnGen<'_, A> {
-    /// Byte `off` of vector `v`'s memory.
+    /// Byte `off` of vector `v`'s memory: its slots, or its staging area
+    /// when it lives in a register ([`Self::stage`] put it there).
     fn vmem(&self, v: VReg, off: u32) -> Mem {
-        let Loc::Slot(k) = self.loc(v) else {
-            unreachable!("a vector lives in frame slots")
+        let base = match self.loc(v) {
+            Loc::Slot(k) => self.slot(k),
+            Loc::Xmm(x) => {
+                let area = self
+                    .staged
+                    .iter()
+                    .position(|&y| y == x)
+                    .expect("a register vector is staged");
+                let first = self
+                    .alloc
+                    .vector_stage
+                    .expect("a staging area when vectors live in registers");
+                self.slot(first + 4 * area as u32)
+            }
+            l => unreachable!("a vector in {l:?}"),
         };
-        let base = self.slot(k);
         Mem::base(base.base, base.disp + off as i32)
+    }
+
+    /// The register of `v` when it lives in one.
+    fn vreg(&self, v: VReg) -> Option<Xmm> {
+        match self.loc(v) {
+            Loc::Xmm(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// Store the register operands among `vs` to the staging area (each
+    /// register once), so that [`Self::vmem`] reaches them.
+    fn stage(&mut self, vs: &[VReg]) {
+        for &v in vs {
+            let Some(x) = self.vreg(v).filter(|_| matches!(self.f.ty(v), Ty::Vec(_))) else {
+                continue;
+            };
+            if self.staged.contains(&x) {
+                continue;
+            }
+            self.staged.push(x);
+            let bytes = vec_ty(self.f.ty(v)).bytes();
+            let m = self.vmem(v, 0);
+            self.e(Inst::VStore(width(bytes), m, x));
+        }
+    }
+
+    /// Give the register result `d` an area of the staging area (written by
+    /// the memory form; a source in the same register shares it: every
+    /// lane-by-lane form reads a lane before writing it).
+    fn stage_result(&mut self, d: VReg) {
+        if let Some(x) = self.vreg(d) {
+            if !self.staged.contains(&x) {
+                self.staged.push(x);
+            }
+        }
+    }
+
+    /// Load a staged register result back and forget the staging.
+    fn unstage(&mut self, d: Option<VReg>) {
+        if let Some(d) = d {
+            if let (Some(x), Ty::Vec(vt)) = (self.vreg(d), self.f.ty(d)) {
+                let m = self.vmem(d, 0);
+                self.e(Inst::VLoad(width(vt.bytes()), x, m));
+            }
+        }
+        self.staged.clear();
+    }
+
+    /// The whole of a one-chunk vector `v` in a register: its own, or
+    /// `scratch` loaded from its slots.
+    fn vin(&mut self, v: VReg, scratch: Xmm) -> Xmm {
+        if let Some(x) = self.vreg(v) {
+            return x;
+        }
+        let bytes = vec_ty(self.f.ty(v)).bytes();
+        let m = self.vmem(v, 0);
+        self.e(Inst::VLoad(width(bytes), scratch, m));
+        scratch
+    }
+
+    /// The register a one-chunk result `d` is computed in: its own, or
+    /// `xmm15` (then [`Self::vout`] stores it).
+    fn vwork(&self, d: VReg) -> Xmm {
+        self.vreg(d).unwrap_or(X15)
+    }
+
+    /// Store a one-chunk result computed in `x` to `d`'s slots (nothing when
+    /// `d` lives in `x`).
+    fn vout(&mut self, d: VReg, x: Xmm) {
+        if self.vreg(d) == Some(x) {
+            return;
+        }
+        let bytes = vec_ty(self.f.ty(d)).bytes();
+        match self.vreg(d) {
+            Some(r) => self.vmov(bytes, r, x),
+            None => {
+                let m = self.vmem(d, 0);
+                self.e(Inst::VStore(width(bytes), m, x));
+            }
+        }
+    }
+
+    /// Register-to-register copy of a vector of `bytes` bytes.
+    fn vmov(&mut self, bytes: u32, d: Xmm, s: Xmm) {
+        if d != s {
+            self.e(if bytes == 32 {
+                Inst::Vmovaps(d, s)
+            } else {
+                Inst::Movaps(d, s)
+            });
+        }
+    }
+
+    /// Whether vector `v` is one chunk at this level (a register vector is).
+    fn one_chunk(&self, v: VReg) -> bool {
+        vec_ty(self.f.ty(v)).bytes() <= self.max_chunk()
     }
 
     /// The chunks `(offset, bytes)` of a vector of `bytes` bytes, at most `max` each.
@@ -53,8 +176,12 @@ impl<A: Target> FnGen<'_, A> {
         self.simd.vector_bytes()
     }
 
-    fn end_avx(&mut self, used: bool) {
-        if used {
+    /// Before a call or a return: clear the upper halves of the ymm
+    /// registers when the function uses them (legacy-SSE code in the
+    /// callee or in Rust would otherwise pay a transition on some cores).
+    /// No vector lives in a register across a call, so nothing is lost.
+    pub(super) fn leave_avx(&mut self) {
+        if self.uses_ymm {
             self.e(Inst::Vzeroupper);
         }
     }
@@ -65,6 +192,16 @@ impl<A: Target> FnGen<'_, A> {
             return;
         }
         let vt = vec_ty(self.f.ty(d));
+        if self.one_chunk(d) && vt.bytes() >= 4 {
+            let w = self.vwork(d);
+            let x = self.vin(a, w);
+            if self.vreg(d).is_some() {
+                self.vmov(vt.bytes(), w, x);
+            } else {
+                self.vout(d, x);
+            }
+            return;
+        }
         if vt.bytes() < 4 {
             // One or two `Bool` lanes: byte by byte.
             for i in 0..vt.bytes() {
@@ -73,16 +210,40 @@ impl<A: Target> FnGen<'_, A> {
             }
             return;
         }
-        let mut avx = false;
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
-            avx |= c == 32;
             self.e(Inst::VLoad(width(c), X15, self.vmem(a, off)));
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
-        self.end_avx(avx);
     }
 
     pub(super) fn vop(&mut self, d: VReg, op: &VOp) {
+        match *op {
+            VOp::Binary(b, x, y) => self.vbinary(d, b, x, y),
+            VOp::FDiv { a, b, on_zero } => {
+                self.vzero_check(b, on_zero);
+                let pk = if vec_ty(self.f.ty(a)).lane == Lane::F64 {
+                    Pk::Divpd
+                } else {
+                    Pk::Divps
+                };
+                self.vpacked(d, pk, a, b);
+            }
+            VOp::Convert(a) => self.vconvert(d, a),
+            _ => {
+                // The lane-by-lane forms, on staged register operands.
+                self.stage(&crate::x64::regalloc::vop_uses(op));
+                let result = matches!(self.f.ty(d), Ty::Vec(_)).then_some(d);
+                if let Some(d) = result {
+                    self.stage_result(d);
+                }
+                self.vop_in_memory(d, op);
+                self.unstage(result);
+            }
+        }
+    }
+
+    /// Splat, build, lane reads and comparisons, over vector memory.
+    fn vop_in_memory(&mut self, d: VReg, op: &VOp) {
         match *op {
             VOp::Splat(a) => {
                 let vt = vec_ty(self.f.ty(d));
@@ -113,18 +274,8 @@ impl<A: Target> FnGen<'_, A> {
                 let l = self.loc(d);
                 self.store_bits(l, RAX);
             }
-            VOp::Binary(b, x, y) => self.vbinary(d, b, x, y),
-            VOp::FDiv { a, b, on_zero } => {
-                self.vzero_check(b, on_zero);
-                let pk = if vec_ty(self.f.ty(a)).lane == Lane::F64 {
-                    Pk::Divpd
-                } else {
-                    Pk::Divps
-                };
-                self.vpacked(d, pk, a, b);
-            }
             VOp::Cmp(c, a, b) => self.vcmp(d, c, a, b),
-            VOp::Convert(a) => self.vconvert(d, a),
+            VOp::Binary(..) | VOp::FDiv { .. } | VOp::Convert(_) => unreachable!("register forms"),
         }
     }
 
@@ -179,9 +330,15 @@ impl<A: Target> FnGen<'_, A> {
             }
             return;
         }
-        let mut avx = false;
+        if let Some(x) = self.vreg(d) {
+            self.e(Inst::VLoad(
+                width(vt.bytes()),
+                x,
+                Mem::indexed(RAX, RCX, scale, 0),
+            ));
+            return;
+        }
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
-            avx |= c == 32;
             self.e(Inst::VLoad(
                 width(c),
                 X15,
@@ -189,7 +346,6 @@ impl<A: Target> FnGen<'_, A> {
             ));
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
-        self.end_avx(avx);
     }
 
     /// `ptr[index .. index + n] = value` (`ptr_simd_store`): checks, then
@@ -209,9 +365,15 @@ impl<A: Target> FnGen<'_, A> {
             }
             return;
         }
-        let mut avx = false;
+        if let Some(x) = self.vreg(value) {
+            self.e(Inst::VStore(
+                width(vt.bytes()),
+                Mem::indexed(RAX, RCX, scale, 0),
+                x,
+            ));
+            return;
+        }
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
-            avx |= c == 32;
             self.e(Inst::VLoad(width(c), X15, self.vmem(value, off)));
             self.e(Inst::VStore(
                 width(c),
@@ -219,7 +381,6 @@ impl<A: Target> FnGen<'_, A> {
                 X15,
             ));
         }
-        self.end_avx(avx);
     }
 
     /// Store the canonical bits in `r` as lane `i` of `d`.
@@ -233,22 +394,40 @@ impl<A: Target> FnGen<'_, A> {
         self.e(Inst::Store(kind, m, r));
     }
 
-    /// `d = a op b` chunk by chunk with one packed instruction per chunk.
+    /// `d = a op b` with one packed instruction per chunk (the operands in
+    /// their registers when one chunk; never swapped, so NaN payloads are
+    /// the instruction's for `a op b`).
     fn vpacked(&mut self, d: VReg, pk: Pk, a: VReg, b: VReg) {
         let vt = vec_ty(self.f.ty(d));
-        let mut avx = false;
+        if self.one_chunk(d) {
+            let ra = self.vin(a, X15);
+            let rb = self.vin(b, X14);
+            if vt.bytes() == 32 {
+                let w = self.vwork(d);
+                self.e(Inst::Vpk(pk, w, ra, rb));
+                self.vout(d, w);
+                return;
+            }
+            // Two-operand form: compute in d's register unless it is b's.
+            let w = match self.vreg(d) {
+                Some(x) if x == ra || x != rb => x,
+                _ => X15,
+            };
+            self.vmov(vt.bytes(), w, ra);
+            self.e(Inst::Pk(pk, w, rb));
+            self.vout(d, w);
+            return;
+        }
         for (off, c) in Self::chunks(vt.bytes(), self.max_chunk()) {
             self.e(Inst::VLoad(width(c), X15, self.vmem(a, off)));
             self.e(Inst::VLoad(width(c), X14, self.vmem(b, off)));
             if c == 32 {
-                avx = true;
                 self.e(Inst::Vpk(pk, X15, X15, X14));
             } else {
                 self.e(Inst::Pk(pk, X15, X14));
             }
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
-        self.end_avx(avx);
     }
 
     fn vbinary(&mut self, d: VReg, b: BinOp, x: VReg, y: VReg) {
@@ -271,8 +450,16 @@ impl<A: Target> FnGen<'_, A> {
         self.vpacked(d, pk, x, y);
     }
 
-    /// Integer lane multiply, one `imul` per lane (wrapping at the lane width).
+    /// Integer lane multiply, one `imul` per lane (wrapping at the lane
+    /// width), on staged operands.
     fn vmul_lanes(&mut self, d: VReg, lane: Lane, x: VReg, y: VReg) {
+        self.stage(&[x, y]);
+        self.stage_result(d);
+        self.vmul_lanes_in_memory(d, lane, x, y);
+        self.unstage(Some(d));
+    }
+
+    fn vmul_lanes_in_memory(&mut self, d: VReg, lane: Lane, x: VReg, y: VReg) {
         let n = u32::from(vec_ty(self.f.ty(d)).n);
         let sz = lane.size();
         let kind = if sz == 8 { LoadKind::Q } else { LoadKind::Dsx };
@@ -284,8 +471,15 @@ impl<A: Target> FnGen<'_, A> {
         }
     }
 
-    /// Raise `on_zero` if any float lane of `b` is ±0.0 (16-byte chunks).
+    /// Raise `on_zero` if any float lane of `b` is ±0.0 (16-byte chunks, on
+    /// `b` staged).
     fn vzero_check(&mut self, b: VReg, on_zero: ErrCode) {
+        self.stage(&[b]);
+        self.vzero_check_in_memory(b, on_zero);
+        self.unstage(None);
+    }
+
+    fn vzero_check_in_memory(&mut self, b: VReg, on_zero: ErrCode) {
         let vt = vec_ty(self.f.ty(b));
         let dbl = vt.lane == Lane::F64;
         let stub = self.stub(StubKind::Error {
@@ -386,18 +580,39 @@ impl<A: Target> FnGen<'_, A> {
     /// `i32` lanes to `f64` lanes (`cvtdq2pd`, exact).
     fn vconvert(&mut self, d: VReg, a: VReg) {
         let to = vec_ty(self.f.ty(d));
-        let mut avx = false;
+        if self.one_chunk(d) {
+            // The source (half the bytes) is one chunk too.
+            let src = self.vin(a, X15);
+            let w = self.vwork(d);
+            if to.bytes() == 32 {
+                self.e(Inst::Vcvtdq2pd(w, src));
+            } else {
+                self.e(Inst::Cvtdq2pd(w, src));
+            }
+            self.vout(d, w);
+            return;
+        }
+        // `d` is in slots. A register source is parked in d's upper half:
+        // chunk k reads source bytes at `half + off / 2` before writing
+        // `off .. off + c`, and earlier chunks wrote only below `off <=
+        // half + off / 2`, so no source byte is overwritten before it is read.
+        let parked = self.vreg(a).map(|x| {
+            let half = to.bytes() / 2;
+            self.e(Inst::VStore(width(half), self.vmem(d, half), x));
+            half
+        });
         for (off, c) in Self::chunks(to.bytes(), self.max_chunk()) {
-            let src = self.vmem(a, off / 2);
+            let src = match parked {
+                Some(half) => self.vmem(d, half + off / 2),
+                None => self.vmem(a, off / 2),
+            };
             self.e(Inst::VLoad(width(c / 2), X15, src));
             if c == 32 {
-                avx = true;
                 self.e(Inst::Vcvtdq2pd(X15, X15));
             } else {
                 self.e(Inst::Cvtdq2pd(X15, X15));
             }
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
-        self.end_avx(avx);
     }
 }

@@ -306,7 +306,8 @@ pub enum Op {
     /// so a negative index fails), with the same operands.
     ///
     /// `checked: false` (made only by `opt::versioning`, which proved the
-    /// access non-null and in bounds before the loop) drops both checks
+    /// access non-null and in bounds before the loop, and `opt::memo`, when
+    /// an earlier check of the same registers covers it) drops both checks
     /// from the machine code; [`eval`] still checks and reports a failed
     /// proof as the internal error.
     Load {

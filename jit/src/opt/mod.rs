@@ -10,7 +10,9 @@
 //! - [`licm`]: locals assigned once become temporaries, then pure
 //!   operations whose operands do not change in a loop move before it;
 //! - [`versioning`]: counted loops whose accesses an entry test proves in
-//!   bounds run a copy without bounds checks.
+//!   bounds run a copy without bounds checks;
+//! - [`memo`]: an access an earlier check of the same pointer, length and
+//!   index already covers is not checked again.
 
 pub mod inline;
 
@@ -23,5 +25,9 @@ pub use licm::hoist_invariants;
 pub mod versioning;
 
 pub use versioning::version_loops;
+
+pub mod memo;
+
+pub use memo::memoize_checks;
 
 pub(crate) use crate::ir::visit::{each_def, each_use, walk};

@@ -79,12 +79,22 @@ fn unchecked(m: &Module) -> usize {
 fn repeated_checks_are_memoized_exactly() {
     let (m, f) = module();
     let mut g = m.clone();
-    assert_eq!(memoize_checks(&mut g), 3, "the store, the load in the arm, the load in the loop");
+    assert_eq!(
+        memoize_checks(&mut g),
+        3,
+        "the store, the load in the arm, the load in the loop"
+    );
     verify(&g).expect("verifies");
     assert_eq!(unchecked(&g), 3);
     // In bounds, at the end (i + 1 == len fails the second checked load
     // after the first store), out of bounds at once, null.
-    for (i, c, null) in [(0u64, true, false), (2, false, false), (4, true, false), (5, true, false), (1, true, true)] {
+    for (i, c, null) in [
+        (0u64, true, false),
+        (2, false, false),
+        (4, true, false),
+        (5, true, false),
+        (1, true, true),
+    ] {
         let mut buf_o = vec![10i64, 20, 30, 40, 50];
         let mut buf_e = buf_o.clone();
         let mut buf_j = buf_o.clone();
@@ -98,7 +108,11 @@ fn repeated_checks_are_memoized_exactly() {
         assert_eq!((&buf_e, &buf_j), (&buf_o, &buf_o), "stores, i={i}");
         if i == 4 {
             let err = want.unwrap_err();
-            assert_eq!((err.code.get(), err.operands), (67, [5, 5]), "the load after `i += 1`");
+            assert_eq!(
+                (err.code.get(), err.operands),
+                (67, [5, 5]),
+                "the load after `i += 1`"
+            );
             assert_eq!(buf_o[4], 51, "the store before it");
         }
     }

@@ -36,7 +36,14 @@ fn access<'s>(f: &Function, s: &'s mut Stmt) -> Option<(Fact, &'s mut bool)> {
     let (ptr, len, index, ty, checked) = match s {
         Stmt::Assign {
             dst,
-            op: Op::Load { ptr, len, index, checked, .. },
+            op:
+                Op::Load {
+                    ptr,
+                    len,
+                    index,
+                    checked,
+                    ..
+                },
         } => (*ptr, *len, *index, f.ty(*dst), checked),
         Stmt::Store {
             ptr,

@@ -23,8 +23,8 @@
 use super::{scale_of, Checks, FnGen, Opnd, StubKind};
 use crate::ir::{BinOp, CmpOp, ErrCode, Lane, Ty, VOp, VReg, VecTy};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
-use crate::x64::emit::Xmm;
 use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Pk, Pred, Sh, StoreKind, Target, RAX, RCX, RDX, VW};
+use crate::x64::emit::{Gpr, Xmm};
 use crate::x64::regalloc::Loc;
 use crate::SimdLevel;
 
@@ -281,16 +281,28 @@ impl<A: Target> FnGen<'_, A> {
 
     /// The checks of a vector load or store of `vt` at element `index` of
     /// the buffer (`ptr`, `len`): null, then `index >= len || len - index <
-    /// n` (unsigned; the whole lane run). Leaves the base in rax and the
-    /// index in rcx.
-    fn vchecked_address(&mut self, vt: VecTy, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
+    /// n` (unsigned; the whole lane run). Returns the registers of the base
+    /// and the index: rax and rcx, or for an unchecked access the value's
+    /// own registers when both are in GPRs.
+    fn vchecked_address(
+        &mut self,
+        vt: VecTy,
+        ptr: VReg,
+        len: VReg,
+        index: VReg,
+        checks: Checks,
+    ) -> (Gpr, Gpr) {
         let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
-        self.int_into(ptr, RAX);
         if !checked {
+            if let (Loc::Gpr(p), Loc::Gpr(i)) = (self.loc(ptr), il) {
+                return (p, i);
+            }
+            self.int_into(ptr, RAX);
             self.int_into(index, RCX);
-            return;
+            return (RAX, RCX);
         }
+        self.int_into(ptr, RAX);
         self.e(Inst::Alu(Alu::Test, RAX, RAX));
         let null = self.stub(StubKind::Error {
             code: on_null,
@@ -308,6 +320,7 @@ impl<A: Target> FnGen<'_, A> {
         self.e(Inst::Alu(Alu::Sub, RDX, RCX));
         self.e(Inst::AluI(Alu::Cmp, RDX, i32::from(vt.n)));
         self.e(Inst::Jcc(Cc::B, oob));
+        (RAX, RCX)
     }
 
     /// `d = ptr[index .. index + n]` (`ptr_simd_load`): checks, then the
@@ -315,14 +328,14 @@ impl<A: Target> FnGen<'_, A> {
     /// scalar load does.
     pub(super) fn vload(&mut self, d: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(d));
-        self.vchecked_address(vt, ptr, len, index, checks);
+        let (base, ix) = self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.lane == Lane::Bool {
             for i in 0..u32::from(vt.n) {
                 self.e(Inst::Load(
                     LoadKind::Bzx,
                     RDX,
-                    Mem::indexed(RAX, RCX, scale, i as i32),
+                    Mem::indexed(base, ix, scale, i as i32),
                 ));
                 self.e(Inst::Alu(Alu::Test, RDX, RDX));
                 self.e(Inst::Setcc(Cc::Ne, RDX));
@@ -334,7 +347,7 @@ impl<A: Target> FnGen<'_, A> {
             self.e(Inst::VLoad(
                 width(vt.bytes()),
                 x,
-                Mem::indexed(RAX, RCX, scale, 0),
+                Mem::indexed(base, ix, scale, 0),
             ));
             return;
         }
@@ -342,7 +355,7 @@ impl<A: Target> FnGen<'_, A> {
             self.e(Inst::VLoad(
                 width(c),
                 X15,
-                Mem::indexed(RAX, RCX, scale, off as i32),
+                Mem::indexed(base, ix, scale, off as i32),
             ));
             self.e(Inst::VStore(width(c), self.vmem(d, off), X15));
         }
@@ -352,14 +365,14 @@ impl<A: Target> FnGen<'_, A> {
     /// the lanes chunk by chunk (vector memory is canonical already).
     pub(super) fn vstore(&mut self, value: VReg, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
         let vt = vec_ty(self.f.ty(value));
-        self.vchecked_address(vt, ptr, len, index, checks);
+        let (base, ix) = self.vchecked_address(vt, ptr, len, index, checks);
         let scale = scale_of(vt.lane.ty());
         if vt.bytes() < 4 {
             for i in 0..vt.bytes() {
                 self.e(Inst::Load(LoadKind::Bzx, RDX, self.vmem(value, i)));
                 self.e(Inst::Store(
                     StoreKind::B,
-                    Mem::indexed(RAX, RCX, scale, i as i32),
+                    Mem::indexed(base, ix, scale, i as i32),
                     RDX,
                 ));
             }
@@ -368,7 +381,7 @@ impl<A: Target> FnGen<'_, A> {
         if let Some(x) = self.vreg(value) {
             self.e(Inst::VStore(
                 width(vt.bytes()),
-                Mem::indexed(RAX, RCX, scale, 0),
+                Mem::indexed(base, ix, scale, 0),
                 x,
             ));
             return;
@@ -377,14 +390,14 @@ impl<A: Target> FnGen<'_, A> {
             self.e(Inst::VLoad(width(c), X15, self.vmem(value, off)));
             self.e(Inst::VStore(
                 width(c),
-                Mem::indexed(RAX, RCX, scale, off as i32),
+                Mem::indexed(base, ix, scale, off as i32),
                 X15,
             ));
         }
     }
 
     /// Store the canonical bits in `r` as lane `i` of `d`.
-    fn store_lane(&mut self, lane: Lane, d: VReg, i: u32, r: crate::x64::emit::Gpr) {
+    fn store_lane(&mut self, lane: Lane, d: VReg, i: u32, r: Gpr) {
         let m = self.vmem(d, i * lane.size());
         let kind = match lane.size() {
             8 => StoreKind::Q,

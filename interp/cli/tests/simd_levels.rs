@@ -112,13 +112,12 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
         ] {
             assert!(text.contains(part), "{part:?} missing from:\n{text}");
         }
-        // An f64x4 fits a ymm register with AVX2; under SSE2 it is a run of slots.
-        let home = if sse2 || !avx2 {
-            "v0: f64x4 -> slot "
-        } else {
-            "v0: f64x4 -> xmm"
-        };
-        assert!(text.contains(home), "{home:?} missing from:\n{text}");
+        // `acc` lives across the printing calls: a run of slots. The other
+        // f64x4 values fit a ymm register with AVX2 (under SSE2 they are
+        // two chunks, in slots).
+        assert!(text.contains("v0: f64x4 -> slot "), "{text}");
+        let in_reg = text.contains("f64x4 -> xmm");
+        assert_eq!(in_reg, !sse2 && avx2, "{text}");
         let body = region(&text, "acc = acc + d * 2.0");
         let has = |m: &str| body.iter().any(|l| l.contains(m));
         // `d * 2.0` does not change in the loop: it is computed before it
@@ -184,15 +183,40 @@ fn the_vectorize_example_main_loop_is_inlined_vector_code_without_a_call() {
             );
         }
         assert!(!has("call"), "the SIMD loop calls: {code:#?}");
-        // Its vectors live in registers: no vector register is loaded from
-        // or stored to the frame (`[rsp+…]`) in the loop.
-        let frame_vector = |l: &&&str| l.contains("[rsp") && (l.contains("xmm") || l.contains("ymm"));
+        // The loop proper: from its first statement's marker (after the
+        // hoisted broadcast and the entry tests) to the first back edge,
+        // the copy that runs (bounds checks versioned out by
+        // opt/versioning.rs, depth checks by x64/codegen/depth.rs).
+        let first = code
+            .iter()
+            .position(|l| marker(l, "line 22:"))
+            .expect("the loop body");
+        let body: Vec<&str> = code[first..]
+            .iter()
+            .take_while(|l| !l.contains(" jle ") && !l.contains(" jl "))
+            .copied()
+            .collect();
         assert!(
-            !code.iter().any(|l| frame_vector(&l)),
-            "a vector through the frame in the SIMD loop: {code:#?}"
+            code[..first].iter().any(|l| l.contains("cmp r14,")),
+            "one depth test before the loop: {code:#?}"
         );
-        // Nor does it count the inlined calls' depth in the loop (one test
-        // before it, `opt`-free: codegen/depth.rs).
-        assert!(!has("r14"), "the depth counter in the SIMD loop: {code:#?}");
+        assert!(
+            !body.iter().any(|l| l.contains("r14")),
+            "the depth counter in the SIMD loop: {body:#?}"
+        );
+        assert!(
+            !body.iter().any(|l| l.contains(" j")),
+            "a check in the SIMD loop: {body:#?}"
+        );
+        // With AVX2 its f64x4 vectors live in ymm registers: no vector
+        // register is loaded from or stored to the frame (`[rsp+…]`).
+        if !sse2 && avx2 {
+            let frame_vector = |l: &&str| l.contains("[rsp") && (l.contains("xmm") || l.contains("ymm"));
+            assert!(
+                !body.iter().any(frame_vector),
+                "a vector through the frame in the SIMD loop: {body:#?}"
+            );
+            assert!(body.iter().any(|l| l.contains("vaddpd ymm")), "{body:#?}");
+        }
     }
 }

@@ -39,16 +39,12 @@ pub(super) fn hoistable(body: &Block) -> Option<u32> {
                     *best = (*best).max(open);
                 }
                 Stmt::InlineExit => open -= 1,
-                Stmt::If { then_, else_, .. } => {
-                    if !deepest(then_, open, best) || !deepest(else_, open, best) {
-                        return false;
-                    }
+                Stmt::If { then_, else_, .. }
+                    if !deepest(then_, open, best) || !deepest(else_, open, best) =>
+                {
+                    return false
                 }
-                Stmt::Loop { body } => {
-                    if !deepest(body, open, best) {
-                        return false;
-                    }
-                }
+                Stmt::Loop { body } if !deepest(body, open, best) => return false,
                 _ => {}
             }
         }

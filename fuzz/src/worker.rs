@@ -424,6 +424,10 @@ fn signal_name(sig: i32) -> &'static str {
     }
 }
 
+/// How a panic of the run starts its `Bug` message
+/// (`native_stack::RunError::Panic`).
+const PANIC_PREFIX: &str = "panic: ";
+
 thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
 }
@@ -494,9 +498,16 @@ pub fn collect(t: Ticket, engine: Engine) -> Outcome {
         match worker.answer(t.iso.timeout) {
             Answer::Frame(body) => {
                 let o = decode_outcome(&body).unwrap_or_else(|e| crash(e.to_string()));
-                if o.bug.is_some() {
-                    // Maybe a panic: its thread-local state may be left
-                    // half-updated, so the next run gets a fresh worker.
+                if o.bug
+                    .as_ref()
+                    .is_some_and(|b| b.message.starts_with(PANIC_PREFIX))
+                {
+                    // A panic may leave thread-local state half-updated,
+                    // so the next run gets a fresh worker. An internal
+                    // error returned as a value (`Bug`, say a failed
+                    // allocation check of the jit) leaves nothing behind:
+                    // restarting for it made reducing such a finding spend
+                    // most of its time starting workers.
                     slot.take();
                 }
                 o

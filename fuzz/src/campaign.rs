@@ -442,15 +442,19 @@ pub fn run(c: &Campaign) -> Report {
         .filter(|f| (f.case - c.shard.0) / c.shard.1 <= last)
         .collect();
     findings.sort_by_key(|f| f.case);
-    let (mut findings, unreduced) = minimize_and_merge(c, findings, deadline, workers);
+    let (mut findings, unreduced) = minimize_and_merge(c, findings, deadline);
     for f in &mut findings {
         if let Some(dir) = &c.out {
             let source = f.reduced.as_ref().map_or(&f.source, |r| &r.source);
             let name = format!("fuzz_{}", f.signature.slug().replace('-', "_"));
-            let comment = format!(
+            let mut comment = format!(
                 "Fuzz finding {}\nreplay: {}\nrun:    spy-interp execute --engine ENGINE --max-steps {} {name}.spy",
                 f.signature, f.replay, c.oracle.fuel
             );
+            if f.reduced.as_ref().is_some_and(|r| r.cut) {
+                comment
+                    .push_str("\nNOT FULLY REDUCED: --seconds ran out during the reduction (reduced so far)");
+            }
             f.files = Some(write_case(dir, &name, &comment, source).map_err(|e| e.to_string()));
         }
     }
@@ -475,20 +479,28 @@ pub fn run(c: &Campaign) -> Report {
 /// replay command a line) instead of being written as cases.
 pub const UNREDUCED_FILE: &str = "unreduced.txt";
 
-/// Minimize the findings (sorted by case) in waves of `workers`, in case
-/// order, and merge those of one class: a finding whose program, before or
-/// during its reduction, falls into the class of a program that an earlier
-/// wave's reduction went through (`Reduced::trail`) is given up at once and
-/// merged into that finding; two of one wave that end in one class are
-/// merged into the lower case. What the earlier waves know is fixed while a
-/// wave runs, so the result depends on the findings alone, not on thread
-/// timing. Findings whose wave would start after `deadline` are returned
-/// apart, unreduced.
+/// Findings minimized side by side in one wave of `minimize_and_merge`. A
+/// constant, not the number of threads: which findings share a wave (and
+/// so cannot see each other's trails) must not depend on the machine, or
+/// the files written would.
+pub const REDUCE_WAVE: usize = 4;
+
+/// Minimize the findings (sorted by case) in waves of `REDUCE_WAVE`, in
+/// case order, and merge those of one class: a finding whose program,
+/// before or during its reduction, falls into the class of a program that
+/// an earlier wave's reduction went through (`Reduced::trail`) is given up
+/// at once and merged into that finding; two of one wave that end in one
+/// class are merged into the lower case. What the earlier waves know is
+/// fixed while a wave runs, and reductions are budgeted in steps
+/// (`ReduceBudget`), so the result depends on the findings alone, not on
+/// the number of threads, their timing or the machine's load. Findings
+/// whose wave would start after `deadline` are returned apart, unreduced;
+/// a reduction the deadline cuts short is kept as reduced so far
+/// (`Reduced::cut`).
 fn minimize_and_merge(
     c: &Campaign,
     mut findings: Vec<FoundBug>,
     deadline: Option<Instant>,
-    workers: usize,
 ) -> (Vec<FoundBug>, Vec<FoundBug>) {
     for f in &mut findings {
         f.replay = replay_command(c, f.case);
@@ -504,7 +516,7 @@ fn minimize_and_merge(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let wave = done..(done + workers.max(1)).min(findings.len());
+        let wave = done..(done + REDUCE_WAVE).min(findings.len());
         let known_now = &known;
         let reduced: Vec<(Reduced, Option<usize>)> = findings[wave.clone()]
             .par_iter()

@@ -138,8 +138,115 @@ pub fn shape(source: &str) -> String {
 /// values, inside different surroundings (a tuple, a SIMD vector, a
 /// struct), is one class; the rest of the text (an error kind, a message)
 /// is kept.
+///
+/// A line without ` ≠ ` (an internal error's message, `Bug`) is classed
+/// by its template (`message_template`): program names in backquotes
+/// abstracted (`function \`fuzz::rp_18\`` and `function \`fuzz::main\``
+/// are one class) and the message cut before its first debug-printed
+/// value (`Gpr(Rcx)`, `Some([v7])`), so the registers, virtual registers
+/// and statements an allocation error names do not make classes of their
+/// own.
 pub fn line_class(line: &str) -> String {
-    numbers_as_n(&line_core(line))
+    let line = quoted_names_abstracted(line);
+    let core = if line.contains(" ≠ ") {
+        line_core(&line)
+    } else {
+        message_template(&line)
+    };
+    numbers_as_n(&core)
+}
+
+/// `line` with each backquoted name's identifiers as `v` (keywords, types
+/// and builtins kept, as in `shape`) and its type arguments (`[...]`)
+/// dropped, a qualified name as one: `\`fuzz::ga_3[f64]\`` → `\`v\``,
+/// `\`len\`` stays.
+fn quoted_names_abstracted(line: &str) -> String {
+    let quotes = line.matches('`').count();
+    let mut out = String::new();
+    for (k, part) in line.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        // Odd parts are inside backquotes (an unpaired last quote leaves
+        // the rest as it is).
+        if k % 2 == 0 || k >= quotes {
+            out.push_str(part);
+        } else {
+            out.push_str(&name_abstracted(part));
+        }
+    }
+    out
+}
+
+/// One backquoted name of [`quoted_names_abstracted`].
+fn name_abstracted(name: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() {
+            let keep = KEPT.contains(&word.as_str()) || word.chars().all(|c| !c.is_alphabetic());
+            out.push_str(if keep { word } else { "v" });
+            word.clear();
+        }
+    };
+    for c in name.chars() {
+        match c {
+            '[' => {
+                flush(&mut word, &mut out);
+                depth += 1;
+            }
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c if c.is_alphanumeric() || c == '_' => word.push(c),
+            c => {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+    }
+    flush(&mut word, &mut out);
+    // A qualified name is one name (`fuzz::mp_16::impl` like `fuzz::main`).
+    while out.contains("v::v") {
+        out = out.replace("v::v", "v");
+    }
+    out
+}
+
+/// A message cut before its first debug-printed value: a word directly
+/// followed by `(` or `{` outside backquotes (`read from Gpr(Rcx), ...` →
+/// `read from …`); a message cut for length (`…`) loses its last,
+/// partial word.
+fn message_template(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut quoted = false;
+    let mut word_start = None;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '`' {
+            quoted = !quoted;
+            word_start = None;
+            continue;
+        }
+        if quoted {
+            continue;
+        }
+        if c.is_alphanumeric() || c == '_' {
+            word_start.get_or_insert(i);
+            continue;
+        }
+        if let (Some(w), '(' | '{') = (word_start, c) {
+            return chars[..w].iter().collect::<String>() + "…";
+        }
+        word_start = None;
+    }
+    match line.strip_suffix('…') {
+        Some(head) => {
+            head.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .to_string()
+                + "…"
+        }
+        None => line.to_string(),
+    }
 }
 
 /// The tokens of a printed value: words and numbers, each delimiter
@@ -246,6 +353,46 @@ mod tests {
         assert_eq!(line_class("-N.N ≠ N"), line_class("N ≠ inf"));
         assert_eq!(line_class("x N ≠ x -N"), "N ≠ N");
         assert_ne!(line_class("True ≠ False"), line_class("N ≠ N"));
+    }
+
+    #[test]
+    fn internal_errors_are_classed_by_their_template() {
+        let jit = |f: &str, loc: &str| {
+            line_class(&format!(
+                "JIT compilation failed: internal JIT error: function `{f}`: vN read from {loc}, which holds Some([vN]) (Assign {{ dst: vN }})"
+            ))
+        };
+        let class = jit("fuzz::main", "Gpr(Rcx)");
+        assert_eq!(
+            class,
+            "JIT compilation failed: internal JIT error: function `v`: vN read from …"
+        );
+        assert_eq!(class, jit("fuzz::rp_N", "Xmm(XmmN)"));
+        assert_eq!(class, jit("fuzz::ga_N[fN]", "Slot(N)"));
+        assert_eq!(class, jit("fuzz::mp_N::impl", "Slot(N)"));
+        // Cut for length at different places: the partial word goes.
+        assert_eq!(
+            line_class("internal error: at `fuzz::f` read fr…"),
+            line_class("internal error: at `fuzz::main` read from…")
+        );
+        // Builtins in quotes and different templates stay apart.
+        assert_ne!(
+            line_class("panic: `len` failed"),
+            line_class("panic: `range` failed")
+        );
+        assert_ne!(
+            jit("fuzz::main", "Gpr(Rcx)"),
+            line_class("native crash: the jit worker was killed by signal N (SIGSEGV)")
+        );
+        assert_eq!(
+            line_class("native crash: the jit worker was killed by signal N (SIGSEGV)"),
+            "native crash: the jit worker was killed by signal N (SIGSEGV)"
+        );
+        // Lines with `≠` are classed as before, with quoted names abstracted.
+        assert_eq!(
+            line_class("lines missing (error: <none> ≠ TypeError: method `SN::aN` does not exist)"),
+            "lines missing (error: <none> ≠ TypeError: method `v` does not exist)"
+        );
     }
 
     #[test]

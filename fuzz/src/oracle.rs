@@ -162,10 +162,27 @@ pub fn normalize_line(line: &str) -> String {
     cut(digits_as_n(line))
 }
 
-/// At most 80 characters of `line` (then `…`).
+/// [`normalize_line`] for an internal error's message, cut later: its
+/// class (`dedup::line_class`) is its template up to the first
+/// debug-printed value, after the program names in it are abstracted, and
+/// a cut at 80 characters of the raw text would land before or after that
+/// point depending on how long the names are.
+pub fn normalize_bug_line(line: &str) -> String {
+    cut_at(digits_as_n(line), BUG_LINE_CHARS)
+}
+
+/// Characters of a signature line (then `…`).
+const LINE_CHARS: usize = 80;
+/// Characters of an internal error's signature line.
+const BUG_LINE_CHARS: usize = 200;
+
 fn cut(line: String) -> String {
-    if line.chars().count() > 80 {
-        line.chars().take(80).collect::<String>() + "…"
+    cut_at(line, LINE_CHARS)
+}
+
+fn cut_at(line: String, max: usize) -> String {
+    if line.chars().count() > max {
+        line.chars().take(max).collect::<String>() + "…"
     } else {
         line
     }
@@ -269,7 +286,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
                 signature: Signature {
                     engines: reference_engine.name().to_string(),
                     kind: DivergenceKind::Bug,
-                    line: normalize_line(bug.message.lines().next().unwrap_or("")),
+                    line: normalize_bug_line(bug.message.lines().next().unwrap_or("")),
                 },
                 reference: reference.clone(),
                 other: (reference_engine, reference.clone()),
@@ -326,7 +343,7 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<(DivergenceKind, String)> {
     if let Some(bug) = &b.bug {
         return Some((
             DivergenceKind::Bug,
-            normalize_line(bug.message.lines().next().unwrap_or("")),
+            normalize_bug_line(bug.message.lines().next().unwrap_or("")),
         ));
     }
     if a.stdout != b.stdout {

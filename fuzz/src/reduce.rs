@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
 use spy_interp::backend::print_module;
@@ -26,19 +26,21 @@ use spy_interp::syntax::ast::{Expr, ExprKind, Module, Stmt, StmtKind};
 use spy_interp::syntax::parse_str;
 use spy_interp::syntax::walk::{self, NodeMut};
 
-/// Limits of one reduction.
-#[derive(Clone, Copy, Debug)]
+/// Limits of one reduction, in steps, never in time: a reduction that
+/// stops at a wall-clock budget ends wherever the machine's load left it,
+/// so the same finding would give different reproducers on a busy and an
+/// idle machine. Each step is one candidate run on every engine, and each
+/// run is bounded by the oracle's fuel. (The campaign's `--seconds` is
+/// still a hard end: `Stop::deadline`, and the result says `cut`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReduceBudget {
+    /// Candidates tried (each checked on every engine).
     pub max_tries: usize,
-    pub max_time: Duration,
 }
 
 impl Default for ReduceBudget {
     fn default() -> Self {
-        ReduceBudget {
-            max_tries: 20_000,
-            max_time: Duration::from_secs(120),
-        }
+        ReduceBudget { max_tries: 20_000 }
     }
 }
 
@@ -90,7 +92,6 @@ struct Reducer<'c> {
     sig: &'c Signature,
     cfg: &'c OracleConfig,
     budget: ReduceBudget,
-    start: Instant,
     tries: usize,
     accepted: usize,
     best: Module,
@@ -132,7 +133,6 @@ pub fn reduce_until(
         sig,
         cfg,
         budget,
-        start: Instant::now(),
         tries: 0,
         accepted: 0,
         best_text: source.to_string(),
@@ -173,10 +173,7 @@ impl Reducer<'_> {
         if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
             self.cut = true;
         }
-        self.cut
-            || self.abandoned
-            || self.tries >= self.budget.max_tries
-            || self.start.elapsed() >= self.budget.max_time
+        self.cut || self.abandoned || self.tries >= self.budget.max_tries
     }
 
     fn interesting(&mut self, text: &str) -> bool {

@@ -424,6 +424,10 @@ fn signal_name(sig: i32) -> &'static str {
     }
 }
 
+/// How a panic of the run starts its `Bug` message
+/// (`native_stack::RunError::Panic`).
+const PANIC_PREFIX: &str = "panic: ";
+
 thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
 }
@@ -432,12 +436,16 @@ thread_local! {
 #[must_use]
 pub struct Ticket {
     iso: Isolation,
+    /// The request's frame, sent again to a fresh worker when the first
+    /// one does not answer in time (`HANG_CONFIRM`).
+    frame: Vec<u8>,
     /// Why the request could not be sent (the outcome is then a bug).
     failed: Option<String>,
 }
 
 /// Send `q` to this thread's worker (started if there is none).
 pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
+    let frame = encode_request(q);
     let failed = WORKER.with(|w| {
         let mut slot = w.borrow_mut();
         if slot.as_ref().is_some_and(|w| w.pending) {
@@ -452,7 +460,7 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
             }
         }
         let w = slot.as_mut().expect("started above");
-        match write_frame(&mut w.stdin, &encode_request(q)) {
+        match write_frame(&mut w.stdin, &frame) {
             Ok(()) => {
                 w.pending = true;
                 None
@@ -465,9 +473,17 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
     });
     Ticket {
         iso: iso.clone(),
+        frame,
         failed,
     }
 }
+
+/// A worker that does not answer within `Isolation::timeout` is killed and
+/// the request sent again to a fresh one, which gets this many times as
+/// long before the run counts as a hang: on a loaded machine a run can
+/// miss the first timeout without hanging, and a hang "found" that way is
+/// a finding no reduction can reproduce.
+pub const HANG_CONFIRM: u32 = 5;
 
 /// The outcome of a submitted run. A crash or hang of the worker is an
 /// outcome with a `bug` that names the signal (and the worker restarts on
@@ -494,9 +510,16 @@ pub fn collect(t: Ticket, engine: Engine) -> Outcome {
         match worker.answer(t.iso.timeout) {
             Answer::Frame(body) => {
                 let o = decode_outcome(&body).unwrap_or_else(|e| crash(e.to_string()));
-                if o.bug.is_some() {
-                    // Maybe a panic: its thread-local state may be left
-                    // half-updated, so the next run gets a fresh worker.
+                if o.bug
+                    .as_ref()
+                    .is_some_and(|b| b.message.starts_with(PANIC_PREFIX))
+                {
+                    // A panic may leave thread-local state half-updated,
+                    // so the next run gets a fresh worker. An internal
+                    // error returned as a value (`Bug`, say a failed
+                    // allocation check of the jit) leaves nothing behind:
+                    // restarting for it made reducing such a finding spend
+                    // most of its time starting workers.
                     slot.take();
                 }
                 o
@@ -507,9 +530,34 @@ pub fn collect(t: Ticket, engine: Engine) -> Outcome {
             }
             Answer::TimedOut => {
                 slot.take().map(|w| w.finish(true));
+                // Once more, on a fresh worker, with more time.
+                let mut fresh = match Worker::start(&t.iso) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        return crash(format!("cannot restart the worker {}: {e}", t.iso.exe.display()))
+                    }
+                };
+                let long = t.iso.timeout * HANG_CONFIRM;
+                if write_frame(&mut fresh.stdin, &t.frame).is_ok() {
+                    match fresh.answer(long) {
+                        Answer::Frame(body) => {
+                            let o = decode_outcome(&body).unwrap_or_else(|e| crash(e.to_string()));
+                            if o.bug.is_none() {
+                                *slot = Some(fresh);
+                            }
+                            return o;
+                        }
+                        Answer::Closed => {
+                            let how = fresh.finish(false);
+                            return crash(format!("native crash: the {engine} worker {how}"));
+                        }
+                        Answer::TimedOut => {}
+                    }
+                }
+                fresh.finish(true);
                 crash(format!(
                     "hang: the {engine} worker did not answer within {} s",
-                    t.iso.timeout.as_secs()
+                    long.as_secs()
                 ))
             }
         }

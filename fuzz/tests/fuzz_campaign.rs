@@ -17,10 +17,7 @@ fn short_campaign_finds_nothing() {
     let mut c = Campaign::new(0x5eed_2026);
     c.cases = Some(CASES);
     c.allowed = campaign::features_avoiding_known_bugs();
-    c.reduce = Some(ReduceBudget {
-        max_tries: 2_000,
-        max_time: std::time::Duration::from_secs(20),
-    });
+    c.reduce = Some(ReduceBudget { max_tries: 2_000 });
     let report = campaign::run(&c);
     eprintln!("{}", report.stats.summary());
     assert_eq!(report.stats.programs, CASES);
@@ -140,5 +137,61 @@ fn campaign_with_findings_ends_by_its_seconds() {
     assert!(
         total <= seconds + OVERRUN,
         "campaign took {total:?} of {seconds:?}"
+    );
+}
+
+/// The same finding gives the same reproducer whatever the campaign's
+/// length, number of threads and their timing: reductions are budgeted in
+/// candidates, not time, and minimized in waves of a fixed size
+/// (`campaign::REDUCE_WAVE`). A planted bug's campaign on 1 thread and a
+/// longer one on 3 threads: every finding file of the short one is in the
+/// long one, byte for byte.
+#[test]
+fn reproducers_do_not_depend_on_threads_or_campaign_length() {
+    let run = |threads: usize, cases: u64| {
+        let dir = std::env::temp_dir().join(format!(
+            "spy-fuzz-stable-{threads}-{cases}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut c = Campaign::new(1);
+        c.start = 150;
+        c.cases = Some(cases);
+        c.allowed = campaign::features_avoiding_known_bugs();
+        c.oracle.mutations = spy_interp::engine::Mutation::FloorDivRoundsTowardZero.into();
+        c.reduce = Some(ReduceBudget { max_tries: 1_500 });
+        c.out = Some(dir.clone());
+        let report = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| campaign::run(&c));
+        let _ = std::fs::create_dir_all(&dir);
+        let mut files = std::collections::BTreeMap::new();
+        for e in std::fs::read_dir(&dir).expect("the findings directory") {
+            let p = e.expect("an entry").path();
+            let name = p.file_name().expect("a name").to_string_lossy().into_owned();
+            files.insert(name, std::fs::read(&p).expect("a finding file"));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        (report, files)
+    };
+    let (short, short_files) = run(1, 60);
+    let (long, long_files) = run(3, 120);
+    assert!(!short.findings.is_empty(), "{}", short.stats.summary());
+    assert!(long.findings.len() >= short.findings.len());
+    for (name, text) in &short_files {
+        assert_eq!(
+            long_files.get(name).map(|t| String::from_utf8_lossy(t)),
+            Some(String::from_utf8_lossy(text)),
+            "{name} differs"
+        );
+    }
+    eprintln!(
+        "short: {} finding(s), {} file(s); long: {} finding(s), {} file(s)",
+        short.findings.len(),
+        short_files.len(),
+        long.findings.len(),
+        long_files.len()
     );
 }

@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use spy_fuzz::campaign::{self, Campaign};
 use spy_fuzz::reduce::ReduceBudget;
@@ -40,14 +40,15 @@ pub enum Failed {
 pub struct Spend {
     /// Cases run after the first finding.
     pub after: u64,
-    /// Time budget of each reduction.
-    pub reduce_time: Duration,
+    /// Candidates each reduction may try (a step budget, not time: the
+    /// reproducers must not depend on the machine's load).
+    pub reduce_tries: usize,
 }
 
-/// The trial: `AFTER` cases more, 30 s per reduction.
+/// The trial: `AFTER` cases more, 3,000 candidates per reduction.
 pub const FULL: Spend = Spend {
     after: AFTER,
-    reduce_time: Duration::from_secs(30),
+    reduce_tries: 3_000,
 };
 
 /// Run the trial of `m`; the table row, or what failed.
@@ -69,8 +70,7 @@ pub fn trial_spending(m: Mutation, isolation: Option<Isolation>, spend: Spend) -
     c.cases_after_finding = Some(spend.after);
     c.out = Some(dir.clone());
     c.reduce = Some(ReduceBudget {
-        max_tries: 3_000,
-        max_time: spend.reduce_time,
+        max_tries: spend.reduce_tries,
     });
     let report = campaign::run(&c);
     let total = start.elapsed();

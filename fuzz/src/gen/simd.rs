@@ -41,16 +41,16 @@ const F64_LANES: &[&str] = &[
 impl Gen<'_, '_> {
     /// The SIMD kernels of this program, and their calls for `main`.
     pub(super) fn simd_lane_funcs(&mut self) {
-        if !self.on(Feature::SimdLanes) || !self.chance(2, 3) {
+        // At a rate that keeps the average program small (a kernel of 16
+        // lanes is long IR: a vector crosses a call as its lanes).
+        if !self.on(Feature::SimdLanes) || !self.chance(1, 3) {
             return;
         }
         self.mark(Feature::SimdLanes);
         self.import("simd", "SIMD");
-        for _ in 0..self.int(1, 2) {
-            let (lane, n) = self.lane_and_width();
-            self.simd_kernel(&lane, n);
-        }
-        if self.chance(2, 3) {
+        let (lane, n) = self.lane_and_width();
+        self.simd_kernel(&lane, n);
+        if self.chance(1, 2) {
             let (lane, n) = self.lane_and_width();
             self.simd_memory_kernel(&lane, n);
         }
@@ -151,7 +151,7 @@ impl Gen<'_, '_> {
             "def {name}(a: {t}, b: {t}, x: {}) -> {t}:\n{body}",
             xty.spell()
         ));
-        for _ in 0..self.int(1, 3) {
+        for _ in 0..self.int(1, 2) {
             let a = self.lane_vector(lane, n);
             let b = self.lane_vector(lane, n);
             let x = self.lane_value(&xty);

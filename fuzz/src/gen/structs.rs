@@ -101,7 +101,7 @@ impl Gen<'_, '_> {
         if self.on(Feature::GenericStructs) && self.chance(2, 3) {
             self.generic_struct_def();
         }
-        if self.on(Feature::GenericPairs) && self.chance(2, 3) {
+        if self.on(Feature::GenericPairs) && self.chance(1, 3) {
             self.generic_pair_def();
         }
     }
@@ -144,13 +144,13 @@ impl Gen<'_, '_> {
         }
         let sty = self.struct_ty(k);
         let env = Env::default();
-        if self.on(Feature::StructStr) && self.chance(1, 2) {
+        if self.on(Feature::StructStr) && self.chance(1, 3) {
             self.str_dunder(&name, nfields, &mut s);
             // Used at least once: printed, and through `str`.
             let (a, b) = (self.literal(&env, &sty), self.literal(&env, &sty));
             self.backend_calls.push(format!("print({a}, len(str({b})))"));
         }
-        if self.on(Feature::SetItem) && self.chance(1, 2) {
+        if self.on(Feature::SetItem) && self.chance(1, 3) {
             let (index, value) = (self.scalar_ty(), self.any_ty(1));
             let sname = self.struct_names[k].to_string();
             self.setitem_dunder(k, &sname, index.clone(), value.clone(), &mut s);

@@ -88,10 +88,24 @@ pub enum Feature {
     /// Buffers of scalars and of structs indexed by computed indices in
     /// loops (out of bounds at the configured error rate).
     PtrArrays,
+    /// SIMD kernels over every lane type (`i32 i64 f32 f64`) and width
+    /// (1-16): lane-wise arithmetic, comparisons to masks, broadcasts,
+    /// lane reads, loads and stores in and out of bounds (`gen/simd.rs`).
+    SimdLanes,
+    /// Recursion bounded by a depth parameter with several values of
+    /// mixed types live across the recursive call(s), combined after
+    /// (`gen/recursion.rs`).
+    RecursionLive,
+    /// `__setitem__` on structs, called by `s[i] = v`.
+    SetItem,
+    /// `__str__` on structs, used by `print(s)` and `str(s)`.
+    StructStr,
+    /// `@blue.generic def GP(T, U[, V])` returning a struct class.
+    GenericPairs,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 39] = [
+    pub const ALL: [Feature; 44] = [
         Feature::SmallInts,
         Feature::WideInts,
         Feature::F32,
@@ -131,6 +145,11 @@ impl Feature {
         Feature::SignedZeros,
         Feature::LoopCarried,
         Feature::PtrArrays,
+        Feature::SimdLanes,
+        Feature::RecursionLive,
+        Feature::SetItem,
+        Feature::StructStr,
+        Feature::GenericPairs,
     ];
 
     pub fn name(self) -> &'static str {
@@ -174,6 +193,11 @@ impl Feature {
             Feature::SignedZeros => "signed-zeros",
             Feature::LoopCarried => "loop-carried",
             Feature::PtrArrays => "ptr-arrays",
+            Feature::SimdLanes => "simd-lanes",
+            Feature::RecursionLive => "recursion-live",
+            Feature::SetItem => "setitem",
+            Feature::StructStr => "struct-str",
+            Feature::GenericPairs => "generic-pairs",
         }
     }
 

@@ -70,7 +70,7 @@ impl Gen<'_, '_> {
         let p = pad(ind);
         let lane = [Ty::I32, Ty::I64, Ty::F32, Ty::F64][self.pick(4)].clone();
         let lane = if self.ty_on(&lane) { lane } else { Ty::F64 };
-        let n = [1i64, 2, 4, 8][self.pick(4)];
+        let n = [1i64, 2, 4, 8, 16][self.pick(5)];
         let t = format!("SIMD[{}, {n}]", lane.spell());
         let env = ctx.env.clone();
         let a = self.fresh("sv");

@@ -23,7 +23,10 @@ mod backend;
 mod expr;
 mod lowlevel;
 mod meta;
+mod recursion;
+mod simd;
 mod stmt;
+mod struct_forms;
 mod structs;
 pub mod types;
 
@@ -144,6 +147,8 @@ pub(crate) struct Gen<'a, 'b> {
     pub struct_names: Vec<Rc<str>>,
     /// Operator dunders and extra methods of the structs.
     pub dunders: Vec<structs::Dunder>,
+    /// `__setitem__`s of the structs (`s[i] = v` statements use them).
+    pub setitems: Vec<struct_forms::SetItem>,
     /// The struct whose `__eq__`/`__ne__` is being generated: its values
     /// must not be compared (that would recurse forever).
     pub eq_guard: Option<usize>,
@@ -179,6 +184,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             structs: Vec::new(),
             struct_names: Vec::new(),
             dunders: Vec::new(),
+            setitems: Vec::new(),
             eq_guard: None,
             convs: Vec::new(),
             plain_conv_to: Vec::new(),
@@ -286,6 +292,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         for _ in 0..nfuncs {
             let k = self.pick(8);
             match k {
+                0 if self.on(Feature::RecursionLive) && self.chance(1, 3) => self.live_recursive_func(),
                 0 if self.on(Feature::Recursion) => self.recursive_func(),
                 1 if self.on(Feature::Packs) => self.pack_func(),
                 2 if self.on(Feature::ForceInline) => self.force_inline_func(),
@@ -294,6 +301,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
         }
         self.backend_funcs();
+        self.simd_lane_funcs();
         let main = self.main_func();
         let mut out = String::new();
         for (module, names) in &self.imports {
@@ -439,5 +447,30 @@ impl<'a, 'b> Gen<'a, 'b> {
             body.push_str("    pass\n");
         }
         format!("def main() -> None:\n{body}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::campaign::case_bytes;
+    use crate::config::{Feature, FeatureSet};
+
+    /// Every swarm feature is used by some program of a short campaign (the
+    /// coverage line of `spy-interp fuzz` counts them the same way).
+    #[test]
+    fn every_feature_is_reached() {
+        let mut used = FeatureSet::EMPTY;
+        for case in 0..3000 {
+            used = used.union(super::generate(&case_bytes(7, case)).features);
+            if used == FeatureSet::all() {
+                return;
+            }
+        }
+        let missing: Vec<&str> = Feature::ALL
+            .into_iter()
+            .filter(|f| !used.has(*f))
+            .map(Feature::name)
+            .collect();
+        panic!("features never reached: {}", missing.join(", "));
     }
 }

@@ -197,6 +197,10 @@ impl Gen<'_, '_> {
             }
             17 if self.on(Feature::GcPtr) => self.ptr_block(ctx, ind, out),
             18 if self.on(Feature::Simd) => self.simd_block(ctx, ind, out),
+            19 if self.on(Feature::SetItem) && !self.setitems.is_empty() => {
+                let s = self.setitem_stmt(&ctx.env, &p, d);
+                out.push_str(&s);
+            }
             _ => {
                 let t = self.any_ty(1);
                 let e = self.expr(&ctx.env, &t, d);

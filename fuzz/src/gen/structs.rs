@@ -101,9 +101,12 @@ impl Gen<'_, '_> {
         if self.on(Feature::GenericStructs) && self.chance(2, 3) {
             self.generic_struct_def();
         }
+        if self.on(Feature::GenericPairs) && self.chance(1, 3) {
+            self.generic_pair_def();
+        }
     }
 
-    fn push_struct(&mut self, name: String, fields: Vec<Ty>) -> usize {
+    pub(super) fn push_struct(&mut self, name: String, fields: Vec<Ty>) -> usize {
         self.structs.push(fields);
         self.struct_names.push(Rc::from(name));
         self.structs.len() - 1
@@ -122,6 +125,7 @@ impl Gen<'_, '_> {
             .collect();
         let name = format!("S{k}");
         let mut s = format!("@struct\nclass {name}:\n");
+        let name_for_push = name.clone();
         for (j, t) in fields.iter().enumerate() {
             s.push_str(&format!("    a{j}: {}\n", t.spell()));
         }
@@ -131,12 +135,28 @@ impl Gen<'_, '_> {
                 t.spell()
             ));
         }
-        self.push_struct(name, fields);
+        self.push_struct(name_for_push, fields);
         if self.on(Feature::StructDunders) && self.chance(1, 2) {
             self.dunder_defs(k, &mut s);
         }
         if self.on(Feature::ConvertHooks) && self.chance(1, 2) {
             self.convert_hooks(k, &mut s);
+        }
+        let sty = self.struct_ty(k);
+        let env = Env::default();
+        if self.on(Feature::StructStr) && self.chance(1, 3) {
+            self.str_dunder(&name, nfields, &mut s);
+            // Used at least once: printed, and through `str`.
+            let (a, b) = (self.literal(&env, &sty), self.literal(&env, &sty));
+            self.backend_calls.push(format!("print({a}, len(str({b})))"));
+        }
+        if self.on(Feature::SetItem) && self.chance(1, 3) {
+            let (index, value) = (self.scalar_ty(), self.any_ty(1));
+            let sname = self.struct_names[k].to_string();
+            self.setitem_dunder(k, &sname, index.clone(), value.clone(), &mut s);
+            let obj = self.literal(&env, &sty);
+            let (i, v) = (self.literal(&env, &index), self.literal(&env, &value));
+            self.backend_calls.push(format!("{obj}[{i}] = {v}"));
         }
         self.defs.push(s);
     }
@@ -591,10 +611,14 @@ impl Gen<'_, '_> {
             Some(t) => self.expr(env, t, d),
             None => String::new(),
         };
-        self.mark(match dn.form {
-            Form::Method(_) => Feature::GenericStructs,
-            _ => Feature::StructDunders,
-        });
+        match dn.form {
+            Form::Method(_) => {
+                if let Some(f) = sty.feature() {
+                    self.mark(f);
+                }
+            }
+            _ => self.mark(Feature::StructDunders),
+        }
         if dn.meta {
             self.mark(Feature::MetaDunders);
         }

@@ -62,6 +62,7 @@ impl Ty {
             Ty::F32 => Some(Feature::F32),
             Ty::Str => Some(Feature::Str),
             Ty::Tuple(_) => Some(Feature::StaticTuples),
+            Ty::Struct(_, name) if name.starts_with("GP_") => Some(Feature::GenericPairs),
             Ty::Struct(_, name) if name.contains('[') => Some(Feature::GenericStructs),
             Ty::Struct(..) => Some(Feature::Structs),
             _ => None,

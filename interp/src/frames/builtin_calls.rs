@@ -34,7 +34,13 @@ impl Interp<'_> {
         let site = Site::at(callee_range, call_range);
         if let Some(sig) = self.builtin_sig(f, b, &args, site) {
             let sig = sig?;
-            let residual = sig.imp.has_effects() || args.iter().any(|(a, _)| is_runtime(a));
+            // `repr(s)` of a known struct runs its `__repr__` (red code).
+            let residual = sig.imp.has_effects()
+                || args.iter().any(|(a, _)| is_runtime(a))
+                || (sig.imp == BuiltinImpl::Repr
+                    && args
+                        .iter()
+                        .any(|(a, _)| crate::vm::op_select::display_runs_user_code(&self.vm, a.ty)));
             if f.is_shifting() && sig.imp != BuiltinImpl::LenDunder && residual {
                 return self.shift_builtin_call(f, b, &sig, callee_range, &args, call_range);
             }

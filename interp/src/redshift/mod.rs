@@ -31,7 +31,7 @@ use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
 use crate::source::TextRange;
 use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
-use crate::vm::types::TypeId;
+use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Local, ModuleId, StarKind, Value};
 
 /// How to redshift.
@@ -405,8 +405,9 @@ impl Interp<'_> {
         Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
     }
 
-    /// The residual module: imports, structs (fields and red methods),
-    /// `var` globals, then the red functions in the order they were made.
+    /// The residual module: imports, `var` globals of scalar types, structs
+    /// (fields and red methods), the other `var` globals, then the red
+    /// functions in the order they were made.
     fn assemble(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let modname = self.vm.module(id).name.clone();
         let file = self.vm.module(id).file.clone();
@@ -496,6 +497,12 @@ impl Interp<'_> {
             class_defs.push(Stmt::new(StmtKind::ClassDef(Rc::new(class)), range));
         }
         // `var` globals keep their value after module initialization.
+        // Those of a scalar, `str`, `bytes` or SIMD type come before the
+        // structs: a method assigning one must see it declared (an
+        // assignment in a class body declares a local when the module
+        // declares the name only further down, spec §2.6). The others may
+        // name a struct of the module in their type or value: after them.
+        let mut early_globals = Vec::new();
         let mut globals = Vec::new();
         let module = self.vm.module(id);
         let scope = module.resolution.module_scope.clone();
@@ -514,7 +521,16 @@ impl Interp<'_> {
                 annotation: Some(annotation),
                 value: Some(value),
             };
-            globals.push(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+            let early = matches!(
+                self.vm.types.kind(g.ty),
+                TypeKind::Prim(_) | TypeKind::Str | TypeKind::Bytes | TypeKind::Simd { .. }
+            );
+            let stmt = Stmt::new(StmtKind::VarDef(Box::new(def)), range);
+            if early {
+                early_globals.push(stmt);
+            } else {
+                globals.push(stmt);
+            }
         }
         let imports = std::mem::take(&mut sh.state().imports);
         let mut by_module: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -541,6 +557,7 @@ impl Interp<'_> {
                 range,
             ));
         }
+        body.extend(early_globals);
         body.extend(class_defs);
         body.extend(globals);
         body.extend(self.residual_helpers(sh, &frame)?);

@@ -264,6 +264,17 @@ pub fn display_dunder(vm: &Vm, ty: TypeId) -> Option<(&'static str, Rc<Function>
         .find_map(|d| vm.struct_method(ty, d).map(|m| (d, m)))
 }
 
+/// Whether `str()`/`repr()` of a value of type `ty` runs user code (a
+/// struct's `__str__`/`__repr__`, also as a tuple item): such a call is
+/// red even when the value is known, as upstream's `x.__str__()` is.
+pub fn display_runs_user_code(vm: &Vm, ty: TypeId) -> bool {
+    match vm.types.kind(ty) {
+        TypeKind::Struct { .. } => display_dunder(vm, ty).is_some(),
+        TypeKind::Tuple(items) => items.iter().any(|t| display_runs_user_code(vm, *t)),
+        _ => false,
+    }
+}
+
 /// The text of a range object (Python's: the step only when it is not 1).
 pub fn range_text(start: i32, stop: i32, step: i32) -> String {
     if step == 1 {

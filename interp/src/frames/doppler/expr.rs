@@ -325,7 +325,12 @@ impl Interp<'_> {
             kind,
             TypeKind::List(_) | TypeKind::Dict { .. } | TypeKind::Simd { .. }
         );
-        if !always && !args.iter().any(|(a, _)| is_runtime(a)) {
+        // `str(s)` of a known struct runs its `__str__` (red code).
+        let user_display = matches!(kind, TypeKind::Str)
+            && args
+                .iter()
+                .any(|(a, _)| crate::vm::op_select::display_runs_user_code(&self.vm, a.ty));
+        if !always && !user_display && !args.iter().any(|(a, _)| is_runtime(a)) {
             return None;
         }
         Some(match kind {

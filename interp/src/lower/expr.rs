@@ -99,6 +99,7 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal::one(TypeId::STR, r))
             }
             Some(Value::Bytes(b)) => Ok(self.bytes_literal(&b)),
+            Some(Value::Exception(x)) => Ok(self.exception_lval(&x)),
             Some(Value::None) => Ok(LVal::none()),
             Some(Value::Ptr(p)) if p.mem.is_none() => self.ptr_null(p.ty, range),
             Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
@@ -990,6 +991,7 @@ impl FnLower<'_, '_, '_> {
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
+            Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1034,6 +1036,9 @@ impl FnLower<'_, '_, '_> {
                         Ok(LVal::none())
                     }
                 }
+            }
+            Some(Value::Type(t)) if self.is_interp_list(t) => {
+                self.interp_list_make(t, args, func.range, e.range)
             }
             Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
                 self.list_empty(t, e.range)
@@ -1223,6 +1228,9 @@ impl FnLower<'_, '_, '_> {
         }
         if v.ty == TypeId::BYTES {
             return self.bytes_repr(&v, range);
+        }
+        if v.ty == TypeId::EXCEPTION {
+            return self.exception_repr(&v, range);
         }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");

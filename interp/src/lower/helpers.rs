@@ -685,6 +685,7 @@ pub struct Helpers {
     pub list_slice: HelperId,
     pub list_find: HelperId,
     pub bytes: bytes_rt::BytesHelpers,
+    pub exc_text: HelperId,
 }
 
 impl Helpers {
@@ -966,6 +967,7 @@ impl Helpers {
                 list_rt::list_find as *const () as usize,
             ),
             bytes: bytes_rt::BytesHelpers::declare(m),
+            exc_text: crate::lower::exception::declare(m),
         }
     }
 }

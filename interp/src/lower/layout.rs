@@ -41,6 +41,8 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
         TypeKind::Str | TypeKind::Bytes => out.push(Ty::Handle),
+        // an exception: its kind's code and its message (`exception.rs`)
+        TypeKind::Exception => out.extend([Ty::U32, Ty::Handle]),
         TypeKind::NoneType => {}
         TypeKind::Simd { .. } => match super::simd::vec_ty(types, ty) {
             Some(v) => out.push(Ty::Vec(v)),

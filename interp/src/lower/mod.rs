@@ -8,8 +8,10 @@
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `interp_list.rs` | the `interp_list[T](a, b, ...)` constructor (a `list[T]`) |
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
+//! | `exception.rs` | `Exception` values: kind and message, made by ASTFrame, their text |
 //! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
@@ -30,10 +32,12 @@
 mod bytes;
 pub mod bytes_rt;
 pub mod errors;
+mod exception;
 mod expr;
 mod func;
 pub mod globals;
 pub mod helpers;
+mod interp_list;
 mod interp_tuple;
 pub mod layout;
 mod list;

@@ -12,8 +12,8 @@ use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::source::TextRange;
 use crate::syntax::ast::Expr;
-use crate::vm::ops::signatures::{self, BuiltinImpl, MethodImpl, Param, StrMethod};
 use crate::vm::builtins::Builtin;
+use crate::vm::ops::signatures::{self, BuiltinImpl, MethodImpl, Param, StrMethod};
 use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {

@@ -163,16 +163,46 @@ impl BytesHelpers {
         };
         use Ty::*;
         BytesHelpers {
-            concat: h("bytes_concat", &[Handle, Handle], Handle, bytes_concat as *const () as usize),
-            repeat: h("bytes_repeat", &[Handle, I32], Handle, bytes_repeat as *const () as usize),
-            eq: h("bytes_eq", &[Handle, Handle], Bool, bytes_eq as *const () as usize),
+            concat: h(
+                "bytes_concat",
+                &[Handle, Handle],
+                Handle,
+                bytes_concat as *const () as usize,
+            ),
+            repeat: h(
+                "bytes_repeat",
+                &[Handle, I32],
+                Handle,
+                bytes_repeat as *const () as usize,
+            ),
+            eq: h(
+                "bytes_eq",
+                &[Handle, Handle],
+                Bool,
+                bytes_eq as *const () as usize,
+            ),
             len: h("bytes_len", &[Handle], I32, bytes_len as *const () as usize),
-            index: h("bytes_index", &[Handle, I64], U64, bytes_index as *const () as usize),
+            index: h(
+                "bytes_index",
+                &[Handle, I64],
+                U64,
+                bytes_index as *const () as usize,
+            ),
             ord: h("bytes_ord", &[Handle], U64, bytes_ord as *const () as usize),
             str_ord: h("str_ord", &[Handle], U64, str_ord as *const () as usize),
             repr: h("bytes_repr", &[Handle], Handle, bytes_repr as *const () as usize),
-            decode: h("bytes_decode", &[Handle, Handle], Handle, bytes_decode as *const () as usize),
-            encode: h("str_encode", &[Handle, Handle], Handle, str_encode as *const () as usize),
+            decode: h(
+                "bytes_decode",
+                &[Handle, Handle],
+                Handle,
+                bytes_decode as *const () as usize,
+            ),
+            encode: h(
+                "str_encode",
+                &[Handle, Handle],
+                Handle,
+                str_encode as *const () as usize,
+            ),
         }
     }
 }

@@ -23,7 +23,10 @@ use crate::vm::value::{ExceptionValue, Value};
 
 /// The code of an exception kind (its place in `ExcKind::ALL`).
 pub fn kind_code(k: ExcKind) -> u64 {
-    ExcKind::ALL.iter().position(|&x| x == k).expect("every kind is in ExcKind::ALL") as u64
+    ExcKind::ALL
+        .iter()
+        .position(|&x| x == k)
+        .expect("every kind is in ExcKind::ALL") as u64
 }
 
 /// `repr(e)` of an exception (`kind` its code, `msg` a str handle).

@@ -38,11 +38,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "jit",
         "the jit keeps the innermost 256 traceback sites (spy-jit TRACEBACK_CAP): the count of repeated frames differs",
     ),
-    (
-        "str/append_too_long",
-        "jit",
-        "the string-limit error raised inside a runtime helper carries no label text",
-    ),
 ];
 
 fn main() {

@@ -604,16 +604,13 @@ impl Interp<'_> {
                     .ok_or_else(|| crate::bug!("bytes index missing"))?;
                 let i = self.convert_to(f, i, TypeId::I32, r, None)?;
                 let k = i.value.checked_i32()? as i64;
-                let at = if k < 0 { k + b.len() as i64 } else { k };
-                match usize::try_from(at).ok().and_then(|at| b.get(at)) {
-                    Some(&byte) => Ok(Typed {
+                match ops::bytes::index(b, k) {
+                    Ok(byte) => Ok(Typed {
                         color: obj.color.join(i.color),
                         ty: TypeId::U8,
                         value: Value::Scalar(crate::vm::ops::Scalar::U8(byte)),
                     }),
-                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::BytesIndex)
-                        .with_error(&f.file, whole, "")
-                        .into()),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, whole, "").into()),
                 }
             }
             (SubscriptImpl::ListItem, Value::List(l)) => {

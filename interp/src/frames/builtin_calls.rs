@@ -248,14 +248,12 @@ impl Interp<'_> {
                 let text = self.repr_of(f, &a, r)?;
                 Ok(with_color(TypeId::STR, Value::str(&text)))
             }
-            BuiltinImpl::OrdBytes => match a.value.checked_bytes()?.first() {
-                Some(&byte) => Ok(with_color(
+            BuiltinImpl::OrdBytes => match ops::bytes::ord(a.value.checked_bytes()?) {
+                Ok(byte) => Ok(with_color(
                     TypeId::U8,
                     Value::Scalar(crate::vm::ops::Scalar::U8(byte)),
                 )),
-                None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::OrdEmptyBytes)
-                    .with_error(&f.file, r, "")
-                    .into()),
+                Err(e) => Err(SpyError::from(e).with_error(&f.file, r, "").into()),
             },
             BuiltinImpl::Ord => {
                 let byte = ops::str::ord(a.value.checked_str()?).map_err(|e| -> crate::error::Failure {

@@ -41,7 +41,7 @@ impl Interp<'_> {
             },
             Value::File(id) => self.file_repr(*id)?,
             Value::Range(r) => crate::vm::op_select::range_text(r.start, r.stop, r.step),
-            Value::Exception(e) => format!("{}({})", e.kind, format::repr_str(&e.message)),
+            Value::Exception(e) => crate::vm::op_select::exception_text(e.kind, &e.message),
             Value::Module(m) => format!("<spy module '{}'>", self.vm.module(*m).name),
             Value::Tuple(tuple) => {
                 let items = &tuple.items;

@@ -98,6 +98,8 @@ impl FnLower<'_, '_, '_> {
                 let r = self.fb.const_(Ty::Handle, h);
                 Ok(LVal::one(TypeId::STR, r))
             }
+            Some(Value::Bytes(b)) => Ok(self.bytes_literal(&b)),
+            Some(Value::Exception(x)) => Ok(self.exception_lval(&x)),
             Some(Value::None) => Ok(LVal::none()),
             Some(Value::Ptr(p)) if p.mem.is_none() => self.ptr_null(p.ty, range),
             Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
@@ -250,6 +252,7 @@ impl FnLower<'_, '_, '_> {
                 }
             },
             ExprKind::List(items) => self.list_display(items, e.range),
+            ExprKind::Bytes(b) => Ok(self.bytes_literal(b)),
             _ => self.unsupported("this kind of expression", e.range),
         }
     }
@@ -416,6 +419,8 @@ impl FnLower<'_, '_, '_> {
                 return self.dunder_call(&func, swap, (l, lr), (r, rr), whole)
             }
             Some(OpImpl::ListConcat { ty }) => return self.list_concat(ty, &l, &r, whole),
+            Some(OpImpl::BytesConcat) => return self.bytes_concat(&l, &r, whole),
+            Some(OpImpl::BytesRepeat) => return self.bytes_repeat(&l, r, rr, whole),
             Some(OpImpl::ListRepeat { ty }) => return self.list_repeat(ty, &l, r, rr, whole),
             _ => return self.unsupported_operator(l.ty, op.symbol(), r.ty, whole),
         };
@@ -529,6 +534,10 @@ impl FnLower<'_, '_, '_> {
                 let eq = self.value_eq(l.ty, &l, &r, whole)?;
                 return negated(self, negate, eq);
             }
+            Some(OpImpl::BytesEq { negate }) => {
+                let eq = self.bytes_eq(&l, &r, whole)?;
+                return negated(self, negate, eq);
+            }
             Some(OpImpl::ListContains) => {
                 let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
                 return Ok(found);
@@ -633,6 +642,9 @@ impl FnLower<'_, '_, '_> {
             let i = self.coerce(i, TypeId::I32, index.range)?;
             return self.list_getitem(v, i.regs[0], index.range);
         }
+        if v.ty == TypeId::BYTES {
+            return self.bytes_getitem(v, index, range);
+        }
         if v.ty == TypeId::STR {
             if let ExprKind::Slice { lower, upper, step } = &index.kind {
                 let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
@@ -699,6 +711,9 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
         if self.list_item(ty).is_some() {
             return self.list_eq(a, b, range);
+        }
+        if ty == TypeId::BYTES {
+            return self.bytes_eq(a, b, range);
         }
         let Some(imp) = op_select::value_eq_impl(&self.cx.interp.vm, ty) else {
             let t = self.type_name(ty);
@@ -888,6 +903,13 @@ impl FnLower<'_, '_, '_> {
                 }
                 return self.list_method(recv, value.range, &attr.name, vals, e.range);
             }
+            if recv.ty == TypeId::STR || recv.ty == TypeId::BYTES {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.text_method(recv, &attr.name, vals, func.range, e.range);
+            }
             return self.unsupported(format!("a method of a `{}`", self.type_name(recv.ty)), func.range);
         }
         match callee {
@@ -968,6 +990,8 @@ impl FnLower<'_, '_, '_> {
                 })
             }
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
+            Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
+            Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1012,6 +1036,9 @@ impl FnLower<'_, '_, '_> {
                         Ok(LVal::none())
                     }
                 }
+            }
+            Some(Value::Type(t)) if self.is_interp_list(t) => {
+                self.interp_list_make(t, args, func.range, e.range)
             }
             Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
                 self.list_empty(t, e.range)
@@ -1065,6 +1092,7 @@ impl FnLower<'_, '_, '_> {
                             Ok(LVal::one(TypeId::I32, r))
                         }
                         BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
+                        BuiltinImpl::LenOfBytes => self.bytes_len(v, e.range),
                         BuiltinImpl::LenOfList
                             if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST =>
                         {
@@ -1197,6 +1225,12 @@ impl FnLower<'_, '_, '_> {
         let hs = self.cx.helpers;
         if v.ty == TypeId::STR {
             return self.helper_value(hs.repr_str, Ty::Handle, &[v.regs[0]], range);
+        }
+        if v.ty == TypeId::BYTES {
+            return self.bytes_repr(&v, range);
+        }
+        if v.ty == TypeId::EXCEPTION {
+            return self.exception_repr(&v, range);
         }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");

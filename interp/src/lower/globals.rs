@@ -43,6 +43,11 @@ impl LowerCx<'_, '_> {
         match (self.interp.vm.types.kind(ty).clone(), v) {
             (TypeKind::Prim(_), Value::Scalar(s)) => out.push(word_of_scalar(*s)),
             (TypeKind::Str, Value::Str(s)) => out.push(self.string(s)),
+            (TypeKind::Bytes, Value::Bytes(b)) => out.push(self.bytes_const(b)),
+            (TypeKind::Exception, Value::Exception(e)) => {
+                out.push(super::exception::kind_code(e.kind));
+                out.push(self.string(&e.message));
+            }
             (TypeKind::NoneType, _) => {}
             (TypeKind::Tuple(items), Value::Tuple(t)) => {
                 for (item_ty, item) in items.iter().zip(t.items.iter()) {

@@ -20,7 +20,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
-use crate::lower::{list_rt, mem_rt};
+use crate::lower::{bytes_rt, list_rt, mem_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -47,7 +47,10 @@ pub struct RunState {
     /// handle lives as long as the run (the table is never compacted), so
     /// the running total is the live total.
     pub max_memory: u64,
-    str_bytes: u64,
+    pub(super) str_bytes: u64,
+    /// bytes values by handle (`bytes_rt`): the program's bytes constants
+    /// first, as `Program::bytes` lists them.
+    pub(super) bytes: Vec<Rc<[u8]>>,
     /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
     /// (at a fixed address) until the run ends.
     pub(super) buffers: Vec<Vec<u64>>,
@@ -92,6 +95,7 @@ impl RunState {
             max_str_bytes,
             max_memory: budget.max_memory,
             str_bytes,
+            bytes: Vec::new(),
             buffers: Vec::new(),
             mem_args: Vec::new(),
             mem_plan: None,
@@ -191,14 +195,23 @@ impl RunState {
         }
     }
 
+    /// The program's bytes constants: handles `0..consts.len()`.
+    pub fn set_bytes_consts(&mut self, consts: Vec<Rc<[u8]>>) {
+        self.str_bytes += consts.iter().map(|b| b.len() as u64).sum::<u64>();
+        self.bytes = consts;
+    }
+
     /// ASTFrame's `check_str_len`.
-    fn check_len(&mut self, ctx: &mut HelperCtx, len: usize) -> bool {
+    pub(super) fn check_len(&mut self, ctx: &mut HelperCtx, len: usize) -> bool {
         if len > self.max_str_bytes {
             let limit = self.max_str_bytes as u64;
+            // ASTFrame's `check_str_growth` annotation
+            self.label = Some("this string would be too long".into());
             self.raise(ctx, OpError::Runtime(RuntimeError::StrTooLong { limit }));
             return false;
         }
         if self.live().saturating_add(len as u64) > self.max_memory {
+            self.label = Some(format!("this needs {len} bytes"));
             let limit = self.max_memory;
             self.raise(ctx, OpError::Runtime(RuntimeError::MemoryLimit { limit }));
             return false;
@@ -671,6 +684,8 @@ pub struct Helpers {
     pub list_repeat: HelperId,
     pub list_slice: HelperId,
     pub list_find: HelperId,
+    pub bytes: bytes_rt::BytesHelpers,
+    pub exc_text: HelperId,
 }
 
 impl Helpers {
@@ -951,6 +966,8 @@ impl Helpers {
                 Some(U64),
                 list_rt::list_find as *const () as usize,
             ),
+            bytes: bytes_rt::BytesHelpers::declare(m),
+            exc_text: crate::lower::exception::declare(m),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! How a SPy value of a static type lives in IR registers: primitives are
-//! one register of the matching `Ty`, `str` one `Handle`, `None` nothing,
+//! one register of the matching `Ty`, `str` and `bytes` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
 //! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
 //! (base, len): to a primitive `T`, a `Ptr` to the items and an `I64`
@@ -40,7 +40,9 @@ pub fn flatten(types: &TypeTable, ty: TypeId) -> Option<Vec<Ty>> {
 fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
-        TypeKind::Str => out.push(Ty::Handle),
+        TypeKind::Str | TypeKind::Bytes => out.push(Ty::Handle),
+        // an exception: its kind's code and its message (`exception.rs`)
+        TypeKind::Exception => out.extend([Ty::U32, Ty::Handle]),
         TypeKind::NoneType => {}
         TypeKind::Simd { .. } => match super::simd::vec_ty(types, ty) {
             Some(v) => out.push(Ty::Vec(v)),

@@ -8,12 +8,16 @@
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
 //! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `interp_list.rs` | the `interp_list[T](a, b, ...)` constructor (a `list[T]`) |
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
+//! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
+//! | `exception.rs` | `Exception` values: kind and message, made by ASTFrame, their text |
 //! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
+//! | `bytes_rt.rs` | the runtime helpers of `bytes` (`vm::ops::bytes`)          |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
 //! No typing rule is written here: every operator's implementation and
@@ -25,11 +29,15 @@
 //! Anything else is a [`LowerError::Unsupported`] naming what and where:
 //! there is no fallback to the interpreter.
 
+mod bytes;
+pub mod bytes_rt;
 pub mod errors;
+mod exception;
 mod expr;
 mod func;
 pub mod globals;
 pub mod helpers;
+mod interp_list;
 mod interp_tuple;
 pub mod layout;
 mod list;
@@ -155,6 +163,8 @@ pub struct Program {
     pub errors: ErrorTable,
     /// The str constants: handles `0..strings.len()`.
     pub strings: Vec<Rc<str>>,
+    /// The bytes constants: bytes handles `0..bytes.len()` (0 is `b""`).
+    pub bytes: Vec<Rc<[u8]>>,
     /// The slots of module globals; the machine code holds their
     /// addresses, so this lives until the run ends.
     pub globals: GlobalArea,
@@ -179,6 +189,9 @@ pub(crate) struct LowerCx<'a, 'out> {
     errors: ErrorTable,
     strings: Vec<Rc<str>>,
     string_ids: HashMap<Rc<str>, u64>,
+    /// The bytes constants, as `strings`.
+    bytes: Vec<Rc<[u8]>>,
+    bytes_ids: HashMap<Rc<[u8]>, u64>,
     /// Functions by identity (`Rc` address), declared when first called.
     declared: HashMap<usize, Declared>,
     /// Declared but not yet lowered.
@@ -200,6 +213,18 @@ impl LowerCx<'_, '_> {
         let h = self.strings.len() as u64;
         self.strings.push(s.clone());
         self.string_ids.insert(s, h);
+        h
+    }
+
+    /// The handle of a bytes constant.
+    fn bytes_const(&mut self, b: &[u8]) -> u64 {
+        if let Some(&h) = self.bytes_ids.get(b) {
+            return h;
+        }
+        let b: Rc<[u8]> = b.into();
+        let h = self.bytes.len() as u64;
+        self.bytes.push(b.clone());
+        self.bytes_ids.insert(b, h);
         h
     }
 
@@ -320,12 +345,15 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         errors: ErrorTable::new(),
         strings: Vec::new(),
         string_ids: HashMap::new(),
+        bytes: Vec::new(),
+        bytes_ids: HashMap::new(),
         declared: HashMap::new(),
         queue: Vec::new(),
         marks: Vec::new(),
     };
     // Handle 0 is `""`: zeroed pointer memory holds empty strs.
     cx.string("");
+    cx.bytes_const(b"");
     let file = main.code.file.clone();
     let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
     while let Some(d) = cx.queue.pop() {
@@ -355,6 +383,7 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         main_ret: main.ret,
         errors: cx.errors,
         strings: cx.strings,
+        bytes: cx.bytes,
         globals: cx.globals,
         marks: cx.marks,
     })

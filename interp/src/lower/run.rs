@@ -144,6 +144,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             max_memory: interp.limits.max_memory,
         },
     );
+    state.set_bytes_consts(program.bytes);
     // `main(argv: list[str])`: the list ASTFrame's `call_main` passes
     let args = if super::takes_argv(interp, &main) {
         vec![state.str_list(interp.main_argv(module))]

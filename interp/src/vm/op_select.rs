@@ -275,6 +275,11 @@ pub fn display_runs_user_code(vm: &Vm, ty: TypeId) -> bool {
     }
 }
 
+/// `repr()`/`str()` of an exception value: `ValueError('m')`.
+pub fn exception_text(kind: crate::error::ExcKind, message: &str) -> String {
+    format!("{kind}({})", crate::vm::ops::format::repr_str(message))
+}
+
 /// The text of a range object (Python's: the step only when it is not 1).
 pub fn range_text(start: i32, stop: i32, step: i32) -> String {
     if step == 1 {

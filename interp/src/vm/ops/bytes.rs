@@ -16,6 +16,20 @@ pub fn repeat(b: &[u8], n: i64) -> Result<Vec<u8>, OpError> {
     Ok(b.repeat(count))
 }
 
+/// `b[k]` (`k` an `i32`, negative from the end) or `IndexError`.
+pub fn index(b: &[u8], k: i64) -> Result<u8, OpError> {
+    let at = if k < 0 { k + b.len() as i64 } else { k };
+    match usize::try_from(at).ok().and_then(|at| b.get(at)) {
+        Some(&byte) => Ok(byte),
+        None => Err(RuntimeError::BytesIndex.into()),
+    }
+}
+
+/// `ord(b)`: the first byte, `TypeError` for `b""`.
+pub fn ord(b: &[u8]) -> Result<u8, OpError> {
+    b.first().copied().ok_or(RuntimeError::OrdEmptyBytes.into())
+}
+
 /// `repr(b)` (and `str(b)`): `b'...'` with upstream's escapes — `\\`,
 /// `\'`, `\n`, `\r`, `\t`, `\xNN` below space and above `~`.
 pub fn repr(b: &[u8]) -> String {
@@ -81,5 +95,10 @@ mod tests {
         assert!(decode_utf8(b"a\xffb").is_err());
         assert!(check_encoding("ascii").is_err());
         assert!(check_encoding("utf-8").is_ok());
+        assert_eq!(index(b"abc", -1).unwrap(), b'c');
+        assert!(index(b"abc", 3).is_err());
+        assert!(index(b"abc", -4).is_err());
+        assert_eq!(ord(b"A").unwrap(), 65);
+        assert!(ord(b"").is_err());
     }
 }

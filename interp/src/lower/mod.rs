@@ -173,7 +173,6 @@ struct Declared {
 /// State shared by the functions being lowered.
 pub(crate) struct LowerCx<'a, 'out> {
     interp: &'a mut Interp<'out>,
-    module: ModuleId,
     builder: ModuleBuilder,
     helpers: Helpers,
     errors: ErrorTable,
@@ -222,7 +221,7 @@ impl LowerCx<'_, '_> {
         }
         let def_file = func.code.file.clone();
         let proto = func.code.def.proto_range;
-        if func.color != FuncColor::Red || func.module != self.module {
+        if func.color != FuncColor::Red {
             return Err(LowerError::unsupported(
                 format!("a call of `{}` (not a red function of the module)", func.fqn),
                 file,
@@ -304,7 +303,7 @@ pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
 
 /// Lower `main` of the initialized residual module `module` and every
 /// function it reaches.
-pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
+pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
     let mut builder = ModuleBuilder::new();
     let helpers = Helpers::declare(&mut builder);
     let mut globals = GlobalArea::default();
@@ -314,7 +313,6 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         globals,
         global_base,
         interp,
-        module,
         builder,
         helpers,
         errors: ErrorTable::new(),

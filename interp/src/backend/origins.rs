@@ -102,7 +102,7 @@ pub struct ResidualMap {
     pub origins: Origins,
     /// The errors redshift folded into residual `raise`s.
     pub folded: Vec<FoldedError>,
-    /// The maps of the program's other residual modules (spec §16.9).
+    /// The maps of the program's other residual modules (spec §16.8).
     pub others: Vec<ResidualMap>,
 }
 

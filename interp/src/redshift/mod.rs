@@ -91,10 +91,26 @@ pub fn redshift_source(
     format: Format,
     limits: crate::frames::Limits,
 ) -> RedshiftOutput {
+    redshift_source_in(path, source, options, format, limits, crate::host::ModuleSources::Disk)
+}
+
+/// [`redshift_source`] with the program's other modules found in `modules`.
+pub fn redshift_source_in(
+    path: &str,
+    source: &[u8],
+    options: RedshiftOptions,
+    format: Format,
+    limits: crate::frames::Limits,
+    modules: crate::host::ModuleSources,
+) -> RedshiftOutput {
     let (path, source) = (path.to_string(), source.to_vec());
     let run = move || {
         let mut blue_output = Vec::new();
-        let mut interp = Interp::new(&mut blue_output, limits.into());
+        let config = crate::frames::RunConfig {
+            modules,
+            ..limits.into()
+        };
+        let mut interp = Interp::new(&mut blue_output, config);
         let result = interp.redshift_with(&path, &source, options);
         drop(interp);
         let warnings = match &result {
@@ -114,7 +130,7 @@ pub fn redshift_source(
             let deps_shown: Vec<Option<String>> = r.deps.iter().map(|d| show(&d.module)).collect();
             let printed = print_checked(r, &printed_path)?;
             // the main module's, then each other module's after its
-            // `# file: NAME.spy` line (spec §16.9)
+            // `# file: NAME.spy` line (spec §16.8)
             let mut text = main_shown.unwrap_or_else(|| printed.file.text.clone());
             for (d, shown) in printed.deps.iter().zip(deps_shown) {
                 text.push_str(&format!("{FILE_SEPARATOR}{}.spy\n", d.modname));
@@ -169,7 +185,7 @@ pub struct Residual {
     /// The user modules this residual module imports (`import m`).
     pub user_imports: Vec<String>,
     /// The residual modules of the other modules of the program, in load
-    /// order (empty for a one-module program; spec §16.9).
+    /// order (empty for a one-module program; spec §16.8).
     pub deps: Vec<Residual>,
 }
 
@@ -178,20 +194,20 @@ pub struct Residual {
 /// of `m` specialized with a type of the module importing `m`) cannot be
 /// read back yet, a located `WIP` rather than an unreadable residual
 /// program.
-fn check_residual_imports(main: &Residual) -> Eval<()> {
+fn check_residual_imports(main: &Residual) -> Result<(), (String, String, SpyError)> {
     let names: Vec<&str> = main.deps.iter().map(|d| d.modname.as_str()).chain([main.modname.as_str()]).collect();
     for (k, r) in main.deps.iter().chain([main]).enumerate() {
         for m in &r.user_imports {
             let loaded_before = names[..k].contains(&m.as_str());
             if !loaded_before {
-                return Err(SpyError::new(
+                let e = SpyError::new(
                     ExcKind::Wip,
                     format!(
                         "the residual code of module `{}` refers to module `{m}`, which is loaded after it: a residual program whose modules import each other cannot be read back (yet)",
                         r.modname
                     ),
-                )
-                .into());
+                );
+                return Err((r.modname.clone(), m.clone(), e));
             }
         }
     }
@@ -272,7 +288,7 @@ impl Interp<'_> {
     }
 
     /// Shift every red function of every module of the program, then
-    /// assemble one residual module per module (spec §16.9): `id`'s, with
+    /// assemble one residual module per module (spec §16.8): `id`'s, with
     /// the others (in load order) as its `deps`.
     fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let mut i = 0;
@@ -301,8 +317,27 @@ impl Interp<'_> {
         }
         let mut main = self.assemble(sh, id, &mut shifted, &order, true)?;
         main.deps = deps;
-        check_residual_imports(&main)?;
+        check_residual_imports(&main).map_err(|(from, to, e)| self.locate_residual_cycle(&from, &to, e))?;
         Ok(main)
+    }
+
+    /// The error of [`check_residual_imports`], located at the import
+    /// statement of module `to` that imports `from` (directly).
+    fn locate_residual_cycle(&self, from: &str, to: &str, e: SpyError) -> crate::error::Failure {
+        let Some(id) = self.vm.module_named(to) else {
+            return e.into();
+        };
+        let m = self.vm.module(id);
+        let stmt = m.ast.body.iter().find(|s| match &s.kind {
+            StmtKind::Import { module, .. } | StmtKind::ImportFrom { module, .. } => module.name == from,
+            _ => false,
+        });
+        match stmt {
+            Some(s) => e
+                .with_error(&m.file, s.range, format!("`{from}` is imported here, and its residual code needs `{to}`"))
+                .into(),
+            None => e.into(),
+        }
     }
 
     /// Shift `func` unless it already was (functions are identified by FQN:

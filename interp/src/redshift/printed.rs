@@ -35,14 +35,14 @@ pub struct PrintedResidual {
     /// modules' residual files to theirs).
     pub map: ResidualMap,
     /// The other modules of the program, printed and parsed back, in load
-    /// order (spec §16.9); their maps are in `map.others`.
+    /// order (spec §16.8); their maps are in `map.others`.
     pub deps: Vec<PrintedResidual>,
 }
 
 impl PrintedResidual {
     /// The residual program as one text: the main module's, then each
     /// other module's in load order after its `# file: NAME.spy` line
-    /// (spec §16.9; the layout of a multi-file conformance case).
+    /// (spec §16.8; the layout of a multi-file conformance case).
     pub fn text(&self) -> String {
         let mut out = self.file.text.clone();
         for m in &self.deps {

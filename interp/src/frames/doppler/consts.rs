@@ -47,7 +47,7 @@ impl Interp<'_> {
     /// The residual expression of the module-level definition `fqn` in the
     /// residual module of `f`'s module: its residual name there, or
     /// `m.name` for a definition of another user module `m` (which the
-    /// residual module then imports: `import m`, spec §16.9).
+    /// residual module then imports: `import m`, spec §16.8).
     pub(crate) fn global_ref(&self, f: &Frame, fqn: &str, range: TextRange) -> Eval<Expr> {
         let sh = f.shift()?;
         let here = self.modname(f);

@@ -77,7 +77,7 @@ pub struct DopplerState {
     /// `name` from builtin module `module`.
     pub imports: BTreeSet<(String, &'static str, &'static str)>,
     /// `(importer, module)`: residual module `importer` refers to names of
-    /// user module `module` (spelled `module.name`, spec §16.9).
+    /// user module `module` (spelled `module.name`, spec §16.8).
     pub user_imports: BTreeSet<(String, String)>,
     next_temp: u32,
     /// Residual `def`s of the functions shifted so far, by FQN.

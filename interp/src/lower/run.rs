@@ -299,6 +299,7 @@ mod tests {
             source,
             origins,
             folded: Vec::new(),
+            others: Vec::new(),
         };
         (residual, map)
     }

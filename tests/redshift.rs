@@ -45,10 +45,11 @@ fn wrapped_is_the_same_module(
     unwrapped: &str,
 ) -> Result<(), Failed> {
     let options = RedshiftOptions { width: 30, ..options };
-    let wrapped = match redshift_source_in(path, source, options, Format::Spy, Limits::default(), modules).result {
-        Ok(text) => text,
-        Err(report) => return Err(format!("redshift --width 30 failed:\n{report}").into()),
-    };
+    let wrapped =
+        match redshift_source_in(path, source, options, Format::Spy, Limits::default(), modules).result {
+            Ok(text) => text,
+            Err(report) => return Err(format!("redshift --width 30 failed:\n{report}").into()),
+        };
     // each module of a multi-module residual (`# file: NAME.spy`
     // sections) parses on its own
     let reprint = |text: &str| {
@@ -81,7 +82,14 @@ fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {
     };
     // a multi-file case: its main module, the others beside it
     let (main, modules) = conformance::split_case(&display_path, &source);
-    let out = redshift_source_in(&display_path, main, options, Format::Spy, Limits::default(), modules);
+    let out = redshift_source_in(
+        &display_path,
+        main,
+        options,
+        Format::Spy,
+        Limits::default(),
+        modules,
+    );
     let text = match out.result {
         Ok(text) => text,
         Err(report) => return Err(format!("redshift failed:\n{report}").into()),

@@ -109,12 +109,20 @@ pub fn split_case<'s>(path: &str, source: &'s [u8]) -> (&'s [u8], ModuleSources)
 fn case_modules(path: &str, files: &[(&str, &str)]) -> &'static [ModuleText] {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static MODULES: OnceLock<Mutex<HashMap<(String, Vec<(String, String)>), &'static [ModuleText]>>> = OnceLock::new();
+    /// A case's path and files.
+    type Key = (String, Vec<(String, String)>);
+    static MODULES: OnceLock<Mutex<HashMap<Key, &'static [ModuleText]>>> = OnceLock::new();
     let key = (
         path.to_string(),
-        files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect::<Vec<_>>(),
+        files
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect::<Vec<_>>(),
     );
-    let mut cache = MODULES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = MODULES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     cache.entry(key).or_insert_with_key(|(_, files)| {
         let texts: Vec<ModuleText> = files
             .iter()

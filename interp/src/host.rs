@@ -339,7 +339,10 @@ pub struct ModuleText {
 #[derive(Debug, PartialEq, Eq)]
 pub enum ModuleFile {
     /// `name.spy`: its display path and contents.
-    Spy { path: String, source: Vec<u8> },
+    Spy {
+        path: String,
+        source: Vec<u8>,
+    },
     /// No `name.spy`, but `name.py` (which cannot be imported).
     Py,
     Missing,

@@ -87,7 +87,11 @@ impl Interp<'_> {
                 match slot.and_then(|i| module.globals[i].clone()) {
                     // A `var` of another module read by code being shifted:
                     // read at run time (`m.x` in the residual module).
-                    Some(g) if g.color == crate::vm::value::Color::Red && f.is_shifting() && g.value.is_some() => {
+                    Some(g)
+                        if g.color == crate::vm::value::Color::Red
+                            && f.is_shifting()
+                            && g.value.is_some() =>
+                    {
                         let owner = module.name.clone();
                         let here = self.vm.module(f.module).name.clone();
                         let sh = f.shift()?;

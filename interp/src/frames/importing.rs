@@ -162,8 +162,10 @@ impl Interp<'_> {
                         format!("module `{name}` does not exist")
                     };
                     let e = match importers.get(&name) {
-                        Some(imp) => SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", imp.spy_name))
-                            .with_error(&imp.file, imp.range, msg),
+                        Some(imp) => {
+                            SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", imp.spy_name))
+                                .with_error(&imp.file, imp.range, msg)
+                        }
                         None => SpyError::new(ExcKind::ImportError, msg),
                     };
                     return Err(e.into());
@@ -171,12 +173,18 @@ impl Interp<'_> {
                 Some(Found::Loaded) | None => {}
             }
         }
-        root_id.ok_or_else(|| crate::bug!("the root module `{rootname}` was not loaded").into())
+        root_id.ok_or_else(|| crate::bug!("the root module `{rootname}` was not loaded"))
     }
 
     /// The error of an import statement whose module is a file of the
     /// program but not loaded yet: a cycle (upstream's text).
-    pub(crate) fn circular_import(&self, file: &Rc<SourceFile>, range: TextRange, spy_name: &str, module: &str) -> SpyError {
+    pub(crate) fn circular_import(
+        &self,
+        file: &Rc<SourceFile>,
+        range: TextRange,
+        spy_name: &str,
+        module: &str,
+    ) -> SpyError {
         SpyError::new(ExcKind::ImportError, format!("cannot import `{spy_name}`"))
             .with_error(file, range, format!("module `{module}` does not exist"))
             .with_note(file, range, "this is likely a circular import (WIP)")

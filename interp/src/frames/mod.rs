@@ -48,8 +48,8 @@ pub(crate) mod doppler;
 mod dynamic;
 mod expr;
 mod files;
-pub(crate) mod importing;
 mod function;
+pub(crate) mod importing;
 mod iteration;
 pub mod limits;
 pub(crate) mod list;
@@ -170,7 +170,8 @@ pub struct Interp<'out> {
     pub(crate) module_sources: crate::host::ModuleSources,
     /// Residual modules printed and parsed back, by module name: what
     /// `import m` of a residual program loads (the doppler and jit engines).
-    pub(crate) preloaded: std::collections::HashMap<String, (Rc<crate::source::SourceFile>, crate::syntax::ast::Module)>,
+    pub(crate) preloaded:
+        std::collections::HashMap<String, (Rc<crate::source::SourceFile>, crate::syntax::ast::Module)>,
     /// The user's program path when the module run is its residual code
     /// (`argv[0]` without `RunConfig::argv`).
     pub(crate) program_path: Option<String>,

@@ -54,7 +54,12 @@ impl Interp<'_> {
 
     /// Make `module` (parsed from `file`) what `import modname` loads: a
     /// residual module of the program (the doppler and jit engines).
-    pub fn preload_module(&mut self, modname: String, file: Rc<crate::source::SourceFile>, module: ast::Module) {
+    pub fn preload_module(
+        &mut self,
+        modname: String,
+        file: Rc<crate::source::SourceFile>,
+        module: ast::Module,
+    ) {
         self.preloaded.insert(modname, (file, module));
     }
 
@@ -274,7 +279,11 @@ impl Interp<'_> {
             return self.declare_slot(f, alias.unwrap_or(module), v);
         }
         match self.user_module(f, module, &module.name)? {
-            Some(id) => self.declare_slot(f, alias.unwrap_or(module), Typed::blue(TypeId::MODULE, Value::Module(id))),
+            Some(id) => self.declare_slot(
+                f,
+                alias.unwrap_or(module),
+                Typed::blue(TypeId::MODULE, Value::Module(id)),
+            ),
             None => Err(
                 SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", module.name))
                     .with_error(
@@ -297,8 +306,14 @@ impl Interp<'_> {
         match self.vm.module_named(&module.name) {
             Some(id) => Ok(Some(id)),
             None => {
-                let range = if f.current.is_empty() { module.range } else { f.current };
-                Err(self.circular_import(&f.file, range, spy_name, &module.name).into())
+                let range = if f.current.is_empty() {
+                    module.range
+                } else {
+                    f.current
+                };
+                Err(self
+                    .circular_import(&f.file, range, spy_name, &module.name)
+                    .into())
             }
         }
     }

@@ -61,7 +61,8 @@ impl FnLower<'_, '_, '_> {
     fn module_var(&self, m: crate::vm::value::ModuleId, name: &str) -> Option<u32> {
         let module = self.cx.interp.vm.module(m);
         let slot = module.resolution.module_scope.find(name)?;
-        (module.resolution.module_scope.symbols[slot].kind == crate::resolve::VarKind::Var).then_some(slot as u32)
+        (module.resolution.module_scope.symbols[slot].kind == crate::resolve::VarKind::Var)
+            .then_some(slot as u32)
     }
 
     /// `obj.attr` of a static type or module (`T.__make__`, `T.method`,

@@ -91,7 +91,14 @@ pub fn redshift_source(
     format: Format,
     limits: crate::frames::Limits,
 ) -> RedshiftOutput {
-    redshift_source_in(path, source, options, format, limits, crate::host::ModuleSources::Disk)
+    redshift_source_in(
+        path,
+        source,
+        options,
+        format,
+        limits,
+        crate::host::ModuleSources::Disk,
+    )
 }
 
 /// [`redshift_source`] with the program's other modules found in `modules`.
@@ -194,24 +201,21 @@ pub struct Residual {
 /// of `m` specialized with a type of the module importing `m`) cannot be
 /// read back yet, a located `WIP` rather than an unreadable residual
 /// program.
-fn check_residual_imports(main: &Residual) -> Result<(), (String, String, SpyError)> {
-    let names: Vec<&str> = main.deps.iter().map(|d| d.modname.as_str()).chain([main.modname.as_str()]).collect();
+fn check_residual_imports(main: &Residual) -> Option<(String, String)> {
+    let names: Vec<&str> = main
+        .deps
+        .iter()
+        .map(|d| d.modname.as_str())
+        .chain([main.modname.as_str()])
+        .collect();
     for (k, r) in main.deps.iter().chain([main]).enumerate() {
         for m in &r.user_imports {
-            let loaded_before = names[..k].contains(&m.as_str());
-            if !loaded_before {
-                let e = SpyError::new(
-                    ExcKind::Wip,
-                    format!(
-                        "the residual code of module `{}` refers to module `{m}`, which is loaded after it: a residual program whose modules import each other cannot be read back (yet)",
-                        r.modname
-                    ),
-                );
-                return Err((r.modname.clone(), m.clone(), e));
+            if !names[..k].contains(&m.as_str()) {
+                return Some((r.modname.clone(), m.clone()));
             }
         }
     }
-    Ok(())
+    None
 }
 
 /// The provenance of one residual function.
@@ -317,13 +321,22 @@ impl Interp<'_> {
         }
         let mut main = self.assemble(sh, id, &mut shifted, &order, true)?;
         main.deps = deps;
-        check_residual_imports(&main).map_err(|(from, to, e)| self.locate_residual_cycle(&from, &to, e))?;
+        if let Some((from, to)) = check_residual_imports(&main) {
+            return Err(self.residual_cycle(&from, &to));
+        }
         Ok(main)
     }
 
-    /// The error of [`check_residual_imports`], located at the import
-    /// statement of module `to` that imports `from` (directly).
-    fn locate_residual_cycle(&self, from: &str, to: &str, e: SpyError) -> crate::error::Failure {
+    /// The error of [`check_residual_imports`]: the residual code of
+    /// module `from` names module `to`, loaded after it; located at the
+    /// import statement of `to` that imports `from`.
+    fn residual_cycle(&self, from: &str, to: &str) -> crate::error::Failure {
+        let e = SpyError::new(
+            ExcKind::Wip,
+            format!(
+                "the residual code of module `{from}` refers to module `{to}`, which is loaded after it: a residual program whose modules import each other cannot be read back (yet)"
+            ),
+        );
         let Some(id) = self.vm.module_named(to) else {
             return e.into();
         };
@@ -334,7 +347,11 @@ impl Interp<'_> {
         });
         match stmt {
             Some(s) => e
-                .with_error(&m.file, s.range, format!("`{from}` is imported here, and its residual code needs `{to}`"))
+                .with_error(
+                    &m.file,
+                    s.range,
+                    format!("`{from}` is imported here, and its residual code needs `{to}`"),
+                )
                 .into(),
             None => e.into(),
         }

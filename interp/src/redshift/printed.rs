@@ -54,7 +54,10 @@ impl PrintedResidual {
 
     /// Make the other residual modules what `import` loads in `interp`,
     /// and give back the main one.
-    pub fn preload(self, interp: &mut crate::frames::Interp<'_>) -> (Rc<SourceFile>, ast::Module, String, ResidualMap) {
+    pub fn preload(
+        self,
+        interp: &mut crate::frames::Interp<'_>,
+    ) -> (Rc<SourceFile>, ast::Module, String, ResidualMap) {
         for d in self.deps {
             interp.preload_module(d.modname, d.file, d.module);
         }

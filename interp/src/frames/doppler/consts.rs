@@ -154,7 +154,8 @@ impl Interp<'_> {
                         .is_some_and(|it| self.storable_in_static_tuple(it))
                 });
                 if t.ty == TypeId::INTERP_TUPLE && reads_as_static {
-                    f.shift()?.note_import(&self.modname(f), "__spy__", "interp_tuple");
+                    f.shift()?
+                        .note_import(&self.modname(f), "__spy__", "interp_tuple");
                     build::call(name_expr("interp_tuple", range), items, range)
                 } else {
                     lit(ExprKind::Tuple(items))
@@ -230,7 +231,8 @@ impl Interp<'_> {
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
             TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {
-                f.shift()?.note_import(&self.modname(f), "__spy__", "interp_tuple");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::Tuple(items) => {
@@ -261,7 +263,8 @@ impl Interp<'_> {
                 build::subscript(name_expr(name, range), args, range)
             }
             TypeKind::EmptyDict => {
-                f.shift()?.note_import(&self.modname(f), "__spy__", "EmptyDictType");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "EmptyDictType");
                 name_expr("EmptyDictType", range)
             }
             TypeKind::Ptr { item, gc } => {
@@ -284,7 +287,8 @@ impl Interp<'_> {
                 self.global_ref(f, &fqn, range)?
             }
             TypeKind::InterpTuple => {
-                f.shift()?.note_import(&self.modname(f), "__spy__", "interp_tuple");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::MetaArg => {

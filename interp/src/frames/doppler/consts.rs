@@ -221,7 +221,7 @@ impl Interp<'_> {
             // no builtin name spells `types::NotImplementedType`; its one
             // value's static type does
             TypeKind::NotImplemented => {
-                f.shift()?.note_import("__spy__", "STATIC_TYPE");
+                f.shift()?.note_import(&self.modname(f), "__spy__", "STATIC_TYPE");
                 build::call(
                     name_expr("STATIC_TYPE", range),
                     vec![name_expr("NotImplemented", range)],

@@ -11,9 +11,9 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use spy_conformance as conformance;
 use spy_interp::engine::Limits;
-use spy_interp::redshift::{redshift_source, Format, RedshiftOptions};
+use spy_interp::redshift::{redshift_source_in, Format, RedshiftOptions};
 
-const AREAS: &[&str] = &["redshift/", "examples/"];
+const AREAS: &[&str] = &["redshift/", "examples/", "modules/redshift_"];
 
 fn main() {
     let args = Arguments::from_args();
@@ -40,18 +40,27 @@ fn main() {
 fn wrapped_is_the_same_module(
     path: &str,
     source: &[u8],
+    modules: spy_interp::host::ModuleSources,
     options: RedshiftOptions,
     unwrapped: &str,
 ) -> Result<(), Failed> {
     let options = RedshiftOptions { width: 30, ..options };
-    let wrapped = match redshift_source(path, source, options, Format::Spy, Limits::default()).result {
-        Ok(text) => text,
-        Err(report) => return Err(format!("redshift --width 30 failed:\n{report}").into()),
-    };
+    let wrapped =
+        match redshift_source_in(path, source, options, Format::Spy, Limits::default(), modules).result {
+            Ok(text) => text,
+            Err(report) => return Err(format!("redshift --width 30 failed:\n{report}").into()),
+        };
+    // each module of a multi-module residual (`# file: NAME.spy`
+    // sections) parses on its own
     let reprint = |text: &str| {
-        spy_interp::syntax::parse_str(text)
-            .map(|m| spy_interp::backend::print_module(&m))
-            .map_err(|e| format!("{e} at {:?}", e.range))
+        let (main, files) = spy_interp::redshift::split_files(text);
+        let mut out = String::new();
+        for (name, t) in [("", main)].into_iter().chain(files) {
+            let m = spy_interp::syntax::parse_str(t).map_err(|e| format!("{name}: {e} at {:?}", e.range))?;
+            out.push_str(name);
+            out.push_str(&spy_interp::backend::print_module(&m));
+        }
+        Ok::<_, String>(out)
     };
     let a = reprint(unwrapped).map_err(|e| format!("the residual does not parse: {e}"))?;
     let b = reprint(&wrapped)
@@ -71,12 +80,21 @@ fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {
         provenance,
         ..Default::default()
     };
-    let out = redshift_source(&display_path, &source, options, Format::Spy, Limits::default());
+    // a multi-file case: its main module, the others beside it
+    let (main, modules) = conformance::split_case(&display_path, &source);
+    let out = redshift_source_in(
+        &display_path,
+        main,
+        options,
+        Format::Spy,
+        Limits::default(),
+        modules,
+    );
     let text = match out.result {
         Ok(text) => text,
         Err(report) => return Err(format!("redshift failed:\n{report}").into()),
     };
-    wrapped_is_the_same_module(&display_path, &source, options, &text)?;
+    wrapped_is_the_same_module(&display_path, main, modules, options, &text)?;
     let dir = case.snapshot_path.parent().expect("case directory").to_path_buf();
     let stem = case
         .snapshot_path

@@ -31,9 +31,11 @@ Two counts are printed:
   upstream's test expects (exit 0; or exit 1 with the expected `Kind` and a
   matching message). A number passed to, or expected from, a function whose
   declared type is `i8`, `u8`, `u32`, `i64`, `u64` or `f32` is written as the
-  typed literal `T(n)`, as upstream's harness wraps it by that type. Tests
-  that look at interpreter objects (`self.vm`,
-  `unwrap=False`, `B.w_...`), at captured output, at other files, or that
+  typed literal `T(n)`, as upstream's harness wraps it by that type. Files a
+  test writes with `self.write_file(name, src)` (other modules the source
+  imports, files it opens) are written beside the program in its temporary
+  directory. Tests that look at interpreter objects (`self.vm`,
+  `unwrap=False`, `B.w_...`), at captured output, at `tmpdir`, or that
   upstream skips for the interpreter are not applicable and only counted.
 
 Without SPY_UPSTREAM (or --upstream) the script says so and exits 0.
@@ -251,12 +253,16 @@ def decorator_skips(fn):
     return False
 
 
-FORBIDDEN = ("self.vm", "unwrap=False", "B.w_", "capsys", "write_file", "self.backend",
+FORBIDDEN = ("self.vm", "unwrap=False", "B.w_", "capsys", "self.backend",
              "tmpdir", "self.dump", "redshift", "monkeypatch", "self.builddir")
 
 
 def extract(fn):
-    """[(source, checks, errors)] for one test method; raises NotApplicable."""
+    """(source, checks, errors, files) for one test method; raises NotApplicable.
+
+    files: {name: text} that the test writes with `self.write_file(name, src)`
+    (dedented, as upstream's helper does) into the directory of the main
+    source: other modules it imports, or files it opens."""
     SIGS.clear()
     text = ast.unparse(fn)
     for k in FORBIDDEN:
@@ -270,6 +276,7 @@ def extract(fn):
     src = None
     checks = []
     errors = []     # (call or None, kind or None, pattern, is_regex)
+    files = {}      # name -> text written beside the main source
 
     def visit(stmts):
         nonlocal src
@@ -300,6 +307,11 @@ def extract(fn):
                 checks.append(check(st.test))
             elif isinstance(st, ast.Expr):
                 v = st.value
+                if isinstance(v, ast.Call) and ast.unparse(v.func) == "self.write_file":
+                    if len(v.args) != 2:
+                        raise NotApplicable("write_file")
+                    files[const_str(v.args[0], env)] = textwrap.dedent(const_str(v.args[1], env))
+                    continue
                 if isinstance(v, ast.Call) and ast.unparse(v.func) == "self.compile_raises":
                     s = const_str(v.args[0], env)
                     if src is not None and s != src:
@@ -387,7 +399,9 @@ def extract(fn):
         raise NotApplicable("no checks")
     if re.search(r"^\s*def main\b", src, re.M):
         raise NotApplicable("defines main")
-    return textwrap.dedent(src), checks, errors
+    if "test.spy" in files:
+        raise NotApplicable("writes the main source's file")
+    return textwrap.dedent(src), checks, errors, files
 
 
 def program(src, body_lines):
@@ -395,9 +409,14 @@ def program(src, body_lines):
     return f"{src.rstrip()}\n\n\ndef main() -> None:\n{body}\n"
 
 
-def run_snippet(binary, engine, src, checks, errors):
-    """None if it behaves as upstream expects, else the reason."""
+def run_snippet(binary, engine, src, checks, errors, files=None):
+    """None if it behaves as upstream expects, else the reason. `files` are
+    written beside the main source first (modules it imports: spec §8.6)."""
     with tempfile.TemporaryDirectory() as d:
+        for name, text in (files or {}).items():
+            if "/" in name or name.startswith("."):
+                return f"cannot write {name!r} beside the source"
+            (Path(d) / name).write_text(text)
         path = Path(d) / "test.spy"
         if checks or not errors:
             lines = []
@@ -443,7 +462,7 @@ def snippets(upstream: Path, binary, engine, verbose):
                 total += 1
                 name = f"{f.relative_to(tests)}::{cls.name}::{fn.name}"
                 try:
-                    src, checks, errors = extract(fn)
+                    src, checks, errors, files = extract(fn)
                 except NotApplicable as e:
                     if verbose > 1:
                         print(f"  n/a  {name}: {e}")
@@ -453,7 +472,7 @@ def snippets(upstream: Path, binary, engine, verbose):
                         print(f"  n/a  {name}: {type(e).__name__} {e}")
                     continue
                 applicable += 1
-                why = run_snippet(binary, engine, src, checks, errors)
+                why = run_snippet(binary, engine, src, checks, errors, files)
                 ok += why is None
                 if verbose:
                     print(f"  {'ok  ' if why is None else 'FAIL'} {name}{'' if why is None else '  ' + why}")

@@ -28,7 +28,7 @@ pub mod snapshot;
 pub use case::{bundled_suite, bundled_suite_dir, discover, Case};
 pub use native::NotYetNative;
 pub use runner::{
-    check, check_with, run_all, run_all_with, run_bounded, run_bounded_with, shard, CaseBounds, Target,
-    Verdict,
+    check, check_with, run_all, run_all_with, run_bounded, run_bounded_with, shard, split_case, CaseBounds,
+    Target, Verdict,
 };
 pub use snapshot::{normalize, snapshot, snapshot_body, snapshot_file};

@@ -11,6 +11,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 use spy_interp::engine::{run_program, Engine, Limits, Outcome, RunConfig};
 use spy_interp::error::ExcKind;
+use spy_interp::host::{ModuleSources, ModuleText};
 
 use crate::case::Case;
 use crate::snapshot::{normalize, snapshot};
@@ -71,14 +72,67 @@ impl Target {
             general_paths_only: self.general_paths_only,
             // each run opens files in a temporary directory of its own
             files: spy_interp::host::FileAccess::TempDir,
+            // a one-file case finds no module file
+            modules: ModuleSources::Memory(&[]),
             ..RunConfig::default()
         }
     }
 
-    /// Run `source` (named `path`) on this target.
+    /// Run `source` (named `path`) on this target. A multi-file case (a
+    /// main module followed by `# file: NAME.spy` sections, README) runs
+    /// its main module with the sections as the files beside it.
     pub fn run(self, path: &str, source: &[u8], limits: Limits) -> Outcome {
-        run_program(self.engine, path, source, self.config(limits))
+        let (main, modules) = split_case(path, source);
+        let config = RunConfig {
+            modules,
+            ..self.config(limits)
+        };
+        run_program(self.engine, path, main, config)
     }
+}
+
+/// The main module of a case and the module files it carries
+/// (`# file: NAME.spy` sections); a one-file case has none.
+pub fn split_case<'s>(path: &str, source: &'s [u8]) -> (&'s [u8], ModuleSources) {
+    let Ok(text) = std::str::from_utf8(source) else {
+        return (source, ModuleSources::Memory(&[]));
+    };
+    let (main, files) = spy_interp::redshift::split_files(text);
+    if files.is_empty() {
+        return (source, ModuleSources::Memory(&[]));
+    }
+    (main.as_bytes(), ModuleSources::Memory(case_modules(path, &files)))
+}
+
+/// The module files of case `path`, made `'static` once per case and
+/// process (a `RunConfig` is `Copy`: it borrows them).
+fn case_modules(path: &str, files: &[(&str, &str)]) -> &'static [ModuleText] {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    /// A case's path and files.
+    type Key = (String, Vec<(String, String)>);
+    static MODULES: OnceLock<Mutex<HashMap<Key, &'static [ModuleText]>>> = OnceLock::new();
+    let key = (
+        path.to_string(),
+        files
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect::<Vec<_>>(),
+    );
+    let mut cache = MODULES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    cache.entry(key).or_insert_with_key(|(_, files)| {
+        let texts: Vec<ModuleText> = files
+            .iter()
+            .map(|(name, text)| ModuleText {
+                file_name: Box::leak(name.clone().into_boxed_str()),
+                source: Box::leak(text.clone().into_bytes().into_boxed_slice()),
+            })
+            .collect();
+        Box::leak(texts.into_boxed_slice())
+    })
 }
 
 impl fmt::Display for Target {

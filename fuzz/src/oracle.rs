@@ -218,6 +218,8 @@ fn config(fuel: u64, mutations: Mutations, max_memory: u64) -> RunConfig {
         argv: None,
         // Kept out of the swarm: a fuzzed program opens no file.
         files: spy_interp::host::FileAccess::Denied,
+        // nor a module file: `import m` finds no `m.spy`
+        modules: spy_interp::host::ModuleSources::Memory(&[]),
     }
 }
 

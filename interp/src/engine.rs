@@ -280,13 +280,9 @@ pub fn run_doppler(
     out: &mut dyn std::io::Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let PrintedResidual {
-        modname,
-        file,
-        module,
-        map,
-    } = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
+    let printed = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
     let mut interp = Interp::new(out, config);
+    let (file, module, modname, map) = printed.preload(&mut interp);
     let result = interp.run_parsed_module_as(file, module, &modname);
     flushed(mapped(&map, result), interp.out)
 }
@@ -309,13 +305,8 @@ pub fn run_redshifted_to(
         let mut warnings = Vec::new();
         let result = redshift_for_run_reporting(&path, &source, &mut out, config, mode, &mut warnings)
             .and_then(|residual| {
-                let PrintedResidual {
-                    modname,
-                    file,
-                    module,
-                    map,
-                } = residual;
                 let mut interp = Interp::new(&mut out, config);
+                let (file, module, modname, map) = residual.preload(&mut interp);
                 let r = interp.run_parsed_module_as(file, module, &modname);
                 flushed(mapped(&map, r), interp.out)
             });
@@ -402,13 +393,8 @@ pub fn run_jit(
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };
-    let PrintedResidual {
-        modname,
-        file,
-        module,
-        map,
-    } = residual;
     let mut interp = Interp::new(out, config);
+    let (file, module, modname, map) = residual.preload(&mut interp);
     let module = interp.load_parsed_module_as(file, module, &modname);
     run_jit_module(&mut interp, module)
         .map(|r| mapped(&map, r))
@@ -428,14 +414,9 @@ pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<Strin
             Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),
             Err(e) => return Err(format!("{e:?}\n")),
         };
-        let PrintedResidual {
-            modname,
-            file,
-            module,
-            ..
-        } = residual;
         let mut sink = Vec::new();
         let mut interp = Interp::new(&mut sink, config);
+        let (file, module, modname, _) = residual.preload(&mut interp);
         let module = interp.load_parsed_module_as(file, module, &modname);
         let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
             Ok(m) => m,

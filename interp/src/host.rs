@@ -314,3 +314,79 @@ mod tests {
         assert!(!dir.exists(), "the run's directory is removed");
     }
 }
+
+/// Where a program's user modules come from (spec §8.6): `import m` finds
+/// `m.spy` beside the program's main file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModuleSources {
+    /// The file system: the directory of the main file (the command line).
+    #[default]
+    Disk,
+    /// The given files, as if they were beside the main file (the
+    /// conformance runner's multi-file cases, `# file: NAME.spy`
+    /// sections); nothing is read from disk.
+    Memory(&'static [ModuleText]),
+}
+
+/// One module file given in memory: its file name (`m.spy`) and text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModuleText {
+    pub file_name: &'static str,
+    pub source: &'static [u8],
+}
+
+/// What looking for module `name` found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ModuleFile {
+    /// `name.spy`: its display path and contents.
+    Spy {
+        path: String,
+        source: Vec<u8>,
+    },
+    /// No `name.spy`, but `name.py` (which cannot be imported).
+    Py,
+    Missing,
+}
+
+impl ModuleSources {
+    /// Look for module `name` beside `main_path` (the program's main file;
+    /// as upstream's `find_file_on_path`, `.spy` wins over `.py`).
+    pub fn find(self, main_path: &str, name: &str) -> ModuleFile {
+        let dir = Path::new(main_path).parent().unwrap_or(Path::new(""));
+        let spy = dir.join(format!("{name}.spy"));
+        match self {
+            ModuleSources::Disk => {
+                if spy.is_file() {
+                    // a file that exists but cannot be read is reported as
+                    // missing (with the path in `ModuleFile::Spy` only on success)
+                    if let Ok(source) = std::fs::read(&spy) {
+                        return ModuleFile::Spy {
+                            path: spy.to_string_lossy().into_owned(),
+                            source,
+                        };
+                    }
+                }
+                if dir.join(format!("{name}.py")).is_file() {
+                    ModuleFile::Py
+                } else {
+                    ModuleFile::Missing
+                }
+            }
+            ModuleSources::Memory(files) => {
+                let wanted = format!("{name}.spy");
+                let wanted_py = format!("{name}.py");
+                if let Some(m) = files.iter().find(|m| m.file_name == wanted) {
+                    return ModuleFile::Spy {
+                        path: spy.to_string_lossy().into_owned(),
+                        source: m.source.to_vec(),
+                    };
+                }
+                if files.iter().any(|m| m.file_name == wanted_py) {
+                    ModuleFile::Py
+                } else {
+                    ModuleFile::Missing
+                }
+            }
+        }
+    }
+}

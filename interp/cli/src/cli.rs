@@ -582,6 +582,8 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
     let config = spy_interp::engine::RunConfig {
         argv: Some(program_argv(file, args)),
         files: spy_interp::host::FileAccess::Host,
+        // `import m` reads `m.spy` beside FILE
+        modules: spy_interp::host::ModuleSources::Disk,
         ..target.config(limits)
     };
     // The program's output streams to stdout as it runs.

@@ -102,6 +102,8 @@ pub struct ResidualMap {
     pub origins: Origins,
     /// The errors redshift folded into residual `raise`s.
     pub folded: Vec<FoldedError>,
+    /// The maps of the program's other residual modules (spec §16.8).
+    pub others: Vec<ResidualMap>,
 }
 
 impl ResidualMap {
@@ -124,6 +126,9 @@ impl ResidualMap {
             map(&mut t.file, &mut t.range);
         }
         self.restore_folded(e);
+        for other in &self.others {
+            other.map_error(e);
+        }
     }
 
     /// An error raised by a residual `raise` that stands for an error

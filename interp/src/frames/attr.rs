@@ -85,6 +85,27 @@ impl Interp<'_> {
                 let module = self.vm.module(*m);
                 let slot = module.resolution.module_scope.find(&attr.name);
                 match slot.and_then(|i| module.globals[i].clone()) {
+                    // A `var` of another module read by code being shifted:
+                    // read at run time (`m.x` in the residual module).
+                    Some(g)
+                        if g.color == crate::vm::value::Color::Red
+                            && f.is_shifting()
+                            && g.value.is_some() =>
+                    {
+                        let owner = module.name.clone();
+                        let here = self.vm.module(f.module).name.clone();
+                        let sh = f.shift()?;
+                        if owner != here {
+                            sh.state().user_imports.insert((here, owner.clone()));
+                        }
+                        let r = obj_expr.range.cover(attr.range);
+                        let e = crate::frames::doppler::build::attribute(
+                            crate::frames::doppler::name_expr(&owner, obj_expr.range),
+                            &attr.name,
+                            r,
+                        );
+                        Ok(Self::residual_value(g.ty, e))
+                    }
                     Some(g) => match g.value {
                         Some(value) => Ok(Typed {
                             color: g.color,

@@ -56,6 +56,9 @@ pub struct RunConfig {
     pub argv: Option<&'static [String]>,
     /// What `open` may open (spec §8.5): nothing by default.
     pub files: crate::host::FileAccess,
+    /// Where `import m` finds `m.spy` (spec §8.6): beside the main file on
+    /// disk by default.
+    pub modules: crate::host::ModuleSources,
 }
 
 impl RunConfig {

@@ -49,6 +49,7 @@ mod dynamic;
 mod expr;
 mod files;
 mod function;
+pub(crate) mod importing;
 mod iteration;
 pub mod limits;
 pub(crate) mod list;
@@ -165,6 +166,12 @@ pub struct Interp<'out> {
     pub(crate) argv: Option<&'static [String]>,
     /// The files the program opened (`host`).
     pub(crate) files: crate::host::Files,
+    /// Where user modules are found (`RunConfig::modules`).
+    pub(crate) module_sources: crate::host::ModuleSources,
+    /// Residual modules printed and parsed back, by module name: what
+    /// `import m` of a residual program loads (the doppler and jit engines).
+    pub(crate) preloaded:
+        std::collections::HashMap<String, (Rc<crate::source::SourceFile>, crate::syntax::ast::Module)>,
     /// The user's program path when the module run is its residual code
     /// (`argv[0]` without `RunConfig::argv`).
     pub(crate) program_path: Option<String>,
@@ -213,6 +220,8 @@ impl<'out> Interp<'out> {
             general_paths_only: config.general_paths_only,
             argv: config.argv,
             files: crate::host::Files::new(config.files),
+            module_sources: config.modules,
+            preloaded: Default::default(),
             program_path: None,
             depth: 0,
             steps: 0,

@@ -52,6 +52,17 @@ impl Interp<'_> {
         self.call_main(id)
     }
 
+    /// Make `module` (parsed from `file`) what `import modname` loads: a
+    /// residual module of the program (the doppler and jit engines).
+    pub fn preload_module(
+        &mut self,
+        modname: String,
+        file: Rc<crate::source::SourceFile>,
+        module: ast::Module,
+    ) {
+        self.preloaded.insert(modname, (file, module));
+    }
+
     /// Parse, resolve and initialize a residual module (the jit engine's
     /// input); its id.
     pub fn load_residual_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
@@ -82,12 +93,22 @@ impl Interp<'_> {
         module: ast::Module,
         modname: &str,
     ) -> Eval<ModuleId> {
-        let modname = modname.to_string();
-        let resolution = resolve::resolve_module(&module, &modname, &file)?;
+        self.load_program(file, module, modname)
+    }
+
+    /// Register a parsed and resolved module under `modname` and run its
+    /// module-level code (`frames::importing` calls it in load order).
+    pub(crate) fn add_and_init_module(
+        &mut self,
+        modname: &str,
+        file: Rc<crate::source::SourceFile>,
+        module: ast::Module,
+        resolution: resolve::Resolution,
+    ) -> Eval<ModuleId> {
         let n = resolution.module_scope.slot_count();
         let id = self.vm.add_module(ModuleData {
-            name: modname.clone(),
-            file: file.clone(),
+            name: modname.to_string(),
+            file,
             ast: Rc::new(module),
             resolution: Rc::new(resolution),
             globals: vec![None; n],
@@ -250,14 +271,19 @@ impl Interp<'_> {
         module: &ast::Identifier,
         alias: Option<&ast::Identifier>,
     ) -> Eval<()> {
-        match crate::vm::modules::BuiltinModule::find(&module.name) {
-            Some(m) => {
-                let v = Typed::blue(
-                    TypeId::MODULE,
-                    Value::Builtin(crate::vm::builtins::Builtin::Module(m)),
-                );
-                self.declare_slot(f, alias.unwrap_or(module), v)
-            }
+        if let Some(m) = crate::vm::modules::BuiltinModule::find(&module.name) {
+            let v = Typed::blue(
+                TypeId::MODULE,
+                Value::Builtin(crate::vm::builtins::Builtin::Module(m)),
+            );
+            return self.declare_slot(f, alias.unwrap_or(module), v);
+        }
+        match self.user_module(f, module, &module.name)? {
+            Some(id) => self.declare_slot(
+                f,
+                alias.unwrap_or(module),
+                Typed::blue(TypeId::MODULE, Value::Module(id)),
+            ),
             None => Err(
                 SpyError::new(ExcKind::ImportError, format!("cannot import `{}`", module.name))
                     .with_error(
@@ -270,6 +296,28 @@ impl Interp<'_> {
         }
     }
 
+    /// The loaded user module `name` an import statement of `f` names
+    /// (`spy_name` as its error says it); not loaded yet is a cycle
+    /// (`frames::importing`).
+    fn user_module(&self, f: &Frame, module: &ast::Identifier, spy_name: &str) -> Eval<Option<ModuleId>> {
+        if crate::frames::importing::is_builtin_module(&module.name) {
+            return Ok(None);
+        }
+        match self.vm.module_named(&module.name) {
+            Some(id) => Ok(Some(id)),
+            None => {
+                let range = if f.current.is_empty() {
+                    module.range
+                } else {
+                    f.current
+                };
+                Err(self
+                    .circular_import(&f.file, range, spy_name, &module.name)
+                    .into())
+            }
+        }
+    }
+
     pub(crate) fn exec_import_from(
         &mut self,
         f: &mut Frame,
@@ -277,8 +325,13 @@ impl Interp<'_> {
         names: &[ast::ImportName],
     ) -> Eval<()> {
         let builtin_module = crate::vm::modules::BuiltinModule::find(&module.name);
-        if builtin_module.is_none() && module.name != "builtins" {
-            let first = names.first().map(|n| n.name.name.as_str()).unwrap_or("");
+        let first = names.first().map(|n| n.name.name.as_str()).unwrap_or("");
+        let user = match builtin_module {
+            Some(_) => None,
+            None if module.name == "builtins" => None,
+            None => self.user_module(f, module, &format!("{}.{first}", module.name))?,
+        };
+        if builtin_module.is_none() && user.is_none() && module.name != "builtins" {
             return Err(SpyError::new(
                 ExcKind::ImportError,
                 format!("cannot import `{}.{first}`", module.name),
@@ -291,9 +344,10 @@ impl Interp<'_> {
             .into());
         }
         for n in names {
-            let member = match builtin_module {
-                Some(m) => m.member(&n.name.name),
-                None => crate::vm::builtins::lookup(&n.name.name).map(crate::vm::builtins::value),
+            let member = match (builtin_module, user) {
+                (Some(m), _) => m.member(&n.name.name),
+                (None, Some(id)) => self.module_member(id, &n.name.name),
+                (None, None) => crate::vm::builtins::lookup(&n.name.name).map(crate::vm::builtins::value),
             };
             let Some(v) = member else {
                 return Err(SpyError::new(
@@ -313,5 +367,16 @@ impl Interp<'_> {
             self.declare_slot(f, n.alias.as_ref().unwrap_or(&n.name), v)?;
         }
         Ok(())
+    }
+
+    /// `from m import name` of user module `m`: the value `name` has now,
+    /// bound as a blue constant (upstream's `exec_Import` declares every
+    /// import blue; a `var` is imported with its value at import time,
+    /// spec §8.6).
+    fn module_member(&self, id: ModuleId, name: &str) -> Option<Typed> {
+        let m = self.vm.module(id);
+        let slot = m.resolution.module_scope.find(name)?;
+        let g = m.globals[slot].clone()?;
+        Some(Typed::blue(g.ty, g.value?))
     }
 }

@@ -46,7 +46,7 @@ impl FnLower<'_, '_, '_> {
         match self.res.name(id.id) {
             NameRef::Builtin(i) => Some(builtins::value(i).value),
             NameRef::Global(slot) => {
-                let m = self.cx.interp.vm.module(self.cx.module);
+                let m = self.cx.interp.vm.module(self.module);
                 let sym = m.resolution.module_scope.symbols.get(slot as usize)?;
                 if sym.kind != crate::resolve::VarKind::Const {
                     return None;
@@ -55,6 +55,14 @@ impl FnLower<'_, '_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// The slot of `var` global `name` of module `m`, if it is one.
+    fn module_var(&self, m: crate::vm::value::ModuleId, name: &str) -> Option<u32> {
+        let module = self.cx.interp.vm.module(m);
+        let slot = module.resolution.module_scope.find(name)?;
+        (module.resolution.module_scope.symbols[slot].kind == crate::resolve::VarKind::Var)
+            .then_some(slot as u32)
     }
 
     /// `obj.attr` of a static type or module (`T.__make__`, `T.method`,
@@ -68,7 +76,7 @@ impl FnLower<'_, '_, '_> {
             _ => return None,
         };
         let interp = &mut *self.cx.interp;
-        let mut frame = interp.module_frame(self.cx.module);
+        let mut frame = interp.module_frame(self.module);
         interp
             .get_attr(&mut frame, Typed::blue(ty, v), obj, attr)
             .ok()
@@ -84,7 +92,7 @@ impl FnLower<'_, '_, '_> {
             _ => return None,
         }
         let interp = &mut *self.cx.interp;
-        let mut frame = interp.module_frame(self.cx.module);
+        let mut frame = interp.module_frame(self.module);
         let v = interp.eval_expr(&mut frame, e).ok()?;
         v.is_blue().then_some(v.value)
     }
@@ -242,6 +250,11 @@ impl FnLower<'_, '_, '_> {
             ExprKind::Subscript { value, indices } => self.subscript(value, indices, e.range),
             ExprKind::Call { func, args } => self.call(e, func, args),
             ExprKind::Attribute { value, attr } => match self.static_value(value) {
+                // `m.x` of a `var` of user module `m`: read at run time
+                Some(Value::Module(m)) if self.module_var(m, &attr.name).is_some() => {
+                    let slot = self.module_var(m, &attr.name).expect("checked");
+                    self.read_global_of(m, slot, &attr.name, e.range)
+                }
                 Some(_) => {
                     let v = self.static_attr(value, attr);
                     self.static_lval(v, &attr.name, e.range)
@@ -1175,7 +1188,7 @@ impl FnLower<'_, '_, '_> {
             _ => TypeId::BUILTIN_FUNC,
         };
         let interp = &mut *self.cx.interp;
-        let frame = interp.module_frame(self.cx.module);
+        let frame = interp.module_frame(self.module);
         interp
             .str_of(&frame, &crate::vm::value::Typed::blue(ty, v), e.range)
             .ok()
@@ -1204,7 +1217,7 @@ impl FnLower<'_, '_, '_> {
             return None;
         }
         let interp = &mut *self.cx.interp;
-        let mut frame = interp.module_frame(self.cx.module);
+        let mut frame = interp.module_frame(self.module);
         let v = interp.eval_expr(&mut frame, e).ok()?;
         if v.ty != TypeId::INTERP_TUPLE || !v.is_blue() {
             return None;

@@ -42,6 +42,8 @@ pub(crate) struct FnLower<'c, 'a, 'out> {
     pub cx: &'c mut LowerCx<'a, 'out>,
     pub fb: FunctionBuilder,
     pub func: Rc<Function>,
+    /// The module the function is in (its globals, its names' meaning).
+    pub module: crate::vm::value::ModuleId,
     pub file: Rc<SourceFile>,
     pub res: Rc<Resolution>,
     /// Locals by slot: declared type and IR locals.
@@ -93,6 +95,7 @@ fn lower_body(
         cx,
         fb,
         func: func.clone(),
+        module: code.module,
         file: code.file.clone(),
         res: code.res.clone(),
         locals: HashMap::new(),
@@ -689,7 +692,7 @@ impl FnLower<'_, '_, '_> {
     /// The type an annotation denotes, evaluated by ASTFrame in the module.
     pub fn eval_type(&mut self, t: &Expr) -> Lowered<TypeId> {
         let interp = &mut *self.cx.interp;
-        let mut frame = interp.module_frame(self.cx.module);
+        let mut frame = interp.module_frame(self.module);
         interp
             .eval_type_expr(&mut frame, t)
             .or_else(|_| self.unsupported("a type annotation that cannot be evaluated", t.range))

@@ -22,7 +22,7 @@ use crate::vm::value::Value;
 pub struct GlobalArea {
     pub words: Vec<Word>,
     /// A global's first slot and declared type, by module slot.
-    placed: HashMap<u32, (usize, TypeId)>,
+    placed: HashMap<(crate::vm::value::ModuleId, u32), (usize, TypeId)>,
 }
 
 /// A global's slots: where they start and the IR type of each.
@@ -68,13 +68,25 @@ impl LowerCx<'_, '_> {
 impl FnLower<'_, '_, '_> {
     /// The slots of module global `slot` (`name`), placed on first use.
     fn global(&mut self, slot: u32, name: &str, range: TextRange) -> Lowered<Placed> {
-        let m = self.cx.interp.vm.module(self.cx.module);
+        self.global_of(self.module, slot, name, range)
+    }
+
+    /// The slots of global `slot` (`name`) of module `module`, placed on
+    /// first use (a `var` of another module is one area slot run too).
+    fn global_of(
+        &mut self,
+        module: crate::vm::value::ModuleId,
+        slot: u32,
+        name: &str,
+        range: TextRange,
+    ) -> Lowered<Placed> {
+        let m = self.cx.interp.vm.module(module);
         let g = m.globals.get(slot as usize).cloned().flatten();
         let Some(g) = g else {
             return self.unsupported(format!("the module variable `{name}`"), range);
         };
         let tys = self.cx.flatten(g.ty, &self.file, range)?;
-        if let Some(&(first, ty)) = self.cx.globals.placed.get(&slot) {
+        if let Some(&(first, ty)) = self.cx.globals.placed.get(&(module, slot)) {
             return Ok(Placed { first, ty, tys });
         }
         let mut words = Vec::new();
@@ -90,7 +102,7 @@ impl FnLower<'_, '_, '_> {
             return self.unsupported(format!("more than {MAX_GLOBAL_SLOTS} global slots"), range);
         }
         self.cx.globals.words.extend(words);
-        self.cx.globals.placed.insert(slot, (first, g.ty));
+        self.cx.globals.placed.insert((module, slot), (first, g.ty));
         Ok(Placed { first, ty: g.ty, tys })
     }
 
@@ -111,7 +123,18 @@ impl FnLower<'_, '_, '_> {
 
     /// Read module global `slot`.
     pub fn read_global(&mut self, slot: u32, name: &str, range: TextRange) -> Lowered<LVal> {
-        let g = self.global(slot, name, range)?;
+        self.read_global_of(self.module, slot, name, range)
+    }
+
+    /// Read global `slot` of module `module` (`m.x` of a `var` of `m`).
+    pub fn read_global_of(
+        &mut self,
+        module: crate::vm::value::ModuleId,
+        slot: u32,
+        name: &str,
+        range: TextRange,
+    ) -> Lowered<LVal> {
+        let g = self.global_of(module, slot, name, range)?;
         let mut regs = Vec::new();
         for (k, &t) in g.tys.iter().enumerate() {
             let (p, len, i) = self.slot_at(g.first + k);

@@ -37,7 +37,7 @@ impl FnLower<'_, '_, '_> {
         for e in items {
             if self.is_static_expr(e) {
                 let interp = &mut *self.cx.interp;
-                let mut frame = interp.module_frame(self.cx.module);
+                let mut frame = interp.module_frame(self.module);
                 match interp.eval_expr(&mut frame, e) {
                     Ok(v) if v.is_blue() => shape.push(Item::Blue(v.value)),
                     _ => return self.unsupported("this item of an interp tuple", e.range),

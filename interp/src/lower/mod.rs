@@ -183,7 +183,6 @@ struct Declared {
 /// State shared by the functions being lowered.
 pub(crate) struct LowerCx<'a, 'out> {
     interp: &'a mut Interp<'out>,
-    module: ModuleId,
     builder: ModuleBuilder,
     helpers: Helpers,
     errors: ErrorTable,
@@ -247,7 +246,7 @@ impl LowerCx<'_, '_> {
         }
         let def_file = func.code.file.clone();
         let proto = func.code.def.proto_range;
-        if func.color != FuncColor::Red || func.module != self.module {
+        if func.color != FuncColor::Red {
             return Err(LowerError::unsupported(
                 format!("a call of `{}` (not a red function of the module)", func.fqn),
                 file,
@@ -329,7 +328,7 @@ pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
 
 /// Lower `main` of the initialized residual module `module` and every
 /// function it reaches.
-pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
+pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Function>) -> Lowered<Program> {
     let mut builder = ModuleBuilder::new();
     let helpers = Helpers::declare(&mut builder);
     let mut globals = GlobalArea::default();
@@ -339,7 +338,6 @@ pub fn lower_program(interp: &mut Interp<'_>, module: ModuleId, main: &Rc<Functi
         globals,
         global_base,
         interp,
-        module,
         builder,
         helpers,
         errors: ErrorTable::new(),

@@ -435,7 +435,7 @@ impl FnLower<'_, '_, '_> {
         let texts = [mem, None].map(|mem| {
             let v = Typed::red(p.ty, Value::Ptr(PtrValue { ty: p.ty, mem }));
             let interp = &mut *self.cx.interp;
-            let frame = interp.module_frame(self.cx.module);
+            let frame = interp.module_frame(self.module);
             interp.str_of(&frame, &v, range).ok()
         });
         let [Some(object), Some(null)] = texts else {

@@ -300,6 +300,7 @@ mod tests {
             source,
             origins,
             folded: Vec::new(),
+            others: Vec::new(),
         };
         (residual, map)
     }

@@ -21,7 +21,7 @@ mod printed;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub use printed::{print_checked, PrintedResidual};
+pub use printed::{print_checked, split_files, PrintedResidual, FILE_SEPARATOR};
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
@@ -91,10 +91,33 @@ pub fn redshift_source(
     format: Format,
     limits: crate::frames::Limits,
 ) -> RedshiftOutput {
+    redshift_source_in(
+        path,
+        source,
+        options,
+        format,
+        limits,
+        crate::host::ModuleSources::Disk,
+    )
+}
+
+/// [`redshift_source`] with the program's other modules found in `modules`.
+pub fn redshift_source_in(
+    path: &str,
+    source: &[u8],
+    options: RedshiftOptions,
+    format: Format,
+    limits: crate::frames::Limits,
+    modules: crate::host::ModuleSources,
+) -> RedshiftOutput {
     let (path, source) = (path.to_string(), source.to_vec());
     let run = move || {
         let mut blue_output = Vec::new();
-        let mut interp = Interp::new(&mut blue_output, limits.into());
+        let config = crate::frames::RunConfig {
+            modules,
+            ..limits.into()
+        };
+        let mut interp = Interp::new(&mut blue_output, config);
         let result = interp.redshift_with(&path, &source, options);
         drop(interp);
         let warnings = match &result {
@@ -105,13 +128,22 @@ pub fn redshift_source(
         // Shown only once it is known to parse back (the wrapped form parses
         // to the same module: `backend::spy_printer::wrap`).
         let shown = result.and_then(|r| {
-            let shown = match format {
-                Format::Ast => Some(crate::syntax::dump::dump_module(&r.module)),
-                _ if options.width > 0 => Some(crate::backend::print_module_width(&r.module, options.width)),
+            let show = |m: &ast::Module| match format {
+                Format::Ast => Some(crate::syntax::dump::dump_module(m)),
+                _ if options.width > 0 => Some(crate::backend::print_module_width(m, options.width)),
                 _ => None,
             };
+            let main_shown = show(&r.module);
+            let deps_shown: Vec<Option<String>> = r.deps.iter().map(|d| show(&d.module)).collect();
             let printed = print_checked(r, &printed_path)?;
-            Ok(shown.unwrap_or_else(|| printed.file.text.clone()))
+            // the main module's, then each other module's after its
+            // `# file: NAME.spy` line (spec §16.8)
+            let mut text = main_shown.unwrap_or_else(|| printed.file.text.clone());
+            for (d, shown) in printed.deps.iter().zip(deps_shown) {
+                text.push_str(&format!("{FILE_SEPARATOR}{}.spy\n", d.modname));
+                text.push_str(&shown.unwrap_or_else(|| d.file.text.clone()));
+            }
+            Ok(text)
         });
         let result = match shown {
             Ok(text) => Ok(text),
@@ -157,6 +189,33 @@ pub struct Residual {
     /// The errors folded into residual `raise`s (lazy mode), as ASTFrame
     /// would report them.
     pub folded: Vec<crate::backend::origins::FoldedError>,
+    /// The user modules this residual module imports (`import m`).
+    pub user_imports: Vec<String>,
+    /// The residual modules of the other modules of the program, in load
+    /// order (empty for a one-module program; spec §16.8).
+    pub deps: Vec<Residual>,
+}
+
+/// The residual modules import each other only along the source modules'
+/// import order: one that would import a module loaded after it (a generic
+/// of `m` specialized with a type of the module importing `m`) cannot be
+/// read back yet, a located `WIP` rather than an unreadable residual
+/// program.
+fn check_residual_imports(main: &Residual) -> Option<(String, String)> {
+    let names: Vec<&str> = main
+        .deps
+        .iter()
+        .map(|d| d.modname.as_str())
+        .chain([main.modname.as_str()])
+        .collect();
+    for (k, r) in main.deps.iter().chain([main]).enumerate() {
+        for m in &r.user_imports {
+            if !names[..k].contains(&m.as_str()) {
+                return Some((r.modname.clone(), m.clone()));
+            }
+        }
+    }
+    None
 }
 
 /// The provenance of one residual function.
@@ -232,6 +291,9 @@ impl Interp<'_> {
         result
     }
 
+    /// Shift every red function of every module of the program, then
+    /// assemble one residual module per module (spec §16.8): `id`'s, with
+    /// the others (in load order) as its `deps`.
     fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let mut i = 0;
         loop {
@@ -239,11 +301,60 @@ impl Interp<'_> {
                 break;
             };
             i += 1;
-            if func.module == id {
-                self.ensure_shifted(sh, &func)?;
+            self.ensure_shifted(sh, &func)?;
+        }
+        // Each residual `def` moves out of `shifted` into its module (one
+        // copy alive, not two).
+        let (mut shifted, order) = {
+            let mut state = sh.state();
+            (
+                std::mem::take(&mut state.shifted),
+                std::mem::take(&mut state.order),
+            )
+        };
+        let mut deps = Vec::new();
+        for k in 0..self.vm.modules.len() {
+            let mid = ModuleId(k as u32);
+            if mid != id {
+                deps.push(self.assemble(sh, mid, &mut shifted, &order, false)?);
             }
         }
-        self.assemble(sh, id)
+        let mut main = self.assemble(sh, id, &mut shifted, &order, true)?;
+        main.deps = deps;
+        if let Some((from, to)) = check_residual_imports(&main) {
+            return Err(self.residual_cycle(&from, &to));
+        }
+        Ok(main)
+    }
+
+    /// The error of [`check_residual_imports`]: the residual code of
+    /// module `from` names module `to`, loaded after it; located at the
+    /// import statement of `to` that imports `from`.
+    fn residual_cycle(&self, from: &str, to: &str) -> crate::error::Failure {
+        let e = SpyError::new(
+            ExcKind::Wip,
+            format!(
+                "the residual code of module `{from}` refers to module `{to}`, which is loaded after it: a residual program whose modules import each other cannot be read back (yet)"
+            ),
+        );
+        let Some(id) = self.vm.module_named(to) else {
+            return e.into();
+        };
+        let m = self.vm.module(id);
+        let stmt = m.ast.body.iter().find(|s| match &s.kind {
+            StmtKind::Import { module, .. } | StmtKind::ImportFrom { module, .. } => module.name == from,
+            _ => false,
+        });
+        match stmt {
+            Some(s) => e
+                .with_error(
+                    &m.file,
+                    s.range,
+                    format!("`{from}` is imported here, and its residual code needs `{to}`"),
+                )
+                .into(),
+            None => e.into(),
+        }
     }
 
     /// Shift `func` unless it already was (functions are identified by FQN:
@@ -408,18 +519,22 @@ impl Interp<'_> {
     /// The residual module: imports, `var` globals of scalar types, structs
     /// (fields and red methods), the other `var` globals, then the red
     /// functions in the order they were made.
-    fn assemble(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
+    fn assemble(
+        &mut self,
+        sh: &Shift,
+        id: ModuleId,
+        shifted: &mut HashMap<String, ast::FuncDef>,
+        order: &[Rc<Function>],
+        is_main: bool,
+    ) -> Eval<Residual> {
         let modname = self.vm.module(id).name.clone();
         let file = self.vm.module(id).file.clone();
-        // Each residual `def` moves out of `shifted` into the module (one
-        // copy alive, not two).
-        let (mut shifted, order) = {
-            let mut state = sh.state();
-            (
-                std::mem::take(&mut state.shifted),
-                std::mem::take(&mut state.order),
-            )
-        };
+        // this module's functions: those its FQN prefix names
+        let order: Vec<Rc<Function>> = order
+            .iter()
+            .filter(|f| f.fqn.split_once("::").map(|(m, _)| m) == Some(modname.as_str()))
+            .cloned()
+            .collect();
         // Which shifted functions are methods of which struct.
         let mut methods: HashMap<String, (TypeId, String, bool)> = HashMap::new();
         let mut struct_types: Vec<TypeId> = self.vm.structs.keys().copied().collect();
@@ -532,7 +647,29 @@ impl Interp<'_> {
                 globals.push(stmt);
             }
         }
-        let imports = std::mem::take(&mut sh.state().imports);
+        let user_imports: Vec<String> = sh
+            .read()
+            .user_imports
+            .iter()
+            .filter(|(importer, _)| *importer == modname)
+            .map(|(_, m)| m.clone())
+            .collect();
+        let imports: Vec<(&str, &str)> = sh
+            .read()
+            .imports
+            .iter()
+            .filter(|(importer, _, _)| *importer == modname)
+            .map(|(_, m, n)| (*m, *n))
+            .collect();
+        for m in &user_imports {
+            body.push(Stmt::new(
+                StmtKind::Import {
+                    module: ident(m, range),
+                    alias: None,
+                },
+                range,
+            ));
+        }
         let mut by_module: Vec<(&str, Vec<&str>)> = Vec::new();
         for (m, n) in imports {
             match by_module.iter_mut().find(|(x, _)| *x == m) {
@@ -571,8 +708,12 @@ impl Interp<'_> {
                 body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
             }
         }
-        let record = sh.state().record.take();
-        let warnings = std::mem::take(&mut sh.state().warnings);
+        let (record, warnings) = if is_main {
+            let mut state = sh.state();
+            (state.record.take(), std::mem::take(&mut state.warnings))
+        } else {
+            (None, Vec::new())
+        };
         let mut type_names = HashMap::new();
         if let Some(rec) = &record {
             for c in &rec.colors {
@@ -581,11 +722,15 @@ impl Interp<'_> {
                     .or_insert_with(|| self.vm.types.name(c.ty).to_string());
             }
         }
-        let folded = std::mem::take(&mut sh.state().folded);
+        // (every residual module defines the helpers, so every one maps
+        // their errors back)
+        let folded = sh.read().folded.clone();
         Ok(Residual {
             modname,
             file,
             folded,
+            user_imports,
+            deps: Vec::new(),
             module: ast::Module { body, name_count: 0 },
             functions,
             record,
@@ -619,11 +764,9 @@ impl Interp<'_> {
     fn residual_helpers(&mut self, sh: &Shift, frame: &Frame) -> Eval<Vec<Stmt>> {
         let range = TextRange::default();
         let (conversions, raisers) = {
-            let mut state = sh.state();
-            (
-                std::mem::take(&mut state.conversions),
-                std::mem::take(&mut state.raisers),
-            )
+            // (every residual module of the program gets them)
+            let state = sh.read();
+            (state.conversions.clone(), state.raisers.clone())
         };
         let mut defs = Vec::new();
         let helper =

@@ -31,8 +31,62 @@ pub struct PrintedResidual {
     pub file: Rc<SourceFile>,
     /// `file` parsed back (what runs).
     pub module: ast::Module,
-    /// The way from `file` back to the user's source.
+    /// The way from `file` back to the user's source (and from the other
+    /// modules' residual files to theirs).
     pub map: ResidualMap,
+    /// The other modules of the program, printed and parsed back, in load
+    /// order (spec §16.8); their maps are in `map.others`.
+    pub deps: Vec<PrintedResidual>,
+}
+
+impl PrintedResidual {
+    /// The residual program as one text: the main module's, then each
+    /// other module's in load order after its `# file: NAME.spy` line
+    /// (spec §16.8; the layout of a multi-file conformance case).
+    pub fn text(&self) -> String {
+        let mut out = self.file.text.clone();
+        for m in &self.deps {
+            out.push_str(&format!("{}{}.spy\n", FILE_SEPARATOR, m.modname));
+            out.push_str(&m.file.text);
+        }
+        out
+    }
+
+    /// Make the other residual modules what `import` loads in `interp`,
+    /// and give back the main one.
+    pub fn preload(
+        self,
+        interp: &mut crate::frames::Interp<'_>,
+    ) -> (Rc<SourceFile>, ast::Module, String, ResidualMap) {
+        for d in self.deps {
+            interp.preload_module(d.modname, d.file, d.module);
+        }
+        (self.file, self.module, self.modname, self.map)
+    }
+}
+
+/// The line that starts each module of a multi-module residual program
+/// (and of a multi-file conformance case): `# file: m.spy`.
+pub const FILE_SEPARATOR: &str = "# file: ";
+
+/// Split a multi-module text at its `# file: NAME.spy` lines: the text
+/// before the first one (the main module's), then each `(file name, text)`.
+pub fn split_files(text: &str) -> (&str, Vec<(&str, &str)>) {
+    let mut starts = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some(rest) = line.strip_prefix(FILE_SEPARATOR) {
+            starts.push((at, at + line.len(), rest.trim()));
+        }
+        at += line.len();
+    }
+    let head_end = starts.first().map(|s| s.0).unwrap_or(text.len());
+    let mut files = Vec::new();
+    for (k, (_, body_start, name)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map(|s| s.0).unwrap_or(text.len());
+        files.push((*name, &text[*body_start..end]));
+    }
+    (&text[..head_end], files)
 }
 
 /// Print `residual` (its locations shown under `printed_path`) and parse it
@@ -43,8 +97,15 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
         file: source,
         module,
         folded,
+        deps,
         ..
     } = residual;
+    let mut printed_deps = Vec::with_capacity(deps.len());
+    for d in deps {
+        let path = crate::redshift::residual_display_path(&d.file.path);
+        printed_deps.push(print_checked(d, &path)?);
+    }
+    let others = printed_deps.iter().map(|d| d.map.clone()).collect();
     let (text, origins) = crate::backend::print_module_with_origins(&module);
     drop(module);
     let map = ResidualMap {
@@ -52,6 +113,7 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
         source,
         origins,
         folded,
+        others,
     };
     let file = SourceFile::new(printed_path, text);
     match crate::syntax::parse_str(&file.text) {
@@ -60,6 +122,7 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
             file,
             module,
             map,
+            deps: printed_deps,
         }),
         Err(e)
             if matches!(

@@ -98,6 +98,14 @@ impl Vm {
         &mut self.modules[id.0 as usize]
     }
 
+    /// The loaded module named `name` (user modules have unique names).
+    pub fn module_named(&self, name: &str) -> Option<ModuleId> {
+        self.modules
+            .iter()
+            .position(|m| m.name == name)
+            .map(|i| ModuleId(i as u32))
+    }
+
     pub fn add_module(&mut self, data: ModuleData) -> ModuleId {
         self.modules.push(data);
         ModuleId(self.modules.len() as u32 - 1)

@@ -44,6 +44,24 @@ impl Interp<'_> {
         .into()
     }
 
+    /// The residual expression of the module-level definition `fqn` in the
+    /// residual module of `f`'s module: its residual name there, or
+    /// `m.name` for a definition of another user module `m` (which the
+    /// residual module then imports: `import m`, spec §16.8).
+    pub(crate) fn global_ref(&self, f: &Frame, fqn: &str, range: TextRange) -> Eval<Expr> {
+        let sh = f.shift()?;
+        let here = self.modname(f);
+        if !sh.read().full_fqn {
+            if let Some((owner, rest)) = fqn.split_once("::") {
+                if owner != here && self.vm.module_named(owner).is_some() {
+                    sh.state().user_imports.insert((here, owner.to_string()));
+                    return Ok(build::attribute(name_expr(owner, range), rest, range));
+                }
+            }
+        }
+        Ok(name_expr(&sh.global_name(&here, fqn), range))
+    }
+
     pub(crate) fn modname(&self, f: &Frame) -> String {
         self.vm.module(f.module).name.clone()
     }
@@ -114,7 +132,7 @@ impl Interp<'_> {
                     Some((owner, member)) => {
                         build::attribute(self.type_expr(f, owner, range)?, &member, range)
                     }
-                    None => name_expr(&f.shift()?.global_name(&self.modname(f), &func.fqn), range),
+                    None => self.global_ref(f, &func.fqn, range)?,
                 }
             }
             Value::Builtin(b) => self.builtin_expr(f, *b, range)?,
@@ -136,7 +154,8 @@ impl Interp<'_> {
                         .is_some_and(|it| self.storable_in_static_tuple(it))
                 });
                 if t.ty == TypeId::INTERP_TUPLE && reads_as_static {
-                    f.shift()?.note_import("__spy__", "interp_tuple");
+                    f.shift()?
+                        .note_import(&self.modname(f), "__spy__", "interp_tuple");
                     build::call(name_expr("interp_tuple", range), items, range)
                 } else {
                     lit(ExprKind::Tuple(items))
@@ -202,7 +221,7 @@ impl Interp<'_> {
             // no builtin name spells `types::NotImplementedType`; its one
             // value's static type does
             TypeKind::NotImplemented => {
-                f.shift()?.note_import("__spy__", "STATIC_TYPE");
+                f.shift()?.note_import(&self.modname(f), "__spy__", "STATIC_TYPE");
                 build::call(
                     name_expr("STATIC_TYPE", range),
                     vec![name_expr("NotImplemented", range)],
@@ -212,7 +231,8 @@ impl Interp<'_> {
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
             TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {
-                f.shift()?.note_import("__spy__", "interp_tuple");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::Tuple(items) => {
@@ -224,7 +244,7 @@ impl Interp<'_> {
             }
             TypeKind::List(item) => {
                 let name = if self.vm.types.is_interp_list(t) {
-                    f.shift()?.note_import("__spy__", "interp_list");
+                    f.shift()?.note_import(&self.modname(f), "__spy__", "interp_list");
                     "interp_list"
                 } else {
                     "list"
@@ -234,7 +254,7 @@ impl Interp<'_> {
             }
             TypeKind::Dict { key, value, interp } => {
                 let name = if interp {
-                    f.shift()?.note_import("__spy__", "interp_dict");
+                    f.shift()?.note_import(&self.modname(f), "__spy__", "interp_dict");
                     "interp_dict"
                 } else {
                     "dict"
@@ -243,17 +263,18 @@ impl Interp<'_> {
                 build::subscript(name_expr(name, range), args, range)
             }
             TypeKind::EmptyDict => {
-                f.shift()?.note_import("__spy__", "EmptyDictType");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "EmptyDictType");
                 name_expr("EmptyDictType", range)
             }
             TypeKind::Ptr { item, gc } => {
                 let name = if gc { "gc_ptr" } else { "raw_ptr" };
-                f.shift()?.note_import("unsafe", name);
+                f.shift()?.note_import(&self.modname(f), "unsafe", name);
                 let item = self.type_expr(f, item, range)?;
                 build::subscript(name_expr(name, range), vec![item], range)
             }
             TypeKind::Simd { lane, lanes } => {
-                f.shift()?.note_import("simd", "SIMD");
+                f.shift()?.note_import(&self.modname(f), "simd", "SIMD");
                 let lane = name_expr(lane.name(), range);
                 build::subscript(
                     name_expr("SIMD", range),
@@ -261,20 +282,21 @@ impl Interp<'_> {
                     range,
                 )
             }
-            TypeKind::Struct { .. } => name_expr(
-                &f.shift()?.global_name(&self.modname(f), self.vm.types.name(t)),
-                range,
-            ),
+            TypeKind::Struct { .. } => {
+                let fqn = self.vm.types.name(t).to_string();
+                self.global_ref(f, &fqn, range)?
+            }
             TypeKind::InterpTuple => {
-                f.shift()?.note_import("__spy__", "interp_tuple");
+                f.shift()?
+                    .note_import(&self.modname(f), "__spy__", "interp_tuple");
                 name_expr("interp_tuple", range)
             }
             TypeKind::MetaArg => {
-                f.shift()?.note_import("operator", "MetaArg");
+                f.shift()?.note_import(&self.modname(f), "operator", "MetaArg");
                 name_expr("MetaArg", range)
             }
             TypeKind::File => {
-                f.shift()?.note_import("_file", "file");
+                f.shift()?.note_import(&self.modname(f), "_file", "file");
                 name_expr("file", range)
             }
             _ => {
@@ -286,8 +308,9 @@ impl Interp<'_> {
 
     fn builtin_expr(&mut self, f: &Frame, b: Builtin, range: TextRange) -> Eval<Expr> {
         let sh = f.shift()?;
+        let importer = self.modname(f);
         let imported = |_: &mut Self, module: &'static str, name: &'static str| {
-            sh.note_import(module, name);
+            sh.note_import(&importer, module, name);
             name_expr(name, range)
         };
         Ok(match b {

@@ -73,8 +73,12 @@ pub struct DopplerState {
     pub error_mode: ErrorMode,
     blocks: Vec<Vec<Stmt>>,
     names: Vec<Names>,
-    /// `(module, name)` pairs the residual module must import.
-    pub imports: BTreeSet<(&'static str, &'static str)>,
+    /// `(importer, module, name)`: residual module `importer` must import
+    /// `name` from builtin module `module`.
+    pub imports: BTreeSet<(String, &'static str, &'static str)>,
+    /// `(importer, module)`: residual module `importer` refers to names of
+    /// user module `module` (spelled `module.name`, spec §16.8).
+    pub user_imports: BTreeSet<(String, String)>,
     next_temp: u32,
     /// Residual `def`s of the functions shifted so far, by FQN.
     pub shifted: HashMap<String, ast::FuncDef>,
@@ -287,8 +291,8 @@ impl Shift {
         }
     }
 
-    pub(crate) fn note_import(&self, module: &'static str, name: &'static str) {
-        self.state().imports.insert((module, name));
+    pub(crate) fn note_import(&self, importer: &str, module: &'static str, name: &'static str) {
+        self.state().imports.insert((importer.to_string(), module, name));
     }
 }
 
@@ -314,6 +318,7 @@ impl DopplerState {
             blocks: Vec::new(),
             names: Vec::new(),
             imports: BTreeSet::new(),
+            user_imports: BTreeSet::new(),
             next_temp: 0,
             shifted: HashMap::new(),
             order: Vec::new(),

@@ -10,8 +10,11 @@
 //! function uses, there is no frame pointer, and every `return` has its own
 //! epilogue.
 //! Fallible operations branch to out-of-line error stubs emitted after the
-//! body; every exit (normal or error) goes through the single epilogue, and
-//! the caller tells them apart by the context's error slot.
+//! body, which share one error epilogue. A JIT function returns its status
+//! in the carry flag as well as in the context's error slot: every normal
+//! epilogue leaves CF clear, the error epilogue sets it, so a JIT→JIT call
+//! site tests `jc` instead of loading the slot (helpers and the entry thunk
+//! read the slot).
 
 use super::abi::{self, ArgLoc, CTX, DEPTH, SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, StoreKind, Target, Xmm};
@@ -102,6 +105,8 @@ pub struct FnGen<'a, A: Target> {
     /// Known lower bounds of `i32` values (`v >= k`), from a dominating
     /// `if v < k: <jump>`: temporaries, and locals the body never writes.
     lower: Vec<(VReg, i64)>,
+    /// Narrow integer values kept with unspecified upper bits.
+    loose: super::loose::Loose,
     /// Locals some statement writes (facts about them are not kept).
     written: Vec<bool>,
     /// The value a temporary copies when that is a local never written or
@@ -294,6 +299,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             rax_val: None,
             copy_of: None,
             lower: vec![],
+            loose: super::loose::Loose::analyse(f),
             written: written_locals(f),
             root: vec![],
         }
@@ -370,7 +376,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.block(&f.body);
         // Verified: the body never falls through. The shared epilogue serves the stubs.
         self.em.bind(self.epilogue);
-        self.epilogue_code();
+        self.epilogue_code(true);
         self.emit_stubs();
         for (w, l) in std::mem::take(&mut self.pool) {
             self.em.pool_word(l, w);
@@ -382,7 +388,14 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    fn epilogue_code(&mut self) {
+    /// Give the activation back, free the frame, restore and return, with
+    /// the status in CF: a normal return's last flag-writing instruction is
+    /// `add r14, 1` (r14 is at most the depth limit, far below 2^64 - 1) or
+    /// `add rsp, S` (a stack address plus a frame size does not wrap), so
+    /// CF = 0; the error epilogue (`failed`) then does `cmp rsp, -1`, which
+    /// borrows (rsp is never all ones), so CF = 1. `pop` and `ret` keep the
+    /// flags.
+    fn epilogue_code(&mut self, failed: bool) {
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
         let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
             self.frame + 8
@@ -391,6 +404,9 @@ impl<'a, A: Target> FnGen<'a, A> {
         };
         if freed != 0 {
             self.e(Inst::AluI(Alu::Add, RSP, freed));
+        }
+        if failed {
+            self.e(Inst::AluI(Alu::Cmp, RSP, -1));
         }
         for r in self.saved.clone().into_iter().rev() {
             self.e(Inst::Pop(r));
@@ -596,7 +612,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Whether `x + i` (`i32`, `x` canonical) cannot leave the `i32` range,
     /// so the 64-bit sum is already canonical.
     fn add_stays_i32(&self, x: VReg, i: i64) -> bool {
-        i <= 0 && self.lower_bound(x) + i >= i64::from(i32::MIN)
+        i <= 0 && !self.loose.dirty(x) && self.lower_bound(x) + i >= i64::from(i32::MIN)
     }
 
     /// The value's bits into GPR `r` (any class).
@@ -723,18 +739,21 @@ impl<'a, A: Target> FnGen<'a, A> {
             ) = (&st[i], st.get(i + 1))
             {
                 if cond == dst && self.uses[dst.index()] == 1 {
-                    let cond = self.compare(*c, *x, *y);
-                    self.if_(cond, then_, else_);
-                    // `if x < k: <jump>`: x >= k for the rest of the block.
-                    if ends_in_jump(then_)
-                        && else_.0.is_empty()
-                        && self.f.ty(*x) == Ty::I32
-                        && !self.written[x.index()]
-                    {
-                        if let (Some(k), CmpOp::Lt | CmpOp::Le) = (self.imm32(*y), c) {
-                            let k = i64::from(k) + i64::from(*c == CmpOp::Le);
-                            self.lower.push((self.root[x.index()], k));
+                    // `x < k` false: x >= k (x an i32 value that is never
+                    // reassigned) in the else arm, and after the `if` when
+                    // the then arm always jumps away and there is no else.
+                    let fact = match (self.imm32(*y), c) {
+                        (Some(k), CmpOp::Lt | CmpOp::Le)
+                            if self.f.ty(*x) == Ty::I32 && !self.written[x.index()] =>
+                        {
+                            Some((self.root[x.index()], i64::from(k) + i64::from(*c == CmpOp::Le)))
                         }
+                        _ => None,
+                    };
+                    let cond = self.compare(*c, *x, *y);
+                    self.if_(cond, then_, else_, fact);
+                    if let Some(fact) = fact.filter(|_| ends_in_jump(then_) && else_.0.is_empty()) {
+                        self.lower.push(fact);
                     }
                     i += 2;
                     continue;
@@ -915,10 +934,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block) {
+    /// `if cond: then_ else: else_`; `else_fact` (a value and a lower
+    /// bound) holds in the else arm.
+    fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block, else_fact: Option<(VReg, i64)>) {
         if let Some(t) = self.lone_jump(then_) {
             self.branch(cond, true, t);
-            self.block(else_);
+            self.else_block(else_, else_fact);
             return;
         }
         if let Some(t) = self.lone_jump(else_) {
@@ -938,8 +959,15 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Jmp(l_end));
         }
         self.em.bind(l_else);
-        self.block(else_);
+        self.else_block(else_, else_fact);
         self.em.bind(l_end);
+    }
+
+    fn else_block(&mut self, else_: &Block, fact: Option<(VReg, i64)>) {
+        let facts = self.lower.len();
+        self.lower.extend(fact);
+        self.block(else_);
+        self.lower.truncate(facts);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -987,7 +1015,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let rtys = callee.results.clone();
                 self.call_args(args, &abi::arg_locs(&ptys, false));
                 self.e(Inst::CallL(self.labels[func.0 as usize]));
-                self.check_error(*site);
+                self.check_call_status(*site);
                 self.call_results(results, &rtys);
             }
             Stmt::CallHelper {
@@ -1034,7 +1062,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             Stmt::If { cond, then_, else_ } => {
                 let c = self.int_in(*cond, RAX);
                 self.e(Inst::Alu(Alu::Test, c, c));
-                self.if_(Cond::Cc(Cc::Ne), then_, else_);
+                self.if_(Cond::Cc(Cc::Ne), then_, else_, None);
             }
             Stmt::Loop { body } if self.rotatable(body).is_some() => self.rotated_loop(body),
             Stmt::Loop { body } => {
@@ -1092,16 +1120,25 @@ impl<'a, A: Target> FnGen<'a, A> {
                         }
                     }
                 }
-                self.epilogue_code();
+                self.epilogue_code(false);
             }
         }
     }
 
-    /// After a call: an error recorded in the context unwinds through `site`.
+    /// After a helper call: an error recorded in the context unwinds
+    /// through `site`.
     fn check_error(&mut self, site: SiteId) {
         let l = self.stub(StubKind::Site(site));
         self.e(Inst::CmpMemImm32(abi::err_code(), 0));
         self.e(Inst::Jcc(Cc::Ne, l));
+    }
+
+    /// After a JIT→JIT call: the callee's carry flag (see `epilogue_code`)
+    /// says it failed; its error is recorded in the context, and unwinds
+    /// through `site`.
+    fn check_call_status(&mut self, site: SiteId) {
+        let l = self.stub(StubKind::Site(site));
+        self.e(Inst::Jcc(Cc::B, l));
     }
 
     fn call_args(&mut self, args: &[VReg], locs: &[ArgLoc]) {
@@ -1125,6 +1162,12 @@ impl<'a, A: Target> FnGen<'a, A> {
     fn call_results(&mut self, results: &[VReg], tys: &[Ty]) {
         match abi::result_regs(tys) {
             Some(locs) => {
+                // A narrow integer result comes back loose (`super::loose`).
+                for ((&d, l), &ty) in results.iter().zip(&locs).zip(tys) {
+                    if let (ArgLoc::Gpr(r), false) = (*l, self.loose.loose(d)) {
+                        self.canon(ty, r);
+                    }
+                }
                 let moves = results
                     .iter()
                     .zip(&locs)
@@ -1198,9 +1241,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// Write the result computed in `w` to `d`'s home.
+    /// Write the result computed in `w` to `d`'s home (canonical unless
+    /// `d` is loose).
     fn finish_int(&mut self, d: VReg, ty: Ty, w: Gpr) {
-        self.canon(ty, w);
+        if !self.loose.loose(d) {
+            self.canon(ty, w);
+        }
         self.store_int(d, w);
     }
 

@@ -895,6 +895,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         };
         let (top, test, exit) = (self.label(), self.label(), self.label());
         self.e(Inst::Jmp(test));
+        self.em.align_jump_target();
         self.em.bind(top);
         self.loops.push((test, exit));
         self.stmts(&body.0[k + 2..]);
@@ -994,15 +995,19 @@ impl<'a, A: Target> FnGen<'a, A> {
                 checked,
             } => {
                 let ty = self.f.ty(*value);
-                self.checked_address(*ptr, *len, *index, (*on_null, *on_oob, *checked));
+                let mem = self.checked_address(*ptr, *len, *index, (*on_null, *on_oob, *checked), ty);
                 let vl = self.loc(*value);
+                if let (Ty::F64, Loc::Xmm(x)) = (ty, vl) {
+                    self.e(Inst::MovsdStore(mem, x));
+                    return;
+                }
                 self.load_bits(vl, RDX);
                 let kind = match ty.size() {
                     1 => StoreKind::B,
                     4 => StoreKind::D,
                     _ => StoreKind::Q,
                 };
-                self.e(Inst::Store(kind, Mem::indexed(RAX, RCX, scale_of(ty), 0), RDX));
+                self.e(Inst::Store(kind, mem, RDX));
             }
             Stmt::Call {
                 func,
@@ -1186,25 +1191,26 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     /// Null and bounds checks (none for an unchecked access, which
-    /// `opt::versioning` proved in bounds); leaves the base in rax and the
-    /// index in rcx.
-    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
+    /// `opt::versioning` proved in bounds); the element's address for an
+    /// element of `ty`: the base and index in their own registers, or
+    /// loaded into rax and rcx. rdx stays free for the value.
+    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, checks: Checks, ty: Ty) -> Mem {
         let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
-        self.int_into(ptr, RAX);
+        let base = self.int_in(ptr, RAX);
         if !checked {
-            self.int_into(index, RCX);
-            return;
+            let ix = self.int_in(index, RCX);
+            return Mem::indexed(base, ix, scale_of(ty), 0);
         }
-        self.e(Inst::Alu(Alu::Test, RAX, RAX));
+        self.e(Inst::Alu(Alu::Test, base, base));
         let null = self.stub(StubKind::Error {
             code: on_null,
             operands: [Opnd::Zero, Opnd::Of(il)],
         });
         self.e(Inst::Jcc(Cc::E, null));
-        self.int_into(index, RCX);
+        let ix = self.int_in(index, RCX);
         let n = self.int_in(len, RDX);
-        self.e(Inst::Alu(Alu::Cmp, RCX, n));
+        self.e(Inst::Alu(Alu::Cmp, ix, n));
         let oob = self.stub(StubKind::Error {
             code: on_oob,
             operands: [Opnd::Of(il), Opnd::Of(nl)],
@@ -1215,6 +1221,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             Cc::Ae
         };
         self.e(Inst::Jcc(past, oob));
+        Mem::indexed(base, ix, scale_of(ty), 0)
     }
 
     /// An immediate operand for a 64-bit ALU form (sign-extended imm32).
@@ -1423,8 +1430,11 @@ impl<'a, A: Target> FnGen<'a, A> {
                 on_oob,
                 checked,
             } => {
-                self.checked_address(ptr, len, index, (on_null, on_oob, checked));
-                let mem = Mem::indexed(RAX, RCX, scale_of(ty), 0);
+                let mem = self.checked_address(ptr, len, index, (on_null, on_oob, checked), ty);
+                if let (Ty::F64, Loc::Xmm(x)) = (ty, dl) {
+                    self.e(Inst::MovsdLoad(x, mem));
+                    return;
+                }
                 let kind = match ty {
                     Ty::I8 => LoadKind::Bsx,
                     Ty::U8 | Ty::Bool => LoadKind::Bzx,

@@ -188,7 +188,13 @@ fn main() {
         if let Ok(base) = std::env::var("JIT_BENCH_BASELINE") {
             commands.push((
                 "baseline spy-interp --engine jit".into(),
-                vec![base, "execute".into(), "--engine".into(), "jit".into(), big.display().to_string()],
+                vec![
+                    base,
+                    "execute".into(),
+                    "--engine".into(),
+                    "jit".into(),
+                    big.display().to_string(),
+                ],
                 1.0,
             ));
         }
@@ -215,13 +221,13 @@ fn main() {
         }
         commands.extend((!fast).then(|| {
             (
-            scaled("python3"),
-            vec![
-                "python3".into(),
-                root.join(format!("{}.py", p.name)).display().to_string(),
-                p.slow_size.to_string(),
-            ],
-            p.scale,
+                scaled("python3"),
+                vec![
+                    "python3".into(),
+                    root.join(format!("{}.py", p.name)).display().to_string(),
+                    p.slow_size.to_string(),
+                ],
+                p.scale,
             )
         }));
         let mut times: Vec<Vec<Duration>> = vec![Vec::new(); commands.len()];

@@ -42,7 +42,10 @@ impl Loose {
         let strict = |v: VReg, loose: &mut Vec<bool>| loose[v.index()] = false;
         walk(&f.body, &mut |s| match s {
             Stmt::Assign { dst, op } => match *op {
-                Op::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor, ..)
+                Op::Binary(
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor,
+                    ..,
+                )
                 | Op::Unary(UnOp::Neg | UnOp::Not, _)
                     if narrow(f.ty(*dst)) => {}
                 Op::Copy(a) => copies.push((a, *dst)),

@@ -6,7 +6,10 @@
 //! machine's drift affects them alike; the median of the runs is reported.
 //! A plain binary, not a timed test: `cargo bench -p spy-interp-cli --bench
 //! jit_vs_gcc` (`JIT_BENCH_RUNS=N` for another number of runs,
-//! `JIT_BENCH_ONLY=a,b` for some of the programs).
+//! `JIT_BENCH_ONLY=a,b` for some of the programs, `JIT_BENCH_BASELINE=PATH`
+//! to time another `spy-interp` binary's jit in the same alternated runs,
+//! e.g. a build of the tree before a change, `JIT_BENCH_FAST=1` to leave
+//! out the slow engines).
 //!
 //! `startup` is a two-line program: its row is the cost of a whole
 //! `execute` (process start, parse, redshift, lowering, compilation, exit)
@@ -180,6 +183,22 @@ fn main() {
             ],
             1.0,
         ));
+        // Another build's jit, alternated with this one (a before/after
+        // comparison under the same load).
+        if let Ok(base) = std::env::var("JIT_BENCH_BASELINE") {
+            commands.push((
+                "baseline spy-interp --engine jit".into(),
+                vec![
+                    base,
+                    "execute".into(),
+                    "--engine".into(),
+                    "jit".into(),
+                    big.display().to_string(),
+                ],
+                1.0,
+            ));
+        }
+        let fast = std::env::var("JIT_BENCH_FAST").is_ok_and(|v| v == "1");
         let scaled = |what: &str| {
             if p.scale == 1.0 {
                 what.to_string()
@@ -187,7 +206,7 @@ fn main() {
                 format!("{what} (size /{}, time ×{})", p.scale, p.scale)
             }
         };
-        for engine in ["doppler", "interp"] {
+        for engine in ["doppler", "interp"].into_iter().filter(|_| !fast) {
             commands.push((
                 scaled(&format!("spy-interp --engine {engine}")),
                 vec![
@@ -200,15 +219,17 @@ fn main() {
                 p.scale,
             ));
         }
-        commands.push((
-            scaled("python3"),
-            vec![
-                "python3".into(),
-                root.join(format!("{}.py", p.name)).display().to_string(),
-                p.slow_size.to_string(),
-            ],
-            p.scale,
-        ));
+        commands.extend((!fast).then(|| {
+            (
+                scaled("python3"),
+                vec![
+                    "python3".into(),
+                    root.join(format!("{}.py", p.name)).display().to_string(),
+                    p.slow_size.to_string(),
+                ],
+                p.scale,
+            )
+        }));
         let mut times: Vec<Vec<Duration>> = vec![Vec::new(); commands.len()];
         let mut outputs: Vec<Option<String>> = vec![None; commands.len()];
         for _ in 0..runs {
@@ -233,7 +254,7 @@ fn main() {
         }
         check_outputs(p, &commands, &outputs);
         // The jit at the slow size prints exactly what the interpreter does.
-        if p.scale != 1.0 {
+        if p.scale != 1.0 && !fast {
             let run = |engine: &str| {
                 let o = Command::new(&s)
                     .args(["execute", "--engine", engine])

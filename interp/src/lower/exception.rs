@@ -69,7 +69,7 @@ impl FnLower<'_, '_, '_> {
             return self.unsupported("an exception constructor with red arguments", e.range);
         }
         let interp = &mut *self.cx.interp;
-        let mut frame = interp.module_frame(self.cx.module);
+        let mut frame = interp.module_frame(self.module);
         match interp.eval_expr(&mut frame, e).map(|t| t.value) {
             Ok(Value::Exception(x)) => Ok(self.exception_lval(&x)),
             _ => self.unsupported("this exception constructor", e.range),

@@ -10,8 +10,11 @@
 //! function uses, there is no frame pointer, and every `return` has its own
 //! epilogue.
 //! Fallible operations branch to out-of-line error stubs emitted after the
-//! body; every exit (normal or error) goes through the single epilogue, and
-//! the caller tells them apart by the context's error slot.
+//! body, which share one error epilogue. A JIT function returns its status
+//! in the carry flag as well as in the context's error slot: every normal
+//! epilogue leaves CF clear, the error epilogue sets it, so a JIT→JIT call
+//! site tests `jc` instead of loading the slot (helpers and the entry thunk
+//! read the slot).
 
 use super::abi::{self, ArgLoc, CTX, DEPTH, SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
 use super::emit::{Alu, Cc, Emitter, Gpr, Inst, LoadKind, Mem, Scale, Sh, Sse, StoreKind, Target, Xmm};
@@ -110,6 +113,8 @@ pub struct FnGen<'a, A: Target> {
     /// Known lower bounds of `i32` values (`v >= k`), from a dominating
     /// `if v < k: <jump>`: temporaries, and locals the body never writes.
     lower: Vec<(VReg, i64)>,
+    /// Narrow integer values kept with unspecified upper bits.
+    loose: super::loose::Loose,
     /// Locals some statement writes (facts about them are not kept).
     written: Vec<bool>,
     /// The value a temporary copies when that is a local never written or
@@ -306,6 +311,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             rax_val: None,
             copy_of: None,
             lower: vec![],
+            loose: super::loose::Loose::analyse(f),
             written: written_locals(f),
             root: vec![],
         }
@@ -388,7 +394,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.block(&f.body);
         // Verified: the body never falls through. The shared epilogue serves the stubs.
         self.em.bind(self.epilogue);
-        self.epilogue_code();
+        self.epilogue_code(true);
         self.emit_stubs();
         for (w, l) in std::mem::take(&mut self.pool) {
             self.em.pool_word(l, w);
@@ -400,7 +406,14 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    fn epilogue_code(&mut self) {
+    /// Give the activation back, free the frame, restore and return, with
+    /// the status in CF: a normal return's last flag-writing instruction is
+    /// `add r14, 1` (r14 is at most the depth limit, far below 2^64 - 1) or
+    /// `add rsp, S` (a stack address plus a frame size does not wrap), so
+    /// CF = 0; the error epilogue (`failed`) then does `cmp rsp, -1`, which
+    /// borrows (rsp is never all ones), so CF = 1. `pop` and `ret` keep the
+    /// flags.
+    fn epilogue_code(&mut self, failed: bool) {
         self.leave_avx();
         self.e(Inst::AluI(Alu::Add, DEPTH, 1));
         let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
@@ -410,6 +423,9 @@ impl<'a, A: Target> FnGen<'a, A> {
         };
         if freed != 0 {
             self.e(Inst::AluI(Alu::Add, RSP, freed));
+        }
+        if failed {
+            self.e(Inst::AluI(Alu::Cmp, RSP, -1));
         }
         for r in self.saved.clone().into_iter().rev() {
             self.e(Inst::Pop(r));
@@ -615,7 +631,7 @@ impl<'a, A: Target> FnGen<'a, A> {
     /// Whether `x + i` (`i32`, `x` canonical) cannot leave the `i32` range,
     /// so the 64-bit sum is already canonical.
     fn add_stays_i32(&self, x: VReg, i: i64) -> bool {
-        i <= 0 && self.lower_bound(x) + i >= i64::from(i32::MIN)
+        i <= 0 && !self.loose.dirty(x) && self.lower_bound(x) + i >= i64::from(i32::MIN)
     }
 
     /// The value's bits into GPR `r` (any class).
@@ -742,18 +758,21 @@ impl<'a, A: Target> FnGen<'a, A> {
             ) = (&st[i], st.get(i + 1))
             {
                 if cond == dst && self.uses[dst.index()] == 1 {
-                    let cond = self.compare(*c, *x, *y);
-                    self.if_(cond, then_, else_);
-                    // `if x < k: <jump>`: x >= k for the rest of the block.
-                    if ends_in_jump(then_)
-                        && else_.0.is_empty()
-                        && self.f.ty(*x) == Ty::I32
-                        && !self.written[x.index()]
-                    {
-                        if let (Some(k), CmpOp::Lt | CmpOp::Le) = (self.imm32(*y), c) {
-                            let k = i64::from(k) + i64::from(*c == CmpOp::Le);
-                            self.lower.push((self.root[x.index()], k));
+                    // `x < k` false: x >= k (x an i32 value that is never
+                    // reassigned) in the else arm, and after the `if` when
+                    // the then arm always jumps away and there is no else.
+                    let fact = match (self.imm32(*y), c) {
+                        (Some(k), CmpOp::Lt | CmpOp::Le)
+                            if self.f.ty(*x) == Ty::I32 && !self.written[x.index()] =>
+                        {
+                            Some((self.root[x.index()], i64::from(k) + i64::from(*c == CmpOp::Le)))
                         }
+                        _ => None,
+                    };
+                    let cond = self.compare(*c, *x, *y);
+                    self.if_(cond, then_, else_, fact);
+                    if let Some(fact) = fact.filter(|_| ends_in_jump(then_) && else_.0.is_empty()) {
+                        self.lower.push(fact);
                     }
                     i += 2;
                     continue;
@@ -895,6 +914,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         };
         let (top, test, exit) = (self.label(), self.label(), self.label());
         self.e(Inst::Jmp(test));
+        self.em.align_jump_target();
         self.em.bind(top);
         self.loops.push((test, exit));
         self.stmts(&body.0[k + 2..]);
@@ -934,10 +954,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block) {
+    /// `if cond: then_ else: else_`; `else_fact` (a value and a lower
+    /// bound) holds in the else arm.
+    fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block, else_fact: Option<(VReg, i64)>) {
         if let Some(t) = self.lone_jump(then_) {
             self.branch(cond, true, t);
-            self.block(else_);
+            self.else_block(else_, else_fact);
             return;
         }
         if let Some(t) = self.lone_jump(else_) {
@@ -957,8 +979,15 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Jmp(l_end));
         }
         self.em.bind(l_else);
-        self.block(else_);
+        self.else_block(else_, else_fact);
         self.em.bind(l_end);
+    }
+
+    fn else_block(&mut self, else_: &Block, fact: Option<(VReg, i64)>) {
+        let facts = self.lower.len();
+        self.lower.extend(fact);
+        self.block(else_);
+        self.lower.truncate(facts);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -985,15 +1014,19 @@ impl<'a, A: Target> FnGen<'a, A> {
                 checked,
             } => {
                 let ty = self.f.ty(*value);
-                self.checked_address(*ptr, *len, *index, (*on_null, *on_oob, *checked));
+                let mem = self.checked_address(*ptr, *len, *index, (*on_null, *on_oob, *checked), ty);
                 let vl = self.loc(*value);
+                if let (Ty::F64, Loc::Xmm(x)) = (ty, vl) {
+                    self.e(Inst::MovsdStore(mem, x));
+                    return;
+                }
                 self.load_bits(vl, RDX);
                 let kind = match ty.size() {
                     1 => StoreKind::B,
                     4 => StoreKind::D,
                     _ => StoreKind::Q,
                 };
-                self.e(Inst::Store(kind, Mem::indexed(RAX, RCX, scale_of(ty), 0), RDX));
+                self.e(Inst::Store(kind, mem, RDX));
             }
             Stmt::Call {
                 func,
@@ -1007,7 +1040,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.call_args(args, &abi::arg_locs(&ptys, false));
                 self.leave_avx();
                 self.e(Inst::CallL(self.labels[func.0 as usize]));
-                self.check_error(*site);
+                self.check_call_status(*site);
                 self.call_results(results, &rtys);
             }
             Stmt::CallHelper {
@@ -1055,7 +1088,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             Stmt::If { cond, then_, else_ } => {
                 let c = self.int_in(*cond, RAX);
                 self.e(Inst::Alu(Alu::Test, c, c));
-                self.if_(Cond::Cc(Cc::Ne), then_, else_);
+                self.if_(Cond::Cc(Cc::Ne), then_, else_, None);
             }
             Stmt::Loop { body } if !self.depth.versioning && depth::hoistable(body).is_some() => {
                 self.depth_versioned_loop(s)
@@ -1120,16 +1153,25 @@ impl<'a, A: Target> FnGen<'a, A> {
                         }
                     }
                 }
-                self.epilogue_code();
+                self.epilogue_code(false);
             }
         }
     }
 
-    /// After a call: an error recorded in the context unwinds through `site`.
+    /// After a helper call: an error recorded in the context unwinds
+    /// through `site`.
     fn check_error(&mut self, site: SiteId) {
         let l = self.stub(StubKind::Site(site));
         self.e(Inst::CmpMemImm32(abi::err_code(), 0));
         self.e(Inst::Jcc(Cc::Ne, l));
+    }
+
+    /// After a JIT→JIT call: the callee's carry flag (see `epilogue_code`)
+    /// says it failed; its error is recorded in the context, and unwinds
+    /// through `site`.
+    fn check_call_status(&mut self, site: SiteId) {
+        let l = self.stub(StubKind::Site(site));
+        self.e(Inst::Jcc(Cc::B, l));
     }
 
     fn call_args(&mut self, args: &[VReg], locs: &[ArgLoc]) {
@@ -1153,6 +1195,12 @@ impl<'a, A: Target> FnGen<'a, A> {
     fn call_results(&mut self, results: &[VReg], tys: &[Ty]) {
         match abi::result_regs(tys) {
             Some(locs) => {
+                // A narrow integer result comes back loose (`super::loose`).
+                for ((&d, l), &ty) in results.iter().zip(&locs).zip(tys) {
+                    if let (ArgLoc::Gpr(r), false) = (*l, self.loose.loose(d)) {
+                        self.canon(ty, r);
+                    }
+                }
                 let moves = results
                     .iter()
                     .zip(&locs)
@@ -1171,25 +1219,26 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     /// Null and bounds checks (none for an unchecked access, which
-    /// `opt::versioning` proved in bounds); leaves the base in rax and the
-    /// index in rcx.
-    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, checks: Checks) {
+    /// `opt::versioning` proved in bounds); the element's address for an
+    /// element of `ty`: the base and index in their own registers, or
+    /// loaded into rax and rcx. rdx stays free for the value.
+    fn checked_address(&mut self, ptr: VReg, len: VReg, index: VReg, checks: Checks, ty: Ty) -> Mem {
         let (on_null, on_oob, checked) = checks;
         let (nl, il) = (self.loc(len), self.loc(index));
-        self.int_into(ptr, RAX);
+        let base = self.int_in(ptr, RAX);
         if !checked {
-            self.int_into(index, RCX);
-            return;
+            let ix = self.int_in(index, RCX);
+            return Mem::indexed(base, ix, scale_of(ty), 0);
         }
-        self.e(Inst::Alu(Alu::Test, RAX, RAX));
+        self.e(Inst::Alu(Alu::Test, base, base));
         let null = self.stub(StubKind::Error {
             code: on_null,
             operands: [Opnd::Zero, Opnd::Of(il)],
         });
         self.e(Inst::Jcc(Cc::E, null));
-        self.int_into(index, RCX);
+        let ix = self.int_in(index, RCX);
         let n = self.int_in(len, RDX);
-        self.e(Inst::Alu(Alu::Cmp, RCX, n));
+        self.e(Inst::Alu(Alu::Cmp, ix, n));
         let oob = self.stub(StubKind::Error {
             code: on_oob,
             operands: [Opnd::Of(il), Opnd::Of(nl)],
@@ -1200,6 +1249,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             Cc::Ae
         };
         self.e(Inst::Jcc(past, oob));
+        Mem::indexed(base, ix, scale_of(ty), 0)
     }
 
     /// An immediate operand for a 64-bit ALU form (sign-extended imm32).
@@ -1226,9 +1276,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// Write the result computed in `w` to `d`'s home.
+    /// Write the result computed in `w` to `d`'s home (canonical unless
+    /// `d` is loose).
     fn finish_int(&mut self, d: VReg, ty: Ty, w: Gpr) {
-        self.canon(ty, w);
+        if !self.loose.loose(d) {
+            self.canon(ty, w);
+        }
         self.store_int(d, w);
     }
 
@@ -1405,8 +1458,11 @@ impl<'a, A: Target> FnGen<'a, A> {
                 on_oob,
                 checked,
             } => {
-                self.checked_address(ptr, len, index, (on_null, on_oob, checked));
-                let mem = Mem::indexed(RAX, RCX, scale_of(ty), 0);
+                let mem = self.checked_address(ptr, len, index, (on_null, on_oob, checked), ty);
+                if let (Ty::F64, Loc::Xmm(x)) = (ty, dl) {
+                    self.e(Inst::MovsdLoad(x, mem));
+                    return;
+                }
                 let kind = match ty {
                     Ty::I8 => LoadKind::Bsx,
                     Ty::U8 | Ty::Bool => LoadKind::Bzx,

@@ -973,6 +973,13 @@ impl<A: Target> Emitter<A> {
         dynasm!(self.asm ; .arch x64 ; .align 8 ; =>l ; .u64 w);
     }
 
+    /// Pad with `int3` to a 16-byte boundary: the head of a loop that is
+    /// entered by a jump (the padding is never executed), so that a short
+    /// loop body does not straddle a fetch block.
+    pub fn align_jump_target(&mut self) {
+        dynasm!(self.asm ; .arch x64 ; .align 16, 0xcc);
+    }
+
     /// Current offset in bytes.
     pub fn offset(&self) -> usize {
         self.asm.offset().0

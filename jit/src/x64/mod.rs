@@ -8,6 +8,7 @@ pub mod abi;
 pub mod check;
 pub mod codegen;
 pub mod emit;
+pub mod loose;
 pub mod module;
 pub mod regalloc;
 pub mod simplify;

@@ -158,7 +158,17 @@ fn emit_thunk(em: &mut Emitter<Assembler>, params: &[Ty], results: &[Ty], target
         for (i, l) in locs.iter().enumerate() {
             let dst = Mem::base(R12, 8 * i as i32);
             match *l {
-                ArgLoc::Gpr(r) => em.emit(Inst::Store(StoreKind::Q, dst, r)),
+                ArgLoc::Gpr(r) => {
+                    // Narrow integer results come back loose (`super::loose`).
+                    match results[i] {
+                        Ty::I8 => em.emit(Inst::Movsx8(r, r)),
+                        Ty::U8 => em.emit(Inst::Movzx8(r, r)),
+                        Ty::I32 => em.emit(Inst::Movsxd(r, r)),
+                        Ty::U32 => em.emit(Inst::MovRR32(r, r)),
+                        _ => {}
+                    }
+                    em.emit(Inst::Store(StoreKind::Q, dst, r))
+                }
                 ArgLoc::Xmm(x) => em.emit(Inst::MovsdStore(dst, x)),
                 ArgLoc::Stack(_) => unreachable!("results never on the stack"),
             }

@@ -204,6 +204,29 @@ impl Interp<'_> {
                 other => Err(crate::bug!("abs of a number-typed {other:?}")),
             },
             BuiltinImpl::MinMax { .. } => self.call_min_max(f, b, args),
+            BuiltinImpl::Div { op, operand } => {
+                let mut xs = Vec::with_capacity(2);
+                let mut color = crate::vm::value::Color::Blue;
+                for (a, r) in &args {
+                    color = color.join(a.color);
+                    let v = self.convert_to(f, a.clone(), TypeId::prim(operand), *r, None)?;
+                    match v.value.as_scalar() {
+                        Some(s) => xs.push(s),
+                        None => return Err(crate::bug!("an unsafe division operand is not a scalar")),
+                    }
+                }
+                let [a, b] = xs[..] else {
+                    return Err(crate::bug!("unsafe division arity"));
+                };
+                match op.apply(operand, a, b) {
+                    Ok(s) => Ok(Typed {
+                        color,
+                        ty: TypeId::prim(s.ty()),
+                        value: Value::Scalar(s),
+                    }),
+                    Err(e) => Err(SpyError::from(e).with_error(&f.file, call_range, "").into()),
+                }
+            }
             BuiltinImpl::Math(m) => {
                 let mut xs = Vec::with_capacity(args.len());
                 let mut color = crate::vm::value::Color::Blue;

@@ -1005,6 +1005,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Print)) => self.print(args, e.range),
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
             Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
+            Some(Value::Builtin(Builtin::Div(d))) => self.unsafe_div(d, args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {

@@ -617,6 +617,26 @@ extern "C" fn f64_binop(ctx: CtxPtr<'_>, op: u64, a: f64, b: f64) -> f64 {
     })
 }
 
+/// `unsafe.ieee754_div` on `f64` (`DivOp::apply`: never raises).
+extern "C" fn f64_ieee754_div(ctx: CtxPtr<'_>, a: f64, b: f64) -> f64 {
+    with(ctx, |_, _| {
+        match ops::unchecked::DivOp::Ieee754Div.apply(PrimTy::F64, Scalar::F64(a), Scalar::F64(b)) {
+            Ok(Scalar::F64(r)) => r,
+            _ => f64::NAN,
+        }
+    })
+}
+
+/// `unsafe.ieee754_div` on `f32`.
+extern "C" fn f32_ieee754_div(ctx: CtxPtr<'_>, a: f32, b: f32) -> f32 {
+    with(ctx, |_, _| {
+        match ops::unchecked::DivOp::Ieee754Div.apply(PrimTy::F32, Scalar::F32(a), Scalar::F32(b)) {
+            Ok(Scalar::F32(r)) => r,
+            _ => f32::NAN,
+        }
+    })
+}
+
 extern "C" fn f32_binop(ctx: CtxPtr<'_>, op: u64, a: f32, b: f32) -> f32 {
     with(ctx, |st, c| {
         match run_binop(st, c, op, PrimTy::F32, Scalar::F32(a), Scalar::F32(b)) {
@@ -646,6 +666,8 @@ pub struct Helpers {
     pub int_div: HelperId,
     pub f64_binop: HelperId,
     pub f32_binop: HelperId,
+    pub f64_ieee754_div: HelperId,
+    pub f32_ieee754_div: HelperId,
     pub ptr_alloc: HelperId,
     pub ptr_buffer: HelperId,
     pub str_to_int: HelperId,
@@ -761,6 +783,18 @@ impl Helpers {
                 &[U64, F64, F64],
                 Some(F64),
                 f64_binop as *const () as usize,
+            ),
+            f64_ieee754_div: h(
+                "f64_ieee754_div",
+                &[F64, F64],
+                Some(F64),
+                f64_ieee754_div as *const () as usize,
+            ),
+            f32_ieee754_div: h(
+                "f32_ieee754_div",
+                &[F32, F32],
+                Some(F32),
+                f32_ieee754_div as *const () as usize,
             ),
             f32_binop: h(
                 "f32_binop",

@@ -47,6 +47,7 @@ mod minmax;
 mod ptr;
 pub mod run;
 mod simd;
+mod unchecked;
 
 use std::collections::HashMap;
 use std::fmt;

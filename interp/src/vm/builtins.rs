@@ -84,6 +84,8 @@ pub enum Builtin {
     Sleep,
     /// `ptr_copy`, `memset`... (`vm::ops::memops`).
     Mem(crate::vm::ops::memops::MemOp),
+    /// `unchecked_div`, `ieee754_div`... (`vm::ops::unchecked`).
+    Div(crate::vm::ops::unchecked::DivOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
     /// `open(path, mode)`: a `file` (spec §8.5).
@@ -134,6 +136,7 @@ impl Builtin {
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
             Builtin::Mem(m) => m.name(),
+            Builtin::Div(d) => d.name(),
             Builtin::Open => "open",
             Builtin::Getattr => "getattr",
             Builtin::Setattr => "setattr",

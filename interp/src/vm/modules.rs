@@ -94,6 +94,9 @@ impl BuiltinModule {
             (BuiltinModule::Unsafe, name) if crate::vm::ops::memops::MemOp::find(name).is_some() => {
                 func(Builtin::Mem(crate::vm::ops::memops::MemOp::find(name)?))
             }
+            (BuiltinModule::Unsafe, name) if crate::vm::ops::unchecked::DivOp::find(name).is_some() => {
+                func(Builtin::Div(crate::vm::ops::unchecked::DivOp::find(name)?))
+            }
             (BuiltinModule::Simd, "SIMD") => func(Builtin::SimdType),
             (BuiltinModule::Simd, "ptr_simd_load") => func(Builtin::PtrSimdLoad),
             (BuiltinModule::Simd, "ptr_simd_store") => func(Builtin::PtrSimdStore),

@@ -117,6 +117,18 @@ pub enum RuntimeError {
     NegativeAlloc,
     /// `open(path, mode)` with a mode other than `r w a` and an optional `+`.
     FileMode,
+    /// `unsafe.unchecked_div` of integers by zero (upstream's debug check).
+    UncheckedIntDivByZero,
+    /// `unsafe.unchecked_floordiv` of integers by zero.
+    UncheckedIntFloorDivByZero,
+    /// `unsafe.unchecked_mod` of integers by zero.
+    UncheckedIntModByZero,
+    /// `unsafe.unchecked_div` of floats by zero.
+    UncheckedFloatDivByZero,
+    /// `unsafe.unchecked_floordiv` of floats by zero.
+    UncheckedFloatFloorDivByZero,
+    /// `unsafe.unchecked_mod` of floats by zero.
+    UncheckedFloatModByZero,
     // ------------------------------------------------------------ TypeError
     /// `ord("")` (our decision: upstream crashes).
     OrdEmptyStr,
@@ -225,6 +237,12 @@ impl RuntimeError {
             FileClosed,
             FileNotUtf8,
             FileMode,
+            UncheckedIntDivByZero,
+            UncheckedIntFloorDivByZero,
+            UncheckedIntModByZero,
+            UncheckedFloatDivByZero,
+            UncheckedFloatFloorDivByZero,
+            UncheckedFloatModByZero,
             FileOpen,
             FileReadAll,
             FileReadLine,
@@ -290,6 +308,12 @@ impl RuntimeError {
             InvalidUtf8 { .. } => 213,
             BytesIndex => 406,
             FileMode => 507,
+            UncheckedIntDivByZero => 508,
+            UncheckedIntFloorDivByZero => 509,
+            UncheckedIntModByZero => 510,
+            UncheckedFloatDivByZero => 511,
+            UncheckedFloatFloorDivByZero => 512,
+            UncheckedFloatModByZero => 513,
             FileOpen => 1101,
             FileReadAll => 1102,
             FileReadLine => 1103,
@@ -419,6 +443,12 @@ impl RuntimeError {
             210 => FileClosed,
             211 => FileNotUtf8,
             507 => FileMode,
+            508 => UncheckedIntDivByZero,
+            509 => UncheckedIntFloorDivByZero,
+            510 => UncheckedIntModByZero,
+            511 => UncheckedFloatDivByZero,
+            512 => UncheckedFloatFloorDivByZero,
+            513 => UncheckedFloatModByZero,
             1101 => FileOpen,
             1102 => FileReadAll,
             1103 => FileReadLine,
@@ -465,13 +495,13 @@ impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use RuntimeError::*;
         let text = match self {
-            IntDivByZero => "division by zero",
-            IntFloorDivByZero => "integer division or modulo by zero",
-            IntModByZero => "integer modulo by zero",
+            IntDivByZero | UncheckedIntDivByZero => "division by zero",
+            IntFloorDivByZero | UncheckedIntFloorDivByZero => "integer division or modulo by zero",
+            IntModByZero | UncheckedIntModByZero => "integer modulo by zero",
             IntZeroToNegativePower => "0 cannot be raised to a negative power",
-            FloatDivByZero => "float division by zero",
-            FloatFloorDivByZero => "float floor division by zero",
-            FloatModByZero => "float modulo by zero",
+            FloatDivByZero | UncheckedFloatDivByZero => "float division by zero",
+            FloatFloorDivByZero | UncheckedFloatFloorDivByZero => "float floor division by zero",
+            FloatModByZero | UncheckedFloatModByZero => "float modulo by zero",
             FloatZeroToNegativePower => "0.0 cannot be raised to a negative power",
             IntNegativeExponent => "integer ** negative exponent",
             NegativeShiftCount => "negative shift count",
@@ -630,6 +660,12 @@ mod tests {
         (210, "ValueError: I/O operation on closed file"),
         (211, "ValueError: file content is not valid utf-8"),
         (507, "PanicError: invalid mode for _fopen"),
+        (508, "PanicError: division by zero"),
+        (509, "PanicError: integer division or modulo by zero"),
+        (510, "PanicError: integer modulo by zero"),
+        (511, "PanicError: float division by zero"),
+        (512, "PanicError: float floor division by zero"),
+        (513, "PanicError: float modulo by zero"),
         (1101, "OSError: cannot open file"),
         (1102, "OSError: freadall: read error"),
         (1103, "OSError: freadline: read error"),

@@ -336,6 +336,7 @@ impl Interp<'_> {
             Builtin::Sleep => imported(self, "time", "sleep"),
             Builtin::Math(m) => imported(self, "math", m.name()),
             Builtin::Mem(m) => imported(self, "unsafe", m.name()),
+            Builtin::Div(d) => imported(self, "unsafe", d.name()),
             Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());

@@ -45,6 +45,7 @@ pub mod quote;
 pub mod seq;
 pub mod signatures;
 pub mod str;
+pub mod unchecked;
 mod unicode;
 
 #[cfg(test)]

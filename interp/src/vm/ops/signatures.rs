@@ -115,6 +115,12 @@ pub enum BuiltinImpl {
     Open,
     /// `ptr_copy(dst, src, n)`... (`vm::ops::memops`): an effect.
     Mem(crate::vm::ops::memops::MemOp),
+    /// `unsafe.unchecked_div(a, b)`... (`vm::ops::unchecked`), both
+    /// arguments converted to `operand`; pure.
+    Div {
+        op: crate::vm::ops::unchecked::DivOp,
+        operand: PrimTy,
+    },
     /// `math.f(x[, y])`, every argument converted to `f64`; pure.
     Math(crate::vm::ops::math::MathFn),
     /// `gc_alloc[T](n)` / `raw_alloc[T](n)`, `n` converted to `i32`.
@@ -213,6 +219,25 @@ pub fn builtin_signature(
             params: Vec::new(),
         }),
         Builtin::Mem(op) => crate::vm::ops::memops::signature(types, op, args),
+        Builtin::Div(op) => arity(args.len(), 2, 2).and_then(|_| {
+            let sig = match (args[0].as_prim(), args[1].as_prim()) {
+                (Some(a), Some(b)) => op.signature(a, b),
+                _ => None,
+            };
+            let Some(sig) = sig else {
+                let (a, b) = (types.name(args[0]), types.name(args[1]));
+                return Err(error(ExcKind::TypeError, op.unsupported(&a, &b), Vec::new()));
+            };
+            let operand = TypeId::prim(sig.operand);
+            Ok(BuiltinSig {
+                imp: BuiltinImpl::Div {
+                    op,
+                    operand: sig.operand,
+                },
+                result: Some(TypeId::prim(sig.result)),
+                params: vec![Some(operand); 2],
+            })
+        }),
         Builtin::Math(m) => arity(args.len(), m.arity(), m.arity()).map(|_| BuiltinSig {
             imp: BuiltinImpl::Math(m),
             result: Some(TypeId::F64),

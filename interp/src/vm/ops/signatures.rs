@@ -226,7 +226,7 @@ pub fn builtin_signature(
             };
             let Some(sig) = sig else {
                 let (a, b) = (types.name(args[0]), types.name(args[1]));
-                return Err(error(ExcKind::TypeError, op.unsupported(&a, &b), Vec::new()));
+                return Err(error(ExcKind::TypeError, op.unsupported(a, b), Vec::new()));
             };
             let operand = TypeId::prim(sig.operand);
             Ok(BuiltinSig {

@@ -252,6 +252,17 @@ impl Interp<'_> {
     /// its `main` is checked on the source module first (spec §8.2), so a
     /// missing, blue or ill-typed `main` is the same error as in ASTFrame.
     pub fn redshift_program(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
+        self.redshift_program_source(path, source.to_vec(), mode)
+    }
+
+    /// [`Interp::redshift_program`] of source the caller gives away (held
+    /// once, as the module's `SourceFile`).
+    pub fn redshift_program_source(
+        &mut self,
+        path: &str,
+        source: Vec<u8>,
+        mode: ErrorMode,
+    ) -> Eval<Residual> {
         let options = RedshiftOptions {
             error_mode: mode,
             ..Default::default()
@@ -260,13 +271,13 @@ impl Interp<'_> {
     }
 
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
-        self.redshift_checked(path, source, options, false)
+        self.redshift_checked(path, source.to_vec(), options, false)
     }
 
     fn redshift_checked(
         &mut self,
         path: &str,
-        source: &[u8],
+        source: Vec<u8>,
         options: RedshiftOptions,
         check_main: bool,
     ) -> Eval<Residual> {
@@ -280,7 +291,7 @@ impl Interp<'_> {
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
         self.redshift = Some(sh.clone());
-        let result = self.load_main_module(path, source).and_then(|id| {
+        let result = self.load_main_source(path, source).and_then(|id| {
             if check_main {
                 self.program_main(id)?;
             }

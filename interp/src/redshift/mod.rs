@@ -383,7 +383,7 @@ impl Interp<'_> {
         state.in_progress.remove(&*func.fqn);
         let def = def?;
         state.order.push(func.clone());
-        state.shifted.insert(func.fqn.to_string(), def);
+        state.shifted.insert(func.fqn.clone(), Rc::new(def));
         Ok(())
     }
 
@@ -594,14 +594,16 @@ impl Interp<'_> {
                         continue;
                     }
                     if let Some(mut def) = shifted.remove(&*func.fqn) {
-                        def.name = ident(member, def.name.range);
+                        // The only reference: changed in place, not copied.
+                        let def_mut = Rc::make_mut(&mut def);
+                        def_mut.name = ident(member, def_mut.name.range);
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
                         functions.push(self.residual_func(sh, func, member, Some(class)));
                         if *is_static {
-                            def.decorators.push(name_expr("staticmethod", range));
+                            def_mut.decorators.push(name_expr("staticmethod", range));
                         }
                         class_body.extend(self.provenance_comments(sh, func));
-                        class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
+                        class_body.push(Stmt::new(StmtKind::FuncDef(def), range));
                     }
                 }
             }
@@ -716,7 +718,7 @@ impl Interp<'_> {
             if let Some(def) = shifted.remove(&*func.fqn) {
                 functions.push(self.residual_func(sh, func, &def.name.name, None));
                 body.extend(self.provenance_comments(sh, func));
-                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
+                body.push(Stmt::new(StmtKind::FuncDef(def), range));
             }
         }
         let (record, warnings) = if is_main {

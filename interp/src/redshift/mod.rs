@@ -534,7 +534,7 @@ impl Interp<'_> {
         &mut self,
         sh: &Shift,
         id: ModuleId,
-        shifted: &mut HashMap<String, ast::FuncDef>,
+        shifted: &mut HashMap<Rc<str>, Rc<ast::FuncDef>>,
         order: &[Rc<Function>],
         is_main: bool,
     ) -> Eval<Residual> {

@@ -193,7 +193,7 @@ impl Outcome {
 /// (sized for `config.limits.max_depth`), capturing its output in memory.
 /// A panic anywhere in the engine becomes an `Outcome` with a `bug`.
 pub fn run_program(engine: Engine, path: &str, source: &[u8], config: RunConfig) -> Outcome {
-    match run_on_eval_thread(engine, path, source, config, Vec::new()) {
+    match run_on_eval_thread(engine, path, source.to_vec(), config, Vec::new()) {
         Ok((outcome, out)) => Outcome {
             stdout: String::from_utf8_lossy(&out).into_owned(),
             ..outcome
@@ -213,6 +213,20 @@ pub fn run_program_to(
     config: RunConfig,
     out: Box<dyn Write + Send>,
 ) -> Outcome {
+    run_program_source_to(engine, path, source.to_vec(), config, out)
+}
+
+/// [`run_program_to`] of source the caller gives away: a large program's
+/// text is then held once during the run (as its `SourceFile`), not three
+/// times (the caller's copy, the evaluator thread's, the file's; issue 14
+/// item 5).
+pub fn run_program_source_to(
+    engine: Engine,
+    path: &str,
+    source: Vec<u8>,
+    config: RunConfig,
+    out: Box<dyn Write + Send>,
+) -> Outcome {
     match run_on_eval_thread(engine, path, source, config, out) {
         Ok((outcome, _)) => outcome,
         Err(e) => Outcome::bug(e.to_string(), String::new()),
@@ -224,12 +238,11 @@ pub fn run_program_to(
 fn run_on_eval_thread<W: Write + Send + 'static>(
     engine: Engine,
     path: &str,
-    source: &[u8],
+    source: Vec<u8>,
     config: RunConfig,
     mut out: W,
 ) -> Result<(Outcome, W), native_stack::RunError> {
     let path = path.to_string();
-    let source = source.to_vec();
     let config = if engine.is_reference() {
         RunConfig {
             mutations: Mutations::NONE,
@@ -240,9 +253,9 @@ fn run_on_eval_thread<W: Write + Send + 'static>(
     };
     native_stack::run(config.limits.max_depth, move || {
         let result = match engine {
-            Engine::Interp => run_interp(&path, &source, &mut out, config),
-            Engine::Doppler => run_doppler(&path, &source, &mut out, config),
-            Engine::Jit => match run_jit(&path, &source, &mut out, config) {
+            Engine::Interp => interp_source(&path, source, &mut out, config),
+            Engine::Doppler => doppler_source(&path, source, &mut out, config),
+            Engine::Jit => match jit_source(&path, source, &mut out, config) {
                 Ok(r) => r,
                 Err(why) => return (Outcome::not_native(why), out),
             },
@@ -266,8 +279,18 @@ fn flushed<T>(result: Result<T, Failure>, out: &mut dyn Write) -> Result<T, Fail
 /// programs should run it on a `native_stack::run` thread (as
 /// `run_program` does).
 pub fn run_interp(path: &str, source: &[u8], out: &mut dyn Write, config: RunConfig) -> Result<i32, Failure> {
+    interp_source(path, source.to_vec(), out, config)
+}
+
+/// [`run_interp`] of source the caller gives away.
+fn interp_source(
+    path: &str,
+    source: Vec<u8>,
+    out: &mut dyn Write,
+    config: RunConfig,
+) -> Result<i32, Failure> {
     let mut interp = Interp::new(out, config);
-    let result = interp.run_main_file(path, source);
+    let result = interp.run_main_source(path, source);
     flushed(result, interp.out)
 }
 
@@ -278,6 +301,16 @@ pub fn run_doppler(
     path: &str,
     source: &[u8],
     out: &mut dyn std::io::Write,
+    config: RunConfig,
+) -> Result<i32, Failure> {
+    doppler_source(path, source.to_vec(), out, config)
+}
+
+/// [`run_doppler`] of source the caller gives away.
+fn doppler_source(
+    path: &str,
+    source: Vec<u8>,
+    out: &mut dyn Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
     let printed = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
@@ -303,7 +336,7 @@ pub fn run_redshifted_to(
     let mut out = out;
     let run = native_stack::run(config.limits.max_depth, move || {
         let mut warnings = Vec::new();
-        let result = redshift_for_run_reporting(&path, &source, &mut out, config, mode, &mut warnings)
+        let result = redshift_for_run_reporting(&path, source, &mut out, config, mode, &mut warnings)
             .and_then(|residual| {
                 let mut interp = Interp::new(&mut out, config);
                 let (file, module, modname, map) = residual.preload(&mut interp);
@@ -338,7 +371,7 @@ fn mapped<T>(map: &ResidualMap, result: Result<T, Failure>) -> Result<T, Failure
 /// (spec §16.7).
 fn redshift_for_run(
     path: &str,
-    source: &[u8],
+    source: Vec<u8>,
     out: &mut dyn std::io::Write,
     config: RunConfig,
     mode: ErrorMode,
@@ -350,7 +383,7 @@ fn redshift_for_run(
 /// `ErrorMode::Warn`.
 fn redshift_for_run_reporting(
     path: &str,
-    source: &[u8],
+    source: Vec<u8>,
     out: &mut dyn std::io::Write,
     config: RunConfig,
     mode: ErrorMode,
@@ -363,7 +396,7 @@ fn redshift_for_run_reporting(
             ..config
         };
         let mut interp = Interp::new(out, redshift_config);
-        let r = interp.redshift_program(path, source, mode);
+        let r = interp.redshift_program_source(path, source, mode);
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
@@ -384,6 +417,16 @@ pub fn run_jit(
     path: &str,
     source: &[u8],
     out: &mut dyn std::io::Write,
+    config: RunConfig,
+) -> Result<Result<i32, Failure>, NotNative> {
+    jit_source(path, source.to_vec(), out, config)
+}
+
+/// [`run_jit`] of source the caller gives away.
+fn jit_source(
+    path: &str,
+    source: Vec<u8>,
+    out: &mut dyn Write,
     config: RunConfig,
 ) -> Result<Result<i32, Failure>, NotNative> {
     if config.limits.max_steps.is_some() {
@@ -409,7 +452,7 @@ pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<Strin
     let (path, source) = (path.to_string(), source.to_vec());
     let run = native_stack::run(config.limits.max_depth, move || {
         let mut blue_out = Vec::new();
-        let residual = match redshift_for_run(&path, &source, &mut blue_out, config, ErrorMode::Lazy) {
+        let residual = match redshift_for_run(&path, source, &mut blue_out, config, ErrorMode::Lazy) {
             Ok(r) => r,
             Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),
             Err(e) => return Err(format!("{e:?}\n")),

@@ -587,10 +587,10 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
         ..target.config(limits)
     };
     // The program's output streams to stdout as it runs.
-    let outcome = spy_interp::engine::run_program_to(
+    let outcome = spy_interp::engine::run_program_source_to(
         target.engine,
         &file.to_string_lossy(),
-        &source,
+        source,
         config,
         Box::new(out.clone()),
     );

@@ -26,7 +26,13 @@ pub fn module_name(path: &str) -> String {
 
 impl Interp<'_> {
     pub fn run_main_file(&mut self, path: &str, source: &[u8]) -> Eval<i32> {
-        let id = self.load_main_module(path, source)?;
+        self.run_main_source(path, source.to_vec())
+    }
+
+    /// [`Interp::run_main_file`] of source the caller gives away (held once,
+    /// as the module's `SourceFile`).
+    pub fn run_main_source(&mut self, path: &str, source: Vec<u8>) -> Eval<i32> {
+        let id = self.load_main_source(path, source)?;
         self.call_main(id)
     }
 
@@ -77,7 +83,13 @@ impl Interp<'_> {
 
     /// Parse, resolve and initialize the program's module.
     pub(crate) fn load_main_module(&mut self, path: &str, source: &[u8]) -> Eval<ModuleId> {
-        self.load_module_as(path, &module_name(path), source)
+        self.load_main_source(path, source.to_vec())
+    }
+
+    /// [`Interp::load_main_module`] of source the caller gives away.
+    pub(crate) fn load_main_source(&mut self, path: &str, source: Vec<u8>) -> Eval<ModuleId> {
+        let (file, module) = syntax::parse_owned(path, source)?;
+        self.load_parsed_module_as(file, module, &module_name(path))
     }
 
     fn load_module_as(&mut self, path: &str, modname: &str, source: &[u8]) -> Eval<ModuleId> {

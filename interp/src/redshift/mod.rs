@@ -252,6 +252,17 @@ impl Interp<'_> {
     /// its `main` is checked on the source module first (spec §8.2), so a
     /// missing, blue or ill-typed `main` is the same error as in ASTFrame.
     pub fn redshift_program(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
+        self.redshift_program_source(path, source.to_vec(), mode)
+    }
+
+    /// [`Interp::redshift_program`] of source the caller gives away (held
+    /// once, as the module's `SourceFile`).
+    pub fn redshift_program_source(
+        &mut self,
+        path: &str,
+        source: Vec<u8>,
+        mode: ErrorMode,
+    ) -> Eval<Residual> {
         let options = RedshiftOptions {
             error_mode: mode,
             ..Default::default()
@@ -260,13 +271,13 @@ impl Interp<'_> {
     }
 
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
-        self.redshift_checked(path, source, options, false)
+        self.redshift_checked(path, source.to_vec(), options, false)
     }
 
     fn redshift_checked(
         &mut self,
         path: &str,
-        source: &[u8],
+        source: Vec<u8>,
         options: RedshiftOptions,
         check_main: bool,
     ) -> Eval<Residual> {
@@ -280,7 +291,7 @@ impl Interp<'_> {
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
         self.redshift = Some(sh.clone());
-        let result = self.load_main_module(path, source).and_then(|id| {
+        let result = self.load_main_source(path, source).and_then(|id| {
             if check_main {
                 self.program_main(id)?;
             }
@@ -372,7 +383,7 @@ impl Interp<'_> {
         state.in_progress.remove(&*func.fqn);
         let def = def?;
         state.order.push(func.clone());
-        state.shifted.insert(func.fqn.to_string(), def);
+        state.shifted.insert(func.fqn.clone(), Rc::new(def));
         Ok(())
     }
 
@@ -523,7 +534,7 @@ impl Interp<'_> {
         &mut self,
         sh: &Shift,
         id: ModuleId,
-        shifted: &mut HashMap<String, ast::FuncDef>,
+        shifted: &mut HashMap<Rc<str>, Rc<ast::FuncDef>>,
         order: &[Rc<Function>],
         is_main: bool,
     ) -> Eval<Residual> {
@@ -583,14 +594,16 @@ impl Interp<'_> {
                         continue;
                     }
                     if let Some(mut def) = shifted.remove(&*func.fqn) {
-                        def.name = ident(member, def.name.range);
+                        // The only reference: changed in place, not copied.
+                        let def_mut = Rc::make_mut(&mut def);
+                        def_mut.name = ident(member, def_mut.name.range);
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
                         functions.push(self.residual_func(sh, func, member, Some(class)));
                         if *is_static {
-                            def.decorators.push(name_expr("staticmethod", range));
+                            def_mut.decorators.push(name_expr("staticmethod", range));
                         }
                         class_body.extend(self.provenance_comments(sh, func));
-                        class_body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
+                        class_body.push(Stmt::new(StmtKind::FuncDef(def), range));
                     }
                 }
             }
@@ -705,7 +718,7 @@ impl Interp<'_> {
             if let Some(def) = shifted.remove(&*func.fqn) {
                 functions.push(self.residual_func(sh, func, &def.name.name, None));
                 body.extend(self.provenance_comments(sh, func));
-                body.push(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range));
+                body.push(Stmt::new(StmtKind::FuncDef(def), range));
             }
         }
         let (record, warnings) = if is_main {

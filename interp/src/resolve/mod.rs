@@ -10,6 +10,7 @@
 //! declared, so they see every name of the enclosing scopes.
 
 pub mod builtin_names;
+pub mod name_refs;
 pub mod scope;
 
 use std::collections::HashMap;
@@ -26,7 +27,7 @@ pub use scope::{NameRef, Origin, Scope, ScopeKind, Symbol, VarKind};
 #[derive(Debug)]
 pub struct Resolution {
     /// Where every name occurrence points, indexed by `NameId`.
-    pub names: Vec<NameRef>,
+    pub names: name_refs::NameRefs,
     pub module_scope: Rc<Scope>,
     /// The scope of every `def`/`class` body, keyed by the `NameId` of the
     /// definition's name.
@@ -35,10 +36,7 @@ pub struct Resolution {
 
 impl Resolution {
     pub fn name(&self, id: NameId) -> NameRef {
-        self.names
-            .get(id.0 as usize)
-            .copied()
-            .unwrap_or(NameRef::Undefined)
+        self.names.get(id.0 as usize)
     }
 
     pub fn scope_of(&self, def_name: NameId) -> Option<&Rc<Scope>> {
@@ -54,7 +52,7 @@ pub fn resolve_module(
 ) -> Result<Resolution, SpyError> {
     let mut r = Resolver {
         file: file.clone(),
-        names: vec![NameRef::Undefined; module.name_count as usize],
+        names: name_refs::NameRefs::new(module.name_count as usize),
         scopes: HashMap::new(),
         stack: vec![Scope::new(ScopeKind::Module, modname.to_string())],
         loop_depth: 0,
@@ -78,7 +76,7 @@ pub fn resolve_module(
 
 struct Resolver {
     file: Rc<SourceFile>,
-    names: Vec<NameRef>,
+    names: name_refs::NameRefs,
     scopes: HashMap<NameId, Rc<Scope>>,
     /// The scopes being resolved, module first, innermost last.
     stack: Vec<Scope>,
@@ -105,9 +103,7 @@ impl Resolver {
     }
 
     fn set(&mut self, id: &ast::Identifier, r: NameRef) {
-        if let Some(slot) = self.names.get_mut(id.id.0 as usize) {
-            *slot = r;
-        }
+        self.names.set(id.id.0 as usize, r);
     }
 
     // ------------------------------------------------------------ declare

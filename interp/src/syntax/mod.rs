@@ -45,7 +45,14 @@ pub fn parse_module(file: &Rc<SourceFile>) -> Result<ast::Module, SpyError> {
 
 /// Parse raw bytes: invalid UTF-8 is a ParseError at the first bad byte.
 pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<(Rc<SourceFile>, ast::Module), SpyError> {
-    match std::str::from_utf8(bytes) {
+    parse_owned(path, bytes.to_vec())
+}
+
+/// [`parse_bytes`] of bytes the caller gives away: valid UTF-8 becomes the
+/// `SourceFile`'s text without a copy (a large program's source is then
+/// held once, not twice; issue 14 item 5).
+pub fn parse_owned(path: &str, bytes: Vec<u8>) -> Result<(Rc<SourceFile>, ast::Module), SpyError> {
+    match String::from_utf8(bytes) {
         Ok(text) => {
             let file = SourceFile::new(path, text);
             let module = parse_module(&file)?;
@@ -54,8 +61,8 @@ pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<(Rc<SourceFile>, ast::Mod
         Err(e) => {
             // The lossy text keeps the valid prefix, so `at` still points at
             // the (now replaced) first bad byte; U+FFFD is 3 bytes long.
-            let at = e.valid_up_to();
-            let file = SourceFile::new(path, String::from_utf8_lossy(bytes).into_owned());
+            let at = e.utf8_error().valid_up_to();
+            let file = SourceFile::new(path, String::from_utf8_lossy(e.as_bytes()).into_owned());
             let err = ParseError::at(ParseErrorKind::InvalidUtf8, at, at + 3);
             Err(err.into_spy_error(&file))
         }

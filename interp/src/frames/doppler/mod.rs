@@ -80,8 +80,11 @@ pub struct DopplerState {
     /// user module `module` (spelled `module.name`, spec §16.8).
     pub user_imports: BTreeSet<(String, String)>,
     next_temp: u32,
-    /// Residual `def`s of the functions shifted so far, by FQN.
-    pub shifted: HashMap<String, ast::FuncDef>,
+    /// Residual `def`s of the functions shifted so far, by FQN (each in the
+    /// `Rc` the residual module keeps it in, so a table of thousands of
+    /// them is not thousands of inline `FuncDef`s with spare capacity:
+    /// issue 14 item 5).
+    pub shifted: HashMap<Rc<str>, Rc<ast::FuncDef>>,
     /// The shifted functions, in the order they were shifted.
     pub order: Vec<Rc<crate::vm::value::Function>>,
     /// FQNs of the functions being shifted (on-demand shifting nests).

@@ -390,15 +390,19 @@ fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     for s in &mut fast.0[p.head + 1..p.write] {
         uncheck(s);
     }
-    let mut fresh = HashMap::new();
+    // The copy's temporaries, renamed in the order they are defined (not a
+    // hash order: the numbering shows in `spy-interp jit` and must not change
+    // from run to run).
+    let mut fresh: Vec<VReg> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     walk(&fast, &mut |s| {
         each_def(s, |v| {
-            if f.vregs[v.index()].kind == VRegKind::Temp {
-                fresh.insert(v, ());
+            if f.vregs[v.index()].kind == VRegKind::Temp && seen.insert(v) {
+                fresh.push(v);
             }
         })
     });
-    let map: HashMap<VReg, VReg> = fresh.into_keys().map(|v| (v, temp(f, f.ty(v)))).collect();
+    let map: HashMap<VReg, VReg> = fresh.into_iter().map(|v| (v, temp(f, f.ty(v)))).collect();
     for s in &mut fast.0 {
         rename_stmt(s, &|v| map.get(&v).copied().unwrap_or(v));
     }

@@ -99,7 +99,7 @@ impl FnLower<'_, '_, '_> {
 
     /// `recv.m(args)` of a `bytes` or `str` receiver, by the method's
     /// signature (`signatures::method_signature`): `b.decode(enc)`,
-    /// `s.encode(enc)` and the str methods of `str_rt` (all but `split`);
+    /// `s.encode(enc)` and the str methods of `str_rt`;
     /// an error is annotated at the whole call, its frame
     /// at the call (ASTFrame's `call_bytes_method`/`call_str_method`).
     pub fn text_method(
@@ -149,6 +149,14 @@ impl FnLower<'_, '_, '_> {
                 }
                 let h = if m == Find { ss.find } else { ss.count };
                 (h, TypeId::I32, Ty::I32)
+            }
+            MethodImpl::Str(Split) => {
+                let given = self.fb.const_(Ty::U64, (regs.len() == 2) as u64);
+                if regs.len() < 2 {
+                    regs.push(self.fb.const_(Ty::Handle, 0));
+                }
+                regs.push(given);
+                (ss.split, sig.result, Ty::Handle)
             }
             _ => return self.unsupported(what, callee),
         };

@@ -1,6 +1,6 @@
 //! The runtime helpers of `str` methods other than `encode` (which meets
 //! bytes: `bytes_rt`): `upper`, `isascii`, `isspace`, `startswith`,
-//! `endswith`, `find`, `count`, `replace` of a str handle. Each body calls
+//! `endswith`, `find`, `count`, `replace`, `split` of a str handle. Each body calls
 //! the interpreter's own function (`vm::ops::str`), the one ASTFrame's
 //! `call_str_method` calls, so results cannot diverge; `replace` is
 //! checked against the str limit with ASTFrame's length formula.
@@ -69,6 +69,26 @@ extern "C" fn str_replace(ctx: CtxPtr<'_>, h: u64, old: u64, new: u64) -> u64 {
     })
 }
 
+/// `s.split()` (`given` 0) or `s.split(sep)`: a `list[str]` handle of
+/// new str handles; an empty `sep` raises ASTFrame's `ValueError`.
+extern "C" fn str_split(ctx: CtxPtr<'_>, h: u64, sep: u64, given: u64) -> u64 {
+    with(ctx, |st, c| {
+        let s = st.str(h);
+        let sep = (given != 0).then(|| st.str(sep));
+        match ops::str::split(&s, sep.as_deref()) {
+            Ok(parts) => {
+                let items = parts.into_iter().map(|p| st.handle(p)).collect();
+                st.lists.push(items);
+                st.lists.len() as u64 - 1
+            }
+            Err(e) => {
+                st.raise(c, e);
+                0
+            }
+        }
+    })
+}
+
 /// The str-method helpers of one module, declared once.
 #[derive(Clone, Copy, Debug)]
 pub struct StrHelpers {
@@ -80,6 +100,7 @@ pub struct StrHelpers {
     pub find: HelperId,
     pub count: HelperId,
     pub replace: HelperId,
+    pub split: HelperId,
 }
 
 impl StrHelpers {
@@ -127,6 +148,12 @@ impl StrHelpers {
                 &[Handle, Handle, Handle],
                 Handle,
                 str_replace as *const () as usize,
+            ),
+            split: h(
+                "str_split",
+                &[Handle, Handle, U64],
+                Handle,
+                str_split as *const () as usize,
             ),
         }
     }

@@ -552,6 +552,11 @@ impl FnLower<'_, '_, '_> {
                 let eq = self.bytes_eq(&l, &r, whole)?;
                 return negated(self, negate, eq);
             }
+            Some(OpImpl::StrContains) => {
+                let h = self.cx.helpers.str_methods.contains;
+                let found = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
+                return Ok(LVal::one(TypeId::BOOL, found));
+            }
             Some(OpImpl::ListContains) => {
                 let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
                 return Ok(found);

@@ -1,6 +1,7 @@
 //! The runtime helpers of `str` methods other than `encode` (which meets
 //! bytes: `bytes_rt`): `upper`, `isascii`, `isspace`, `startswith`,
-//! `endswith`, `find`, `count`, `replace`, `split` of a str handle. Each body calls
+//! `endswith`, `find`, `count`, `replace`, `split` of a str handle, and
+//! the operator `sub in s`. Each body calls
 //! the interpreter's own function (`vm::ops::str`), the one ASTFrame's
 //! `call_str_method` calls, so results cannot diverge; `replace` is
 //! checked against the str limit with ASTFrame's length formula.
@@ -69,6 +70,13 @@ extern "C" fn str_replace(ctx: CtxPtr<'_>, h: u64, old: u64, new: u64) -> u64 {
     })
 }
 
+/// `sub in s` (ASTFrame's `StrContains`).
+extern "C" fn str_contains(ctx: CtxPtr<'_>, sub: u64, h: u64) -> u64 {
+    with(ctx, |st, _| {
+        u64::from(ops::str::contains(&st.str(h), &st.str(sub)))
+    })
+}
+
 /// `s.split()` (`given` 0) or `s.split(sep)`: a `list[str]` handle of
 /// new str handles; an empty `sep` raises ASTFrame's `ValueError`.
 extern "C" fn str_split(ctx: CtxPtr<'_>, h: u64, sep: u64, given: u64) -> u64 {
@@ -101,6 +109,7 @@ pub struct StrHelpers {
     pub count: HelperId,
     pub replace: HelperId,
     pub split: HelperId,
+    pub contains: HelperId,
 }
 
 impl StrHelpers {
@@ -154,6 +163,12 @@ impl StrHelpers {
                 &[Handle, Handle, U64],
                 Handle,
                 str_split as *const () as usize,
+            ),
+            contains: h(
+                "str_contains",
+                &[Handle, Handle],
+                Bool,
+                str_contains as *const () as usize,
             ),
         }
     }

@@ -98,8 +98,9 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `recv.m(args)` of a `bytes` or `str` receiver, by the method's
-    /// signature (`signatures::method_signature`): `b.decode(enc)` and
-    /// `s.encode(enc)`; an error is annotated at the whole call, its frame
+    /// signature (`signatures::method_signature`): `b.decode(enc)`,
+    /// `s.encode(enc)` and the str methods of `str_rt`;
+    /// an error is annotated at the whole call, its frame
     /// at the call (ASTFrame's `call_bytes_method`/`call_str_method`).
     pub fn text_method(
         &mut self,
@@ -125,12 +126,41 @@ impl FnLower<'_, '_, '_> {
             regs.extend(v.regs);
         }
         let hs = self.cx.helpers.bytes;
-        let (h, ty) = match sig.imp {
-            MethodImpl::Bytes(signatures::BytesMethod::Decode) => (hs.decode, TypeId::STR),
-            MethodImpl::Str(StrMethod::Encode) => (hs.encode, TypeId::BYTES),
+        let ss = self.cx.helpers.str_methods;
+        use StrMethod::*;
+        let (h, ty, t) = match sig.imp {
+            MethodImpl::Bytes(signatures::BytesMethod::Decode) => (hs.decode, TypeId::STR, Ty::Handle),
+            MethodImpl::Str(Encode) => (hs.encode, TypeId::BYTES, Ty::Handle),
+            MethodImpl::Str(Upper) => (ss.upper, TypeId::STR, Ty::Handle),
+            MethodImpl::Str(Replace) => (ss.replace, TypeId::STR, Ty::Handle),
+            MethodImpl::Str(IsAscii) => (ss.isascii, TypeId::BOOL, Ty::Bool),
+            MethodImpl::Str(IsSpace) => (ss.isspace, TypeId::BOOL, Ty::Bool),
+            MethodImpl::Str(StartsWith) => (ss.startswith, TypeId::BOOL, Ty::Bool),
+            MethodImpl::Str(EndsWith) => (ss.endswith, TypeId::BOOL, Ty::Bool),
+            MethodImpl::Str(m @ (Find | Count)) => {
+                // ASTFrame's defaults: start 0, end `len(s)`.
+                if regs.len() < 3 {
+                    regs.push(self.fb.const_(Ty::I32, 0));
+                }
+                if regs.len() < 4 {
+                    let len = self.cx.helpers.str_len;
+                    let end = self.helper_value(len, Ty::I32, &[regs[0]], whole)?;
+                    regs.push(end);
+                }
+                let h = if m == Find { ss.find } else { ss.count };
+                (h, TypeId::I32, Ty::I32)
+            }
+            MethodImpl::Str(Split) => {
+                let given = self.fb.const_(Ty::U64, (regs.len() == 2) as u64);
+                if regs.len() < 2 {
+                    regs.push(self.fb.const_(Ty::Handle, 0));
+                }
+                regs.push(given);
+                (ss.split, sig.result, Ty::Handle)
+            }
             _ => return self.unsupported(what, callee),
         };
-        let r = self.helper_value_in_call(h, Ty::Handle, &regs, whole, whole)?;
+        let r = self.helper_value_in_call(h, t, &regs, whole, whole)?;
         Ok(LVal::one(ty, r))
     }
 }

@@ -9,6 +9,7 @@ use super::func::{FnLower, LVal};
 use super::helpers::binop_code;
 use super::layout::{prim_code, prim_ty, word_of_scalar};
 use super::{LowerError, Lowered};
+use crate::error::ExcKind;
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast;
@@ -551,6 +552,11 @@ impl FnLower<'_, '_, '_> {
                 let eq = self.bytes_eq(&l, &r, whole)?;
                 return negated(self, negate, eq);
             }
+            Some(OpImpl::StrContains) => {
+                let h = self.cx.helpers.str_methods.contains;
+                let found = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
+                return Ok(LVal::one(TypeId::BOOL, found));
+            }
             Some(OpImpl::ListContains) => {
                 let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
                 return Ok(found);
@@ -1087,8 +1093,10 @@ impl FnLower<'_, '_, '_> {
                     return self.unsupported("`repr` with other than one argument", e.range);
                 };
                 let v = self.expr(a)?;
-                let s = self.repr(v, a.range)?;
-                Ok(LVal::one(TypeId::STR, s))
+                let outer = self.display_call.replace(e.range);
+                let s = self.repr(v, a.range);
+                self.display_call = outer;
+                Ok(LVal::one(TypeId::STR, s?))
             }
             Some(Value::Builtin(Builtin::Len)) => {
                 let mut vals = Vec::new();
@@ -1152,8 +1160,10 @@ impl FnLower<'_, '_, '_> {
         match sig {
             Ok(ConvImpl::Identity) => Ok(v),
             Ok(ConvImpl::Str) => {
-                let s = self.str_of(v, arg)?;
-                Ok(LVal::one(TypeId::STR, s))
+                let outer = self.display_call.replace(whole);
+                let s = self.str_of(v, arg);
+                self.display_call = outer;
+                Ok(LVal::one(TypeId::STR, s?))
             }
             Ok(ConvImpl::Prim { to: p, .. }) => {
                 let r = self.fb.convert(prim_ty(p), v.regs[0]);
@@ -1279,10 +1289,34 @@ impl FnLower<'_, '_, '_> {
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {
                 Some((_, m)) if m.ret == TypeId::STR => {
-                    let r = self.call_red(&m, vec![(v, range)], range)?;
+                    let call = self.display_call.unwrap_or(range);
+                    let r = self.call_red(&m, vec![(v, range)], call)?;
                     Ok(r.regs[0])
                 }
-                Some((d, _)) => self.unsupported(format!("a `{d}` not returning `str`"), range),
+                // A declared result that can never hold a str: the dunder
+                // runs (its effects happen), then ASTFrame's TypeError.
+                Some((d, m)) if m.ret != TypeId::OBJECT && m.ret != TypeId::DYNAMIC => {
+                    let call = self.display_call.unwrap_or(range);
+                    self.call_red(&m, vec![(v, range)], call)?;
+                    let at = (
+                        self.frame_at(call),
+                        Label {
+                            range,
+                            text: String::new(),
+                        },
+                    );
+                    let code =
+                        self.cx
+                            .errors
+                            .fixed(ExcKind::TypeError, format!("{d} returned non-string"), at);
+                    self.fb.raise(code, [None, None]);
+                    let h = self.cx.string("");
+                    Ok(self.fb.const_(Ty::Handle, h))
+                }
+                Some((d, _)) => self.unsupported(
+                    format!("a `{d}` returning `{}`", self.type_name(TypeId::DYNAMIC)),
+                    range,
+                ),
                 None => {
                     let text = op_select::opaque_struct_text(&self.cx.interp.vm, v.ty);
                     let h = self.cx.string(&text);
@@ -1318,9 +1352,17 @@ impl FnLower<'_, '_, '_> {
             }
         }
         let mut parts = Vec::new();
+        let outer = self.display_call.replace(range);
         for (v, r) in values {
-            parts.push((self.str_of(v, r)?, r));
+            match self.str_of(v, r) {
+                Ok(p) => parts.push((p, r)),
+                Err(e) => {
+                    self.display_call = outer;
+                    return Err(e);
+                }
+            }
         }
+        self.display_call = outer;
         let hs = self.cx.helpers;
         for (p, r) in parts {
             self.call_helper(hs.print_part, None, &[p], r);

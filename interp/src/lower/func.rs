@@ -50,6 +50,9 @@ pub(crate) struct FnLower<'c, 'a, 'out> {
     pub locals: HashMap<u32, LVal>,
     /// The statement being lowered (the frame's `current` in tracebacks).
     pub stmt_range: TextRange,
+    /// The `print`/`str`/`repr` call whose display is being lowered: the
+    /// frame's position while a struct's `__str__`/`__repr__` runs.
+    pub display_call: Option<TextRange>,
     /// Definite assignment: the slots assigned on every path reaching the
     /// statement being lowered, and whether it is reachable at all (`dead`
     /// after `return`/`raise`/`break`/`continue`).
@@ -100,6 +103,7 @@ fn lower_body(
         res: code.res.clone(),
         locals: HashMap::new(),
         stmt_range: code.def.proto_range,
+        display_call: None,
         defined: HashSet::new(),
         dead: false,
         needs: BTreeMap::new(),

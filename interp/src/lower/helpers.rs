@@ -20,7 +20,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
-use crate::lower::{bytes_rt, list_rt, mem_rt};
+use crate::lower::{bytes_rt, list_rt, mem_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -707,6 +707,7 @@ pub struct Helpers {
     pub list_slice: HelperId,
     pub list_find: HelperId,
     pub bytes: bytes_rt::BytesHelpers,
+    pub str_methods: str_rt::StrHelpers,
     pub exc_text: HelperId,
 }
 
@@ -1001,6 +1002,7 @@ impl Helpers {
                 list_rt::list_find as *const () as usize,
             ),
             bytes: bytes_rt::BytesHelpers::declare(m),
+            str_methods: str_rt::StrHelpers::declare(m),
             exc_text: crate::lower::exception::declare(m),
         }
     }

@@ -18,6 +18,7 @@
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `bytes_rt.rs` | the runtime helpers of `bytes` (`vm::ops::bytes`)          |
+//! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
 //! No typing rule is written here: every operator's implementation and
@@ -47,6 +48,7 @@ mod minmax;
 mod ptr;
 pub mod run;
 mod simd;
+pub mod str_rt;
 mod unchecked;
 
 use std::collections::HashMap;

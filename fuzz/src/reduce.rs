@@ -458,15 +458,27 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
     if let Some(inlined) = inline_call(e, module) {
         out.push(inlined);
     }
-    let mut copy = e.clone();
-    for c in expr_children(&mut copy) {
-        if !matches!(
+    let hoistable = |c: &Expr| {
+        !matches!(
             c.kind,
             ExprKind::Starred(_) | ExprKind::Slice { .. } | ExprKind::GeneratorExp { .. }
-        ) {
-            out.push(c.clone());
+        )
+    };
+    let mut copy = e.clone();
+    let children = expr_children(&mut copy);
+    for c in &children {
+        if hoistable(c) {
+            out.push((*c).clone());
         }
     }
+    // then the constants deeper inside: `S[T](a, -0.0).get()` becomes
+    // `-0.0` in one step (a child alone, `S[T](a, -0.0)`, changes what is
+    // printed, so a path of single steps down to the constant is closed)
+    let mut constants = Vec::new();
+    for c in children {
+        deep_constants(c, &mut constants);
+    }
+    out.extend(constants.into_iter().take(8));
     match &e.kind {
         ExprKind::Call { func, args } => {
             for k in 0..args.len() {
@@ -492,6 +504,24 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
     }
     out.push(lit(ExprKind::Int(0), r));
     out
+}
+
+/// The constants (a literal, or a negated one) strictly inside `e`'s
+/// children, in source order.
+fn deep_constants(e: &mut Expr, out: &mut Vec<Expr>) {
+    for c in expr_children(e) {
+        let literal = |k: &ExprKind| {
+            matches!(
+                k,
+                ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Bool(_)
+            )
+        };
+        match &c.kind {
+            k if literal(k) => out.push(c.clone()),
+            ExprKind::UnaryOp { operand, .. } if literal(&operand.kind) => out.push(c.clone()),
+            _ => deep_constants(c, out),
+        }
+    }
 }
 
 /// `f(a, b)` of a module-level `def f(x, y) -> T: return e` becomes `e`

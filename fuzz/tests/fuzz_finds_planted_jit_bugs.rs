@@ -59,20 +59,49 @@ fn main() {
         }
         return;
     }
-    let mut rows = vec![];
-    let mut failures = vec![];
-    for m in Mutation::ALL.iter().copied().filter(|m| m.is_jit()) {
-        if filter.is_some_and(|f| !m.name().contains(f.as_str())) {
-            continue;
-        }
-        let unreachable = UNREACHABLE.iter().find(|(n, _)| *n == m.name());
-        let loose = LOOSE.iter().find(|(n, _)| *n == m.name());
-        let spend = if loose.is_some() {
+    let mutations: Vec<Mutation> = Mutation::ALL
+        .iter()
+        .copied()
+        .filter(|m| m.is_jit() && filter.is_none_or(|f| m.name().contains(f.as_str())))
+        .collect();
+    let spend_of = |m: Mutation| {
+        if LOOSE.iter().any(|(n, _)| *n == m.name()) {
             LOOSE_SPEND
         } else {
             common::FULL
-        };
-        match (find(m, spend), unreachable, loose) {
+        }
+    };
+    // The trials are independent and each is deterministic (step budgets),
+    // and a trial runs on one core: run them on every core, one per thread.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let outcomes: Vec<std::sync::Mutex<Option<Result<String, common::Failed>>>> =
+        mutations.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(&m) = mutations.get(i) else { break };
+                let outcome = find(m, spend_of(m));
+                *outcomes[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+            });
+        }
+    });
+    let mut rows = vec![];
+    let mut failures = vec![];
+    for (&m, outcome) in mutations.iter().zip(outcomes) {
+        let unreachable = UNREACHABLE.iter().find(|(n, _)| *n == m.name());
+        let loose = LOOSE.iter().find(|(n, _)| *n == m.name());
+        let outcome = outcome
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(|| {
+                Err(common::Failed::NotFound(format!(
+                    "{}: the trial did not run",
+                    m.name()
+                )))
+            });
+        match (outcome, unreachable, loose) {
             (Ok(_), Some(_), _) => {
                 failures.push(format!("{}: found now; delete its row of UNREACHABLE", m.name()))
             }

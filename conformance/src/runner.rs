@@ -355,6 +355,7 @@ mod tests {
             ..CaseBounds::default()
         };
         let v = check_with(&case, Target::INTERP, bounds);
+        let _ = std::fs::remove_dir_all(case.path.parent().unwrap());
         assert!(!v.passed);
         assert!(v.detail.contains("fuel of 10000 steps"), "{}", v.detail);
     }
@@ -387,6 +388,7 @@ mod tests {
             ..CaseBounds::default()
         };
         let v = check_with(&case, Target::INTERP, bounds);
+        let _ = std::fs::remove_dir_all(case.path.parent().unwrap());
         assert!(!v.passed);
         assert!(v.detail.contains("wall-clock limit"), "{}", v.detail);
     }

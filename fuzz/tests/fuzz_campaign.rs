@@ -149,7 +149,7 @@ fn campaign_with_findings_ends_by_its_seconds() {
 #[test]
 fn reproducers_do_not_depend_on_threads_or_campaign_length() {
     let run = |threads: usize, cases: u64| {
-        let dir = std::env::temp_dir().join(format!(
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
             "spy-fuzz-stable-{threads}-{cases}-{}",
             std::process::id()
         ));

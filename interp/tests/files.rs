@@ -14,7 +14,8 @@ fn program(path: &std::path::Path, method: &str) -> String {
 }
 
 fn scratch(name: &str, bytes: usize) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("spy-interp-files-test-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-interp-files-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.txt");
     std::fs::write(&path, "x".repeat(bytes)).unwrap();

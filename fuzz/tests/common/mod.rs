@@ -145,5 +145,9 @@ pub fn trial_spending(m: Mutation, isolation: Option<Isolation>, spend: Spend) -
 }
 
 fn scratch_dir(m: Mutation) -> PathBuf {
-    std::env::temp_dir().join(format!("spy-fuzz-planted-{}-{}", m.name(), std::process::id()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "spy-fuzz-planted-{}-{}",
+        m.name(),
+        std::process::id()
+    ))
 }

@@ -12,7 +12,8 @@ fn binary() -> PathBuf {
 
 /// Write `source` to a fresh file named `<name>.spy` and return its path.
 fn program(name: &str, source: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spy-cli-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.spy"));
     std::fs::write(&path, source).unwrap();
@@ -175,7 +176,8 @@ fn missing_file_and_bad_engine_are_usage_errors() {
 
 #[test]
 fn conformance_command_reports_failures_with_exit_code() {
-    let dir = std::env::temp_dir().join(format!("spy-conf-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("spy-conf-{}", std::process::id()));
     let area = dir.join("a");
     std::fs::create_dir_all(&area).unwrap();
     std::fs::write(area.join("ok.spy"), "def main() -> None:\n    print(1)\n").unwrap();
@@ -325,7 +327,8 @@ fn execute_engine_jit_refuses_max_steps_and_names_what_it_cannot_compile() {
 /// classes: signature header + reproducer shape) across shard directories.
 #[test]
 fn fuzz_merge_drops_findings_of_a_class_already_kept() {
-    let root = std::env::temp_dir().join(format!("spy-cli-{}-fuzz-merge", std::process::id()));
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-cli-{}-fuzz-merge", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (a, b, out) = (root.join("a"), root.join("b"), root.join("out"));
     let finding = |dir: &PathBuf, name: &str, expr: &str| {

@@ -263,7 +263,8 @@ fn explain_page_renders_in_chromium_with_colors_and_provenance_links() {
 }
 
 fn tempdir(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spy-explain-chromium-{}-{what}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-explain-chromium-{}-{what}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

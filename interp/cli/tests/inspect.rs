@@ -32,7 +32,8 @@ fn text(b: &[u8]) -> String {
 
 /// Write `source` to `<tmp>/<name>.spy`.
 fn program(name: &str, source: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("spy-inspect-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("spy-inspect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.spy"));
     std::fs::write(&path, source).unwrap();
@@ -207,7 +208,8 @@ fn colorize_reports_errors_with_exit_code_1() {
 
 #[test]
 fn explain_writes_one_self_contained_page() {
-    let page = std::env::temp_dir().join(format!("spy-inspect-{}-partial.html", std::process::id()));
+    let page = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-inspect-{}-partial.html", std::process::id()));
     let out = run(&["explain", PARTIAL, "-o", page.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
@@ -253,7 +255,8 @@ fn explain_shows_ir_and_machine_code_of_a_native_program() {
 
 #[test]
 fn explain_says_why_a_program_is_not_native() {
-    let page = std::env::temp_dir().join(format!("spy-inspect-{}-vec.html", std::process::id()));
+    let page = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-inspect-{}-vec.html", std::process::id()));
     let out = run(&["explain", NOT_NATIVE, "-o", page.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();

@@ -78,7 +78,8 @@ fn region<'a>(listing: &'a str, from: &str) -> Vec<&'a str> {
 
 #[test]
 fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line() {
-    let dir = std::env::temp_dir().join(format!("spy-cli-{}-listing", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-cli-{}-listing", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("axpy.spy");
     std::fs::write(

@@ -318,6 +318,13 @@ impl CompiledModule {
         for (i, l) in self.inner.function_locations(f).iter().enumerate() {
             if let Some(l) = l {
                 let v = ir::VReg(i as u32);
+                // A vector wider than 16 bytes in a vector register is in
+                // the whole 256-bit register (the allocator names it by its
+                // low half).
+                let l = match l.strip_prefix("xmm") {
+                    Some(n) if func.ty(v).bits() > 128 => format!("ymm{n}"),
+                    _ => l.clone(),
+                };
                 let _ = writeln!(out, "  {v}: {} -> {l}", func.ty(v));
             }
         }

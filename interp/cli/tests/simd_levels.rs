@@ -117,7 +117,11 @@ fn the_jit_listing_shows_ir_registers_and_full_width_vector_code_per_source_line
         // f64x4 values fit a ymm register with AVX2 (under SSE2 they are
         // two chunks, in slots).
         assert!(text.contains("v0: f64x4 -> slot "), "{text}");
-        let in_reg = text.contains("f64x4 -> xmm");
+        let in_reg = text.contains("f64x4 -> ymm");
+        assert!(
+            !text.contains("f64x4 -> xmm"),
+            "a 32-byte vector is named by its ymm register: {text}"
+        );
         assert_eq!(in_reg, !sse2 && avx2, "{text}");
         let body = region(&text, "acc = acc + d * 2.0");
         let has = |m: &str| body.iter().any(|l| l.contains(m));

@@ -156,7 +156,7 @@ impl Interp<'_> {
             }
         }
         if op == CmpOp::NotIn {
-            return Err(self.wip_operands(f, "not in", &[(l.ty, le), (r.ty, re)]));
+            return self.not_contains(f, (l, le), (r, re), whole);
         }
         let simd = SimdOp::Cmp(op);
         if simd.supported() {
@@ -185,7 +185,7 @@ impl Interp<'_> {
                 .into());
             }
             if op == CmpOp::In {
-                return self.bad_contains(f, l.ty, r.ty, le, re);
+                return self.bad_contains(f, "in", l.ty, r.ty, le, re);
             }
             return Err(self.cannot_do(f, l.ty, op.symbol(), r.ty, le, re));
         };
@@ -196,19 +196,57 @@ impl Interp<'_> {
         cmpop_impl(&self.vm, op, l, r)
     }
 
-    fn bad_contains(&self, f: &Frame, l: TypeId, r: TypeId, le: TextRange, re: TextRange) -> Eval<Typed> {
+    /// `a not in b` (spec §6, a deliberate difference: upstream's is `WIP`):
+    /// the negation of `a in b`, chosen by the same rule (`str`, `range`,
+    /// `list`, `dict`, tuple, a user `__contains__`); its errors name
+    /// `not in`. Shifting, the residual code is `not (a in b)`.
+    fn not_contains(
+        &mut self,
+        f: &mut Frame,
+        (l, le): (Typed, TextRange),
+        (r, re): (Typed, TextRange),
+        whole: TextRange,
+    ) -> Eval<Typed> {
+        let Some(imp) = self.resolve_cmp(CmpOp::In, l.ty, r.ty) else {
+            return self.bad_contains(f, "not in", l.ty, r.ty, le, re);
+        };
+        let contains = self.exec_binary(f, imp, l, r, whole)?;
+        // a user `__contains__` may return another type: `not` converts it
+        let contains = self.convert_to(f, contains, TypeId::BOOL, whole, None)?;
+        if is_runtime(&contains) {
+            return self.shift_unary(f, UnaryOp::Not, &contains, TypeId::BOOL, whole);
+        }
+        let Value::Scalar(Scalar::Bool(held)) = contains.value else {
+            return Err(crate::bug!("a `bool` value is not a bool"));
+        };
+        Ok(Typed {
+            color: contains.color,
+            ty: TypeId::BOOL,
+            value: Value::Scalar(Scalar::Bool(!held)),
+        })
+    }
+
+    fn bad_contains(
+        &self,
+        f: &Frame,
+        sym: &str,
+        l: TypeId,
+        r: TypeId,
+        le: TextRange,
+        re: TextRange,
+    ) -> Eval<Typed> {
         if let Some(items) = self.vm.types.tuple_items(r) {
             let message = if items.windows(2).any(|w| w[0] != w[1]) {
-                "'in' is not supported on heterogeneous tuples"
+                format!("'{sym}' is not supported on heterogeneous tuples")
             } else {
-                "type mismatch: argument is not of the tuple's element type"
+                "type mismatch: argument is not of the tuple's element type".to_string()
             };
             let rn = self.vm.types.name(r).to_string();
             return Err(SpyError::new(ExcKind::TypeError, message)
                 .with_error(&f.file, re, format!("this is `{rn}`"))
                 .into());
         }
-        Err(self.cannot_do(f, l, "in", r, le, re))
+        Err(self.cannot_do(f, l, sym, r, le, re))
     }
 
     pub(crate) fn unaryop(

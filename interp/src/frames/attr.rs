@@ -267,6 +267,7 @@ impl Interp<'_> {
             let sig = sig?;
             // Lists are red: every method of a typed list is residual.
             let residual = self.vm.types.list_item(obj.ty).is_some()
+                || self.vm.types.list_iter_list(obj.ty).is_some()
                 || self.vm.types.dict_types(obj.ty).is_some()
                 || obj.ty == TypeId::FILE
                 || is_runtime(&obj)
@@ -282,6 +283,7 @@ impl Interp<'_> {
                 MethodImpl::Str(m) => self.call_str_method(f, obj, m, call_range, args),
                 MethodImpl::Bytes(m) => self.call_bytes_method(f, obj, m, call_range, args),
                 MethodImpl::List(m) => self.call_list_method(f, obj, obj_expr.range, m, args),
+                MethodImpl::ListIter(m) => self.call_list_iter_method(f, obj, obj_expr.range, m),
                 MethodImpl::Dict(m) => self.call_dict_method(f, obj, obj_expr.range, m, args),
                 MethodImpl::File(m) => self.call_file_method(f, obj, m, attr.range, args),
                 MethodImpl::EmptyList => Ok(Typed::red(

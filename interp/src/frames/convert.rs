@@ -238,6 +238,7 @@ impl Interp<'_> {
             Value::Ptr(p) => Some(p.ty),
             Value::Simd(v) => Some(v.ty),
             Value::List(l) => Some(l.ty),
+            Value::ListIter(it) => Some(it.ty),
             Value::Dict(d) => Some(d.ty),
             Value::GenericStruct(_) => Some(TypeId::TYPE),
             Value::Residual(_) => None,

@@ -66,6 +66,8 @@ impl Interp<'_> {
                 crate::vm::value::OpSpecValue::Null => "<OpSpec NULL>".to_string(),
                 _ => "<OpSpec>".to_string(),
             },
+            // upstream's is a struct: its default text
+            Value::ListIter(it) => format!("<spy `{}` object>", self.vm.types.name(it.ty)),
             Value::Ptr(p) => match p.mem {
                 Some(_) => format!("<spy `{}` object>", self.vm.types.name(p.ty)),
                 None => format!("<spy `{}` NULL>", self.vm.types.name(p.ty)),

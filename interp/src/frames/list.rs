@@ -10,9 +10,9 @@ use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
 use crate::vm::ops::seq;
-use crate::vm::ops::signatures::ListMethod;
+use crate::vm::ops::signatures::{ListIterMethod, ListMethod};
 use crate::vm::types::TypeId;
-use crate::vm::value::{ListValue, Typed, Value};
+use crate::vm::value::{ListIterValue, ListValue, Typed, Value};
 
 /// The item index `l[raw]` reads in a list of `len` items (a negative
 /// index counts from the end), or `None`: `IndexError`.
@@ -194,6 +194,17 @@ impl Interp<'_> {
                 let items = l.items.borrow().clone();
                 Ok(Typed::red(list.ty, self.new_list(list.ty, items)))
             }
+            ListMethod::FastIter => {
+                let ty = self.vm.types.list_iter(list.ty);
+                Ok(Typed::red(
+                    ty,
+                    Value::ListIter(Rc::new(ListIterValue {
+                        ty,
+                        list: l.clone(),
+                        index: 0,
+                    })),
+                ))
+            }
             ListMethod::Count | ListMethod::Index => {
                 let x = &args[0].0;
                 let items = l.items.borrow().clone();
@@ -215,6 +226,49 @@ impl Interp<'_> {
                         .into()),
                 }
             }
+        }
+    }
+
+    /// A method of `list[T]::list_iterator` (spec §6.10): the list is
+    /// read when the method runs, so items appended during the loop are
+    /// seen. Decision: `__item__` past the end is `IndexError: list index
+    /// out of range` (upstream reads its buffer unchecked up to its
+    /// capacity).
+    pub(crate) fn call_list_iter_method(
+        &mut self,
+        f: &mut Frame,
+        it: Typed,
+        obj_range: TextRange,
+        m: ListIterMethod,
+    ) -> Eval<Typed> {
+        let Value::ListIter(v) = &it.value else {
+            return Err(crate::bug!("list_iterator method on another value"));
+        };
+        let len = v.list.items.borrow().len();
+        match m {
+            ListIterMethod::Continue => Ok(Typed::red(
+                TypeId::BOOL,
+                Value::Scalar(crate::vm::ops::Scalar::Bool(
+                    usize::try_from(v.index).is_ok_and(|i| i < len),
+                )),
+            )),
+            ListIterMethod::Item => {
+                let item_ty = self.vm.types.checked_list_item(v.list.ty)?;
+                match usize::try_from(v.index).ok().filter(|&i| i < len) {
+                    Some(i) => Ok(Typed::red(item_ty, v.list.items.borrow()[i].clone())),
+                    None => Err(SpyError::from(crate::vm::rt_error::RuntimeError::ListIndex)
+                        .with_error(&f.file, obj_range, seq::index_label(i64::from(v.index), len))
+                        .into()),
+                }
+            }
+            ListIterMethod::Next => Ok(Typed::red(
+                it.ty,
+                Value::ListIter(Rc::new(ListIterValue {
+                    ty: it.ty,
+                    list: v.list.clone(),
+                    index: v.index.wrapping_add(1),
+                })),
+            )),
         }
     }
 }

@@ -922,6 +922,9 @@ impl FnLower<'_, '_, '_> {
                 }
                 return self.list_method(recv, value.range, &attr.name, vals, e.range);
             }
+            if self.cx.interp.vm.types.list_iter_list(recv.ty).is_some() && args.is_empty() {
+                return self.list_iter_method(recv, value.range, &attr.name, e.range);
+            }
             if recv.ty == TypeId::STR || recv.ty == TypeId::BYTES {
                 let mut vals = Vec::new();
                 for a in args {

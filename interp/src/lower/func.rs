@@ -710,10 +710,13 @@ impl FnLower<'_, '_, '_> {
                 // `l = []`: the residual code has no annotation for the
                 // untyped empty list (no type can be written for it), so its
                 // first assignment declares it
-                if x.ty == TypeId::EMPTY_LIST && !matches!(self.res.name(id.id), NameRef::Global(_)) {
+                // (nor for a list iterator, `it = l.__fastiter__()`)
+                let unspelled =
+                    x.ty == TypeId::EMPTY_LIST || self.cx.interp.vm.types.list_iter_list(x.ty).is_some();
+                if unspelled && !matches!(self.res.name(id.id), NameRef::Global(_)) {
                     let slot = self.slot(id)?;
                     if !self.locals.contains_key(&slot) {
-                        self.declare_local(id, TypeId::EMPTY_LIST)?;
+                        self.declare_local(id, x.ty)?;
                     }
                 }
                 self.store_local(id, x, value.range)

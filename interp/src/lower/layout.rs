@@ -71,6 +71,13 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             Some(parts) if parts.len() == 1 => out.push(Ty::Handle),
             _ => return false,
         },
+        // `list[T]::list_iterator`: its list's handle and its index
+        TypeKind::ListIter(list) => {
+            if !flatten_into(types, *list, out) {
+                return false;
+            }
+            out.push(Ty::I32);
+        }
         // a range object: its start, stop and step (a non-zero step)
         TypeKind::Range => out.extend([Ty::I32; 3]),
         // `[]`: a handle to an empty table

@@ -254,6 +254,7 @@ impl FnLower<'_, '_, '_> {
         }
         let m = match sig.imp {
             MethodImpl::List(m) => m,
+            MethodImpl::ListIter(_) => return Err(super::LowerError::bug("an iterator method of a list")),
             // `[].copy()` and the other methods that leave `[]` as it is
             MethodImpl::EmptyList => return self.empty_list(whole),
             MethodImpl::Str(_) => return Err(super::LowerError::bug("a str method of a list")),
@@ -294,6 +295,14 @@ impl FnLower<'_, '_, '_> {
             M::Copy => {
                 let r = self.helper_value_in_call(hs.list_copy, Ty::Handle, &[h], obj, whole)?;
                 Ok(LVal::one(l.ty, r))
+            }
+            M::FastIter => {
+                let ty = self.cx.interp.vm.types.list_iter(l.ty);
+                let zero = self.fb.const_(Ty::I32, 0);
+                Ok(LVal {
+                    ty,
+                    regs: vec![h, zero],
+                })
             }
             M::Extend => {
                 self.call_helper_in_call(hs.list_extend, None, &[h, vals[0].regs[0]], obj, whole);
@@ -503,5 +512,54 @@ impl FnLower<'_, '_, '_> {
             TypeId::NONE => LVal::none(),
             t => LVal::one(t, v),
         })
+    }
+
+    /// A method of `list[T]::list_iterator` (ASTFrame's
+    /// `call_list_iter_method`): the iterator is its list's handle and an
+    /// `i32` index.
+    pub fn list_iter_method(&mut self, it: LVal, obj: TextRange, name: &str, whole: TextRange) -> Lowered<LVal> {
+        use crate::vm::ops::signatures::{method_signature, ListIterMethod as M, MethodImpl};
+        use spy_jit::ir::CmpOp as IC;
+        let sig = method_signature(&mut self.cx.interp.vm.types, it.ty, name, &[]);
+        let (Some(Ok(sig)), Some(list)) = (sig, self.cx.interp.vm.types.list_iter_list(it.ty)) else {
+            return self.unsupported(format!("this `{}.{name}` call", self.type_name(it.ty)), whole);
+        };
+        let MethodImpl::ListIter(m) = sig.imp else {
+            return Err(super::LowerError::bug("another method of a list iterator"));
+        };
+        let [h, i] = it.regs[..] else {
+            return Err(super::LowerError::bug("a list iterator is not two registers"));
+        };
+        let l = LVal::one(list, h);
+        match m {
+            M::Continue => {
+                // unsigned: a negative index (wrapped) is past the end
+                let n = self.list_len(&l, obj)?;
+                let n = self.fb.convert(Ty::U64, n);
+                let k = self.fb.convert(Ty::U64, i);
+                Ok(LVal::one(TypeId::BOOL, self.fb.cmp(IC::Lt, k, n)))
+            }
+            M::Item => {
+                // a negative index is out of range, not counted from the end
+                let k = self.fb.local(Ty::I32);
+                self.fb.assign(k, spy_jit::ir::Op::Copy(i));
+                let zero = self.fb.const_(Ty::I32, 0);
+                let neg = self.fb.cmp(IC::Lt, i, zero);
+                self.fb.if_(
+                    neg,
+                    |b| b.assign(k, spy_jit::ir::Op::Const(i32::MIN as i64 as u64)),
+                    |_| {},
+                );
+                self.list_getitem(l, k, obj)
+            }
+            M::Next => {
+                let one = self.fb.const_(Ty::I32, 1);
+                let k = self.fb.binary(spy_jit::ir::BinOp::Add, i, one);
+                Ok(LVal {
+                    ty: it.ty,
+                    regs: vec![h, k],
+                })
+            }
+        }
     }
 }

@@ -68,6 +68,8 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::OpSpec(o) => ValueKey::Identity(Rc::as_ptr(o) as *const () as usize),
         Value::Ptr(p) => ValueKey::Identity(p.identity()),
         Value::List(l) => ValueKey::Identity(Rc::as_ptr(l) as *const () as usize),
+        // red, like the list it walks
+        Value::ListIter(it) => ValueKey::Identity(Rc::as_ptr(it) as *const () as usize),
         Value::Dict(d) => ValueKey::Identity(Rc::as_ptr(d) as *const () as usize),
         Value::GenericStruct(g) => ValueKey::Identity(Rc::as_ptr(g) as *const () as usize),
         // Residual values are red: blue-call keys never hold them.

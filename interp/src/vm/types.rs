@@ -119,6 +119,9 @@ pub enum TypeKind {
     },
     /// `list[T]`: a mutable sequence with reference semantics.
     List(TypeId),
+    /// `list[T]::list_iterator`: what `l.__fastiter__()` returns, a
+    /// position in a list (upstream's `stdlib/_list.spy` struct).
+    ListIter(TypeId),
     /// The type of `[]` before it meets an expected `list[T]`.
     EmptyList,
     /// `dict[K, V]` (`interp: false`) or `__spy__::interp_dict[K, V]`: a
@@ -164,6 +167,7 @@ enum TypeKey {
     Tuple(Vec<TypeId>),
     List(TypeId),
     InterpList(TypeId),
+    ListIter(TypeId),
     Dict(TypeId, TypeId, bool),
     Ptr(TypeId, bool),
     Simd(PrimTy, u32),
@@ -285,6 +289,26 @@ impl TypeTable {
         self.interned.insert(key, id);
         self.interp_lists.insert(id);
         id
+    }
+
+    /// `list[item]::list_iterator`, the iterator of the list type `list`.
+    pub fn list_iter(&mut self, list: TypeId) -> TypeId {
+        let key = TypeKey::ListIter(list);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("{}::list_iterator", self.name(list));
+        let id = self.push(fqn, TypeKind::ListIter(list));
+        self.interned.insert(key, id);
+        id
+    }
+
+    /// The list type a `list_iterator` type walks.
+    pub fn list_iter_list(&self, id: TypeId) -> Option<TypeId> {
+        match self.kind(id) {
+            TypeKind::ListIter(list) => Some(*list),
+            _ => None,
+        }
     }
 
     pub fn is_interp_list(&self, id: TypeId) -> bool {

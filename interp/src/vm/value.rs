@@ -72,6 +72,8 @@ pub enum Value {
     Simd(Rc<SimdValue>),
     /// `list[T]`: shared and mutable (copies alias the same items).
     List(Rc<ListValue>),
+    /// `list[T]::list_iterator` (`l.__fastiter__()`): immutable.
+    ListIter(Rc<ListIterValue>),
     /// `dict[K, V]` / `interp_dict[K, V]`: shared and mutable.
     Dict(Rc<crate::vm::dict::DictValue>),
     /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
@@ -100,6 +102,15 @@ impl fmt::Debug for GenericStructValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "<generic struct {}>", self.fqn)
     }
+}
+
+/// A position in a list: `__item__` reads item `index` of the (shared,
+/// live) list, `__next__` is the iterator at `index + 1`.
+#[derive(Debug)]
+pub struct ListIterValue {
+    pub ty: TypeId,
+    pub list: Rc<ListValue>,
+    pub index: i32,
 }
 
 #[derive(Debug)]
@@ -320,6 +331,7 @@ impl fmt::Debug for Value {
             Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
             Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
+            Value::ListIter(it) => write!(f, "list_iterator@{}", it.index),
             Value::Dict(d) => write!(f, "dict{:?}", d.entries()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
             Value::Residual(e) => write!(f, "residual({:?})", e.kind),

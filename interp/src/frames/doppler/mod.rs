@@ -479,9 +479,12 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<()> {
         // The untyped empty list (dict) has no spelling: `l = []` declares it
-        // again by its value (so that its later uses fail as in ASTFrame).
-        let annotation = match (ty, &value) {
-            (TypeId::EMPTY_LIST | TypeId::EMPTY_DICT, Some(_)) => None,
+        // again by its value (so that its later uses fail as in ASTFrame);
+        // neither has a list iterator (`it = l.__fastiter__()`).
+        let unspelled = matches!(ty, TypeId::EMPTY_LIST | TypeId::EMPTY_DICT)
+            || self.vm.types.list_iter_list(ty).is_some();
+        let annotation = match (unspelled, &value) {
+            (true, Some(_)) => None,
             _ => Some(self.type_expr(f, ty, range)?),
         };
         let def = ast::VarDef {

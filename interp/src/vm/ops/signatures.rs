@@ -483,6 +483,20 @@ pub enum ListMethod {
     Extend,
     /// `l.remove(x)`: removes the first item equal to `x`.
     Remove,
+    /// `l.__fastiter__()`: the iterator at item 0 (the iteration protocol).
+    FastIter,
+}
+
+/// The methods of `list[T]::list_iterator` (upstream's `stdlib/_list.spy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListIterMethod {
+    /// `it.__continue_iteration__()`: whether the index is below the
+    /// list's length now.
+    Continue,
+    /// `it.__item__()`: the item at the index.
+    Item,
+    /// `it.__next__()`: the iterator at the next index.
+    Next,
 }
 
 impl ListMethod {
@@ -528,6 +542,7 @@ pub enum MethodImpl {
     Str(StrMethod),
     Bytes(BytesMethod),
     List(ListMethod),
+    ListIter(ListIterMethod),
     Dict(DictMethod),
     File(FileMethod),
     /// A method of the untyped empty list `[]` that does not change it:
@@ -572,6 +587,9 @@ pub fn method_signature(
     }
     if recv == TypeId::EMPTY_LIST || types.list_item(recv).is_some() {
         return Some(list_method(types, recv, name, args.len()));
+    }
+    if let Some(list) = types.list_iter_list(recv) {
+        return Some(list_iter_method(types, recv, list, name, args.len()));
     }
     if let Some((key, value)) = types.dict_types(recv) {
         return Some(dict_method(types, recv, key, value, name, args.len()));
@@ -708,7 +726,36 @@ fn file_method(types: &mut TypeTable, name: &str, n: usize) -> Result<MethodSig,
     })
 }
 
-fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<MethodSig, SigError> {
+fn list_iter_method(
+    types: &TypeTable,
+    recv: TypeId,
+    list: TypeId,
+    name: &str,
+    n: usize,
+) -> Result<MethodSig, SigError> {
+    use ListIterMethod::*;
+    let (m, result) = match name {
+        "__continue_iteration__" => (Continue, TypeId::BOOL),
+        "__item__" => (Item, types.list_item(list).unwrap_or(TypeId::DYNAMIC)),
+        "__next__" => (Next, recv),
+        _ => {
+            let t = types.name(recv);
+            return Err(error(
+                ExcKind::TypeError,
+                format!("method `{t}::{name}` does not exist"),
+                vec![(At::Receiver, format!("this is `{t}`"))],
+            ));
+        }
+    };
+    arity(n, 0, 0)?;
+    Ok(MethodSig {
+        imp: MethodImpl::ListIter(m),
+        params: Vec::new(),
+        result,
+    })
+}
+
+fn list_method(types: &mut TypeTable, recv: TypeId, name: &str, n: usize) -> Result<MethodSig, SigError> {
     use ListMethod::*;
     let m = match name {
         "append" => Append,
@@ -720,6 +767,7 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
         "index" => Index,
         "extend" => Extend,
         "remove" => Remove,
+        "__fastiter__" => FastIter,
         _ => {
             let l = types.name(recv);
             return Err(error(
@@ -730,7 +778,7 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
         }
     };
     let (min, max) = match m {
-        Clear | Copy => (0, 0),
+        Clear | Copy | FastIter => (0, 0),
         // `pop(i: i32 = -1)`
         Pop => (0, 1),
         Append | Count | Index | Extend | Remove => (1, 1),
@@ -738,6 +786,17 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
     };
     arity(n, min, max)?;
     let Some(item) = types.list_item(recv) else {
+        if m == FastIter {
+            return Err(SigError::Error {
+                kind: ExcKind::TypeError,
+                message: "cannot iterate an untyped empty list".into(),
+                labels: vec![(At::Receiver, "this is untyped".into())],
+                notes: vec![(
+                    At::Receiver,
+                    "help: use an explicit type: `l: list[T] = []`".into(),
+                )],
+            });
+        }
         if m.mutates() {
             return Err(SigError::Error {
                 kind: ExcKind::TypeError,
@@ -766,6 +825,7 @@ fn list_method(types: &TypeTable, recv: TypeId, name: &str, n: usize) -> Result<
         Remove => (vec![Param::Convert(item)], TypeId::NONE),
         Clear => (vec![], TypeId::NONE),
         Copy => (vec![], recv),
+        FastIter => (vec![], types.list_iter(recv)),
         Count | Index => (vec![Param::Convert(item)], TypeId::I32),
     };
     Ok(MethodSig {

@@ -517,7 +517,13 @@ impl FnLower<'_, '_, '_> {
     /// A method of `list[T]::list_iterator` (ASTFrame's
     /// `call_list_iter_method`): the iterator is its list's handle and an
     /// `i32` index.
-    pub fn list_iter_method(&mut self, it: LVal, obj: TextRange, name: &str, whole: TextRange) -> Lowered<LVal> {
+    pub fn list_iter_method(
+        &mut self,
+        it: LVal,
+        obj: TextRange,
+        name: &str,
+        whole: TextRange,
+    ) -> Lowered<LVal> {
         use crate::vm::ops::signatures::{method_signature, ListIterMethod as M, MethodImpl};
         use spy_jit::ir::CmpOp as IC;
         let sig = method_signature(&mut self.cx.interp.vm.types, it.ty, name, &[]);

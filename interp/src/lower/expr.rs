@@ -266,6 +266,7 @@ impl FnLower<'_, '_, '_> {
                 }
             },
             ExprKind::List(items) => self.list_display(items, e.range),
+            ExprKind::Dict(pairs) => self.dict_display(pairs, e.range),
             ExprKind::Bytes(b) => Ok(self.bytes_literal(b)),
             _ => self.unsupported("this kind of expression", e.range),
         }
@@ -288,6 +289,9 @@ impl FnLower<'_, '_, '_> {
         }
         if x.ty == TypeId::EMPTY_LIST && self.list_item(to).is_some() {
             return self.typed_empty_list(to, range);
+        }
+        if x.ty == TypeId::EMPTY_DICT && self.dict_types(to).is_some() {
+            return self.dict_new(to, range);
         }
         if let (Some(a), Some(b)) = (x.ty.as_prim(), to.as_prim()) {
             if convert::implicit_convertible(a, b) {
@@ -557,6 +561,7 @@ impl FnLower<'_, '_, '_> {
                 let found = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
                 return Ok(LVal::one(TypeId::BOOL, found));
             }
+            Some(OpImpl::DictContains) => return self.dict_contains(&l, &r, whole),
             Some(OpImpl::ListContains) => {
                 let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
                 return Ok(found);
@@ -664,6 +669,9 @@ impl FnLower<'_, '_, '_> {
         if v.ty == TypeId::BYTES {
             return self.bytes_getitem(v, index, range);
         }
+        if self.dict_types(v.ty).is_some() {
+            return self.dict_getitem(v, index, range);
+        }
         if v.ty == TypeId::STR {
             if let ExprKind::Slice { lower, upper, step } = &index.kind {
                 let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
@@ -730,6 +738,9 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
         if self.list_item(ty).is_some() {
             return self.list_eq(a, b, range);
+        }
+        if self.dict_types(ty).is_some() || ty == TypeId::EMPTY_DICT {
+            return self.dict_eq(a, b, range);
         }
         if ty == TypeId::BYTES {
             return self.bytes_eq(a, b, range);
@@ -922,6 +933,13 @@ impl FnLower<'_, '_, '_> {
                 }
                 return self.list_method(recv, value.range, &attr.name, vals, e.range);
             }
+            if self.dict_types(recv.ty).is_some() {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.dict_method(recv, value.range, &attr.name, vals, e.range);
+            }
             if recv.ty == TypeId::STR || recv.ty == TypeId::BYTES {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1063,6 +1081,9 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
                 self.list_empty(t, e.range)
             }
+            Some(Value::Type(t)) if self.dict_types(t).is_some() && args.is_empty() => {
+                self.dict_new(t, e.range)
+            }
             Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
                 // `tuple[A, B](a, b)`: each argument converted to its item
                 // type (ASTFrame's `call_type`).
@@ -1115,6 +1136,7 @@ impl FnLower<'_, '_, '_> {
                         }
                         BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
                         BuiltinImpl::LenOfBytes => self.bytes_len(v, e.range),
+                        BuiltinImpl::LenOfDict => self.dict_len(v, e.range),
                         BuiltinImpl::LenOfList
                             if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST =>
                         {
@@ -1285,6 +1307,9 @@ impl FnLower<'_, '_, '_> {
         }
         if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);
+        }
+        if self.dict_types(v.ty).is_some() || v.ty == TypeId::EMPTY_DICT {
+            return self.dict_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

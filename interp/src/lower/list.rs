@@ -119,7 +119,7 @@ impl FnLower<'_, '_, '_> {
 /// Words in and out of list tables; the methods, `+`, `*`, slices.
 impl FnLower<'_, '_, '_> {
     /// The canonical word of item register `r` of type `t`.
-    fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.word_of_f64, Ty::U64, &[r], range),
@@ -129,7 +129,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The item register of type `t` of canonical word `w`.
-    fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.f64_of_word, Ty::F64, &[w], range),

@@ -43,28 +43,29 @@ impl FnLower<'_, '_, '_> {
 
     /// A new empty dict of type `ty` (or the untyped `{}`).
     pub fn dict_new(&mut self, ty: TypeId, range: TextRange) -> Lowered<LVal> {
-        let (mask, n) = if ty == TypeId::EMPTY_DICT {
-            (0, 0)
+        let (strs, bytes, n) = if ty == TypeId::EMPTY_DICT {
+            (0, 0, 0)
         } else {
             let s = self.shape(ty, range)?;
-            let mut mask = 0u64;
-            let Some(kinds) = key_kinds(self, s.key) else {
+            let kinds = key_kinds(self, s.key);
+            if kinds.len() != s.key_regs.len() || kinds.len() > 64 {
                 return self.unsupported(format!("a dict with `{}` keys", self.type_name(s.key)), range);
-            };
-            for (i, (k, t)) in kinds.into_iter().zip(&s.key_regs).enumerate() {
-                if k && *t == Ty::Handle {
-                    if i >= 64 {
-                        return self.unsupported("a dict key of more than 64 words", range);
-                    }
-                    mask |= 1 << i;
+            }
+            let (mut strs, mut bytes) = (0u64, 0u64);
+            for (i, k) in kinds.into_iter().enumerate() {
+                match k {
+                    TypeId::STR => strs |= 1 << i,
+                    TypeId::BYTES => bytes |= 1 << i,
+                    _ => {}
                 }
             }
-            (mask, s.key_regs.len() as u64)
+            (strs, bytes, s.key_regs.len() as u64)
         };
-        let mask = self.fb.const_(Ty::U64, mask);
+        let strs = self.fb.const_(Ty::U64, strs);
+        let bytes = self.fb.const_(Ty::U64, bytes);
         let n = self.fb.const_(Ty::U64, n);
         let h = self.cx.helpers.dict.new;
-        let r = self.helper_value(h, Ty::Handle, &[mask, n], range)?;
+        let r = self.helper_value(h, Ty::Handle, &[strs, bytes, n], range)?;
         Ok(LVal::one(ty, r))
     }
 
@@ -380,24 +381,17 @@ impl FnLower<'_, '_, '_> {
     }
 }
 
-/// Which registers of key type `key` are strs (the others are integers
-/// and `bool`s, equal exactly when their words are); `None` for a key
-/// holding `bytes` (a handle whose value is not its word, and no image
-/// here yet).
-fn key_kinds(l: &FnLower<'_, '_, '_>, key: TypeId) -> Option<Vec<bool>> {
-    let types = &l.cx.interp.vm.types;
-    let mut out = Vec::new();
-    fn walk(types: &crate::vm::types::TypeTable, t: TypeId, out: &mut Vec<bool>) -> bool {
-        if let Some(items) = types.tuple_items(t) {
-            return items.iter().all(|&i| walk(types, i, out));
+/// The type of each register of key type `key` (an integer, `bool`,
+/// `str` or `bytes`, and tuples of them: `None` has no register).
+fn key_kinds(l: &FnLower<'_, '_, '_>, key: TypeId) -> Vec<TypeId> {
+    fn walk(types: &crate::vm::types::TypeTable, t: TypeId, out: &mut Vec<TypeId>) {
+        match types.tuple_items(t) {
+            Some(items) => items.iter().for_each(|&i| walk(types, i, out)),
+            None if t == TypeId::NONE => {}
+            None => out.push(t),
         }
-        if t == TypeId::BYTES {
-            return false;
-        }
-        if t != TypeId::NONE {
-            out.push(t == TypeId::STR);
-        }
-        true
     }
-    walk(types, key, &mut out).then_some(out)
+    let mut out = Vec::new();
+    walk(&l.cx.interp.vm.types, key, &mut out);
+    out
 }

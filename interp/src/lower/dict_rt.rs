@@ -25,13 +25,16 @@ use crate::vm::rt_error::RuntimeError;
 enum KeyPart {
     Word(Word),
     Str(Rc<str>),
+    Bytes(Rc<[u8]>),
 }
 
 /// One dict of a run.
 #[derive(Debug)]
 pub struct RunDict {
-    /// Bit `i`: key word `i` is a str handle.
+    /// Bit `i`: key word `i` is a str handle (`key_strs`) or a bytes
+    /// handle (`key_bytes`).
     key_strs: u64,
+    key_bytes: u64,
     key_words: usize,
     entries: Vec<(Vec<Word>, Vec<Word>)>,
     index: HashMap<Vec<KeyPart>, usize>,
@@ -50,6 +53,8 @@ impl RunState {
             .map(|(i, &w)| {
                 if i < 64 && d.key_strs & (1 << i) != 0 {
                     KeyPart::Str(self.str(w))
+                } else if i < 64 && d.key_bytes & (1 << i) != 0 {
+                    KeyPart::Bytes(self.bytes[w as usize].clone())
                 } else {
                     KeyPart::Word(w)
                 }
@@ -76,12 +81,13 @@ fn key_error(st: &mut RunState, c: &mut HelperCtx) {
     st.raise(c, OpError::Runtime(RuntimeError::KeyNotFound));
 }
 
-/// A new empty dict whose keys are `key_words` words (`key_strs`: which
-/// are str handles).
-extern "C" fn dict_new(ctx: CtxPtr<'_>, key_strs: u64, key_words: u64) -> u64 {
+/// A new empty dict whose keys are `key_words` words (`key_strs`,
+/// `key_bytes`: which are str and bytes handles).
+extern "C" fn dict_new(ctx: CtxPtr<'_>, key_strs: u64, key_bytes: u64, key_words: u64) -> u64 {
     with(ctx, |st, _| {
         st.dicts.push(RunDict {
             key_strs,
+            key_bytes,
             key_words: key_words as usize,
             entries: Vec::new(),
             index: HashMap::new(),
@@ -220,7 +226,7 @@ impl DictHelpers {
         };
         use Ty::*;
         DictHelpers {
-            new: h("dict_new", &[U64, U64], Some(Handle), dict_new as *const () as usize),
+            new: h("dict_new", &[U64, U64, U64], Some(Handle), dict_new as *const () as usize),
             arg: h("dict_arg", &[U64], None, dict_arg as *const () as usize),
             find: h("dict_find", &[Handle], Some(I64), dict_find as *const () as usize),
             get: h("dict_get", &[Handle], Some(I64), dict_get as *const () as usize),

@@ -667,6 +667,10 @@ impl FnLower<'_, '_, '_> {
             return self.list_getitem(v, i.regs[0], index.range);
         }
         if v.ty == TypeId::BYTES {
+            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+                return self.list_slice(v, value.range, b);
+            }
             return self.bytes_getitem(v, index, range);
         }
         if self.dict_types(v.ty).is_some() {
@@ -933,6 +937,13 @@ impl FnLower<'_, '_, '_> {
                 }
                 return self.list_method(recv, value.range, &attr.name, vals, e.range);
             }
+            if recv.ty == TypeId::FILE {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.file_method(recv, &attr.name, attr.range, vals, e.range);
+            }
             if self.dict_types(recv.ty).is_some() {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1030,6 +1041,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
             Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(Builtin::Div(d))) => self.unsafe_div(d, args, e.range),
+            Some(Value::Builtin(Builtin::Open)) => self.file_open(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1310,6 +1322,9 @@ impl FnLower<'_, '_, '_> {
         }
         if self.dict_types(v.ty).is_some() || v.ty == TypeId::EMPTY_DICT {
             return self.dict_text(&v, range);
+        }
+        if v.ty == TypeId::FILE {
+            return self.file_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

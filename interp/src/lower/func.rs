@@ -404,6 +404,9 @@ impl FnLower<'_, '_, '_> {
                 if self.dict_types(it.ty).is_some() {
                     return self.for_dict(target, it, iter, body);
                 }
+                if it.ty == TypeId::FILE {
+                    return self.for_file(target, it, iter, body);
+                }
                 if it.ty != TypeId::RANGE {
                     return self.for_list(target, it, iter, body);
                 }

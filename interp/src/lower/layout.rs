@@ -81,6 +81,8 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             }
             out.push(Ty::Handle)
         }
+        // a file: its id in the interpreter's file table (`file_rt`)
+        TypeKind::File => out.push(Ty::Handle),
         // `{}`: a handle to an empty table
         TypeKind::EmptyDict => out.push(Ty::Handle),
         // a range object: its start, stop and step (a non-zero step)

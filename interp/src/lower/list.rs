@@ -193,11 +193,13 @@ impl FnLower<'_, '_, '_> {
         Ok(LVal::one(ty, r))
     }
 
-    /// `l[a:b:c]` of a list or a str: each given bound converted to `i32` (ASTFrame's
+    /// `l[a:b:c]` of a list, a str or a bytes: each given bound converted to `i32` (ASTFrame's
     /// `eval_slice`); a zero step raises at the list's expression.
     pub fn list_slice(&mut self, l: LVal, obj: TextRange, bounds: [Option<&Expr>; 3]) -> Lowered<LVal> {
         let h = if l.ty == TypeId::STR {
             self.cx.helpers.str_slice
+        } else if l.ty == TypeId::BYTES {
+            self.cx.helpers.bytes.slice
         } else {
             self.cx.helpers.list_slice
         };

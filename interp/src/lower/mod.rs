@@ -20,6 +20,8 @@
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `bytes_rt.rs` | the runtime helpers of `bytes` (`vm::ops::bytes`)          |
 //! | `dict_rt.rs` | the runtime helpers of dicts (entries of words, `vm::dict`'s order) |
+//! | `file.rs`    | `_file::file`: handles; `open`, the methods, `for line in f`, text |
+//! | `file_rt.rs` | the runtime helpers of files (the interpreter's `host::Files`, lent to the run) |
 //! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -36,6 +38,8 @@ mod bytes;
 pub mod bytes_rt;
 mod dict;
 pub mod dict_rt;
+mod file;
+pub mod file_rt;
 pub mod errors;
 mod exception;
 mod expr;

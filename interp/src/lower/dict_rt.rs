@@ -226,7 +226,12 @@ impl DictHelpers {
         };
         use Ty::*;
         DictHelpers {
-            new: h("dict_new", &[U64, U64, U64], Some(Handle), dict_new as *const () as usize),
+            new: h(
+                "dict_new",
+                &[U64, U64, U64],
+                Some(Handle),
+                dict_new as *const () as usize,
+            ),
             arg: h("dict_arg", &[U64], None, dict_arg as *const () as usize),
             find: h("dict_find", &[Handle], Some(I64), dict_find as *const () as usize),
             get: h("dict_get", &[Handle], Some(I64), dict_get as *const () as usize),

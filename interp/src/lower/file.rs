@@ -97,7 +97,13 @@ impl FnLower<'_, '_, '_> {
 
     /// `for line in f:` — `readline()` until it gives `""` (ASTFrame's
     /// loop over a file); an error is annotated at the file expression.
-    pub(super) fn for_file(&mut self, target: &Identifier, f: LVal, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
+    pub(super) fn for_file(
+        &mut self,
+        target: &Identifier,
+        f: LVal,
+        iter: &Expr,
+        body: &[Stmt],
+    ) -> Lowered<()> {
         self.declare_local(target, TypeId::STR)?;
         let hs = self.cx.helpers;
         self.fb.open_block();

@@ -23,7 +23,9 @@ impl RunState {
     /// The most bytes a read may keep now (ASTFrame's `read_cap`).
     fn read_cap(&self) -> usize {
         let left = self.max_memory.saturating_sub(self.live());
-        usize::try_from(left).unwrap_or(usize::MAX).min(self.max_str_bytes)
+        usize::try_from(left)
+            .unwrap_or(usize::MAX)
+            .min(self.max_str_bytes)
     }
 
     /// A str handle of what a read gave, or its error raised (0).
@@ -196,7 +198,12 @@ impl FileHelpers {
                 Some(Handle),
                 file_readline as *const () as usize,
             ),
-            write: h("file_write", &[Handle, Handle], None, file_write as *const () as usize),
+            write: h(
+                "file_write",
+                &[Handle, Handle],
+                None,
+                file_write as *const () as usize,
+            ),
             writelines: h(
                 "file_writelines",
                 &[Handle, Handle],
@@ -212,7 +219,12 @@ impl FileHelpers {
             ),
             flush: h("file_flush", &[Handle], None, file_flush as *const () as usize),
             close: h("file_close", &[Handle], None, file_close as *const () as usize),
-            repr: h("file_repr", &[Handle], Some(Handle), file_repr as *const () as usize),
+            repr: h(
+                "file_repr",
+                &[Handle],
+                Some(Handle),
+                file_repr as *const () as usize,
+            ),
         }
     }
 }

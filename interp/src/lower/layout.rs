@@ -75,7 +75,8 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         // words of the key and the value (`dict_rt`): neither may hold a
         // vector.
         TypeKind::Dict { key, value, .. } => {
-            let words = |t: TypeId| flatten(types, t).is_some_and(|p| p.iter().all(|t| !matches!(t, Ty::Vec(_))));
+            let words =
+                |t: TypeId| flatten(types, t).is_some_and(|p| p.iter().all(|t| !matches!(t, Ty::Vec(_))));
             if !words(*key) || !words(*value) {
                 return false;
             }

@@ -308,8 +308,8 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `a == b` of two dicts of one type (ASTFrame's `dicts_equal`): equal
-    /// lengths, then every key of `a` in `b` with `==` values, stopping at
-    /// the first that is not.
+    /// lengths, then every key of a snapshot of `a` in `b` with `==`
+    /// values, stopping at the first that is not.
     pub(super) fn dict_eq(&mut self, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
         use spy_jit::ir::{BinOp as IB, Block, Stmt};
         let la = self.dict_len(a, range)?.regs[0];
@@ -322,6 +322,9 @@ impl FnLower<'_, '_, '_> {
         }
         let s = self.shape(a.ty, range)?;
         let hs = self.cx.helpers.dict;
+        // the entries of `a` as they are now (an `__eq__` may change it)
+        let snap = self.helper_value(hs.snapshot, Ty::Handle, &[a.regs[0]], range)?;
+        let a = &LVal::one(a.ty, snap);
         let n = self.fb.convert(Ty::I64, la);
         self.index_loop(
             |this, k| {
@@ -363,6 +366,9 @@ impl FnLower<'_, '_, '_> {
         let b = self.helper_value(hs.list_new, Ty::Handle, &[], range)?;
         if d.ty != TypeId::EMPTY_DICT {
             let s = self.shape(d.ty, range)?;
+            // the entries as they are now (a `__repr__` may change the dict)
+            let snap = self.helper_value(hs.dict.snapshot, Ty::Handle, &[d.regs[0]], range)?;
+            let d = &LVal::one(d.ty, snap);
             let n = self.dict_len(d, range)?;
             let n = self.fb.convert(Ty::I64, n.regs[0]);
             self.index_loop(

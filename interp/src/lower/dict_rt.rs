@@ -29,7 +29,7 @@ enum KeyPart {
 }
 
 /// One dict of a run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RunDict {
     /// Bit `i`: key word `i` is a str handle (`key_strs`) or a bytes
     /// handle (`key_bytes`).
@@ -92,6 +92,17 @@ extern "C" fn dict_new(ctx: CtxPtr<'_>, key_strs: u64, key_bytes: u64, key_words
             entries: Vec::new(),
             index: HashMap::new(),
         });
+        st.dicts.len() as Word - 1
+    })
+}
+
+/// A snapshot of dict `h` (a new handle): what ASTFrame's `entries()`
+/// gives `==` and the text to walk while user code (an `__eq__`, a
+/// `__repr__`) may change the dict.
+extern "C" fn dict_snapshot(ctx: CtxPtr<'_>, h: u64) -> u64 {
+    with(ctx, |st, _| {
+        let copy = st.dict(h).clone();
+        st.dicts.push(copy);
         st.dicts.len() as Word - 1
     })
 }
@@ -211,6 +222,7 @@ pub struct DictHelpers {
     pub value: HelperId,
     pub text_part: HelperId,
     pub text_end: HelperId,
+    pub snapshot: HelperId,
 }
 
 impl DictHelpers {
@@ -231,6 +243,12 @@ impl DictHelpers {
                 &[U64, U64, U64],
                 Some(Handle),
                 dict_new as *const () as usize,
+            ),
+            snapshot: h(
+                "dict_snapshot",
+                &[Handle],
+                Some(Handle),
+                dict_snapshot as *const () as usize,
             ),
             arg: h("dict_arg", &[U64], None, dict_arg as *const () as usize),
             find: h("dict_find", &[Handle], Some(I64), dict_find as *const () as usize),

@@ -1,7 +1,7 @@
 //! `bytes` values of residual code: a handle to a table the run owns (as
 //! `str`), made from the program's constants or by runtime helpers
 //! (`bytes_rt`) that call the interpreter's own functions — literals,
-//! `+`, `*`, `==`, `b[i]`, `len`, `ord`, `repr`/`str`/`print`,
+//! `+`, `*`, `==`, `b[i]`, `b[i:j:k]`, `len`, `ord`, `repr`/`str`/`print`,
 //! `b.decode(enc)` and `s.encode(enc)`. Every error is raised by the
 //! helper from the interpreter's `OpError`, located as ASTFrame locates
 //! it (the subscript, the `ord` argument, the method call).
@@ -53,11 +53,8 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `b[i]` (`i` converted to `i32`): a `u8`, or `IndexError` at the
-    /// whole subscript (ASTFrame's `BytesByte`). A slice is not native yet.
+    /// whole subscript (ASTFrame's `BytesByte`). (A slice is `list_slice`.)
     pub fn bytes_getitem(&mut self, b: LVal, index: &Expr, whole: TextRange) -> Lowered<LVal> {
-        if let crate::syntax::ast::ExprKind::Slice { .. } = index.kind {
-            return self.unsupported("a slice of a `bytes`", whole);
-        }
         let i = self.expr(index)?;
         let i = self.coerce(i, TypeId::I32, index.range)?;
         let i = self.fb.convert(Ty::I64, i.regs[0]);

@@ -3,7 +3,7 @@
 //! `RunState::bytes`, whose first handles are the program's bytes
 //! constants (handle 0 is `b""`, what zeroed pointer memory holds). Each
 //! body calls the interpreter's own function (`vm::ops::bytes`,
-//! `vm::ops::str::ord`) and raises its `OpError`, so results, texts and
+//! `vm::ops::str::ord`, `ops::seq::slice`) and raises its `OpError`, so results, texts and
 //! error codes cannot diverge; concatenation and repetition are checked
 //! against the str limit as ASTFrame's `check_str_len` does.
 
@@ -135,6 +135,20 @@ extern "C" fn str_encode(ctx: CtxPtr<'_>, h: u64, enc: u64) -> u64 {
     })
 }
 
+/// `b[start:stop:step]` (bit k of `given`: bound k is given): Python's
+/// slice rules over the bytes, `ops::seq::slice` as ASTFrame's.
+extern "C" fn bytes_slice(ctx: CtxPtr<'_>, a: u64, start: u64, stop: u64, step: u64, given: u64) -> u64 {
+    with(ctx, |st, c| {
+        let bound = |k: u32, w: u64| (given & (1 << k) != 0).then_some(w as i64);
+        let b = st.bytes_of(a);
+        let picked = ops::seq::slice(&b, bound(0, start), bound(1, stop), bound(2, step));
+        match or_raise(st, c, picked) {
+            Some(v) => st.bytes_handle(v),
+            None => 0,
+        }
+    })
+}
+
 /// The bytes helpers of one module, declared once.
 #[derive(Clone, Copy, Debug)]
 pub struct BytesHelpers {
@@ -148,6 +162,7 @@ pub struct BytesHelpers {
     pub repr: HelperId,
     pub decode: HelperId,
     pub encode: HelperId,
+    pub slice: HelperId,
 }
 
 impl BytesHelpers {
@@ -202,6 +217,12 @@ impl BytesHelpers {
                 &[Handle, Handle],
                 Handle,
                 str_encode as *const () as usize,
+            ),
+            slice: h(
+                "bytes_slice",
+                &[Handle, I64, I64, I64, U64],
+                Handle,
+                bytes_slice as *const () as usize,
             ),
         }
     }

@@ -2,8 +2,8 @@
 //! site table that turns a `RunError` back into the `SpyError` ASTFrame
 //! would have raised (kind, exact message, traceback frames, annotation).
 //!
-//! An `ErrCode` is `(entry << 10) | rt`: `rt` is the stable code of a
-//! `vm::rt_error::RuntimeError` (below 1000, 0 for an error that is not a
+//! An `ErrCode` is `(entry << 12) | rt`: `rt` is the stable code of a
+//! `vm::rt_error::RuntimeError` (below 4096, 0 for an error that is not a
 //! run-time error: a user `raise`, the missing `return`), and `entry` is an
 //! index into this table saying *where* the operation is (function,
 //! statement and expression spans) — so the JIT raises by the typed code
@@ -26,7 +26,7 @@ pub const RECURSION: u32 = 801;
 /// A helper panicked: a bug of spy-interp (entry 1, not a run-time error).
 pub const INTERNAL: u32 = 1 << ENTRY_SHIFT;
 /// Where the entry index starts in an `ErrCode`.
-const ENTRY_SHIFT: u32 = 10;
+const ENTRY_SHIFT: u32 = 12;
 const RT_MASK: u32 = (1 << ENTRY_SHIFT) - 1;
 
 /// Where a traceback entry points: a function's frame at a range.
@@ -247,5 +247,18 @@ fn entry(f: &FrameAt) -> TraceEntry {
         name: f.name.to_string(),
         file: f.file.clone(),
         range: f.range,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every run-time error's code fits below the entry bits (a code that
+    /// did not would read as another entry: `OSError` 11xx once read as the
+    /// internal error).
+    #[test]
+    fn every_runtime_code_fits_below_the_entry() {
+        for e in crate::vm::rt_error::RuntimeError::samples() {
+            assert!(e.code() <= super::RT_MASK, "{e:?}");
+        }
     }
 }

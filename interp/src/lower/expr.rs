@@ -266,6 +266,7 @@ impl FnLower<'_, '_, '_> {
                 }
             },
             ExprKind::List(items) => self.list_display(items, e.range),
+            ExprKind::Dict(pairs) => self.dict_display(pairs, e.range),
             ExprKind::Bytes(b) => Ok(self.bytes_literal(b)),
             _ => self.unsupported("this kind of expression", e.range),
         }
@@ -288,6 +289,9 @@ impl FnLower<'_, '_, '_> {
         }
         if x.ty == TypeId::EMPTY_LIST && self.list_item(to).is_some() {
             return self.typed_empty_list(to, range);
+        }
+        if x.ty == TypeId::EMPTY_DICT && self.dict_types(to).is_some() {
+            return self.dict_new(to, range);
         }
         if let (Some(a), Some(b)) = (x.ty.as_prim(), to.as_prim()) {
             if convert::implicit_convertible(a, b) {
@@ -557,6 +561,7 @@ impl FnLower<'_, '_, '_> {
                 let found = self.helper_value(h, Ty::Bool, &[l.regs[0], r.regs[0]], whole)?;
                 return Ok(LVal::one(TypeId::BOOL, found));
             }
+            Some(OpImpl::DictContains) => return self.dict_contains(&l, &r, whole),
             Some(OpImpl::ListContains) => {
                 let found = self.list_scan(&r, &l, super::list::Scan::Contains, whole, whole)?;
                 return Ok(found);
@@ -662,7 +667,14 @@ impl FnLower<'_, '_, '_> {
             return self.list_getitem(v, i.regs[0], index.range);
         }
         if v.ty == TypeId::BYTES {
+            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+                return self.list_slice(v, value.range, b);
+            }
             return self.bytes_getitem(v, index, range);
+        }
+        if self.dict_types(v.ty).is_some() {
+            return self.dict_getitem(v, index, range);
         }
         if v.ty == TypeId::STR {
             if let ExprKind::Slice { lower, upper, step } = &index.kind {
@@ -730,6 +742,9 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
         if self.list_item(ty).is_some() {
             return self.list_eq(a, b, range);
+        }
+        if self.dict_types(ty).is_some() || ty == TypeId::EMPTY_DICT {
+            return self.dict_eq(a, b, range);
         }
         if ty == TypeId::BYTES {
             return self.bytes_eq(a, b, range);
@@ -925,6 +940,20 @@ impl FnLower<'_, '_, '_> {
             if self.cx.interp.vm.types.list_iter_list(recv.ty).is_some() && args.is_empty() {
                 return self.list_iter_method(recv, value.range, &attr.name, e.range);
             }
+            if recv.ty == TypeId::FILE {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.file_method(recv, &attr.name, attr.range, vals, e.range);
+            }
+            if self.dict_types(recv.ty).is_some() {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push((self.expr(a)?, a.range));
+                }
+                return self.dict_method(recv, value.range, &attr.name, vals, e.range);
+            }
             if recv.ty == TypeId::STR || recv.ty == TypeId::BYTES {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1015,6 +1044,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
             Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(Builtin::Div(d))) => self.unsafe_div(d, args, e.range),
+            Some(Value::Builtin(Builtin::Open)) => self.file_open(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
@@ -1065,6 +1095,9 @@ impl FnLower<'_, '_, '_> {
             }
             Some(Value::Type(t)) if self.list_item(t).is_some() && args.is_empty() => {
                 self.list_empty(t, e.range)
+            }
+            Some(Value::Type(t)) if self.dict_types(t).is_some() && args.is_empty() => {
+                self.dict_new(t, e.range)
             }
             Some(Value::Type(t)) if self.cx.interp.vm.types.tuple_items(t).is_some() => {
                 // `tuple[A, B](a, b)`: each argument converted to its item
@@ -1118,6 +1151,7 @@ impl FnLower<'_, '_, '_> {
                         }
                         BuiltinImpl::LenOfTuple(n) => Ok(self.konst(Scalar::I32(n as i32))),
                         BuiltinImpl::LenOfBytes => self.bytes_len(v, e.range),
+                        BuiltinImpl::LenOfDict => self.dict_len(v, e.range),
                         BuiltinImpl::LenOfList
                             if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST =>
                         {
@@ -1288,6 +1322,12 @@ impl FnLower<'_, '_, '_> {
         }
         if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);
+        }
+        if self.dict_types(v.ty).is_some() || v.ty == TypeId::EMPTY_DICT {
+            return self.dict_text(&v, range);
+        }
+        if v.ty == TypeId::FILE {
+            return self.file_text(&v, range);
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {

@@ -257,7 +257,7 @@ impl FnLower<'_, '_, '_> {
         r.map(|_| b)
     }
 
-    fn block(&mut self, body: &[Stmt]) -> Lowered<()> {
+    pub(super) fn block(&mut self, body: &[Stmt]) -> Lowered<()> {
         for s in body {
             self.stmt(s)?;
         }
@@ -401,6 +401,12 @@ impl FnLower<'_, '_, '_> {
             Some(args) => self.range_parts(args, iter.range, None)?,
             None => {
                 let it = self.expr(iter)?;
+                if self.dict_types(it.ty).is_some() {
+                    return self.for_dict(target, it, iter, body);
+                }
+                if it.ty == TypeId::FILE {
+                    return self.for_file(target, it, iter, body);
+                }
                 if it.ty != TypeId::RANGE {
                     return self.for_list(target, it, iter, body);
                 }
@@ -647,7 +653,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// Declare the IR locals of a SPy local of type `ty` (once per slot).
-    fn declare_local(&mut self, id: &ast::Identifier, ty: TypeId) -> Lowered<LVal> {
+    pub(super) fn declare_local(&mut self, id: &ast::Identifier, ty: TypeId) -> Lowered<LVal> {
         let slot = self.slot(id)?;
         if let Some(l) = self.locals.get(&slot) {
             if l.ty == ty {
@@ -710,9 +716,11 @@ impl FnLower<'_, '_, '_> {
                 // `l = []`: the residual code has no annotation for the
                 // untyped empty list (no type can be written for it), so its
                 // first assignment declares it
-                // (nor for a list iterator, `it = l.__fastiter__()`)
-                let unspelled =
-                    x.ty == TypeId::EMPTY_LIST || self.cx.interp.vm.types.list_iter_list(x.ty).is_some();
+                // (nor for `d = {}`, the untyped empty dict, nor for a list
+                // iterator, `it = l.__fastiter__()`)
+                let unspelled = x.ty == TypeId::EMPTY_LIST
+                    || x.ty == TypeId::EMPTY_DICT
+                    || self.cx.interp.vm.types.list_iter_list(x.ty).is_some();
                 if unspelled && !matches!(self.res.name(id.id), NameRef::Global(_)) {
                     let slot = self.slot(id)?;
                     if !self.locals.contains_key(&slot) {
@@ -758,6 +766,9 @@ impl FnLower<'_, '_, '_> {
                 range,
             } => {
                 let o = self.expr(obj)?;
+                if let (Some(_), [index]) = (self.dict_types(o.ty), indices.as_slice()) {
+                    return self.dict_setitem(o, index, value, *range);
+                }
                 if let (Some(item), [index]) = (self.list_item(o.ty), indices.as_slice()) {
                     let i = self.expr(index)?;
                     let v = self.expr(value)?;

@@ -20,7 +20,7 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
-use crate::lower::{bytes_rt, list_rt, mem_rt, str_rt};
+use crate::lower::{bytes_rt, dict_rt, file_rt, list_rt, mem_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -74,6 +74,12 @@ pub struct RunState {
     /// reaches `MemoryError` in every engine). Lists live until the run
     /// ends, as strs do.
     list_bytes: u64,
+    /// dict values by handle (`dict_rt`), and the key/value words staged
+    /// for the next dict helper.
+    pub(super) dicts: Vec<super::dict_rt::RunDict>,
+    pub(super) dict_args: Vec<Word>,
+    /// The interpreter's file table, lent to the run (`file_rt`).
+    pub files: crate::host::Files,
 }
 
 /// The memory budget a run's pointer allocations are counted against.
@@ -104,6 +110,9 @@ impl RunState {
             lists: Vec::new(),
             label: None,
             list_bytes: 0,
+            dicts: Vec::new(),
+            dict_args: Vec::new(),
+            files: crate::host::Files::default(),
         }
     }
 
@@ -118,7 +127,7 @@ impl RunState {
     /// `check_memory` counts it: pointer memory (the meter), the
     /// interpreter's live strings and lists, and the run's own strs and
     /// list items.
-    fn live(&self) -> u64 {
+    pub(super) fn live(&self) -> u64 {
         self.meter
             .used()
             .saturating_add(crate::vm::memory::live_heap_bytes())
@@ -151,6 +160,12 @@ impl RunState {
         self.label = Some(format!("this needs {bytes} bytes"));
         self.memory_error(ctx);
         false
+    }
+
+    /// `bytes` counted by [`Self::check_memory`] no longer live (a deleted
+    /// dict entry, as `DictValue` recounts).
+    pub(super) fn uncount(&mut self, bytes: u64) {
+        self.list_bytes = self.list_bytes.saturating_sub(bytes);
     }
 
     pub(super) fn memory_error(&mut self, ctx: &mut HelperCtx) {
@@ -708,6 +723,8 @@ pub struct Helpers {
     pub list_find: HelperId,
     pub bytes: bytes_rt::BytesHelpers,
     pub str_methods: str_rt::StrHelpers,
+    pub dict: dict_rt::DictHelpers,
+    pub file: file_rt::FileHelpers,
     pub exc_text: HelperId,
 }
 
@@ -1003,6 +1020,8 @@ impl Helpers {
             ),
             bytes: bytes_rt::BytesHelpers::declare(m),
             str_methods: str_rt::StrHelpers::declare(m),
+            dict: dict_rt::DictHelpers::declare(m),
+            file: file_rt::FileHelpers::declare(m),
             exc_text: crate::lower::exception::declare(m),
         }
     }

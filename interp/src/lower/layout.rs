@@ -78,6 +78,21 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             }
             out.push(Ty::I32);
         }
+        // A dict is a handle to a table of the run whose entries are the
+        // words of the key and the value (`dict_rt`): neither may hold a
+        // vector.
+        TypeKind::Dict { key, value, .. } => {
+            let words =
+                |t: TypeId| flatten(types, t).is_some_and(|p| p.iter().all(|t| !matches!(t, Ty::Vec(_))));
+            if !words(*key) || !words(*value) {
+                return false;
+            }
+            out.push(Ty::Handle)
+        }
+        // a file: its id in the interpreter's file table (`file_rt`)
+        TypeKind::File => out.push(Ty::Handle),
+        // `{}`: a handle to an empty table
+        TypeKind::EmptyDict => out.push(Ty::Handle),
         // a range object: its start, stop and step (a non-zero step)
         TypeKind::Range => out.extend([Ty::I32; 3]),
         // `[]`: a handle to an empty table

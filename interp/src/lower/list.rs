@@ -119,7 +119,7 @@ impl FnLower<'_, '_, '_> {
 /// Words in and out of list tables; the methods, `+`, `*`, slices.
 impl FnLower<'_, '_, '_> {
     /// The canonical word of item register `r` of type `t`.
-    fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn item_word(&mut self, t: Ty, r: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.word_of_f64, Ty::U64, &[r], range),
@@ -129,7 +129,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The item register of type `t` of canonical word `w`.
-    fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
+    pub(super) fn word_item(&mut self, t: Ty, w: VReg, range: TextRange) -> Lowered<VReg> {
         let hs = self.cx.helpers;
         match t {
             Ty::F64 => self.helper_value(hs.f64_of_word, Ty::F64, &[w], range),
@@ -193,11 +193,13 @@ impl FnLower<'_, '_, '_> {
         Ok(LVal::one(ty, r))
     }
 
-    /// `l[a:b:c]` of a list or a str: each given bound converted to `i32` (ASTFrame's
+    /// `l[a:b:c]` of a list, a str or a bytes: each given bound converted to `i32` (ASTFrame's
     /// `eval_slice`); a zero step raises at the list's expression.
     pub fn list_slice(&mut self, l: LVal, obj: TextRange, bounds: [Option<&Expr>; 3]) -> Lowered<LVal> {
         let h = if l.ty == TypeId::STR {
             self.cx.helpers.str_slice
+        } else if l.ty == TypeId::BYTES {
+            self.cx.helpers.bytes.slice
         } else {
             self.cx.helpers.list_slice
         };

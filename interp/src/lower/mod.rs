@@ -12,12 +12,16 @@
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
 //! | `exception.rs` | `Exception` values: kind and message, made by ASTFrame, their text |
+//! | `dict.rs`    | `dict[K, V]`: handles; display, `[]`, methods, `in`, `for`, `==`, text |
 //! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
 //! | `helpers.rs` | the runtime helpers (`extern "C"`, the interpreter's functions) |
 //! | `bytes_rt.rs` | the runtime helpers of `bytes` (`vm::ops::bytes`)          |
+//! | `dict_rt.rs` | the runtime helpers of dicts (entries of words, `vm::dict`'s order) |
+//! | `file.rs`    | `_file::file`: handles; `open`, the methods, `for line in f`, text |
+//! | `file_rt.rs` | the runtime helpers of files (the interpreter's `host::Files`, lent to the run) |
 //! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -32,9 +36,13 @@
 
 mod bytes;
 pub mod bytes_rt;
+mod dict;
+pub mod dict_rt;
 pub mod errors;
 mod exception;
 mod expr;
+mod file;
+pub mod file_rt;
 mod func;
 pub mod globals;
 pub mod helpers;

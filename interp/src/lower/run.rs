@@ -151,10 +151,13 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     } else {
         Vec::new()
     };
+    // The files the program opens are the interpreter's (lent for the run).
+    state.files = std::mem::take(&mut interp.files);
     helpers::install(state);
     // The output streams to the engine's writer as the program prints.
     let result = compiled.call_writing(&mut ctx, program.main, &args, &mut *interp.out);
-    let state = helpers::take().expect("the run state is still installed");
+    let mut state = helpers::take().expect("the run state is still installed");
+    interp.files = std::mem::take(&mut state.files);
     if let Some(e) = &state.output_failed {
         return Ok(Err(HostError::output(e).into()));
     }

@@ -11,6 +11,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use spy_interp::engine::{run_doppler, run_interp, run_jit, Limits, RunConfig};
+use spy_interp::syntax::ast::{ExprKind, Module, StmtKind};
+use spy_interp::syntax::walk::{children, module_children, NodeRef};
 
 struct Counting;
 
@@ -72,6 +74,50 @@ fn peak_of<R>(run: impl FnOnce() -> R) -> (R, usize) {
     (r, PEAK.load(Relaxed) - before)
 }
 
+/// Where the AST's bytes are: (nodes, bytes of the nodes themselves) per
+/// node kind, counted by walking the tree. A statement or expression is
+/// counted at its own size wherever it sits (in a vector, a box, inline in
+/// its parent); a `def` adds its shared record, a parameter and an
+/// assignment target theirs. Vector and allocator slack is not counted.
+fn profile(module: &Module) -> Vec<(&'static str, usize, usize)> {
+    use spy_interp::syntax::ast::{AssignTarget, Expr, FuncDef, Param, Stmt};
+    use std::collections::BTreeMap;
+    use std::mem::size_of;
+    let mut by_kind: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
+    fn visit<'a>(n: NodeRef<'a>, by_kind: &mut BTreeMap<&'static str, (usize, usize)>) {
+        let (kind, bytes) = match n {
+            NodeRef::Stmt(s) => match &s.kind {
+                StmtKind::FuncDef(_) => (
+                    "Stmt::FuncDef (+ its FuncDef record)",
+                    size_of::<Stmt>() + 16 + size_of::<FuncDef>(),
+                ),
+                StmtKind::Assign { .. } => ("Stmt::Assign", size_of::<Stmt>()),
+                StmtKind::If { .. } => ("Stmt::If", size_of::<Stmt>()),
+                StmtKind::Return(_) => ("Stmt::Return", size_of::<Stmt>()),
+                _ => ("Stmt (other)", size_of::<Stmt>()),
+            },
+            NodeRef::Expr(e) => match &e.kind {
+                ExprKind::Name(_) => ("Expr::Name", size_of::<Expr>()),
+                ExprKind::Int(_) => ("Expr::Int", size_of::<Expr>()),
+                ExprKind::BinOp { .. } | ExprKind::Compare { .. } => {
+                    ("Expr::BinOp/Compare", size_of::<Expr>())
+                }
+                ExprKind::Call { .. } => ("Expr::Call", size_of::<Expr>()),
+                _ => ("Expr (other)", size_of::<Expr>()),
+            },
+            NodeRef::Target(_) => ("AssignTarget (boxed)", size_of::<AssignTarget>()),
+            NodeRef::Param(_) => ("Param", size_of::<Param>()),
+            NodeRef::ImportName(_) | NodeRef::Ident(_) => ("Identifier (inline)", 0),
+        };
+        let e = by_kind.entry(kind).or_default();
+        e.0 += 1;
+        e.1 += bytes;
+        children(n, &mut |c| visit(c, by_kind));
+    }
+    module_children(module, &mut |n| visit(n, &mut by_kind));
+    by_kind.into_iter().map(|(k, (n, b))| (k, n, b)).collect()
+}
+
 fn config() -> RunConfig {
     Limits::default().into()
 }
@@ -85,6 +131,9 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
     let before = LIVE.load(Relaxed);
     let (file, module) = spy_interp::syntax::parse_bytes("big.spy", text.as_bytes()).expect("parses");
     let ast = LIVE.load(Relaxed) - before;
+    for (kind, count, bytes) in profile(&module) {
+        eprintln!("AST profile: {kind:40} {count:8} nodes {:6.2}x", bytes as f64 / n);
+    }
     let before = LIVE.load(Relaxed);
     let res = spy_interp::resolve::resolve_module(&module, "big", &file).expect("resolves");
     let resolution = LIVE.load(Relaxed) - before;

@@ -653,7 +653,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Call {
                 func: Box::new(func),
-                args,
+                args: args.into(),
             },
             range,
         )
@@ -663,7 +663,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Subscript {
                 value: Box::new(value),
-                indices,
+                indices: indices.into(),
             },
             range,
         )

@@ -27,26 +27,26 @@ pub struct Name(Rc<Box<str>>);
 
 impl Name {
     pub fn as_str(&self) -> &str {
-        &**self.0
+        &self.0
     }
 }
 
 impl std::ops::Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
-        &**self.0
+        &self.0
     }
 }
 
 impl AsRef<str> for Name {
     fn as_ref(&self) -> &str {
-        &**self.0
+        &self.0
     }
 }
 
 impl std::borrow::Borrow<str> for Name {
     fn borrow(&self) -> &str {
-        &**self.0
+        &self.0
     }
 }
 

@@ -482,12 +482,12 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
     match &e.kind {
         ExprKind::Call { func, args } => {
             for k in 0..args.len() {
-                let mut a = args.clone();
+                let mut a = args.to_vec();
                 a.remove(k);
                 out.push(lit(
                     ExprKind::Call {
                         func: func.clone(),
-                        args: a,
+                        args: a.into(),
                     },
                     r,
                 ));

@@ -313,7 +313,7 @@ fn arb_expr() -> impl Strategy<Value = Expr> {
                 }
                 ex(ExprKind::Subscript {
                     value: boxed(v),
-                    indices,
+                    indices: indices.into(),
                 })
             }),
             2 => (inner, arb_name()).prop_map(|(v, a)| attr(v, &a)),
@@ -513,7 +513,7 @@ fn decorated_module() -> Module {
                 "ALIAS",
                 ex(ExprKind::Subscript {
                     value: Box::new(name("list")),
-                    indices: vec![i32_()],
+                    indices: Box::new([i32_()]),
                 }),
             ),
             var_def(Some(VarKind::Const), "N", None, Some(int(10))),
@@ -532,17 +532,17 @@ fn statements_module() -> Module {
         })
     };
     let chain = st(StmtKind::If {
-        test: lt(name("x"), int(0)),
+        test: Box::new(lt(name("x"), int(0))),
         body: vec![comment("negative"), ret(string("neg"))],
         orelse: vec![st(StmtKind::If {
-            test: ex(ExprKind::BoolOp {
+            test: Box::new(ex(ExprKind::BoolOp {
                 op: BoolOp::And,
                 left: Box::new(lt(int(0), name("x"))),
                 right: Box::new(ex(ExprKind::UnaryOp {
                     op: UnaryOp::Not,
                     operand: Box::new(name("flag")),
                 })),
-            }),
+            })),
             body: vec![ret(string("it's \"pos\"\n"))],
             orelse: vec![comment("only a comment")],
         })],
@@ -554,19 +554,23 @@ fn statements_module() -> Module {
     let body = vec![
         chain,
         st(StmtKind::While {
-            test: lt(walrus, int(10)),
+            test: Box::new(lt(walrus, int(10))),
             body: vec![
                 st(StmtKind::AugAssign {
                     target: id("n$1"),
                     op: BinOp::Mul,
-                    value: binop(binop(name("a"), BinOp::Add, name("b")), BinOp::Mul, name("c")),
+                    value: Box::new(binop(
+                        binop(name("a"), BinOp::Add, name("b")),
+                        BinOp::Mul,
+                        name("c"),
+                    )),
                 }),
                 st(StmtKind::Continue),
             ],
         }),
         st(StmtKind::For {
             target: id("i$0"),
-            iter: call(name("range"), vec![int(3)]),
+            iter: Box::new(call(name("range"), vec![int(3)])),
             body: vec![st(StmtKind::Assign {
                 target: Box::new(AssignTarget::Unpack {
                     names: vec![id("a"), id("b$2")],

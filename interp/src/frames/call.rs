@@ -117,7 +117,7 @@ impl Interp<'_> {
             let s = crate::vm::ops::Scalar::wrap_int(v, ty.as_prim()?)?;
             return Some(Typed::blue(ty, Value::Scalar(s)));
         }
-        let [arg] = args.as_slice() else { return None };
+        let [arg] = &args[..] else { return None };
         let (neg, lit) = match &arg.kind {
             ExprKind::UnaryOp {
                 op: ast::UnaryOp::Neg,

@@ -121,8 +121,13 @@ impl Interp<'_> {
         let result = self.shift_protocol_body(f, target, iter, it, &it_name, body);
         let block = f.shift()?.pop_block()?;
         result?;
-        f.shift()?
-            .emit(Stmt::new(StmtKind::While { test, body: block }, s.range));
+        f.shift()?.emit(Stmt::new(
+            StmtKind::While {
+                test: Box::new(test),
+                body: block,
+            },
+            s.range,
+        ));
         Ok(Flow::Normal)
     }
 

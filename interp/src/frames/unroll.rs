@@ -34,7 +34,7 @@ impl Interp<'_> {
         if !matches!(func.kind, ExprKind::Name(_) | ExprKind::Attribute { .. }) {
             return Ok(None);
         }
-        let [arg] = args.as_slice() else { return Ok(None) };
+        let [arg] = &args[..] else { return Ok(None) };
         if matches!(arg.kind, ExprKind::Starred(_)) {
             return Ok(None);
         }

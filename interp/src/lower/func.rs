@@ -621,12 +621,12 @@ impl FnLower<'_, '_, '_> {
         };
         match &e.kind {
             ExprKind::Call { func, args } => {
-                if let (Some(k), [arg]) = (class(self, func), args.as_slice()) {
+                if let (Some(k), [arg]) = (class(self, func), &args[..]) {
                     if let ExprKind::Str(m) = &arg.kind {
                         return Ok((k, m.clone()));
                     }
                 }
-                if let (Some(k), []) = (class(self, func), args.as_slice()) {
+                if let (Some(k), []) = (class(self, func), &args[..]) {
                     return Ok((k, String::new()));
                 }
             }

@@ -738,6 +738,7 @@ impl Interp<'_> {
         // (every residual module defines the helpers, so every one maps
         // their errors back)
         let folded = sh.read().folded.clone();
+        body.shrink_to_fit();
         Ok(Residual {
             modname,
             file,

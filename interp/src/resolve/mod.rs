@@ -695,7 +695,7 @@ pub fn prefixed_int_literal(e: &Expr) -> Option<(&str, i128, crate::source::Text
     if !matches!(id.name.as_str(), "i8" | "u8" | "i32" | "u32" | "i64" | "u64") {
         return None;
     }
-    let [arg] = args.as_slice() else { return None };
+    let [arg] = &args[..] else { return None };
     let value = match &arg.kind {
         ExprKind::Int(v) => *v as i128,
         ExprKind::UnaryOp {

@@ -740,7 +740,7 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
         ctx,
         ExprKind::Call {
             func: func.expr,
-            args: out,
+            args: out.into_boxed_slice(),
         },
         l,
         r,
@@ -770,7 +770,7 @@ pub fn subscript(ctx: &ParseCtx, value: Node, mut indices: Vec<Node>, l: usize, 
         ctx,
         ExprKind::Subscript {
             value: value.expr,
-            indices,
+            indices: indices.into_boxed_slice(),
         },
         l,
         r,

@@ -113,7 +113,7 @@ pub fn string(s: &str) -> Expr {
 pub fn call(func: Expr, args: Vec<Expr>) -> Expr {
     ex(ExprKind::Call {
         func: Box::new(func),
-        args,
+        args: args.into(),
     })
 }
 

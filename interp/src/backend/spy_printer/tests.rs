@@ -346,7 +346,7 @@ fn float_literals() {
     );
     let call = e(ExprKind::Call {
         func: Box::new(name("f")),
-        args: vec![e(ExprKind::Float(f64::NAN))],
+        args: Box::new([e(ExprKind::Float(f64::NAN))]),
     });
     assert_eq!(print_expr(&call), "f(1e999 - 1e999)");
     canonical("x = 1e+16 + 1.0 + 123456789.0");

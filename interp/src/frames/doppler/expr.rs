@@ -616,7 +616,7 @@ impl Interp<'_> {
             },
             ExprKind::Subscript { value: obj, indices } => ast::AssignTarget::Subscript {
                 value: obj,
-                indices,
+                indices: indices.into_vec(),
                 range,
             },
             _ => return Err(crate::bug!("shift_store on a non-target")),

@@ -172,11 +172,18 @@ impl Shift {
         self.state().blocks.push(Vec::new());
     }
 
+    /// The residual block last opened, without the spare capacity it grew
+    /// with (a residual body lives as long as the residual module: a
+    /// one-statement `if` body would otherwise hold room for four, issue
+    /// 14 item 5).
     pub(crate) fn pop_block(&self) -> Eval<Vec<Stmt>> {
-        self.state()
+        let mut block = self
+            .state()
             .blocks
             .pop()
-            .ok_or_else(|| Bug::new("a residual block was closed that was never opened").into())
+            .ok_or_else(|| Bug::new("a residual block was closed that was never opened"))?;
+        block.shrink_to_fit();
+        Ok(block)
     }
 
     /// Number of statements in the current block (to undo a statement's
@@ -656,7 +663,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Call {
                 func: Box::new(func),
-                args,
+                args: args.into(),
             },
             range,
         )
@@ -666,7 +673,7 @@ pub(crate) mod build {
         Expr::new(
             ExprKind::Subscript {
                 value: Box::new(value),
-                indices,
+                indices: indices.into(),
             },
             range,
         )

@@ -102,7 +102,7 @@ impl Interp<'_> {
         let orelse = self.shift_block(f, orelse)?;
         f.shift()?.emit(Stmt::new(
             StmtKind::If {
-                test,
+                test: Box::new(test),
                 body: non_empty(body, s),
                 orelse,
             },
@@ -122,7 +122,7 @@ impl Interp<'_> {
         let body = self.shift_block(f, body)?;
         f.shift()?.emit(Stmt::new(
             StmtKind::While {
-                test,
+                test: Box::new(test),
                 body: non_empty(body, s),
             },
             s.range,
@@ -167,7 +167,7 @@ impl Interp<'_> {
         f.shift()?.emit(Stmt::new(
             StmtKind::For {
                 target: ident(&name, target.range),
-                iter: iter_res,
+                iter: Box::new(iter_res),
                 body: non_empty(body, s),
             },
             s.range,
@@ -252,7 +252,7 @@ impl Interp<'_> {
                 let raise = Stmt::new(StmtKind::Raise(exc), s.range);
                 f.shift()?.emit(Stmt::new(
                     StmtKind::If {
-                        test: not,
+                        test: Box::new(not),
                         body: vec![raise],
                         orelse: Vec::new(),
                     },

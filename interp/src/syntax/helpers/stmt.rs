@@ -152,7 +152,7 @@ fn assign_target(ctx: &ParseCtx, t: Node) -> Res<AssignTarget> {
         }),
         ExprKind::Subscript { value, indices } => Ok(AssignTarget::Subscript {
             value,
-            indices,
+            indices: indices.into_vec(),
             range: r,
         }),
         ExprKind::Tuple(items) => {
@@ -221,7 +221,7 @@ pub fn aug_assign(ctx: &ParseCtx, t: Node, op: BinOp, value: Node, l: usize, r: 
         StmtKind::AugAssign {
             target,
             op,
-            value: *value.expr,
+            value: value.expr,
         },
         range(l, r),
     ))
@@ -395,7 +395,7 @@ pub fn if_stmt(
         let end = end_of(&tail, end_of(&b, el));
         let s = Stmt::new(
             StmtKind::If {
-                test: *t.expr,
+                test: t.expr,
                 body: b,
                 orelse: tail,
             },
@@ -406,7 +406,7 @@ pub fn if_stmt(
     let end = end_of(&tail, end_of(&body, l));
     Ok(Stmt::new(
         StmtKind::If {
-            test: *test.expr,
+            test: test.expr,
             body,
             orelse: tail,
         },
@@ -424,7 +424,7 @@ pub fn while_stmt(ctx: &ParseCtx, l: usize, test: Node, body: Vec<Stmt>, orelse:
     }
     Stmt::new(
         StmtKind::While {
-            test: *test.expr,
+            test: test.expr,
             body,
         },
         range(l, end),
@@ -460,7 +460,7 @@ pub fn for_stmt(
     Ok(Stmt::new(
         StmtKind::For {
             target,
-            iter: *iter.expr,
+            iter: iter.expr,
             body,
         },
         range(l, end),

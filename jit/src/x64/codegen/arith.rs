@@ -348,6 +348,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         if !from.is_float() {
             self.int_into(a, RAX);
+            // cvtsi2sd/ss write only the low lane: zeroing the register
+            // first breaks the dependency on its last writer (otherwise a
+            // chain through every conversion of a loop).
+            self.e(Inst::Sse(Sse::Xorpd, X14, X14));
             let f32 = to == Ty::F32;
             let cvt = |x: Xmm, r: Gpr| {
                 if f32 {

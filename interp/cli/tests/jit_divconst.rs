@@ -14,7 +14,8 @@ fn binary() -> PathBuf {
 fn vectorize_big(size: u32) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/jit/vectorize_big.spy");
     let src = std::fs::read_to_string(&root).expect("read vectorize_big.spy");
-    let dir = std::env::temp_dir().join(format!("spy-jit-divconst-{}-{size}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("spy-jit-divconst-{}-{size}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("vectorize_big.spy");
     std::fs::write(&path, src.replace("SIZE", &size.to_string())).expect("write");

@@ -139,10 +139,8 @@ impl RunState {
     /// allocation has its own non-null address), or `None` when the host
     /// refuses it.
     fn buffer(&mut self, bytes: u64) -> Option<Word> {
-        let words = usize::try_from(bytes.div_ceil(8)).ok()?.max(1);
-        let mut v: Vec<u64> = Vec::new();
-        v.try_reserve_exact(words).ok()?;
-        v.resize(words, 0);
+        let words = usize::try_from(bytes.div_ceil(8)).ok()?;
+        let mut v = spy_jit::runtime::mem::zeroed_words(words)?;
         let addr = v.as_mut_ptr() as Word;
         self.buffers.push(v);
         Some(addr)

@@ -503,6 +503,8 @@ pub enum Inst {
     Idiv(Gpr),
     /// `div r64`
     Div(Gpr),
+    /// `mul r64` (unsigned: `rdx:rax = rax * r`)
+    Mul(Gpr),
     /// `op r64, cl`
     ShiftCl(Sh, Gpr),
     /// `op r64, imm8`
@@ -595,6 +597,7 @@ pub enum Form {
     Cqo,
     Idiv,
     Div,
+    Mul,
     ShiftCl,
     ShiftI,
     Movsx8,
@@ -635,7 +638,7 @@ pub enum Form {
 }
 
 impl Form {
-    pub const ALL: [Form; 54] = [
+    pub const ALL: [Form; 55] = [
         Form::MovRR,
         Form::MovRR32,
         Form::MovRI64,
@@ -653,6 +656,7 @@ impl Form {
         Form::Cqo,
         Form::Idiv,
         Form::Div,
+        Form::Mul,
         Form::ShiftCl,
         Form::ShiftI,
         Form::Movsx8,
@@ -740,6 +744,7 @@ impl Inst {
             Inst::Cqo => Form::Cqo,
             Inst::Idiv(..) => Form::Idiv,
             Inst::Div(..) => Form::Div,
+            Inst::Mul(..) => Form::Mul,
             Inst::ShiftCl(..) => Form::ShiftCl,
             Inst::ShiftI(..) => Form::ShiftI,
             Inst::Movsx8(..) => Form::Movsx8,
@@ -825,6 +830,7 @@ impl Inst {
             Inst::Cqo => "cqo".into(),
             Inst::Idiv(r) => format!("idiv {}", r.name64()),
             Inst::Div(r) => format!("div {}", r.name64()),
+            Inst::Mul(r) => format!("mul {}", r.name64()),
             Inst::ShiftCl(op, r) => format!("{} {}, cl", op.name(), r.name64()),
             Inst::ShiftI(op, r, i) => format!("{} {}, {}", op.name(), r.name64(), hex(i.into())),
             Inst::Movsx8(d, s) => format!("movsx {}, {}", d.name64(), s.name8()),
@@ -1066,6 +1072,7 @@ fn encode<A: Target>(ops: &mut A, i: Inst) {
         Inst::Cqo => dynasm!(ops ; .arch x64 ; cqo),
         Inst::Idiv(r) => dynasm!(ops ; .arch x64 ; idiv Rq(r.0)),
         Inst::Div(r) => dynasm!(ops ; .arch x64 ; div Rq(r.0)),
+        Inst::Mul(r) => dynasm!(ops ; .arch x64 ; mul Rq(r.0)),
         Inst::ShiftCl(op, r) => match op {
             Sh::Shl => dynasm!(ops ; .arch x64 ; shl Rq(r.0), cl),
             Sh::Shr => dynasm!(ops ; .arch x64 ; shr Rq(r.0), cl),

@@ -84,6 +84,7 @@ pub(crate) fn samples() -> Vec<Inst> {
         v.push(Inst::Not(d));
         v.push(Inst::Idiv(d));
         v.push(Inst::Div(d));
+        v.push(Inst::Mul(d));
         v.push(Inst::Push(d));
         v.push(Inst::Pop(d));
         v.push(Inst::CallR(d));

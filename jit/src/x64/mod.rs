@@ -7,6 +7,7 @@ pub mod abi;
 #[cfg(debug_assertions)]
 pub mod check;
 pub mod codegen;
+pub mod divconst;
 pub mod emit;
 pub mod loose;
 pub mod module;

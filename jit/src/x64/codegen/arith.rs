@@ -8,11 +8,22 @@ use super::stubs::{Opnd, StubKind};
 use super::FnGen;
 use crate::ir::{sem, CmpOp, ErrCode, ShiftOp, Ty, VReg};
 use crate::x64::abi::{SCRATCH_XMM0 as X14, SCRATCH_XMM1 as X15};
+use crate::x64::divconst::{self, UDiv};
 use crate::x64::emit::{Alu, Cc, Gpr, Inst, Sh, Sse, Target, Xmm};
 use crate::x64::emit::{R11, RAX, RCX, RDX};
+use crate::x64::regalloc::Loc;
 
 impl<'a, A: Target> FnGen<'a, A> {
     pub(super) fn divmod(&mut self, d: VReg, ty: Ty, a: VReg, b: VReg, on_zero: ErrCode, div: bool) {
+        // The planted division bugs live in the `idiv` sequence only.
+        let planted =
+            self.mutate(crate::Mutation::FloorDivNoFixup) || self.mutate(crate::Mutation::DivMinTraps);
+        if let (Loc::Imm(c), false) = (self.loc(b), planted && ty.is_signed()) {
+            if c != 0 {
+                self.divmod_const(d, ty, a, c, div);
+                return;
+            }
+        }
         self.int_into(b, RCX);
         self.e(Inst::Alu(Alu::Test, RCX, RCX));
         let z = self.stub(StubKind::Error {
@@ -59,6 +70,147 @@ impl<'a, A: Target> FnGen<'a, A> {
         let r = if div { RAX } else { RDX };
         self.canon(ty, r);
         self.store_int(d, r);
+    }
+
+    /// `a // c` or `a % c` for a non-zero constant `c` (canonical word of
+    /// `ty`), exact on every `a`, without a division instruction. Narrow
+    /// operands are canonical 64-bit words, so the 64-bit sequences below
+    /// serve every width (only the dividend range given to
+    /// [`divconst::plan`] differs). Signed floor division reduces to an
+    /// unsigned quotient `u` of a non-negative `t` (a mask `s` of all ones or
+    /// zero, `q = u ^ s`, which is `-1 - u` when `s` is set):
+    /// - `c > 0`: `s = a >> 63` (arithmetic), `t = a ^ s`, `u = t / c`:
+    ///   for `a < 0`, `floor(a / c) = -1 - floor((-1 - a) / c)`;
+    /// - `c < 0`, `d = -c` (`2^63` for `MIN`): `s` is all ones when `a > 0`,
+    ///   `t = -a ^ s` (`a - 1` when `a > 0`, else `-a`, `2^63` for `MIN`),
+    ///   `u = t / d`: `floor(a / c) = floor(-a / d)`, which for `a > 0` is
+    ///   `-ceil(a / d) = -1 - floor((a - 1) / d)`.
+    ///
+    /// The remainder is `a - q * c` (wrapping; exact since `q` is the floor
+    /// quotient), or a mask for a positive power of two.
+    fn divmod_const(&mut self, d: VReg, ty: Ty, a: VReg, c: u64, div: bool) {
+        let bits = ty.bits();
+        if !ty.is_signed() {
+            let n_max = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            self.int_into(a, RAX);
+            if let (false, UDiv::Shift(k)) = (div, divconst::plan(c, n_max)) {
+                // a % 2^k: the low k bits (k = 0: zero).
+                self.and_imm(RAX, (1u64 << k) - 1);
+                self.store_int(d, RAX);
+                return;
+            }
+            self.udiv_const(c, n_max);
+            if div {
+                self.store_int(d, RDX);
+            } else {
+                self.rem_from_quotient(a, c);
+                self.store_int(d, RAX);
+            }
+            return;
+        }
+        let ci = c as i64;
+        let top = 1u64 << (bits - 1);
+        self.int_into(a, RAX);
+        if ci == 1 || ci == -1 {
+            // x // 1 = x, x // -1 = -x (wrapping: MIN // -1 is MIN); x % ±1 = 0.
+            if !div {
+                self.e(Inst::Alu(Alu::Xor, RAX, RAX));
+            } else if ci == -1 {
+                self.e(Inst::Neg(RAX));
+                self.canon(ty, RAX);
+            }
+            self.store_int(d, RAX);
+            return;
+        }
+        if ci > 0 && c.is_power_of_two() {
+            // Floor semantics are the arithmetic shift and the low bits.
+            if div {
+                self.e(Inst::ShiftI(Sh::Sar, RAX, c.trailing_zeros() as u8));
+            } else {
+                self.and_imm(RAX, c - 1);
+            }
+            self.store_int(d, RAX);
+            return;
+        }
+        let (dv, n_max) = if ci > 0 {
+            self.e(Inst::MovRR(RCX, RAX));
+            self.e(Inst::ShiftI(Sh::Sar, RCX, 63));
+            self.e(Inst::Alu(Alu::Xor, RAX, RCX));
+            (c, top - 1)
+        } else {
+            // s = (-a & !a) >> 63: the sign of -a, except for MIN (whose
+            // negation is itself), where !a is non-negative.
+            self.e(Inst::MovRR(RCX, RAX));
+            self.e(Inst::Not(RCX));
+            self.e(Inst::Neg(RAX));
+            self.e(Inst::Alu(Alu::And, RCX, RAX));
+            self.e(Inst::ShiftI(Sh::Sar, RCX, 63));
+            self.e(Inst::Alu(Alu::Xor, RAX, RCX));
+            (ci.unsigned_abs(), top)
+        };
+        self.udiv_const(dv, n_max);
+        self.e(Inst::Alu(Alu::Xor, RDX, RCX));
+        if div {
+            // Only MIN // -1 leaves the range, and it is handled above; the
+            // extension keeps the canonical form explicit.
+            self.canon(ty, RDX);
+            self.store_int(d, RDX);
+        } else {
+            self.rem_from_quotient(a, c);
+            self.canon(ty, RAX);
+            self.store_int(d, RAX);
+        }
+    }
+
+    /// `rdx = rax / d` on dividends `0..=n_max` (clobbers `rax`, `r11`).
+    fn udiv_const(&mut self, d: u64, n_max: u64) {
+        match divconst::plan(d, n_max) {
+            UDiv::Identity => self.e(Inst::MovRR(RDX, RAX)),
+            UDiv::Shift(k) => {
+                self.e(Inst::MovRR(RDX, RAX));
+                self.e(Inst::ShiftI(Sh::Shr, RDX, k));
+            }
+            UDiv::MulHi { m, s } => {
+                self.mov_imm(RDX, m);
+                self.e(Inst::Mul(RDX));
+                if s > 0 {
+                    self.e(Inst::ShiftI(Sh::Shr, RDX, s));
+                }
+            }
+            UDiv::MulHiAdd { m, s } => {
+                self.e(Inst::MovRR(R11, RAX));
+                self.mov_imm(RDX, m);
+                self.e(Inst::Mul(RDX));
+                self.e(Inst::Alu(Alu::Sub, R11, RDX));
+                self.e(Inst::ShiftI(Sh::Shr, R11, 1));
+                self.e(Inst::Alu(Alu::Add, RDX, R11));
+                self.e(Inst::ShiftI(Sh::Shr, RDX, s));
+            }
+        }
+    }
+
+    /// `rax = a - rdx * c` (wrapping; clobbers `rdx`, `r11`).
+    fn rem_from_quotient(&mut self, a: VReg, c: u64) {
+        match i32::try_from(c as i64) {
+            Ok(i) => self.e(Inst::ImulI(RDX, RDX, i)),
+            Err(_) => {
+                self.mov_imm(R11, c);
+                self.e(Inst::Imul(RDX, R11));
+            }
+        }
+        self.int_into(a, RAX);
+        self.e(Inst::Alu(Alu::Sub, RAX, RDX));
+    }
+
+    /// `r &= mask` (through `r11` when the mask is not a sign-extended imm32).
+    fn and_imm(&mut self, r: Gpr, mask: u64) {
+        match i32::try_from(mask as i64) {
+            Ok(i) => self.e(Inst::AluI(Alu::And, r, i)),
+            Err(_) => {
+                self.mov_imm(R11, mask);
+                self.e(Inst::Alu(Alu::And, r, R11));
+            }
+        }
     }
 
     pub(super) fn shift(&mut self, d: VReg, ty: Ty, op: ShiftOp, a: VReg, b: VReg, on_negative: ErrCode) {
@@ -196,6 +348,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         if !from.is_float() {
             self.int_into(a, RAX);
+            // cvtsi2sd/ss write only the low lane: zeroing the register
+            // first breaks the dependency on its last writer (otherwise a
+            // chain through every conversion of a loop).
+            self.e(Inst::Sse(Sse::Xorpd, X14, X14));
             let f32 = to == Ty::F32;
             let cvt = |x: Xmm, r: Gpr| {
                 if f32 {

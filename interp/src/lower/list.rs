@@ -69,6 +69,12 @@ impl FnLower<'_, '_, '_> {
 
     /// `l[i]` with `i` converted to `i32`.
     pub fn list_getitem(&mut self, l: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
+        self.list_getitem_at(l, i, range, None)
+    }
+
+    /// [`Self::list_getitem`] for a method call at `call` (its errors'
+    /// frame is the call, as in ASTFrame, not the statement).
+    fn list_getitem_at(&mut self, l: LVal, i: VReg, range: TextRange, call: Option<TextRange>) -> Lowered<LVal> {
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported("a subscript of this list", range);
         };
@@ -80,7 +86,10 @@ impl FnLower<'_, '_, '_> {
             Ty::F32 => (hs.list_get_f32, Ty::F32),
             _ => (hs.list_get, Ty::U64),
         };
-        let w = self.helper_value(get, rt, &[l.regs[0], i], range)?;
+        let w = match call {
+            Some(call) => self.helper_value_in_call(get, rt, &[l.regs[0], i], range, call)?,
+            None => self.helper_value(get, rt, &[l.regs[0], i], range)?,
+        };
         let r = if rt == t { w } else { self.fb.convert(t, w) };
         Ok(LVal::one(item, r))
     }
@@ -558,7 +567,7 @@ impl FnLower<'_, '_, '_> {
                     |b| b.assign(k, spy_jit::ir::Op::Const(i32::MIN as i64 as u64)),
                     |_| {},
                 );
-                self.list_getitem(l, k, obj)
+                self.list_getitem_at(l, k, obj, Some(whole))
             }
             M::Next => {
                 let one = self.fb.const_(Ty::I32, 1);

@@ -92,6 +92,18 @@ where
         INLINE.with(|i| i.set(size));
         return r.map_err(|p| RunError::Panic(panic_text(&*p)));
     }
+    start(max_depth, f)?.wait()
+}
+
+/// [`run`] without the wait: `f` is handed to the evaluator thread and the
+/// calling thread is free until it calls [`Pending::wait`] (the command
+/// line waits for signals meanwhile instead of keeping a thread for them).
+pub fn start<T, F>(max_depth: u32, f: F) -> Result<Pending<T>, RunError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let wanted = stack_bytes(max_depth);
     let (tx, rx) = std::sync::mpsc::channel();
     let job: Job = Box::new(move || {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
@@ -99,7 +111,7 @@ where
         let _ = tx.send(r.map_err(|p| panic_text(&*p)));
         panicked
     });
-    let sent = EVALUATOR.with(|slot| -> Result<(), RunError> {
+    EVALUATOR.with(|slot| -> Result<(), RunError> {
         let mut slot = slot.borrow_mut();
         if slot.as_ref().is_none_or(|e| e.wanted != wanted) {
             *slot = Some(Evaluator::start(wanted)?);
@@ -115,17 +127,29 @@ where
                 r.map_err(|_| RunError::Panic("the evaluator thread did not start".into()))
             }
         }
-    });
-    sent?;
-    match rx.recv() {
-        Ok(Ok(t)) => Ok(t),
-        Ok(Err(text)) => {
-            EVALUATOR.with(|slot| slot.borrow_mut().take());
-            Err(RunError::Panic(text))
-        }
-        Err(_) => {
-            EVALUATOR.with(|slot| slot.borrow_mut().take());
-            Err(RunError::Panic("the evaluator thread lost its task".into()))
+    })?;
+    Ok(Pending { result: rx })
+}
+
+/// A task handed to the evaluator thread by [`start`].
+pub struct Pending<T> {
+    result: std::sync::mpsc::Receiver<Result<T, String>>,
+}
+
+impl<T> Pending<T> {
+    /// Wait for the task's result. Call it on the thread that started the
+    /// task: a task that panicked retires that thread's evaluator.
+    pub fn wait(self) -> Result<T, RunError> {
+        match self.result.recv() {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(text)) => {
+                EVALUATOR.with(|slot| slot.borrow_mut().take());
+                Err(RunError::Panic(text))
+            }
+            Err(_) => {
+                EVALUATOR.with(|slot| slot.borrow_mut().take());
+                Err(RunError::Panic("the evaluator thread lost its task".into()))
+            }
         }
     }
 }
@@ -179,8 +203,17 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
+    start_inline(max_depth, serve)?.wait()
+}
+
+/// [`inline`] without the wait (see [`start`]).
+pub fn start_inline<T, F>(max_depth: u32, serve: F) -> Result<Pending<T>, RunError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
     let size = stack_bytes(max_depth);
-    run(max_depth, move || {
+    start(max_depth, move || {
         INLINE.with(|i| i.set(size));
         let t = serve();
         INLINE.with(|i| i.set(0));

@@ -459,7 +459,13 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let out = Stdout::new();
+    // `execute` (and a bare FILE) waits for the flushing signals on this
+    // thread while the program runs (`Stdout::while_running`); the other
+    // commands get a ctrlc thread.
+    let out = match cli.command {
+        Some(Command::Execute { .. }) | None => Stdout::unwatched(),
+        _ => Stdout::new(),
+    };
     let code = match cli.command {
         Some(Command::Execute {
             engine,
@@ -586,15 +592,20 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
         modules: spy_interp::host::ModuleSources::Disk,
         ..target.config(limits)
     };
-    // The program's output streams to stdout as it runs.
-    let outcome = spy_interp::engine::run_program_source_to(
-        target.engine,
-        &file.to_string_lossy(),
-        source,
-        config,
-        Box::new(out.clone()),
-    );
-    reported(&outcome)
+    // The program's output streams to stdout as it runs, on the evaluator
+    // thread (the engine's own hand-off to it then runs in place) while this
+    // thread waits for the signals that flush it.
+    let (path, writer, engine) = (file.to_string_lossy().into_owned(), out.clone(), target.engine);
+    let run = out.while_running(config.limits.max_depth, move || {
+        spy_interp::engine::run_program_source_to(engine, &path, source, config, Box::new(writer))
+    });
+    match run {
+        Ok(outcome) => reported(&outcome),
+        Err(e) => {
+            eprintln!("internal error (a bug in spy-interp, please report it): {e}");
+            spy_interp::engine::Outcome::BUG_EXIT
+        }
+    }
 }
 
 /// Print a run's report (or its host failure or internal error) on stderr;

@@ -372,3 +372,47 @@ fn fuzz_merge_drops_findings_of_a_class_already_kept() {
     assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// SIGINT, SIGTERM and SIGHUP during `execute` flush what the program
+/// printed (block-buffered into a pipe) and exit with 130, on every engine;
+/// for `execute` the main thread waits for these signals itself while the
+/// program runs on the evaluator thread.
+#[test]
+fn a_signal_during_execute_flushes_the_output_and_exits_130() {
+    let p = program(
+        "interrupted",
+        "def main() -> None:\n    print(\"started\")\n    i: i64 = 0\n    while i < i64(1000000000000000):\n        i = i + i64(1)\n    print(i)\n",
+    );
+    for (engine, signal) in [
+        ("interp", libc::SIGINT),
+        ("doppler", libc::SIGTERM),
+        ("jit", libc::SIGHUP),
+        ("jit", libc::SIGINT),
+    ] {
+        let child = Command::new(binary())
+            .args(["execute", "--engine", engine, p.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn spy-interp");
+        let pid = child.id();
+        // The evaluator thread exists once the signals are blocked and
+        // waited for (before that a signal would end the process
+        // unflushed); the program prints its line a few ms later.
+        let tasks = format!("/proc/{pid}/task");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::fs::read_dir(&tasks).map_or(0, |d| d.count()) < 2 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{engine}: no evaluator thread"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0);
+        let out = child.wait_with_output().expect("wait for spy-interp");
+        assert_eq!(out.status.code(), Some(130), "{engine} {signal}: {out:?}");
+        assert_eq!(text(&out.stdout), "started\n", "{engine} {signal}");
+    }
+}

@@ -9,7 +9,8 @@
 
 use std::rc::Rc;
 
-use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty, Word};
+use crate::lower::helpers::declare_helper;
+use spy_jit::ir::{HelperId, ModuleBuilder, Word};
 use spy_jit::runtime::CtxPtr;
 
 use super::helpers::{with, RunState};
@@ -167,63 +168,18 @@ pub struct BytesHelpers {
 
 impl BytesHelpers {
     pub fn declare(m: &mut ModuleBuilder) -> BytesHelpers {
-        let mut h = |name: &str, params: &[Ty], result: Ty, addr: usize| {
-            m.helper(Helper {
-                name: name.to_string(),
-                params: params.to_vec(),
-                result: Some(result),
-                addr,
-                takes_ctx: true,
-            })
-        };
-        use Ty::*;
         BytesHelpers {
-            concat: h(
-                "bytes_concat",
-                &[Handle, Handle],
-                Handle,
-                bytes_concat as *const () as usize,
-            ),
-            repeat: h(
-                "bytes_repeat",
-                &[Handle, I32],
-                Handle,
-                bytes_repeat as *const () as usize,
-            ),
-            eq: h(
-                "bytes_eq",
-                &[Handle, Handle],
-                Bool,
-                bytes_eq as *const () as usize,
-            ),
-            len: h("bytes_len", &[Handle], I32, bytes_len as *const () as usize),
-            index: h(
-                "bytes_index",
-                &[Handle, I64],
-                U64,
-                bytes_index as *const () as usize,
-            ),
-            ord: h("bytes_ord", &[Handle], U64, bytes_ord as *const () as usize),
-            str_ord: h("str_ord", &[Handle], U64, str_ord as *const () as usize),
-            repr: h("bytes_repr", &[Handle], Handle, bytes_repr as *const () as usize),
-            decode: h(
-                "bytes_decode",
-                &[Handle, Handle],
-                Handle,
-                bytes_decode as *const () as usize,
-            ),
-            encode: h(
-                "str_encode",
-                &[Handle, Handle],
-                Handle,
-                str_encode as *const () as usize,
-            ),
-            slice: h(
-                "bytes_slice",
-                &[Handle, I64, I64, I64, U64],
-                Handle,
-                bytes_slice as *const () as usize,
-            ),
+            concat: declare_helper!(m, bytes_concat(Handle, Handle) -> Handle),
+            repeat: declare_helper!(m, bytes_repeat(Handle, I32) -> Handle),
+            eq: declare_helper!(m, bytes_eq(Handle, Handle) -> Bool),
+            len: declare_helper!(m, bytes_len(Handle) -> I32),
+            index: declare_helper!(m, bytes_index(Handle, I64) -> U64),
+            ord: declare_helper!(m, bytes_ord(Handle) -> U64),
+            str_ord: declare_helper!(m, str_ord(Handle) -> U64),
+            repr: declare_helper!(m, bytes_repr(Handle) -> Handle),
+            decode: declare_helper!(m, bytes_decode(Handle, Handle) -> Handle),
+            encode: declare_helper!(m, str_encode(Handle, Handle) -> Handle),
+            slice: declare_helper!(m, bytes_slice(Handle, I64, I64, I64, U64) -> Handle),
         }
     }
 }

@@ -12,7 +12,8 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty, Word};
+use crate::lower::helpers::declare_helper;
+use spy_jit::ir::{HelperId, ModuleBuilder, Word};
 use spy_jit::runtime::{CtxPtr, HelperCtx};
 
 use super::helpers::{with, RunState};
@@ -227,59 +228,19 @@ pub struct DictHelpers {
 
 impl DictHelpers {
     pub fn declare(m: &mut ModuleBuilder) -> DictHelpers {
-        let mut h = |name: &str, params: &[Ty], result: Option<Ty>, addr: usize| {
-            m.helper(Helper {
-                name: name.to_string(),
-                params: params.to_vec(),
-                result,
-                addr,
-                takes_ctx: true,
-            })
-        };
-        use Ty::*;
         DictHelpers {
-            new: h(
-                "dict_new",
-                &[U64, U64, U64],
-                Some(Handle),
-                dict_new as *const () as usize,
-            ),
-            snapshot: h(
-                "dict_snapshot",
-                &[Handle],
-                Some(Handle),
-                dict_snapshot as *const () as usize,
-            ),
-            arg: h("dict_arg", &[U64], None, dict_arg as *const () as usize),
-            find: h("dict_find", &[Handle], Some(I64), dict_find as *const () as usize),
-            get: h("dict_get", &[Handle], Some(I64), dict_get as *const () as usize),
-            set: h("dict_set", &[Handle], None, dict_set as *const () as usize),
-            del: h("dict_del", &[Handle], None, dict_del as *const () as usize),
-            len: h("dict_len", &[Handle], Some(I32), dict_len as *const () as usize),
-            key: h(
-                "dict_key",
-                &[Handle, I64, U64],
-                Some(U64),
-                dict_key as *const () as usize,
-            ),
-            value: h(
-                "dict_value",
-                &[Handle, I64, U64],
-                Some(U64),
-                dict_value as *const () as usize,
-            ),
-            text_part: h(
-                "dict_text_part",
-                &[Handle, Handle, Handle],
-                None,
-                dict_text_part as *const () as usize,
-            ),
-            text_end: h(
-                "dict_text_end",
-                &[Handle],
-                Some(Handle),
-                dict_text_end as *const () as usize,
-            ),
+            new: declare_helper!(m, dict_new(U64, U64, U64) -> Handle),
+            snapshot: declare_helper!(m, dict_snapshot(Handle) -> Handle),
+            arg: declare_helper!(m, dict_arg(U64) -> ()),
+            find: declare_helper!(m, dict_find(Handle) -> I64),
+            get: declare_helper!(m, dict_get(Handle) -> I64),
+            set: declare_helper!(m, dict_set(Handle) -> ()),
+            del: declare_helper!(m, dict_del(Handle) -> ()),
+            len: declare_helper!(m, dict_len(Handle) -> I32),
+            key: declare_helper!(m, dict_key(Handle, I64, U64) -> U64),
+            value: declare_helper!(m, dict_value(Handle, I64, U64) -> U64),
+            text_part: declare_helper!(m, dict_text_part(Handle, Handle, Handle) -> ()),
+            text_end: declare_helper!(m, dict_text_end(Handle) -> Handle),
         }
     }
 }

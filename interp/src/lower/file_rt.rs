@@ -6,7 +6,8 @@
 //! is capped as ASTFrame's `read_cap` caps it (the str limit and what the
 //! memory budget leaves); past the cap, ASTFrame's `check_str_len` error.
 
-use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty, Word};
+use crate::lower::helpers::declare_helper;
+use spy_jit::ir::{HelperId, ModuleBuilder, Word};
 use spy_jit::runtime::{CtxPtr, HelperCtx};
 
 use super::helpers::{with, RunState};
@@ -169,62 +170,17 @@ pub struct FileHelpers {
 
 impl FileHelpers {
     pub fn declare(m: &mut ModuleBuilder) -> FileHelpers {
-        let mut h = |name: &str, params: &[Ty], result: Option<Ty>, addr: usize| {
-            m.helper(Helper {
-                name: name.to_string(),
-                params: params.to_vec(),
-                result,
-                addr,
-                takes_ctx: true,
-            })
-        };
-        use Ty::*;
         FileHelpers {
-            open: h(
-                "file_open",
-                &[Handle, Handle],
-                Some(Handle),
-                file_open as *const () as usize,
-            ),
-            read: h(
-                "file_read",
-                &[Handle, I32],
-                Some(Handle),
-                file_read as *const () as usize,
-            ),
-            readline: h(
-                "file_readline",
-                &[Handle],
-                Some(Handle),
-                file_readline as *const () as usize,
-            ),
-            write: h(
-                "file_write",
-                &[Handle, Handle],
-                None,
-                file_write as *const () as usize,
-            ),
-            writelines: h(
-                "file_writelines",
-                &[Handle, Handle],
-                None,
-                file_writelines as *const () as usize,
-            ),
-            tell: h("file_tell", &[Handle], Some(I32), file_tell as *const () as usize),
-            seek: h(
-                "file_seek",
-                &[Handle, I32, I32],
-                None,
-                file_seek as *const () as usize,
-            ),
-            flush: h("file_flush", &[Handle], None, file_flush as *const () as usize),
-            close: h("file_close", &[Handle], None, file_close as *const () as usize),
-            repr: h(
-                "file_repr",
-                &[Handle],
-                Some(Handle),
-                file_repr as *const () as usize,
-            ),
+            open: declare_helper!(m, file_open(Handle, Handle) -> Handle),
+            read: declare_helper!(m, file_read(Handle, I32) -> Handle),
+            readline: declare_helper!(m, file_readline(Handle) -> Handle),
+            write: declare_helper!(m, file_write(Handle, Handle) -> ()),
+            writelines: declare_helper!(m, file_writelines(Handle, Handle) -> ()),
+            tell: declare_helper!(m, file_tell(Handle) -> I32),
+            seek: declare_helper!(m, file_seek(Handle, I32, I32) -> ()),
+            flush: declare_helper!(m, file_flush(Handle) -> ()),
+            close: declare_helper!(m, file_close(Handle) -> ()),
+            repr: declare_helper!(m, file_repr(Handle) -> Handle),
         }
     }
 }

@@ -20,7 +20,12 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 use crate::lower::errors::ErrorTable;
 use crate::lower::layout::{prim_of_code, scalar_of_word, word_of_scalar};
-use crate::lower::{bytes_rt, dict_rt, file_rt, list_rt, mem_rt, str_rt};
+use crate::lower::list_rt::{
+    f32_of_word, f64_of_word, list_append, list_clear, list_concat, list_copy, list_extend, list_find,
+    list_insert, list_pop, list_remove_at, list_repeat, list_set, list_slice, word_of_f32, word_of_f64,
+};
+use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill};
+use crate::lower::{bytes_rt, dict_rt, file_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -726,296 +731,103 @@ pub struct Helpers {
     pub exc_text: HelperId,
 }
 
+/// `declare_helper!(m, f(P, Q) -> R)`: declares the runtime helper `f`
+/// (an `extern "C"` function of this crate taking the run context first)
+/// in module builder `m`, under its own name; `-> ()` when it returns
+/// nothing. One line per helper in every `*_rt` module's table.
+macro_rules! declare_helper {
+    ($m:expr, $f:ident($($p:ident),*) -> ()) => {
+        $crate::lower::helpers::declare_named($m, stringify!($f), &[$(spy_jit::ir::Ty::$p),*], None, $f as *const () as usize)
+    };
+    ($m:expr, $f:ident($($p:ident),*) -> $r:ident) => {
+        $crate::lower::helpers::declare_named(
+            $m,
+            stringify!($f),
+            &[$(spy_jit::ir::Ty::$p),*],
+            Some(spy_jit::ir::Ty::$r),
+            $f as *const () as usize,
+        )
+    };
+}
+pub(crate) use declare_helper;
+
+/// The helper at `addr` named `name` (see [`declare_helper`]).
+pub(crate) fn declare_named(
+    m: &mut ModuleBuilder,
+    name: &str,
+    params: &[Ty],
+    result: Option<Ty>,
+    addr: usize,
+) -> HelperId {
+    m.helper(Helper {
+        name: name.to_string(),
+        params: params.to_vec(),
+        result,
+        addr,
+        takes_ctx: true,
+    })
+}
+
 impl Helpers {
     pub fn declare(m: &mut ModuleBuilder) -> Helpers {
-        let mut h = |name: &str, params: &[Ty], result: Option<Ty>, addr: usize| {
-            m.helper(Helper {
-                name: name.to_string(),
-                params: params.to_vec(),
-                result,
-                addr,
-                takes_ctx: true,
-            })
-        };
-        use Ty::*;
         Helpers {
-            fmt_scalar: h(
-                "fmt_scalar",
-                &[U64, U64],
-                Some(Handle),
-                fmt_scalar as *const () as usize,
-            ),
-            fmt_f64: h("fmt_f64", &[F64], Some(Handle), fmt_f64 as *const () as usize),
-            fmt_f32: h("fmt_f32", &[F32], Some(Handle), fmt_f32 as *const () as usize),
-            repr_str: h(
-                "repr_str",
-                &[Handle],
-                Some(Handle),
-                repr_str as *const () as usize,
-            ),
-            print_part: h("print_part", &[Handle], None, print_part as *const () as usize),
-            print_end: h("print_end", &[], None, print_end as *const () as usize),
-            join_part: h("join_part", &[Handle], None, join_part as *const () as usize),
-            tuple_text: h("tuple_text", &[], Some(Handle), tuple_text as *const () as usize),
-            str_concat: h(
-                "str_concat",
-                &[Handle, Handle],
-                Some(Handle),
-                str_concat as *const () as usize,
-            ),
-            str_repeat: h(
-                "str_repeat",
-                &[Handle, I32],
-                Some(Handle),
-                str_repeat as *const () as usize,
-            ),
-            str_eq: h(
-                "str_eq",
-                &[Handle, Handle],
-                Some(Bool),
-                str_eq as *const () as usize,
-            ),
-            str_len: h("str_len", &[Handle], Some(I32), str_len as *const () as usize),
-            str_index: h(
-                "str_index",
-                &[Handle, I64],
-                Some(Handle),
-                str_index as *const () as usize,
-            ),
-            int_binop: h(
-                "int_binop",
-                &[U64, U64, U64, U64],
-                Some(U64),
-                int_binop as *const () as usize,
-            ),
-            int_div: h(
-                "int_div",
-                &[U64, U64, U64],
-                Some(F64),
-                int_div as *const () as usize,
-            ),
-            f64_binop: h(
-                "f64_binop",
-                &[U64, F64, F64],
-                Some(F64),
-                f64_binop as *const () as usize,
-            ),
-            f64_ieee754_div: h(
-                "f64_ieee754_div",
-                &[F64, F64],
-                Some(F64),
-                f64_ieee754_div as *const () as usize,
-            ),
-            f32_ieee754_div: h(
-                "f32_ieee754_div",
-                &[F32, F32],
-                Some(F32),
-                f32_ieee754_div as *const () as usize,
-            ),
-            f32_binop: h(
-                "f32_binop",
-                &[U64, F32, F32],
-                Some(F32),
-                f32_binop as *const () as usize,
-            ),
-            ptr_alloc: h(
-                "ptr_alloc",
-                &[I64, U64, U64],
-                Some(Ptr),
-                ptr_alloc as *const () as usize,
-            ),
-            ptr_buffer: h(
-                "ptr_buffer",
-                &[I64, U64],
-                Some(Ptr),
-                ptr_buffer as *const () as usize,
-            ),
-            str_to_int: h(
-                "str_to_int",
-                &[U64, Handle],
-                Some(U64),
-                str_to_int as *const () as usize,
-            ),
-            mem_arg: h("mem_arg", &[I64], None, mem_rt::mem_arg as *const () as usize),
-            mem_check: h(
-                "mem_check",
-                &[U64, I64, I64, U64, U64],
-                None,
-                mem_rt::mem_check as *const () as usize,
-            ),
-            mem_copy: h(
-                "mem_copy",
-                &[Ptr, Ptr, U64],
-                None,
-                mem_rt::mem_copy as *const () as usize,
-            ),
-            mem_fill: h(
-                "mem_fill",
-                &[Ptr, U64, U64],
-                None,
-                mem_rt::mem_fill as *const () as usize,
-            ),
-            mem_cmp: h(
-                "mem_cmp",
-                &[Ptr, Ptr, U64],
-                Some(I32),
-                mem_rt::mem_cmp as *const () as usize,
-            ),
-            str_slice: h(
-                "str_slice",
-                &[Handle, I64, I64, I64, U64],
-                Some(Handle),
-                str_slice as *const () as usize,
-            ),
-            list_remove_at: h(
-                "list_remove_at",
-                &[Handle, I64],
-                None,
-                list_rt::list_remove_at as *const () as usize,
-            ),
-            range_text: h(
-                "range_text",
-                &[I32, I32, I32],
-                Some(Handle),
-                range_text as *const () as usize,
-            ),
-            math_call: h(
-                "math_call",
-                &[U64, F64, F64],
-                Some(F64),
-                math_call as *const () as usize,
-            ),
-            time_now: h("time_now", &[], Some(F64), time_now as *const () as usize),
-            sleep: h("sleep", &[F64], None, sleep as *const () as usize),
-            list_new: h("list_new", &[], Some(Handle), list_new as *const () as usize),
-            list_push: h("list_push", &[Handle, U64], None, list_push as *const () as usize),
-            list_push_f64: h(
-                "list_push_f64",
-                &[Handle, F64],
-                None,
-                list_push_f64 as *const () as usize,
-            ),
-            list_push_f32: h(
-                "list_push_f32",
-                &[Handle, F32],
-                None,
-                list_push_f32 as *const () as usize,
-            ),
-            list_get: h(
-                "list_get",
-                &[Handle, I64],
-                Some(U64),
-                list_get as *const () as usize,
-            ),
-            list_get_f64: h(
-                "list_get_f64",
-                &[Handle, I64],
-                Some(F64),
-                list_get_f64 as *const () as usize,
-            ),
-            list_get_f32: h(
-                "list_get_f32",
-                &[Handle, I64],
-                Some(F32),
-                list_get_f32 as *const () as usize,
-            ),
-            list_len: h("list_len", &[Handle], Some(I32), list_len as *const () as usize),
-            list_text: h(
-                "list_text",
-                &[Handle, U64],
-                Some(Handle),
-                list_text as *const () as usize,
-            ),
-            word_of_f64: h(
-                "word_of_f64",
-                &[F64],
-                Some(U64),
-                list_rt::word_of_f64 as *const () as usize,
-            ),
-            f64_of_word: h(
-                "f64_of_word",
-                &[U64],
-                Some(F64),
-                list_rt::f64_of_word as *const () as usize,
-            ),
-            word_of_f32: h(
-                "word_of_f32",
-                &[F32],
-                Some(U64),
-                list_rt::word_of_f32 as *const () as usize,
-            ),
-            f32_of_word: h(
-                "f32_of_word",
-                &[U64],
-                Some(F32),
-                list_rt::f32_of_word as *const () as usize,
-            ),
-            list_set: h(
-                "list_set",
-                &[Handle, I64, U64],
-                None,
-                list_rt::list_set as *const () as usize,
-            ),
-            list_append: h(
-                "list_append",
-                &[Handle, U64],
-                None,
-                list_rt::list_append as *const () as usize,
-            ),
-            list_insert: h(
-                "list_insert",
-                &[Handle, I64, U64],
-                None,
-                list_rt::list_insert as *const () as usize,
-            ),
-            list_pop: h(
-                "list_pop",
-                &[Handle, I64, U64],
-                Some(U64),
-                list_rt::list_pop as *const () as usize,
-            ),
-            list_clear: h(
-                "list_clear",
-                &[Handle],
-                None,
-                list_rt::list_clear as *const () as usize,
-            ),
-            list_copy: h(
-                "list_copy",
-                &[Handle],
-                Some(Handle),
-                list_rt::list_copy as *const () as usize,
-            ),
-            list_extend: h(
-                "list_extend",
-                &[Handle, Handle],
-                None,
-                list_rt::list_extend as *const () as usize,
-            ),
-            list_concat: h(
-                "list_concat",
-                &[Handle, Handle],
-                Some(Handle),
-                list_rt::list_concat as *const () as usize,
-            ),
-            list_repeat: h(
-                "list_repeat",
-                &[Handle, I32],
-                Some(Handle),
-                list_rt::list_repeat as *const () as usize,
-            ),
-            list_slice: h(
-                "list_slice",
-                &[Handle, I64, I64, I64, U64],
-                Some(Handle),
-                list_rt::list_slice as *const () as usize,
-            ),
-            list_find: h(
-                "list_find",
-                &[Handle, U64, U64, U64],
-                Some(U64),
-                list_rt::list_find as *const () as usize,
-            ),
+            fmt_scalar: declare_helper!(m, fmt_scalar(U64, U64) -> Handle),
+            fmt_f64: declare_helper!(m, fmt_f64(F64) -> Handle),
+            fmt_f32: declare_helper!(m, fmt_f32(F32) -> Handle),
+            repr_str: declare_helper!(m, repr_str(Handle) -> Handle),
+            print_part: declare_helper!(m, print_part(Handle) -> ()),
+            print_end: declare_helper!(m, print_end() -> ()),
+            join_part: declare_helper!(m, join_part(Handle) -> ()),
+            tuple_text: declare_helper!(m, tuple_text() -> Handle),
+            str_concat: declare_helper!(m, str_concat(Handle, Handle) -> Handle),
+            str_repeat: declare_helper!(m, str_repeat(Handle, I32) -> Handle),
+            str_eq: declare_helper!(m, str_eq(Handle, Handle) -> Bool),
+            str_len: declare_helper!(m, str_len(Handle) -> I32),
+            str_index: declare_helper!(m, str_index(Handle, I64) -> Handle),
+            int_binop: declare_helper!(m, int_binop(U64, U64, U64, U64) -> U64),
+            int_div: declare_helper!(m, int_div(U64, U64, U64) -> F64),
+            f64_binop: declare_helper!(m, f64_binop(U64, F64, F64) -> F64),
+            f64_ieee754_div: declare_helper!(m, f64_ieee754_div(F64, F64) -> F64),
+            f32_ieee754_div: declare_helper!(m, f32_ieee754_div(F32, F32) -> F32),
+            f32_binop: declare_helper!(m, f32_binop(U64, F32, F32) -> F32),
+            ptr_alloc: declare_helper!(m, ptr_alloc(I64, U64, U64) -> Ptr),
+            ptr_buffer: declare_helper!(m, ptr_buffer(I64, U64) -> Ptr),
+            str_to_int: declare_helper!(m, str_to_int(U64, Handle) -> U64),
+            mem_arg: declare_helper!(m, mem_arg(I64) -> ()),
+            mem_check: declare_helper!(m, mem_check(U64, I64, I64, U64, U64) -> ()),
+            mem_copy: declare_helper!(m, mem_copy(Ptr, Ptr, U64) -> ()),
+            mem_fill: declare_helper!(m, mem_fill(Ptr, U64, U64) -> ()),
+            mem_cmp: declare_helper!(m, mem_cmp(Ptr, Ptr, U64) -> I32),
+            str_slice: declare_helper!(m, str_slice(Handle, I64, I64, I64, U64) -> Handle),
+            list_remove_at: declare_helper!(m, list_remove_at(Handle, I64) -> ()),
+            range_text: declare_helper!(m, range_text(I32, I32, I32) -> Handle),
+            math_call: declare_helper!(m, math_call(U64, F64, F64) -> F64),
+            time_now: declare_helper!(m, time_now() -> F64),
+            sleep: declare_helper!(m, sleep(F64) -> ()),
+            list_new: declare_helper!(m, list_new() -> Handle),
+            list_push: declare_helper!(m, list_push(Handle, U64) -> ()),
+            list_push_f64: declare_helper!(m, list_push_f64(Handle, F64) -> ()),
+            list_push_f32: declare_helper!(m, list_push_f32(Handle, F32) -> ()),
+            list_get: declare_helper!(m, list_get(Handle, I64) -> U64),
+            list_get_f64: declare_helper!(m, list_get_f64(Handle, I64) -> F64),
+            list_get_f32: declare_helper!(m, list_get_f32(Handle, I64) -> F32),
+            list_len: declare_helper!(m, list_len(Handle) -> I32),
+            list_text: declare_helper!(m, list_text(Handle, U64) -> Handle),
+            word_of_f64: declare_helper!(m, word_of_f64(F64) -> U64),
+            f64_of_word: declare_helper!(m, f64_of_word(U64) -> F64),
+            word_of_f32: declare_helper!(m, word_of_f32(F32) -> U64),
+            f32_of_word: declare_helper!(m, f32_of_word(U64) -> F32),
+            list_set: declare_helper!(m, list_set(Handle, I64, U64) -> ()),
+            list_append: declare_helper!(m, list_append(Handle, U64) -> ()),
+            list_insert: declare_helper!(m, list_insert(Handle, I64, U64) -> ()),
+            list_pop: declare_helper!(m, list_pop(Handle, I64, U64) -> U64),
+            list_clear: declare_helper!(m, list_clear(Handle) -> ()),
+            list_copy: declare_helper!(m, list_copy(Handle) -> Handle),
+            list_extend: declare_helper!(m, list_extend(Handle, Handle) -> ()),
+            list_concat: declare_helper!(m, list_concat(Handle, Handle) -> Handle),
+            list_repeat: declare_helper!(m, list_repeat(Handle, I32) -> Handle),
+            list_slice: declare_helper!(m, list_slice(Handle, I64, I64, I64, U64) -> Handle),
+            list_find: declare_helper!(m, list_find(Handle, U64, U64, U64) -> U64),
             bytes: bytes_rt::BytesHelpers::declare(m),
             str_methods: str_rt::StrHelpers::declare(m),
             dict: dict_rt::DictHelpers::declare(m),

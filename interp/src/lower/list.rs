@@ -74,7 +74,13 @@ impl FnLower<'_, '_, '_> {
 
     /// [`Self::list_getitem`] for a method call at `call` (its errors'
     /// frame is the call, as in ASTFrame, not the statement).
-    fn list_getitem_at(&mut self, l: LVal, i: VReg, range: TextRange, call: Option<TextRange>) -> Lowered<LVal> {
+    fn list_getitem_at(
+        &mut self,
+        l: LVal,
+        i: VReg,
+        range: TextRange,
+        call: Option<TextRange>,
+    ) -> Lowered<LVal> {
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported("a subscript of this list", range);
         };

@@ -6,7 +6,8 @@
 //! `call_str_method` calls, so results cannot diverge; `replace` is
 //! checked against the str limit with ASTFrame's length formula.
 
-use spy_jit::ir::{Helper, HelperId, ModuleBuilder, Ty};
+use crate::lower::helpers::declare_helper;
+use spy_jit::ir::{HelperId, ModuleBuilder};
 use spy_jit::runtime::CtxPtr;
 
 use super::helpers::with;
@@ -114,62 +115,17 @@ pub struct StrHelpers {
 
 impl StrHelpers {
     pub fn declare(m: &mut ModuleBuilder) -> StrHelpers {
-        let mut h = |name: &str, params: &[Ty], result: Ty, addr: usize| {
-            m.helper(Helper {
-                name: name.to_string(),
-                params: params.to_vec(),
-                result: Some(result),
-                addr,
-                takes_ctx: true,
-            })
-        };
-        use Ty::*;
         StrHelpers {
-            upper: h("str_upper", &[Handle], Handle, str_upper as *const () as usize),
-            isascii: h("str_isascii", &[Handle], Bool, str_isascii as *const () as usize),
-            isspace: h("str_isspace", &[Handle], Bool, str_isspace as *const () as usize),
-            startswith: h(
-                "str_startswith",
-                &[Handle, Handle],
-                Bool,
-                str_startswith as *const () as usize,
-            ),
-            endswith: h(
-                "str_endswith",
-                &[Handle, Handle],
-                Bool,
-                str_endswith as *const () as usize,
-            ),
-            find: h(
-                "str_find",
-                &[Handle, Handle, I32, I32],
-                I32,
-                str_find as *const () as usize,
-            ),
-            count: h(
-                "str_count",
-                &[Handle, Handle, I32, I32],
-                I32,
-                str_count as *const () as usize,
-            ),
-            replace: h(
-                "str_replace",
-                &[Handle, Handle, Handle],
-                Handle,
-                str_replace as *const () as usize,
-            ),
-            split: h(
-                "str_split",
-                &[Handle, Handle, U64],
-                Handle,
-                str_split as *const () as usize,
-            ),
-            contains: h(
-                "str_contains",
-                &[Handle, Handle],
-                Bool,
-                str_contains as *const () as usize,
-            ),
+            upper: declare_helper!(m, str_upper(Handle) -> Handle),
+            isascii: declare_helper!(m, str_isascii(Handle) -> Bool),
+            isspace: declare_helper!(m, str_isspace(Handle) -> Bool),
+            startswith: declare_helper!(m, str_startswith(Handle, Handle) -> Bool),
+            endswith: declare_helper!(m, str_endswith(Handle, Handle) -> Bool),
+            find: declare_helper!(m, str_find(Handle, Handle, I32, I32) -> I32),
+            count: declare_helper!(m, str_count(Handle, Handle, I32, I32) -> I32),
+            replace: declare_helper!(m, str_replace(Handle, Handle, Handle) -> Handle),
+            split: declare_helper!(m, str_split(Handle, Handle, U64) -> Handle),
+            contains: declare_helper!(m, str_contains(Handle, Handle) -> Bool),
         }
     }
 }

@@ -5,12 +5,14 @@
 //! The campaign re-executes its own binary in worker mode (`spy-interp
 //! fuzz-worker`, see [`serve`]): requests and outcomes travel as
 //! length-prefixed frames over the child's stdin and stdout. Each campaign
-//! thread keeps one worker (thread-local), submits the jit run *before* it
-//! runs the other engines in process (the worker computes meanwhile) and
-//! collects the outcome afterwards. A worker that dies is reaped, its
+//! thread keeps one worker (thread-local), submits the doppler and jit
+//! runs *before* it runs the reference in process (the worker computes
+//! meanwhile; it redshifts once for both, `Runs::DopplerThenJit`) and
+//! collects the outcomes afterwards. A worker that dies is reaped, its
 //! signal becomes an `Outcome` with a `bug` (`native crash: ... signal N
-//! (SIGSEGV)`), and the next request starts a new one; a worker that does
-//! not answer within [`Isolation::timeout`] is killed and reported as a
+//! (SIGSEGV)`), and the next request starts a new one; a worker that uses
+//! [`Isolation::cpu_limit`] of CPU time without answering (or does not
+//! answer within [`Isolation::wall_limit`]) is killed and reported as a
 //! hang.
 
 use std::cell::RefCell;
@@ -340,9 +342,8 @@ pub fn serve(input: &mut dyn Read, output: &mut dyn Write) -> i32 {
                         &mut send_doppler,
                     )
                 }));
-                let outcome = run.unwrap_or_else(|p| {
-                    panic_outcome(&spy_interp::native_stack::panic_text(&*p))
-                });
+                let outcome =
+                    run.unwrap_or_else(|p| panic_outcome(&spy_interp::native_stack::panic_text(&*p)));
                 if sent.is_err() {
                     return 2;
                 }
@@ -401,7 +402,9 @@ fn process_cpu_time(pid: u32) -> Option<Duration> {
     let utime: u64 = fields.next()?.parse().ok()?;
     let stime: u64 = fields.next()?.parse().ok()?;
     let ticks = rustix::param::clock_ticks_per_second().max(1);
-    Some(Duration::from_micros((utime + stime).saturating_mul(1_000_000) / ticks))
+    Some(Duration::from_micros(
+        (utime + stime).saturating_mul(1_000_000) / ticks,
+    ))
 }
 
 impl Worker {
@@ -710,7 +713,10 @@ mod tests {
             runs: Runs::DopplerThenJit,
             ..q.clone()
         };
-        assert_eq!(decode_request(&encode_request(&pair)).unwrap().runs, Runs::DopplerThenJit);
+        assert_eq!(
+            decode_request(&encode_request(&pair)).unwrap().runs,
+            Runs::DopplerThenJit
+        );
         assert_eq!(back.config.limits.max_steps, Some(77));
         assert_eq!(back.source, q.source);
         let o = run_program(
@@ -779,10 +785,13 @@ mod tests {
             let msg = o.bug.expect("a crash is a bug").message;
             assert!(msg.contains("signal 11 (SIGSEGV)"), "{msg}");
         }
-        let (d, j) = collect_pair(submit(&iso, &Request {
-            runs: Runs::DopplerThenJit,
-            ..q.clone()
-        }));
+        let (d, j) = collect_pair(submit(
+            &iso,
+            &Request {
+                runs: Runs::DopplerThenJit,
+                ..q.clone()
+            },
+        ));
         assert!(d.bug.is_some() && d == j, "{d:?} {j:?}");
         // A busy worker is hung once it has used `cpu_limit` of CPU time
         // after `cpu_limit` of wall time.

@@ -16,7 +16,7 @@
 use spy_interp::engine::{run_program, Engine, ErrorLine, Limits, Mutations, Outcome, RunConfig};
 use spy_interp::error::ExcKind;
 
-use crate::worker::{self, Isolation, Request, Ticket};
+use crate::worker::{self, Isolation, Request, Runs, Ticket};
 
 /// How to run the engines.
 #[derive(Clone, Debug)]
@@ -243,21 +243,45 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         &cfg.engines[..]
     };
     let reference_engine = engines[0];
-    // The isolated engine starts first and computes while the others run.
+    // The isolated engines start first and compute while the reference
+    // runs. With both doppler and the jit to run, the worker runs both from
+    // one redshift (`Runs::DopplerThenJit`: redshift, print and parse once
+    // per program, not twice).
     let mut ticket: Option<Ticket> = None;
+    let mut pair = false;
     if let Some(iso) = &cfg.isolation {
-        if engines[1..].contains(&Engine::Jit) {
+        let others = &engines[1..];
+        if others.contains(&Engine::Jit) {
+            pair = others.contains(&Engine::Doppler);
+            let (runs, engine) = if pair {
+                (Runs::DopplerThenJit, Engine::Doppler)
+            } else {
+                (Runs::One(Engine::Jit), Engine::Jit)
+            };
             ticket = Some(worker::submit(
                 iso,
                 &Request {
-                    engine: Engine::Jit,
+                    runs,
                     path: cfg.path.clone(),
                     source: source.to_string(),
-                    config: other_config(Engine::Jit, cfg),
+                    config: other_config(engine, cfg),
                 },
             ));
         }
     }
+    // Answers read from the worker and not yet compared.
+    let mut answers: Vec<(Engine, Outcome)> = vec![];
+    let read_worker = |ticket: &mut Option<Ticket>, answers: &mut Vec<(Engine, Outcome)>| {
+        if let Some(t) = ticket.take() {
+            if pair {
+                let (d, j) = worker::collect_pair(t);
+                answers.push((Engine::Doppler, d));
+                answers.push((Engine::Jit, j));
+            } else {
+                answers.push((Engine::Jit, worker::collect(t, Engine::Jit)));
+            }
+        }
+    };
     let reference = run_program(
         reference_engine,
         &cfg.path,
@@ -278,9 +302,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
     if reference.bug.is_some() || is_timeout(&reference) {
         // Not compared: the worker's answer is read and dropped, so that
         // the next request gets its own.
-        if let Some(t) = ticket.take() {
-            let _ = worker::collect(t, Engine::Jit);
-        }
+        read_worker(&mut ticket, &mut answers);
     }
     if let Some(bug) = &reference.bug {
         return done(
@@ -300,14 +322,14 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         return done(Verdict::Timeout, false);
     }
     for &engine in &engines[1..] {
-        let isolated = if engine == Engine::Jit {
-            ticket.take()
-        } else {
-            None
-        };
-        let out = match isolated {
-            Some(t) => worker::collect(t, engine),
-            None => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),
+        let isolated = engine == Engine::Jit || (pair && engine == Engine::Doppler);
+        if isolated {
+            read_worker(&mut ticket, &mut answers);
+        }
+        let answer = answers.iter().position(|(e, _)| *e == engine);
+        let out = match answer {
+            Some(k) if isolated => answers.swap_remove(k).1,
+            _ => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),
         };
         if out.not_native.is_some() && out.bug.is_none() {
             not_native = true;
@@ -315,9 +337,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         }
         let stops = (out.bug.is_none() && is_timeout(&out)) || compare(&reference, &out).is_some();
         if stops {
-            if let Some(t) = ticket.take() {
-                let _ = worker::collect(t, Engine::Jit);
-            }
+            read_worker(&mut ticket, &mut answers);
         }
         if out.bug.is_none() && is_timeout(&out) {
             return done(Verdict::Timeout, not_native);

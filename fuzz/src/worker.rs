@@ -5,12 +5,14 @@
 //! The campaign re-executes its own binary in worker mode (`spy-interp
 //! fuzz-worker`, see [`serve`]): requests and outcomes travel as
 //! length-prefixed frames over the child's stdin and stdout. Each campaign
-//! thread keeps one worker (thread-local), submits the jit run *before* it
-//! runs the other engines in process (the worker computes meanwhile) and
-//! collects the outcome afterwards. A worker that dies is reaped, its
+//! thread keeps one worker (thread-local), submits the doppler and jit
+//! runs *before* it runs the reference in process (the worker computes
+//! meanwhile; it redshifts once for both, `Runs::DopplerThenJit`) and
+//! collects the outcomes afterwards. A worker that dies is reaped, its
 //! signal becomes an `Outcome` with a `bug` (`native crash: ... signal N
-//! (SIGSEGV)`), and the next request starts a new one; a worker that does
-//! not answer within [`Isolation::timeout`] is killed and reported as a
+//! (SIGSEGV)`), and the next request starts a new one; a worker that uses
+//! [`Isolation::cpu_limit`] of CPU time without answering (or does not
+//! answer within [`Isolation::wall_limit`]) is killed and reported as a
 //! hang.
 
 use std::cell::RefCell;
@@ -29,8 +31,15 @@ pub struct Isolation {
     pub exe: PathBuf,
     /// Arguments before the protocol starts (normally `["fuzz-worker"]`).
     pub args: Vec<String>,
-    /// How long one run may take before the worker is killed as hung.
-    pub timeout: Duration,
+    /// CPU time a worker may spend on one answer before it is killed as
+    /// hung: measured on the worker (`/proc/PID/stat`), not as wall time,
+    /// so that a loaded machine does not make a slow run a hang. (The jit
+    /// runs without fuel, and a step counter in native loops would slow
+    /// what is fuzzed; see [`Worker::answer`].)
+    pub cpu_limit: Duration,
+    /// Wall time after which a worker that has not answered is killed as
+    /// hung anyway (a worker blocked without using CPU; a backstop).
+    pub wall_limit: Duration,
 }
 
 impl Isolation {
@@ -40,17 +49,33 @@ impl Isolation {
             exe: std::env::current_exe()?,
             args: vec!["fuzz-worker".into()],
             // The reference finished the program within its fuel, so
-            // native code needs milliseconds; seconds are for a loaded
-            // machine.
-            timeout: Duration::from_secs(2),
+            // native code needs milliseconds of CPU.
+            cpu_limit: Duration::from_secs(2),
+            wall_limit: Duration::from_secs(60),
         })
     }
 }
 
+/// What a worker runs for one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// One engine: one answer.
+    One(Engine),
+    /// The doppler and jit engines on one redshift
+    /// (`engine::run_doppler_and_jit`): two answers, doppler's first (sent
+    /// before the jit runs, so a crash of native code keeps it), then the
+    /// jit's. The request's config is doppler's; the jit runs it without
+    /// step fuel.
+    DopplerThenJit,
+}
+
+/// The engine byte of a `Runs::DopplerThenJit` request.
+const DOPPLER_THEN_JIT: u8 = 0xff;
+
 /// One run asked of a worker.
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub engine: Engine,
+    pub runs: Runs,
     pub path: String,
     pub source: String,
     pub config: RunConfig,
@@ -145,8 +170,10 @@ fn read_frame(r: &mut dyn Read) -> io::Result<Option<Vec<u8>>> {
 
 fn encode_request(q: &Request) -> Vec<u8> {
     let mut b = vec![];
-    let engine = Engine::ALL.iter().position(|e| *e == q.engine).unwrap_or(0);
-    b.push(engine as u8);
+    b.push(match q.runs {
+        Runs::One(engine) => Engine::ALL.iter().position(|e| *e == engine).unwrap_or(0) as u8,
+        Runs::DopplerThenJit => DOPPLER_THEN_JIT,
+    });
     let l = &q.config.limits;
     put_u64(&mut b, l.max_steps.map_or(u64::MAX, |s| s.min(u64::MAX - 1)));
     put_u64(&mut b, u64::from(l.max_depth));
@@ -161,9 +188,10 @@ fn encode_request(q: &Request) -> Vec<u8> {
 
 fn decode_request(body: &[u8]) -> io::Result<Request> {
     let mut f = Frame(body);
-    let engine = *Engine::ALL
-        .get(usize::from(f.u8()?))
-        .ok_or_else(|| bad("engine"))?;
+    let runs = match f.u8()? {
+        DOPPLER_THEN_JIT => Runs::DopplerThenJit,
+        k => Runs::One(*Engine::ALL.get(usize::from(k)).ok_or_else(|| bad("engine"))?),
+    };
     let steps = f.u64()?;
     let mut config = RunConfig::default();
     config.limits.max_steps = (steps != u64::MAX).then_some(steps);
@@ -173,7 +201,7 @@ fn decode_request(body: &[u8]) -> io::Result<Request> {
     config.mutations = Mutations::from_bits(u32::try_from(f.u64()?).map_err(|_| bad("mutations"))?);
     config.general_paths_only = f.u8()? != 0;
     Ok(Request {
-        engine,
+        runs,
         path: f.str()?,
         source: f.str()?,
         config,
@@ -288,11 +316,44 @@ pub fn serve(input: &mut dyn Read, output: &mut dyn Write) -> i32 {
                 return 2;
             }
         };
-        let outcome = match decode_request(&body) {
-            Ok(q) => run_program(q.engine, &q.path, q.source.as_bytes(), q.config),
+        let q = match decode_request(&body) {
+            Ok(q) => q,
             Err(e) => {
                 eprintln!("fuzz-worker: {e}");
                 return 2;
+            }
+        };
+        let outcome = match q.runs {
+            Runs::One(engine) => run_program(engine, &q.path, q.source.as_bytes(), q.config),
+            Runs::DopplerThenJit => {
+                let mut sent = Ok(());
+                let mut doppler_sent = false;
+                let mut send_doppler = |o: Outcome| {
+                    doppler_sent = true;
+                    sent = write_frame(&mut output, &encode_outcome(&o));
+                };
+                // On this thread (the evaluator of `serve_stdio`), behind
+                // the same panic net as `run_program`'s.
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    spy_interp::engine::run_doppler_and_jit(
+                        &q.path,
+                        q.source.as_bytes(),
+                        q.config,
+                        &mut send_doppler,
+                    )
+                }));
+                let outcome =
+                    run.unwrap_or_else(|p| panic_outcome(&spy_interp::native_stack::panic_text(&*p)));
+                if sent.is_err() {
+                    return 2;
+                }
+                if !doppler_sent {
+                    // A panic before doppler's outcome: it is both.
+                    if write_frame(&mut output, &encode_outcome(&outcome)).is_err() {
+                        return 2;
+                    }
+                }
+                outcome
             }
         };
         if write_frame(&mut output, &encode_outcome(&outcome)).is_err() {
@@ -309,8 +370,10 @@ struct Worker {
     stdout: ChildStdout,
     /// Bytes read from `stdout` and not yet consumed as a frame.
     buf: Vec<u8>,
-    /// A request was written and its answer not read yet.
-    pending: bool,
+    /// Answers to the written requests not read yet.
+    pending: u8,
+    /// What one read(2) of `stdout` fills (kept: two answers a program).
+    chunk: Box<[u8]>,
 }
 
 /// How reading an answer ended.
@@ -318,7 +381,30 @@ enum Answer {
     Frame(Vec<u8>),
     /// The worker's stdout ended (it died) or could not be read.
     Closed,
-    TimedOut,
+    TimedOut(Hang),
+}
+
+/// Which limit a worker that did not answer ran into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hang {
+    Cpu,
+    Wall,
+}
+
+/// User plus system CPU time of process `pid`, all its threads
+/// (`/proc/PID/stat` fields 14 and 15, in clock ticks); `None` if it
+/// cannot be read (the process is gone).
+fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    let ticks = rustix::param::clock_ticks_per_second().max(1);
+    Some(Duration::from_micros(
+        (utime + stime).saturating_mul(1_000_000) / ticks,
+    ))
 }
 
 impl Worker {
@@ -336,16 +422,24 @@ impl Worker {
             stdin,
             stdout,
             buf: vec![],
-            pending: false,
+            pending: 0,
+            chunk: vec![0u8; 1 << 16].into_boxed_slice(),
         })
     }
 
-    /// The next frame, waiting at most `timeout` (poll(2) on the pipe: no
-    /// reader thread, so an answer costs no extra wake-up).
-    fn answer(&mut self, timeout: Duration) -> Answer {
+    /// The next frame (poll(2) on the pipe: no reader thread, so an
+    /// answer costs no extra wake-up). Hang detection without wall-clock
+    /// dependence: once `cpu_limit` of wall time has passed (CPU time is
+    /// at most wall time), the worker's CPU time is sampled; when it has
+    /// used `cpu_limit` more since that sample, it is hung. A run that needs
+    /// less than `cpu_limit` of CPU in all is never taken for a hang,
+    /// however loaded the machine; a hung one is found after about twice
+    /// `cpu_limit` of wall time on an idle machine. `wall_limit` bounds a
+    /// worker that neither answers nor computes.
+    fn answer(&mut self, iso: &Isolation) -> Answer {
         use rustix::event::{PollFd, PollFlags, Timespec};
-        let deadline = Instant::now() + timeout;
-        let mut chunk = vec![0u8; 1 << 16];
+        let start = Instant::now();
+        let mut cpu_mark: Option<Duration> = None;
         loop {
             if self.buf.len() >= 8 {
                 let n = u64::from_le_bytes(self.buf[..8].try_into().expect("8 bytes"));
@@ -359,14 +453,29 @@ impl Worker {
                     return Answer::Frame(body);
                 }
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Answer::TimedOut;
+            let waited = start.elapsed();
+            if waited >= iso.wall_limit {
+                return Answer::TimedOut(Hang::Wall);
             }
+            if waited >= iso.cpu_limit {
+                match (cpu_mark, process_cpu_time(self.child.id())) {
+                    (None, Some(now)) => cpu_mark = Some(now),
+                    (Some(mark), Some(now)) if now.saturating_sub(mark) >= iso.cpu_limit => {
+                        return Answer::TimedOut(Hang::Cpu)
+                    }
+                    _ => {}
+                }
+            }
+            let wait = if waited < iso.cpu_limit {
+                iso.cpu_limit - waited
+            } else {
+                (iso.cpu_limit / 8).max(Duration::from_millis(10))
+            }
+            .min(iso.wall_limit - waited);
             let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
             let wait = Timespec {
-                tv_sec: left.as_secs() as i64,
-                tv_nsec: i64::from(left.subsec_nanos()),
+                tv_sec: wait.as_secs() as i64,
+                tv_nsec: i64::from(wait.subsec_nanos()),
             };
             match rustix::event::poll(&mut fds, Some(&wait)) {
                 Ok(0) => continue,
@@ -374,9 +483,9 @@ impl Worker {
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(_) => return Answer::Closed,
             }
-            match self.stdout.read(&mut chunk) {
+            match self.stdout.read(&mut self.chunk) {
                 Ok(0) => return Answer::Closed,
-                Ok(k) => self.buf.extend_from_slice(&chunk[..k]),
+                Ok(k) => self.buf.extend_from_slice(&self.chunk[..k]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => return Answer::Closed,
             }
@@ -432,13 +541,11 @@ thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
 }
 
-/// A run submitted to this thread's worker, to be collected with [`collect`].
+/// A run submitted to this thread's worker, to be collected with
+/// [`collect`] (or [`collect_pair`] for `Runs::DopplerThenJit`).
 #[must_use]
 pub struct Ticket {
     iso: Isolation,
-    /// The request's frame, sent again to a fresh worker when the first
-    /// one does not answer in time (`HANG_CONFIRM`).
-    frame: Vec<u8>,
     /// Why the request could not be sent (the outcome is then a bug).
     failed: Option<String>,
 }
@@ -448,7 +555,7 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
     let frame = encode_request(q);
     let failed = WORKER.with(|w| {
         let mut slot = w.borrow_mut();
-        if slot.as_ref().is_some_and(|w| w.pending) {
+        if slot.as_ref().is_some_and(|w| w.pending > 0) {
             // A ticket was dropped uncollected: its answer would be read
             // as this one's. Start afresh.
             *slot = None;
@@ -462,7 +569,10 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
         let w = slot.as_mut().expect("started above");
         match write_frame(&mut w.stdin, &frame) {
             Ok(()) => {
-                w.pending = true;
+                w.pending = match q.runs {
+                    Runs::One(_) => 1,
+                    Runs::DopplerThenJit => 2,
+                };
                 None
             }
             Err(e) => {
@@ -473,23 +583,13 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
     });
     Ticket {
         iso: iso.clone(),
-        frame,
         failed,
     }
 }
 
-/// A worker that does not answer within `Isolation::timeout` is killed and
-/// the request sent again to a fresh one, which gets this many times as
-/// long before the run counts as a hang: on a loaded machine a run can
-/// miss the first timeout without hanging, and a hang "found" that way is
-/// a finding no reduction can reproduce.
-pub const HANG_CONFIRM: u32 = 5;
-
-/// The outcome of a submitted run. A crash or hang of the worker is an
-/// outcome with a `bug` that names the signal (and the worker restarts on
-/// the next submit).
-pub fn collect(t: Ticket, engine: Engine) -> Outcome {
-    let crash = |msg: String| Outcome {
+/// An outcome that is an internal error with message `msg`.
+fn crash(msg: String) -> Outcome {
+    Outcome {
         exit: Outcome::BUG_EXIT,
         error: None,
         report: None,
@@ -497,22 +597,32 @@ pub fn collect(t: Ticket, engine: Engine) -> Outcome {
         host: None,
         not_native: None,
         stdout: String::new(),
-    };
-    if let Some(why) = t.failed {
-        return crash(why);
     }
+}
+
+/// The outcome of a panic in the worker (as `native_stack::run` reports it).
+fn panic_outcome(text: &str) -> Outcome {
+    crash(format!("{PANIC_PREFIX}{text}"))
+}
+
+/// The next answer of this thread's worker, as `engine`'s outcome. A
+/// crash or hang of the worker is an outcome with a `bug` that names the
+/// signal or the limit, and the worker is dropped (the next submit starts
+/// a new one).
+fn next_answer(iso: &Isolation, engine: Engine) -> Outcome {
     WORKER.with(|w| {
         let mut slot = w.borrow_mut();
         let Some(worker) = slot.as_mut() else {
             return crash("the worker is gone".into());
         };
-        worker.pending = false;
-        match worker.answer(t.iso.timeout) {
+        worker.pending = worker.pending.saturating_sub(1);
+        match worker.answer(iso) {
             Answer::Frame(body) => {
                 let o = decode_outcome(&body).unwrap_or_else(|e| crash(e.to_string()));
-                if o.bug
-                    .as_ref()
-                    .is_some_and(|b| b.message.starts_with(PANIC_PREFIX))
+                if worker.pending == 0
+                    && o.bug
+                        .as_ref()
+                        .is_some_and(|b| b.message.starts_with(PANIC_PREFIX))
                 {
                     // A panic may leave thread-local state half-updated,
                     // so the next run gets a fresh worker. An internal
@@ -528,46 +638,59 @@ pub fn collect(t: Ticket, engine: Engine) -> Outcome {
                 let how = slot.take().map_or(String::new(), |w| w.finish(false));
                 crash(format!("native crash: the {engine} worker {how}"))
             }
-            Answer::TimedOut => {
+            Answer::TimedOut(hang) => {
+                let cpu = slot
+                    .as_ref()
+                    .and_then(|w| process_cpu_time(w.child.id()))
+                    .unwrap_or_default();
                 slot.take().map(|w| w.finish(true));
-                // Once more, on a fresh worker, with more time.
-                let mut fresh = match Worker::start(&t.iso) {
-                    Ok(w) => w,
-                    Err(e) => {
-                        return crash(format!("cannot restart the worker {}: {e}", t.iso.exe.display()))
-                    }
-                };
-                let long = t.iso.timeout * HANG_CONFIRM;
-                if write_frame(&mut fresh.stdin, &t.frame).is_ok() {
-                    match fresh.answer(long) {
-                        Answer::Frame(body) => {
-                            let o = decode_outcome(&body).unwrap_or_else(|e| crash(e.to_string()));
-                            if o.bug.is_none() {
-                                *slot = Some(fresh);
-                            }
-                            return o;
-                        }
-                        Answer::Closed => {
-                            let how = fresh.finish(false);
-                            return crash(format!("native crash: the {engine} worker {how}"));
-                        }
-                        Answer::TimedOut => {}
-                    }
-                }
-                fresh.finish(true);
-                crash(format!(
-                    "hang: the {engine} worker did not answer within {} s",
-                    long.as_secs()
-                ))
+                crash(match hang {
+                    Hang::Cpu => format!(
+                        "hang: the {engine} worker did not answer within {} ms of CPU time",
+                        iso.cpu_limit.as_millis()
+                    ),
+                    Hang::Wall => format!(
+                        "hang: the {engine} worker did not answer within {} s (wall clock; it used {} ms of CPU time)",
+                        iso.wall_limit.as_secs(),
+                        cpu.as_millis()
+                    ),
+                })
             }
         }
     })
 }
 
-/// Run `q` in this thread's worker and wait for its outcome.
+/// The outcome of a run submitted as `Runs::One(engine)`.
+pub fn collect(t: Ticket, engine: Engine) -> Outcome {
+    if let Some(why) = t.failed {
+        return crash(why);
+    }
+    next_answer(&t.iso, engine)
+}
+
+/// The doppler and the jit outcome of a run submitted as
+/// `Runs::DopplerThenJit`. When the worker dies or hangs before doppler's
+/// answer (in redshift or the doppler run: no native code has run yet),
+/// both are that crash.
+pub fn collect_pair(t: Ticket) -> (Outcome, Outcome) {
+    if let Some(why) = t.failed {
+        return (crash(why.clone()), crash(why));
+    }
+    let doppler = next_answer(&t.iso, Engine::Doppler);
+    let alive = WORKER.with(|w| w.borrow().as_ref().is_some_and(|w| w.pending > 0));
+    if !alive {
+        return (doppler.clone(), doppler);
+    }
+    (doppler, next_answer(&t.iso, Engine::Jit))
+}
+
+/// Run `q` (`Runs::One`) in this thread's worker and wait for its outcome.
 pub fn run(iso: &Isolation, q: &Request) -> Outcome {
     let t = submit(iso, q);
-    collect(t, q.engine)
+    match q.runs {
+        Runs::One(engine) => collect(t, engine),
+        Runs::DopplerThenJit => collect_pair(t).1,
+    }
 }
 
 #[cfg(test)]
@@ -579,13 +702,21 @@ mod tests {
         let mut config = RunConfig::default();
         config.limits.max_steps = Some(77);
         let q = Request {
-            engine: Engine::Jit,
+            runs: Runs::One(Engine::Jit),
             path: "a.spy".into(),
             source: "def main() -> None:\n    pass\n".into(),
             config,
         };
         let back = decode_request(&encode_request(&q)).unwrap();
-        assert_eq!(back.engine, Engine::Jit);
+        assert_eq!(back.runs, Runs::One(Engine::Jit));
+        let pair = Request {
+            runs: Runs::DopplerThenJit,
+            ..q.clone()
+        };
+        assert_eq!(
+            decode_request(&encode_request(&pair)).unwrap().runs,
+            Runs::DopplerThenJit
+        );
         assert_eq!(back.config.limits.max_steps, Some(77));
         assert_eq!(back.source, q.source);
         let o = run_program(
@@ -605,7 +736,7 @@ mod tests {
     #[test]
     fn serve_answers_until_the_input_ends() {
         let q = Request {
-            engine: Engine::Interp,
+            runs: Runs::One(Engine::Interp),
             path: "a.spy".into(),
             source: "def main() -> None:\n    print(6 * 7)\n".into(),
             config: RunConfig::default(),
@@ -614,12 +745,22 @@ mod tests {
         for _ in 0..2 {
             write_frame(&mut input, &encode_request(&q)).unwrap();
         }
+        // Doppler with fuel and the jit without, from one redshift: two
+        // answers.
+        let mut fueled = RunConfig::default();
+        fueled.limits.max_steps = Some(10_000);
+        let pair = Request {
+            runs: Runs::DopplerThenJit,
+            config: fueled,
+            ..q.clone()
+        };
+        write_frame(&mut input, &encode_request(&pair)).unwrap();
         let mut output = vec![];
         assert_eq!(serve(&mut input.as_slice(), &mut output), 0);
         let mut r = output.as_slice();
-        for _ in 0..2 {
+        for _ in 0..4 {
             let o = decode_outcome(&read_frame(&mut r).unwrap().unwrap()).unwrap();
-            assert_eq!(o.stdout, "42\n");
+            assert_eq!((o.stdout.as_str(), o.exit, &o.bug), ("42\n", 0, &None));
         }
         assert!(read_frame(&mut r).unwrap().is_none());
     }
@@ -630,10 +771,11 @@ mod tests {
         let iso = Isolation {
             exe: "/bin/sh".into(),
             args: vec!["-c".into(), "kill -SEGV $$".into()],
-            timeout: Duration::from_secs(5),
+            cpu_limit: Duration::from_secs(5),
+            wall_limit: Duration::from_secs(30),
         };
         let q = Request {
-            engine: Engine::Jit,
+            runs: Runs::One(Engine::Jit),
             path: "a.spy".into(),
             source: String::new(),
             config: RunConfig::default(),
@@ -643,12 +785,31 @@ mod tests {
             let msg = o.bug.expect("a crash is a bug").message;
             assert!(msg.contains("signal 11 (SIGSEGV)"), "{msg}");
         }
-        let hang = Isolation {
+        let (d, j) = collect_pair(submit(
+            &iso,
+            &Request {
+                runs: Runs::DopplerThenJit,
+                ..q.clone()
+            },
+        ));
+        assert!(d.bug.is_some() && d == j, "{d:?} {j:?}");
+        // A busy worker is hung once it has used `cpu_limit` of CPU time
+        // after `cpu_limit` of wall time.
+        let spin = Isolation {
+            args: vec!["-c".into(), "while :; do :; done".into()],
+            cpu_limit: Duration::from_millis(200),
+            ..iso.clone()
+        };
+        let msg = run(&spin, &q).bug.expect("a hang is a bug").message;
+        assert!(msg.starts_with("hang:") && msg.contains("of CPU time"), "{msg}");
+        // One that sleeps uses no CPU time: `wall_limit` ends it.
+        let sleep = Isolation {
             args: vec!["-c".into(), "sleep 30".into()],
-            timeout: Duration::from_millis(200),
+            cpu_limit: Duration::from_millis(200),
+            wall_limit: Duration::from_secs(1),
             ..iso
         };
-        let msg = run(&hang, &q).bug.expect("a hang is a bug").message;
-        assert!(msg.starts_with("hang:"), "{msg}");
+        let msg = run(&sleep, &q).bug.expect("a hang is a bug").message;
+        assert!(msg.starts_with("hang:") && msg.contains("wall clock"), "{msg}");
     }
 }

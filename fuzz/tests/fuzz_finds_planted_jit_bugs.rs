@@ -41,7 +41,8 @@ fn find(m: Mutation, spend: common::Spend) -> Result<String, common::Failed> {
     let iso = Isolation {
         exe: std::env::current_exe().map_err(|e| common::Failed::NotFound(e.to_string()))?,
         args: vec!["fuzz-worker".into()],
-        timeout: Duration::from_secs(2),
+        cpu_limit: Duration::from_secs(2),
+        wall_limit: Duration::from_secs(60),
     };
     common::trial_spending(m, Some(iso), spend)
 }

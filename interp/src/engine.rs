@@ -444,6 +444,64 @@ fn jit_source(
         .map_err(|why| why.mapped(&map))
 }
 
+/// The doppler and jit engines on one redshift of `source` (what the
+/// fuzzer's worker process runs: redshift, print and parse once, not once
+/// per engine). Runs on the calling thread, like [`run_interp`]: the caller
+/// gives it a deep stack and catches panics. Redshift and the doppler run
+/// use `config`; the jit run the same without step fuel (machine code
+/// counts none, spec/17-jit.md), so it runs the module redshift produced
+/// within doppler's fuel: where that fuel ran out, both outcomes are the
+/// `StepLimitError` (a timeout to every harness). Doppler's outcome goes
+/// to `on_doppler` before the jit runs (a crash of native code must not
+/// lose it); the jit's is returned. Output printed by blue code at
+/// redshift time starts both outcomes' stdout.
+pub fn run_doppler_and_jit(
+    path: &str,
+    source: &[u8],
+    config: RunConfig,
+    on_doppler: &mut dyn FnMut(Outcome),
+) -> Outcome {
+    let lossy = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    let mut blue = Vec::new();
+    let printed = match redshift_for_run(path, source.to_vec(), &mut blue, config, ErrorMode::Lazy) {
+        Ok(p) => p,
+        Err(e) => {
+            let outcome = Outcome::of(Err(e), lossy(blue));
+            on_doppler(outcome.clone());
+            return outcome;
+        }
+    };
+    let for_jit = printed.clone();
+    let mut out = blue.clone();
+    let result = {
+        let mut interp = Interp::new(&mut out, config);
+        let (file, module, modname, map) = printed.preload(&mut interp);
+        let result = interp.run_parsed_module_as(file, module, &modname);
+        flushed(mapped(&map, result), interp.out)
+    };
+    on_doppler(Outcome::of(result, lossy(out)));
+    let jit_config = RunConfig {
+        limits: Limits {
+            max_steps: None,
+            ..config.limits
+        },
+        ..config
+    };
+    let mut out = blue;
+    let run = {
+        let mut interp = Interp::new(&mut out, jit_config);
+        let (file, module, modname, map) = for_jit.preload(&mut interp);
+        let module = interp.load_parsed_module_as(file, module, &modname);
+        run_jit_module(&mut interp, module)
+            .map(|r| mapped(&map, r))
+            .map_err(|why| why.mapped(&map))
+    };
+    match run {
+        Ok(result) => Outcome::of(result, lossy(out)),
+        Err(why) => Outcome::not_native(why),
+    }
+}
+
 /// The `spy-interp jit FILE` view: redshift FILE, lower and compile the
 /// residual module, and list every function (IR, register homes, machine
 /// code with source lines; see `lower::run::listing`). `Err` is what to

@@ -6,7 +6,7 @@
 //! applies at every start, writing to ~170 KB of `.data.rel.ro` (vtables,
 //! `&'static str` tables of clap and the parser): ~30 page faults and
 //! ~0.16 ms of CPU per process, 5-8 % of a whole `execute` of a two-line
-//! program (jit/README.md "Start-up"). The price is that the binary's own
+//! program (jit/BENCH-LOG.md "Start-up"). The price is that the binary's own
 //! code and data are not address-randomized (libraries, heap, stacks and
 //! the JIT's buffers still are).
 

@@ -6,21 +6,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_spy-interp"))
-}
-
-/// bench/jit/vectorize_big.spy with `SIZE` replaced.
-fn vectorize_big(size: u32) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/jit/vectorize_big.spy");
-    let src = std::fs::read_to_string(&root).expect("read vectorize_big.spy");
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("spy-jit-divconst-{}-{size}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("vectorize_big.spy");
-    std::fs::write(&path, src.replace("SIZE", &size.to_string())).expect("write");
-    path
-}
+mod common;
+use common::{bench_program, binary};
 
 fn run(args: &[&str], file: &PathBuf) -> String {
     let out = Command::new(binary())
@@ -40,7 +27,7 @@ fn run(args: &[&str], file: &PathBuf) -> String {
 
 #[test]
 fn vectorize_set_up_loop_divides_without_idiv() {
-    let file = vectorize_big(2_003);
+    let file = bench_program("vectorize_big", 2_003);
     let text = run(&["jit"], &file);
     let (ir, code) = text.split_once("-- machine code").expect("machine code section");
     assert!(ir.contains("floormod"), "the lowered IR has no floormod:\n{ir}");

@@ -4,24 +4,10 @@
 //! inner loop's `i64(i) * i64(j)` is an addition, no `imul`, and every
 //! engine prints the same total.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_spy-interp"))
-}
-
-/// bench/jit/nested_loops.spy with `SIZE` (its outer bound) replaced.
-fn nested_loops(size: u32) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/jit/nested_loops.spy");
-    let src = std::fs::read_to_string(&root).expect("read nested_loops.spy");
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("spy-jit-strength-{}-{size}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("nested_loops.spy");
-    std::fs::write(&path, src.replace("SIZE", &size.to_string())).expect("write");
-    path
-}
+mod common;
+use common::{bench_program, binary};
 
 /// The machine code lines from the inner loop's source line to the next mark.
 fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
@@ -38,7 +24,7 @@ fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
 
 #[test]
 fn nested_loops_inner_loop_has_no_imul() {
-    let file = nested_loops(20_000);
+    let file = bench_program("nested_loops", 20_000);
     let out = Command::new(binary())
         .arg("jit")
         .arg(&file)
@@ -71,7 +57,7 @@ fn nested_loops_same_total_on_every_engine() {
     // 0..SIZE x 0..10000: (sum i) * (sum j).
     let size: i64 = 300;
     let want = (size * (size - 1) / 2) * (10_000 * 9_999 / 2);
-    let file = nested_loops(size as u32);
+    let file = bench_program("nested_loops", size as u32);
     for engine in ["interp", "doppler", "jit"] {
         let out = Command::new(binary())
             .args(["execute", "--engine", engine])

@@ -22,6 +22,19 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// Defines `{prefix}_{ty}_{c}(x) = (x // c, x % c)` in `m`.
+fn divmod_by_constant(m: &mut ModuleBuilder, prefix: &str, ty: Ty, c: Word) -> FuncId {
+    let f = m.declare(&format!("{prefix}_{ty}_{c:x}"), &[ty], &[ty, ty]);
+    let mut b = m.function(f);
+    let x = b.param(0);
+    let k = b.const_(ty, c);
+    let q = b.op(ty, div_op(x, k, true));
+    let r = b.op(ty, div_op(x, k, false));
+    b.ret(&[q, r]);
+    m.define(b);
+    f
+}
+
 fn div_op(a: spy_jit::ir::VReg, b: spy_jit::ir::VReg, div: bool) -> Op {
     if div {
         Op::FloorDiv {
@@ -168,16 +181,7 @@ fn constant_divisors_on_wide_types_random_and_boundary_dividends() {
         let mut m = ModuleBuilder::new();
         let mut fns = vec![];
         for c in divisors(ty, &mut next) {
-            // `f(x) = (x // c, x % c)`.
-            let f = m.declare(&format!("div_{ty}_{c:x}"), &[ty], &[ty, ty]);
-            let mut b = m.function(f);
-            let x = b.param(0);
-            let k = b.const_(ty, c);
-            let q = b.op(ty, div_op(x, k, true));
-            let r = b.op(ty, div_op(x, k, false));
-            b.ret(&[q, r]);
-            m.define(b);
-            fns.push((c, f));
+            fns.push((c, divmod_by_constant(&mut m, "div", ty, c)));
         }
         let mut both = Both::new(m.finish().unwrap(), 10);
         for (c, f) in fns {
@@ -204,15 +208,7 @@ fn constant_divisor_semantics_spot_checks() {
         (Ty::U64, 7),
         (Ty::I8, sem::canon(Ty::I8, (-128i64) as u64)),
     ] {
-        let f = m.declare(&format!("spot_{ty}_{c:x}"), &[ty], &[ty, ty]);
-        let mut b = m.function(f);
-        let x = b.param(0);
-        let k = b.const_(ty, c);
-        let q = b.op(ty, div_op(x, k, true));
-        let r = b.op(ty, div_op(x, k, false));
-        b.ret(&[q, r]);
-        m.define(b);
-        fns.push(f);
+        fns.push(divmod_by_constant(&mut m, "spot", ty, c));
     }
     let mut both = Both::new(m.finish().unwrap(), 10);
     let w = |x: i64| x as u64;

@@ -235,6 +235,14 @@ pub struct ResidualFunc {
     pub force_inline: bool,
 }
 
+/// What a redshift starts from: the program's source bytes, or the module
+/// already parsed from them (the fuzzer's worker parses a program once for
+/// the interp run and the redshift; `engine::run_every_engine`).
+pub enum ProgramInput {
+    Source(Vec<u8>),
+    Parsed(Rc<crate::source::SourceFile>, ast::Module),
+}
+
 impl Interp<'_> {
     /// Load and initialize `path`, then redshift its red functions.
     pub fn redshift_file(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
@@ -252,15 +260,16 @@ impl Interp<'_> {
     /// its `main` is checked on the source module first (spec §8.2), so a
     /// missing, blue or ill-typed `main` is the same error as in ASTFrame.
     pub fn redshift_program(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
-        self.redshift_program_source(path, source.to_vec(), mode)
+        self.redshift_program_source(path, ProgramInput::Source(source.to_vec()), mode)
     }
 
     /// [`Interp::redshift_program`] of source the caller gives away (held
-    /// once, as the module's `SourceFile`).
+    /// once, as the module's `SourceFile`), or of a module already parsed
+    /// from it.
     pub fn redshift_program_source(
         &mut self,
         path: &str,
-        source: Vec<u8>,
+        source: ProgramInput,
         mode: ErrorMode,
     ) -> Eval<Residual> {
         let options = RedshiftOptions {
@@ -271,13 +280,13 @@ impl Interp<'_> {
     }
 
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
-        self.redshift_checked(path, source.to_vec(), options, false)
+        self.redshift_checked(path, ProgramInput::Source(source.to_vec()), options, false)
     }
 
     fn redshift_checked(
         &mut self,
         path: &str,
-        source: Vec<u8>,
+        source: ProgramInput,
         options: RedshiftOptions,
         check_main: bool,
     ) -> Eval<Residual> {
@@ -291,7 +300,13 @@ impl Interp<'_> {
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
         self.redshift = Some(sh.clone());
-        let result = self.load_main_source(path, source).and_then(|id| {
+        let loaded = match source {
+            ProgramInput::Source(bytes) => self.load_main_source(path, bytes),
+            ProgramInput::Parsed(file, module) => {
+                self.load_parsed_module_as(file, module, &crate::frames::module_name(path))
+            }
+        };
+        let result = loaded.and_then(|id| {
             if check_main {
                 self.program_main(id)?;
             }

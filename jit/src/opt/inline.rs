@@ -75,7 +75,16 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
                 continue;
             }
             stack.pop();
-            let mut func = std::mem::replace(&mut m.functions[f], originals[f].clone());
+            // `f` is on the DFS path while its calls are inlined: a call of
+            // it (recursion) reads `originals`, never this slot.
+            let empty = Function {
+                name: String::new(),
+                params: vec![],
+                results: vec![],
+                vregs: vec![],
+                body: Block::default(),
+            };
+            let mut func = std::mem::replace(&mut m.functions[f], empty);
             let mut body = std::mem::take(&mut func.body);
             let mut cx = Cx {
                 m,
@@ -157,7 +166,7 @@ impl Cx<'_> {
                     site,
                 } => match self.callee_body(func) {
                     Some(callee) => {
-                        self.splice(&callee, &args, &results, site, &mut out);
+                        self.splice(callee, &args, &results, site, &mut out);
                         self.count += 1;
                     }
                     None => out.push(Stmt::Call {
@@ -191,16 +200,17 @@ impl Cx<'_> {
     fn callee_body(&self, g: FuncId) -> Option<Function> {
         let gi = g.0 as usize;
         // Done: with its own calls inlined. On the DFS path: recursion, the original body.
-        let mut callee = if self.state[gi] == 2 {
-            self.m.functions[gi].clone()
+        let source = if self.state[gi] == 2 {
+            &self.m.functions[gi]
         } else {
-            self.originals[gi].clone()
+            &self.originals[gi]
         };
-        if size(&callee.body) > self.opts.max_callee_stmts
+        if size(&source.body) > self.opts.max_callee_stmts
             || size(&self.caller.body) > self.opts.max_caller_stmts
         {
             return None;
         }
+        let mut callee = source.clone();
         callee.body = Block(tail_form(std::mem::take(&mut callee.body.0)));
         if !returns_in_tail(&callee.body.0, true) {
             return None;
@@ -214,7 +224,14 @@ impl Cx<'_> {
     }
 
     /// Emit the inlined call into `out`.
-    fn splice(&mut self, g: &Function, args: &[VReg], results: &[VReg], site: SiteId, out: &mut Vec<Stmt>) {
+    fn splice(
+        &mut self,
+        mut g: Function,
+        args: &[VReg],
+        results: &[VReg],
+        site: SiteId,
+        out: &mut Vec<Stmt>,
+    ) {
         let mut assigned = vec![false; g.vregs.len()];
         walk(&g.body, &mut |s| each_def(s, |v| assigned[v.index()] = true));
         let map: Vec<VReg> = (0..g.vregs.len())
@@ -234,7 +251,7 @@ impl Cx<'_> {
                 op: Op::Copy(a),
             });
         }
-        let mut body = g.body.0.clone();
+        let mut body = std::mem::take(&mut g.body.0);
         for s in &mut body {
             rename_stmt(s, &rename);
         }

@@ -21,7 +21,7 @@ use std::io::Write;
 
 use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
-use crate::frames::Interp;
+use crate::frames::{Interp, ParsedModule};
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::PrintedResidual;
@@ -483,8 +483,9 @@ pub fn run_every_engine(
     config: RunConfig,
     on_outcome: &mut dyn FnMut(Engine, Outcome),
 ) {
-    let (file, module) = match crate::syntax::parse_bytes(path, source) {
-        Ok(parsed) => parsed,
+    let modname = crate::frames::module_name(path);
+    let parsed = match crate::syntax::parse_bytes(path, source) {
+        Ok((file, module)) => ParsedModule::resolved(file, module, &modname),
         Err(e) => {
             // Every engine starts by parsing the same bytes.
             let outcome = Outcome::of(Err(e.into()), String::new());
@@ -501,15 +502,14 @@ pub fn run_every_engine(
     let mut out = Vec::new();
     let result = {
         let mut interp = Interp::new(&mut out, reference);
-        let modname = crate::frames::module_name(path);
-        let result = interp.run_parsed_module_as(file.clone(), module.clone(), &modname);
+        let result = interp.run_shared_module_as(parsed.clone(), &modname);
         flushed(result, interp.out)
     };
     on_outcome(
         Engine::Interp,
         Outcome::of(result, String::from_utf8_lossy(&out).into_owned()),
     );
-    let input = ProgramInput::Parsed(file, module);
+    let input = ProgramInput::Parsed(parsed);
     let jit = doppler_and_jit(path, input, config, &mut |o| on_outcome(Engine::Doppler, o));
     on_outcome(Engine::Jit, jit);
 }
@@ -531,12 +531,25 @@ fn doppler_and_jit(
             return outcome;
         }
     };
-    let for_jit = printed.clone();
+    // One tree and one resolution of the residual module for both runs.
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+        deps,
+    } = printed;
+    let residual = ParsedModule::resolved(file, module, &modname);
+    let preload_deps = |interp: &mut Interp<'_>| {
+        for d in &deps {
+            interp.preload_module(d.modname.clone(), d.file.clone(), d.module.clone());
+        }
+    };
     let mut out = blue.clone();
     let result = {
         let mut interp = Interp::new(&mut out, config);
-        let (file, module, modname, map) = printed.preload(&mut interp);
-        let result = interp.run_parsed_module_as(file, module, &modname);
+        preload_deps(&mut interp);
+        let result = interp.run_shared_module_as(residual.clone(), &modname);
         flushed(mapped(&map, result), interp.out)
     };
     on_doppler(Outcome::of(result, lossy(out)));
@@ -550,8 +563,8 @@ fn doppler_and_jit(
     let mut out = blue;
     let run = {
         let mut interp = Interp::new(&mut out, jit_config);
-        let (file, module, modname, map) = for_jit.preload(&mut interp);
-        let module = interp.load_parsed_module_as(file, module, &modname);
+        preload_deps(&mut interp);
+        let module = interp.load_shared_module_as(residual, &modname);
         run_jit_module(&mut interp, module)
             .map(|r| mapped(&map, r))
             .map_err(|why| why.mapped(&map))

@@ -73,7 +73,7 @@ use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
 
 pub use limits::{Limits, Mutation, Mutations, RunConfig};
-pub use module::module_name;
+pub use module::{module_name, ParsedModule};
 
 /// The result type of evaluation steps.
 pub type Eval<T> = Result<T, Failure>;

@@ -236,11 +236,12 @@ pub struct ResidualFunc {
 }
 
 /// What a redshift starts from: the program's source bytes, or the module
-/// already parsed from them (the fuzzer's worker parses a program once for
-/// the interp run and the redshift; `engine::run_every_engine`).
+/// already parsed (and resolved) from them (the fuzzer's worker parses a
+/// program once for the interp run and the redshift;
+/// `engine::run_every_engine`).
 pub enum ProgramInput {
     Source(Vec<u8>),
-    Parsed(Rc<crate::source::SourceFile>, ast::Module),
+    Parsed(crate::frames::ParsedModule),
 }
 
 impl Interp<'_> {
@@ -302,8 +303,8 @@ impl Interp<'_> {
         self.redshift = Some(sh.clone());
         let loaded = match source {
             ProgramInput::Source(bytes) => self.load_main_source(path, bytes),
-            ProgramInput::Parsed(file, module) => {
-                self.load_parsed_module_as(file, module, &crate::frames::module_name(path))
+            ProgramInput::Parsed(module) => {
+                self.load_shared_module_as(module, &crate::frames::module_name(path))
             }
         };
         let result = loaded.and_then(|id| {

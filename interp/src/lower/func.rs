@@ -267,10 +267,11 @@ impl FnLower<'_, '_, '_> {
     fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
         self.stmt_range = s.range;
         // The listing's source line for the code that follows.
-        let line = self.file.line_index(s.range.start);
-        let text = format!("line {}: {}", line + 1, self.file.line_text(line).trim());
         let mark = self.cx.marks.len() as u32;
-        self.cx.marks.push(text);
+        self.cx.marks.push(super::MarkAt {
+            file: self.file.clone(),
+            offset: s.range.start,
+        });
         self.fb.push(IrStmt::Mark(mark));
         match &s.kind {
             StmtKind::Pass | StmtKind::Comment(_) => {}

@@ -179,8 +179,24 @@ pub struct Program {
     /// The slots of module globals; the machine code holds their
     /// addresses, so this lives until the run ends.
     pub globals: GlobalArea,
-    /// The source line of each `Stmt::Mark` (for listings).
-    pub marks: Vec<String>,
+    /// Where each `Stmt::Mark` is (for listings).
+    pub marks: Vec<MarkAt>,
+}
+
+/// The statement a `Stmt::Mark` stands before: its start in its file. The
+/// listing shows that source line; the text is made only for a listing.
+#[derive(Clone)]
+pub struct MarkAt {
+    pub file: Rc<SourceFile>,
+    pub offset: u32,
+}
+
+impl MarkAt {
+    /// `line N: <the source line>`.
+    pub fn text(&self) -> String {
+        let line = self.file.line_index(self.offset);
+        format!("line {}: {}", line + 1, self.file.line_text(line).trim())
+    }
 }
 
 /// A function of the program and its IR signature.
@@ -210,7 +226,7 @@ pub(crate) struct LowerCx<'a, 'out> {
     /// The address of `globals.words[0]` (its capacity is reserved).
     global_base: u64,
     /// The text of every `Stmt::Mark` (the source line of a statement).
-    marks: Vec<String>,
+    marks: Vec<MarkAt>,
 }
 
 impl LowerCx<'_, '_> {

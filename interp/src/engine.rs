@@ -14,7 +14,9 @@
 //! outcome; a program the jit engine cannot compile is `not_native`), and a failure of the host to take the program's output as
 //! `host`. [`run_program`] captures stdout in memory (for the harnesses);
 //! [`run_program_to`] streams it to a writer as the program runs (for the
-//! command line).
+//! command line). [`run_every_engine`] runs all three on one parse of the
+//! program and one of its residual module (the fuzzer's worker), each
+//! outcome the one [`run_program`] gives.
 
 use std::fmt;
 use std::io::Write;

@@ -180,7 +180,11 @@ impl Interp<'_> {
                 .with_note(
                     &f.file,
                     whole,
-                    "cannot use `is` between value types as they don't have an identity",
+                    if self.vm.types.ref_item(l.ty).is_some() || self.vm.types.ref_item(r.ty).is_some() {
+                        "cannot use `is` with references: compare what they refer to with `==`"
+                    } else {
+                        "cannot use `is` between value types as they don't have an identity"
+                    },
                 )
                 .into());
             }
@@ -322,6 +326,11 @@ impl Interp<'_> {
         r: Typed,
         whole: TextRange,
     ) -> Eval<Typed> {
+        let (l, r) = if imp.decays_operands() {
+            (self.decayed(l)?, self.decayed(r)?)
+        } else {
+            (l, r)
+        };
         let color = if imp.is_pure() {
             l.color.join(r.color)
         } else {

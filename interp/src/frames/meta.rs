@@ -615,7 +615,9 @@ impl Interp<'_> {
                 Some(Ok(Typed::blue(TypeId::INTERP_TUPLE, interp_tuple(items))))
             }
             (Value::Type(t), "itemtype") => match self.vm.types.kind(*t) {
-                TypeKind::Ptr { item, .. } => Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item)))),
+                TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
+                    Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item))))
+                }
                 _ => None,
             },
             (Value::Type(t), "__name__") => {

@@ -287,6 +287,9 @@ impl FnLower<'_, '_, '_> {
             let r = self.ptr_truth(&x);
             return Ok(LVal::one(TypeId::BOOL, r));
         }
+        if self.cx.interp.vm.types.ref_item(x.ty) == Some(to) {
+            return self.deref(x, range);
+        }
         if x.ty == TypeId::EMPTY_LIST && self.list_item(to).is_some() {
             return self.typed_empty_list(to, range);
         }
@@ -537,6 +540,10 @@ impl FnLower<'_, '_, '_> {
             return v;
         }
         let imp = op_select::cmpop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
+        let (l, r) = match &imp {
+            Some(imp) if imp.decays_operands() => (self.decayed(l, whole)?, self.decayed(r, whole)?),
+            _ => (l, r),
+        };
         let negated = |me: &mut Self, negate: bool, v: VReg| {
             let v = if negate { me.fb.unary(UnOp::Not, v) } else { v };
             Ok(LVal::one(TypeId::BOOL, v))
@@ -839,8 +846,8 @@ impl FnLower<'_, '_, '_> {
 
     /// `obj.attr` of a struct value: its field (a slice of its registers).
     fn field(&mut self, obj: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
-        if self.ptr_item(obj.ty).is_some() {
-            return self.ptr_field(obj, attr, range);
+        if self.is_mem_field(obj.ty, attr) {
+            return self.mem_get_field(obj, attr, range);
         }
         let fields = self.cx.interp.vm.types.struct_fields(obj.ty).map(|f| f.to_vec());
         let Some(fields) = fields else {
@@ -1319,6 +1326,11 @@ impl FnLower<'_, '_, '_> {
         }
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
+        }
+        if self.cx.interp.vm.types.ref_item(v.ty).is_some() {
+            let text = op_select::ref_text(&self.cx.interp.vm, v.ty);
+            let h = self.cx.string(&text);
+            return Ok(self.fb.const_(Ty::Handle, h));
         }
         if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);

@@ -6,7 +6,11 @@
 //! length; to any other `T` (a struct, a pointer), the items are stored by
 //! parts — one buffer per scalar of `T`'s flattened layout — and the
 //! registers are an identity `Ptr` (the allocation, for `==` and truth), the
-//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). Also the one
+//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). A reference
+//! (`gc_ref[T]`, `raw_ref[T]`: always to a struct) is the `I64` length and
+//! `I64` index of the item it lies in, then the buffers of `T`'s parts in
+//! its allocation (a struct field's parts are a run of its item's), see
+//! [`ref_regs`]. Also the one
 //! mapping between canonical IR words and `vm::ops::Scalar`, used by every
 //! helper.
 
@@ -34,10 +38,14 @@ pub fn prim_ty(p: PrimTy) -> Ty {
 /// has no native layout yet (the caller reports what it is).
 pub fn flatten(types: &TypeTable, ty: TypeId) -> Option<Vec<Ty>> {
     let mut out = Vec::new();
-    flatten_into(types, ty, &mut out).then_some(out)
+    flatten_into(types, ty, &mut out, &mut Vec::new()).then_some(out)
 }
 
-fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
+/// `pointees`: the item types of the pointers (and references) being laid
+/// out around `ty`. A pointer's registers hold a buffer per part of its
+/// item, so a struct that reaches a pointer to itself (`next:
+/// gc_ptr[Node]` in `Node`) has no finite layout: no native layout yet.
+fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut Vec<TypeId>) -> bool {
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
         TypeKind::Str | TypeKind::Bytes => out.push(Ty::Handle),
@@ -50,7 +58,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         },
         TypeKind::Tuple(items) => {
             for &t in items {
-                if !flatten_into(types, t, out) {
+                if !flatten_into(types, t, out, pointees) {
                     return false;
                 }
             }
@@ -60,7 +68,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             complete: true,
         } => {
             for fd in fields {
-                if !flatten_into(types, fd.ty, out) {
+                if !flatten_into(types, fd.ty, out, pointees) {
                     return false;
                 }
             }
@@ -73,7 +81,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         },
         // `list[T]::list_iterator`: its list's handle and its index
         TypeKind::ListIter(list) => {
-            if !flatten_into(types, *list, out) {
+            if !flatten_into(types, *list, out, pointees) {
                 return false;
             }
             out.push(Ty::I32);
@@ -97,13 +105,37 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         TypeKind::Range => out.extend([Ty::I32; 3]),
         // `[]`: a handle to an empty table
         TypeKind::EmptyList => out.push(Ty::Handle),
-        TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
-            Some(l) => out.extend(l.regs()),
-            None => return false,
-        },
+        TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
+            if pointees.contains(item) {
+                return false;
+            }
+            pointees.push(*item);
+            let mut parts = Vec::new();
+            let laid_out = flatten_into(types, *item, &mut parts, pointees);
+            pointees.pop();
+            if !laid_out {
+                return false;
+            }
+            let layout = PtrLayout {
+                prim: item.as_prim().is_some(),
+                parts,
+            };
+            match types.kind(ty) {
+                TypeKind::Ptr { .. } => out.extend(layout.regs()),
+                _ => out.extend(ref_regs(layout.parts.len())),
+            }
+        }
         _ => return false,
     }
     true
+}
+
+/// The registers of a reference to a struct of `parts` parts: the item's
+/// length and index, then one buffer per part.
+pub fn ref_regs(parts: usize) -> Vec<Ty> {
+    let mut out = vec![Ty::I64, Ty::I64];
+    out.extend(std::iter::repeat_n(Ty::Ptr, parts));
+    out
 }
 
 /// How a pointer to items of one type lives in registers and memory.
@@ -246,5 +278,41 @@ mod tests {
         assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
         assert_eq!(l.buffers(&[0, 1, 2, 3, 4]), vec![2, 3, 4]);
         assert_eq!(PtrLayout::of(&t, TypeId::U8).unwrap().buffers(&[7, 8]), vec![7]);
+    }
+
+    #[test]
+    fn references_are_length_index_and_the_struct_part_buffers() {
+        use crate::vm::types::Field;
+        let mut t = TypeTable::new();
+        let point = t.new_struct("m::Point".into());
+        let field = |name: &str, ty| Field {
+            name: name.into(),
+            ty,
+        };
+        t.complete_struct(point, vec![field("x", TypeId::I32), field("y", TypeId::F64)]);
+        let r = t.mem_ref(point, true);
+        assert_eq!(flatten(&t, r), Some(vec![Ty::I64, Ty::I64, Ty::Ptr, Ty::Ptr]));
+    }
+
+    #[test]
+    fn a_struct_reaching_a_pointer_to_itself_has_no_layout_yet() {
+        use crate::vm::types::Field;
+        let mut t = TypeTable::new();
+        let node = t.new_struct("m::Node".into());
+        let next = t.ptr(node, true);
+        let fields = vec![
+            Field {
+                name: "val".into(),
+                ty: TypeId::I32,
+            },
+            Field {
+                name: "next".into(),
+                ty: next,
+            },
+        ];
+        t.complete_struct(node, fields);
+        assert_eq!(flatten(&t, next), None);
+        assert_eq!(flatten(&t, node), None);
+        assert!(PtrLayout::of(&t, node).is_none());
     }
 }

@@ -7,7 +7,8 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
-//! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `ptr.rs`     | pointers: allocation, item loads and stores, display         |
+//! | `memref.rs`  | references (`gc_ref[T]`) and struct fields through pointers and references |
 //! | `interp_list.rs` | the `interp_list[T](a, b, ...)` constructor (a `list[T]`) |
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
@@ -52,6 +53,7 @@ pub mod layout;
 mod list;
 pub mod list_rt;
 pub mod mem_rt;
+mod memref;
 mod minmax;
 mod ptr;
 pub mod run;

@@ -1,9 +1,10 @@
 //! Pointers of residual code (`gc_ptr[T]`, `raw_ptr[T]`, spec §15.1):
 //! allocation through the `ptr_alloc` helper (the interpreter's memory
-//! budget and zero fill), item and field loads and stores as IR `Load` /
-//! `Store` (null check, then bounds check, each raising the run-time error
-//! ASTFrame raises, in its order), truth, identity and display. The
-//! register layout is `layout::PtrLayout`.
+//! budget and zero fill), item loads and stores as IR `Load` / `Store`
+//! (null check, then bounds check, each raising the run-time error
+//! ASTFrame raises, in its order), truth, identity and display; struct
+//! items and fields are `memref`'s. The register layout is
+//! `layout::PtrLayout`.
 
 use spy_jit::ir::{CmpOp as IC, Op, Stmt as IrStmt, Ty, VReg};
 
@@ -11,7 +12,6 @@ use super::func::{FnLower, LVal};
 use super::layout::{prim_code, PtrLayout};
 use super::{LowerError, Lowered};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr};
 use crate::vm::memory::PtrMem;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 /// What a store or a load is (its out-of-bounds error).
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
     Load,
     Store,
 }
@@ -58,7 +58,7 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    fn ptr_layout(&self, item: TypeId, range: TextRange) -> Lowered<PtrLayout> {
+    pub(super) fn ptr_layout(&self, item: TypeId, range: TextRange) -> Lowered<PtrLayout> {
         match PtrLayout::of(&self.cx.interp.vm.types, item) {
             Some(l) => Ok(l),
             None => self.unsupported(format!("a pointer to `{}`", self.type_name(item)), range),
@@ -108,7 +108,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The codes of the null and bounds errors of an access at `range`.
-    fn access_codes(
+    pub(super) fn access_codes(
         &mut self,
         access: Access,
         range: TextRange,
@@ -158,11 +158,17 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// `p[i]` with `i` converted to `i32`.
+    /// `p[i]` with `i` converted to `i32` (a struct item: a reference,
+    /// `memref`).
     pub fn ptr_getitem(&mut self, p: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
         let item = self
             .ptr_item(p.ty)
             .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let result = self.cx.interp.vm.types.ptr_item_result(p.ty).unwrap_or(item);
+        if result != item {
+            let i = self.fb.convert(Ty::I64, i);
+            return self.ptr_item_ref(p, result, i, range);
+        }
         let layout = self.ptr_layout(item, range)?;
         if layout.parts.is_empty() {
             return self.unsupported(
@@ -187,114 +193,6 @@ impl FnLower<'_, '_, '_> {
         let i = self.fb.convert(Ty::I64, i);
         self.store_parts(&p, &layout, 0, &v.regs, i, range);
         Ok(())
-    }
-
-    /// The field `attr` of the struct a pointer points to: its type and
-    /// the range of its parts in the item's layout.
-    fn ptr_field_parts(
-        &mut self,
-        ptr_ty: TypeId,
-        attr: &ast::Identifier,
-        range: TextRange,
-    ) -> Lowered<(TypeId, PtrLayout, std::ops::Range<usize>)> {
-        let item = self
-            .ptr_item(ptr_ty)
-            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
-        let fields = self.cx.interp.vm.types.struct_fields(item).map(|f| f.to_vec());
-        let Some(fields) = fields else {
-            return self.unsupported(format!("an attribute of a `{}`", self.type_name(ptr_ty)), range);
-        };
-        let Some(k) = fields.iter().position(|f| f.name == attr.name) else {
-            return self.unsupported(format!("the unknown field `{}`", attr.name), range);
-        };
-        let mut at = 0;
-        for fd in &fields[..k] {
-            at += self.cx.flatten(fd.ty, &self.file, range)?.len();
-        }
-        let n = self.cx.flatten(fields[k].ty, &self.file, range)?.len();
-        if n == 0 {
-            return self.unsupported(format!("the field `{}` of no scalar", attr.name), range);
-        }
-        let layout = self.ptr_layout(item, range)?;
-        Ok((fields[k].ty, layout, at..at + n))
-    }
-
-    /// `p.attr`: the field of item 0.
-    pub fn ptr_field(&mut self, p: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
-        let (ty, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
-        let zero = self.fb.const_(Ty::I64, 0);
-        let regs = self.load_parts(&p, &layout, parts, zero, range);
-        Ok(LVal { ty, regs })
-    }
-
-    /// The type of field `attr` of the struct pointer type `ptr_ty` points to.
-    pub fn ptr_field_type(
-        &mut self,
-        ptr_ty: TypeId,
-        attr: &ast::Identifier,
-        range: TextRange,
-    ) -> Lowered<TypeId> {
-        Ok(self.ptr_field_parts(ptr_ty, attr, range)?.0)
-    }
-
-    /// `p.attr = v` with `v` converted to the field's type.
-    pub fn ptr_set_field(
-        &mut self,
-        p: LVal,
-        attr: &ast::Identifier,
-        v: LVal,
-        range: TextRange,
-    ) -> Lowered<()> {
-        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
-        let zero = self.fb.const_(Ty::I64, 0);
-        self.store_parts(&p, &layout, parts.start, &v.regs, zero, range);
-        Ok(())
-    }
-
-    /// `p[i].attr = v` (`i` converted to `i32`, `v` to the field's type):
-    /// as ASTFrame's `set_ptr_item_field`, the item is read first (its
-    /// null and bounds errors are the read's, at the subscript `target`),
-    /// then stored back with the field changed — only the field's parts
-    /// change, so only they are stored.
-    pub fn ptr_set_item_field(
-        &mut self,
-        p: LVal,
-        i: VReg,
-        attr: &ast::Identifier,
-        v: LVal,
-        target: TextRange,
-    ) -> Lowered<()> {
-        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, target)?;
-        let i = self.fb.convert(Ty::I64, i);
-        let all = 0..layout.parts.len();
-        self.load_parts(&p, &layout, all, i, target);
-        self.store_parts(&p, &layout, parts.start, &v.regs, i, target);
-        Ok(())
-    }
-
-    /// The statement `p[i].attr = value` (`target` is `p[i]`), evaluated
-    /// in ASTFrame's order: `p`, `i`, `value`.
-    pub fn ptr_item_field_store(
-        &mut self,
-        p: &Expr,
-        indices: &[Expr],
-        attr: &ast::Identifier,
-        value: &Expr,
-        target: TextRange,
-    ) -> Lowered<()> {
-        let pv = self.expr(p)?;
-        let (Some(item), [index]) = (self.ptr_item(pv.ty), indices) else {
-            return self.unsupported("an assignment to an attribute", target);
-        };
-        if self.cx.interp.vm.types.field_type(item, &attr.name).is_none() {
-            return self.unsupported("an assignment to an attribute", target);
-        }
-        let i = self.expr(index)?;
-        let v = self.expr(value)?;
-        let i = self.coerce(i, TypeId::I32, index.range)?;
-        let ty = self.ptr_field_type(pv.ty, attr, target)?;
-        let v = self.coerce(v, ty, value.range)?;
-        self.ptr_set_item_field(pv, i.regs[0], attr, v, target)
     }
 
     /// `ptr_copy(dst, src, n)` and the other memory operations, the

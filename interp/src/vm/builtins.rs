@@ -69,6 +69,10 @@ pub enum Builtin {
     PtrType {
         gc: bool,
     },
+    /// `gc_ref` / `raw_ref` (index with a struct type: `gc_ref[T]`).
+    RefType {
+        gc: bool,
+    },
     // ---- simd
     /// `SIMD`, subscripted `SIMD[T, N]` to make a type.
     SimdType,
@@ -128,6 +132,8 @@ impl Builtin {
             Builtin::Alloc { gc: false } | Builtin::AllocOf { gc: false, .. } => "raw_alloc",
             Builtin::PtrType { gc: true } => "gc_ptr",
             Builtin::PtrType { gc: false } => "raw_ptr",
+            Builtin::RefType { gc: true } => "gc_ref",
+            Builtin::RefType { gc: false } => "raw_ref",
             Builtin::SimdType => "SIMD",
             Builtin::PtrSimdLoad | Builtin::PtrSimdLoadOf(_) => "ptr_simd_load",
             Builtin::PtrSimdStore => "ptr_simd_store",

@@ -91,6 +91,8 @@ impl BuiltinModule {
             (BuiltinModule::Unsafe, "raw_alloc") => func(Builtin::Alloc { gc: false }),
             (BuiltinModule::Unsafe, "gc_ptr" | "ptr") => func(Builtin::PtrType { gc: true }),
             (BuiltinModule::Unsafe, "raw_ptr") => func(Builtin::PtrType { gc: false }),
+            (BuiltinModule::Unsafe, "gc_ref") => func(Builtin::RefType { gc: true }),
+            (BuiltinModule::Unsafe, "raw_ref") => func(Builtin::RefType { gc: false }),
             (BuiltinModule::Unsafe, name) if crate::vm::ops::memops::MemOp::find(name).is_some() => {
                 func(Builtin::Mem(crate::vm::ops::memops::MemOp::find(name)?))
             }

@@ -954,9 +954,11 @@ pub fn subscript_signature(
         TypeKind::Dict { key, value, .. } => {
             one("dicts").and_then(|_| sig(SubscriptImpl::DictItem, *value, Some(*key)))
         }
-        TypeKind::Ptr { item, .. } => {
-            one("pointers").and_then(|_| sig(SubscriptImpl::PtrItem, *item, Some(TypeId::I32)))
-        }
+        // a struct item is reached by reference (`gc_ref[T]`/`raw_ref[T]`)
+        TypeKind::Ptr { item, .. } => one("pointers").and_then(|_| {
+            let result = types.ptr_item_result(obj).unwrap_or(*item);
+            sig(SubscriptImpl::PtrItem, result, Some(TypeId::I32))
+        }),
         _ if obj == TypeId::EMPTY_LIST => {
             // `[][i]` is always out of range; its item type is unknown.
             one("lists").and_then(|_| sig(SubscriptImpl::ListItem, TypeId::DYNAMIC, Some(TypeId::I32)))
@@ -981,7 +983,12 @@ pub fn store_signature(
     if !stores {
         return None;
     }
-    subscript_signature(types, obj, idx)
+    let sig = subscript_signature(types, obj, idx)?;
+    // a pointer stores its item type, whatever a read of an item gives
+    Some(sig.map(|s| match types.kind(obj) {
+        TypeKind::Ptr { item, .. } => SubscriptSig { result: *item, ..s },
+        _ => s,
+    }))
 }
 
 #[cfg(test)]

@@ -551,10 +551,7 @@ impl Interp<'_> {
             let mut items = Vec::with_capacity(idx.len());
             for (t, r) in &idx {
                 match t.value {
-                    Value::Type(ty) => {
-                        self.check_storable(f, ty, *r)?;
-                        items.push(ty)
-                    }
+                    Value::Type(ty) => items.push(ty),
                     Value::None => items.push(TypeId::NONE),
                     _ => {
                         return Err(SpyError::new(

@@ -569,6 +569,12 @@ impl Interp<'_> {
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
             (Value::Bytes(x), Value::Bytes(y)) => Ok(x == y),
+            // references in a tuple compare as the structs they refer to
+            (Value::Ref(x), Value::Ref(y)) => {
+                let item = self.vm.types.method_owner(ty);
+                let (a, b) = (self.deref(x)?, self.deref(y)?);
+                self.values_equal(f, item, &a, &b, whole)
+            }
             (Value::Tuple(x), Value::Tuple(y)) => {
                 let (xs, ys) = (&x.items, &y.items);
                 if xs.len() != ys.len() {

@@ -83,9 +83,6 @@ impl Interp<'_> {
             }
             ExprKind::Tuple(items) => {
                 let items = self.eval_items(f, items)?;
-                for (t, _) in &items {
-                    self.check_storable(f, t.ty, e.range)?;
-                }
                 if items.iter().any(|(t, _)| is_runtime(t)) {
                     // (an interp tuple with red items is a display again in the
                     // residual code)
@@ -407,6 +404,7 @@ impl Interp<'_> {
                 | K::Tuple(_)
                 | K::Struct { .. }
                 | K::Ptr { .. }
+                | K::Ref { .. }
                 | K::Simd { .. }
         )
     }

@@ -268,9 +268,6 @@ impl Interp<'_> {
                         }
                     }
                 }
-                for &t in &types {
-                    self.check_storable(f, t, annotation.range)?;
-                }
                 let tuple_ty = self.vm.types.tuple(types.clone());
                 Ok(StarKind::Pack(tuple_ty, types))
             }

@@ -212,19 +212,31 @@ impl Interp<'_> {
         })())
     }
 
-    /// A reference type cannot be the type of an item, a field or an
-    /// element: a reference is a view, with no layout of its own
-    /// (upstream: `WIP: sizeof(<spy type 'unsafe::gc_ref[T]'>) not
-    /// implemented`). Checked where such a type would be made.
+    /// A type holding a reference (a reference type, or a tuple of one)
+    /// cannot be the type of a list item, dict value, struct field or
+    /// pointer item: a reference is a view of memory, with no layout of
+    /// its own (upstream: `WIP: sizeof(<spy type 'unsafe::gc_ref[T]'>) not
+    /// implemented`). Checked where such a type would be made. Decision: a
+    /// tuple may hold one (a value, like a local; residual code binds an
+    /// inlined call's arguments in a tuple display).
     pub(crate) fn check_storable(&self, f: &Frame, ty: TypeId, range: TextRange) -> Eval<()> {
-        if !matches!(self.vm.types.kind(ty), TypeKind::Ref { .. }) {
+        let Some(r) = self.held_ref(ty) else {
             return Ok(());
-        }
+        };
         Err(SpyError::new(
             ExcKind::Wip,
-            format!("sizeof({}) not implemented", self.vm.types.repr_type(ty)),
+            format!("sizeof({}) not implemented", self.vm.types.repr_type(r)),
         )
         .with_error(&f.file, range, "")
         .into())
+    }
+
+    /// The reference type `ty` is or holds (in a tuple), if any.
+    fn held_ref(&self, ty: TypeId) -> Option<TypeId> {
+        match self.vm.types.kind(ty) {
+            TypeKind::Ref { .. } => Some(ty),
+            TypeKind::Tuple(items) => items.iter().find_map(|&t| self.held_ref(t)),
+            _ => None,
+        }
     }
 }

@@ -747,6 +747,11 @@ impl FnLower<'_, '_, '_> {
     /// `op_select::value_eq_impl` (parts compared in order, the first
     /// unequal one stops, as ASTFrame's `values_equal`).
     pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        if let Some(item) = self.cx.interp.vm.types.ref_item(ty) {
+            // references in a tuple compare as the structs they refer to
+            let (a, b) = (self.deref(a.clone(), range)?, self.deref(b.clone(), range)?);
+            return self.value_eq(item, &a, &b, range);
+        }
         if self.list_item(ty).is_some() {
             return self.list_eq(a, b, range);
         }

@@ -108,7 +108,7 @@ impl Interp<'_> {
                 });
             }
         }
-        if to == TypeId::BOOL {
+        if to == TypeId::BOOL && matches!(self.vm.types.kind(v.ty), crate::vm::types::TypeKind::Ptr { .. }) {
             if let Value::Ptr(p) = &v.value {
                 return Ok(Typed {
                     color: v.color,

@@ -596,7 +596,7 @@ impl FnLower<'_, '_, '_> {
                 return self.dunder_call(&func, swap, (l, whole), (r, whole), whole)
             }
             Some(OpImpl::IdentityEq { negate } | OpImpl::Is { negate })
-                if l.ty == r.ty && self.ptr_item(l.ty).is_some() =>
+                if l.ty == r.ty && (self.ptr_item(l.ty).is_some() || l.ty == TypeId::RAW_BUFFER) =>
             {
                 let v = self.ptr_identity(&l, &r, negate);
                 return Ok(LVal::one(TypeId::BOOL, v));
@@ -1056,6 +1056,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
             Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(Builtin::Div(d))) => self.unsafe_div(d, args, e.range),
+            Some(Value::Builtin(Builtin::Rb(r))) => self.rawbuffer_call(r, args, e.range),
             Some(Value::Builtin(Builtin::Open)) => self.file_open(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
@@ -1332,8 +1333,9 @@ impl FnLower<'_, '_, '_> {
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
         }
-        if self.cx.interp.vm.types.ref_item(v.ty).is_some() {
-            let text = op_select::ref_text(&self.cx.interp.vm, v.ty);
+        if self.cx.interp.vm.types.ref_item(v.ty).is_some() || v.ty == TypeId::RAW_BUFFER {
+            // (a RawBuffer prints as an object, never NULL)
+            let text = op_select::object_text(&self.cx.interp.vm, v.ty);
             let h = self.cx.string(&text);
             return Ok(self.fb.const_(Ty::Handle, h));
         }

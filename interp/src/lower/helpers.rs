@@ -25,7 +25,7 @@ use crate::lower::list_rt::{
     list_insert, list_pop, list_remove_at, list_repeat, list_set, list_slice, word_of_f32, word_of_f64,
 };
 use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill};
-use crate::lower::{bytes_rt, dict_rt, file_rt, str_rt};
+use crate::lower::{bytes_rt, dict_rt, file_rt, rawbuffer_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -728,6 +728,7 @@ pub struct Helpers {
     pub str_methods: str_rt::StrHelpers,
     pub dict: dict_rt::DictHelpers,
     pub file: file_rt::FileHelpers,
+    pub rawbuffer: rawbuffer_rt::RawBufferHelpers,
     pub exc_text: HelperId,
 }
 
@@ -832,6 +833,7 @@ impl Helpers {
             str_methods: str_rt::StrHelpers::declare(m),
             dict: dict_rt::DictHelpers::declare(m),
             file: file_rt::FileHelpers::declare(m),
+            rawbuffer: rawbuffer_rt::RawBufferHelpers::declare(m),
             exc_text: crate::lower::exception::declare(m),
         }
     }

@@ -99,6 +99,8 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
         }
         // a file: its id in the interpreter's file table (`file_rt`)
         TypeKind::File => out.push(Ty::Handle),
+        // a RawBuffer: a pointer to its bytes and their number (`rawbuffer`)
+        TypeKind::RawBuffer => out.extend([Ty::Ptr, Ty::I64]),
         // `{}`: a handle to an empty table
         TypeKind::EmptyDict => out.push(Ty::Handle),
         // a range object: its start, stop and step (a non-zero step)

@@ -20,18 +20,18 @@ use crate::vm::ops::OpError;
 /// The fill code of a part that only byte 0 can fill (a pointer's parts).
 pub const FILL_ZERO: Word = u64::MAX;
 
-fn buffer(st: &mut RunState, addr: u64) -> &mut Vec<u64> {
+pub(super) fn buffer(st: &mut RunState, addr: u64) -> &mut Vec<u64> {
     st.buffers
         .iter_mut()
         .find(|b| b.as_ptr() as u64 == addr)
         .expect("a pointer's buffer is one of the run's")
 }
 
-fn byte_at(buf: &[u64], k: usize) -> u8 {
+pub(super) fn byte_at(buf: &[u64], k: usize) -> u8 {
     buf[k / 8].to_le_bytes()[k % 8]
 }
 
-fn set_byte(buf: &mut [u64], k: usize, b: u8) {
+pub(super) fn set_byte(buf: &mut [u64], k: usize, b: u8) {
     let mut w = buf[k / 8].to_le_bytes();
     w[k % 8] = b;
     buf[k / 8] = u64::from_le_bytes(w);

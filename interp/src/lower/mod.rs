@@ -23,6 +23,8 @@
 //! | `dict_rt.rs` | the runtime helpers of dicts (entries of words, `vm::dict`'s order) |
 //! | `file.rs`    | `_file::file`: handles; `open`, the methods, `for line in f`, text |
 //! | `file_rt.rs` | the runtime helpers of files (the interpreter's `host::Files`, lent to the run) |
+//! | `rawbuffer.rs` | `rawbuffer.RawBuffer`: a pointer to bytes; `rb_alloc`, `rb_get_*`, `rb_set_*` |
+//! | `rawbuffer_rt.rs` | the runtime helpers of `rawbuffer` (scalars at byte offsets, `vm::ops::rawbuffer`) |
 //! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -56,6 +58,8 @@ pub mod mem_rt;
 mod memref;
 mod minmax;
 mod ptr;
+mod rawbuffer;
+pub mod rawbuffer_rt;
 pub mod run;
 mod simd;
 pub mod str_rt;

@@ -92,6 +92,8 @@ pub enum Builtin {
     Div(crate::vm::ops::unchecked::DivOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
+    /// `rawbuffer.rb_alloc`, `rb_get_i32`... (`vm::ops::rawbuffer`).
+    Rb(crate::vm::ops::rawbuffer::RbFn),
     /// `open(path, mode)`: a `file` (spec §8.5).
     Open,
     // ---- attributes by (blue) name
@@ -141,6 +143,7 @@ impl Builtin {
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
+            Builtin::Rb(r) => r.name(),
             Builtin::Mem(m) => m.name(),
             Builtin::Div(d) => d.name(),
             Builtin::Open => "open",

@@ -309,10 +309,11 @@ pub fn range_text(start: i32, stop: i32, step: i32) -> String {
     }
 }
 
-/// `str()` and `repr()` of a reference: its own text, whatever the struct
-/// defines (upstream: `object.__repr__` is found in `ref[T]` before `T`'s
-/// `__str__`); no address, as [`opaque_struct_text`].
-pub fn ref_text(vm: &Vm, ty: TypeId) -> String {
+/// `str()` and `repr()` of a reference (its own text, whatever the struct
+/// defines: upstream finds `object.__repr__` in `ref[T]` before `T`'s
+/// `__str__`) and of a `RawBuffer` (what a live pointer prints too); no
+/// address, as [`opaque_struct_text`].
+pub fn object_text(vm: &Vm, ty: TypeId) -> String {
     format!("<spy `{}` object>", vm.types.name(ty))
 }
 

@@ -51,7 +51,10 @@ impl TypeId {
     /// The type of the `NotImplemented` singleton (upstream
     /// `types::NotImplementedType`, `spy/vm/primitive.py`).
     pub const NOT_IMPLEMENTED: TypeId = TypeId(25);
-    pub const FIRST_DYNAMIC_ID: u32 = 26;
+    /// `rawbuffer::RawBuffer`: bytes holding scalars at byte offsets
+    /// (spec §15.6).
+    pub const RAW_BUFFER: TypeId = TypeId(26);
+    pub const FIRST_DYNAMIC_ID: u32 = 27;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -145,6 +148,8 @@ pub enum TypeKind {
     File,
     /// `types::NotImplementedType`, whose one value is `NotImplemented`.
     NotImplemented,
+    /// `rawbuffer::RawBuffer` (a reference type: copies share the bytes).
+    RawBuffer,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -218,7 +223,7 @@ impl TypeTable {
             interned: HashMap::default(),
             interp_lists: Default::default(),
         };
-        let builtins: [(&str, TypeKind); 26] = [
+        let builtins: [(&str, TypeKind); 27] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -245,6 +250,7 @@ impl TypeTable {
             ("_file::file", TypeKind::File),
             ("bytes", TypeKind::Bytes),
             ("types::NotImplementedType", TypeKind::NotImplemented),
+            ("rawbuffer::RawBuffer", TypeKind::RawBuffer),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {

@@ -305,6 +305,10 @@ impl Interp<'_> {
                 f.shift()?.note_import(&self.modname(f), "_file", "file");
                 name_expr("file", range)
             }
+            TypeKind::RawBuffer => {
+                f.shift()?.note_import(&self.modname(f), "rawbuffer", "RawBuffer");
+                name_expr("RawBuffer", range)
+            }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
                 return Err(self.cannot_redshift(f, what, range));
@@ -343,6 +347,7 @@ impl Interp<'_> {
             Builtin::Math(m) => imported(self, "math", m.name()),
             Builtin::Mem(m) => imported(self, "unsafe", m.name()),
             Builtin::Div(d) => imported(self, "unsafe", d.name()),
+            Builtin::Rb(r) => imported(self, "rawbuffer", r.name()),
             Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());

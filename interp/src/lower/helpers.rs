@@ -24,7 +24,7 @@ use crate::lower::list_rt::{
     f32_of_word, f64_of_word, list_append, list_clear, list_concat, list_copy, list_extend, list_find,
     list_insert, list_pop, list_remove_at, list_repeat, list_set, list_slice, word_of_f32, word_of_f64,
 };
-use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill};
+use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill, mem_part};
 use crate::lower::{bytes_rt, dict_rt, file_rt, rawbuffer_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
@@ -709,6 +709,7 @@ pub struct Helpers {
     pub mem_copy: HelperId,
     pub mem_fill: HelperId,
     pub mem_cmp: HelperId,
+    pub mem_part: HelperId,
     pub word_of_f64: HelperId,
     pub f64_of_word: HelperId,
     pub word_of_f32: HelperId,
@@ -799,6 +800,7 @@ impl Helpers {
             mem_copy: declare_helper!(m, mem_copy(Ptr, Ptr, U64) -> ()),
             mem_fill: declare_helper!(m, mem_fill(Ptr, U64, U64) -> ()),
             mem_cmp: declare_helper!(m, mem_cmp(Ptr, Ptr, U64) -> I32),
+            mem_part: declare_helper!(m, mem_part(Ptr, U64) -> Ptr),
             str_slice: declare_helper!(m, str_slice(Handle, I64, I64, I64, U64) -> Handle),
             list_remove_at: declare_helper!(m, list_remove_at(Handle, I64) -> ()),
             range_text: declare_helper!(m, range_text(I32, I32, I32) -> Handle),

@@ -2,14 +2,17 @@
 //! one register of the matching `Ty`, `str` and `bytes` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
 //! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
-//! (base, len): to a primitive `T`, a `Ptr` to the items and an `I64`
-//! length; to any other `T` (a struct, a pointer), the items are stored by
-//! parts — one buffer per scalar of `T`'s flattened layout — and the
-//! registers are an identity `Ptr` (the allocation, for `==` and truth), the
-//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). A reference
-//! (`gc_ref[T]`, `raw_ref[T]`: always to a struct) is the `I64` length and
-//! `I64` index of the item it lies in, then the buffers of `T`'s parts in
-//! its allocation (a struct field's parts are a run of its item's), see
+//! two registers, a `Ptr` and the `I64` number of items: to a primitive
+//! `T`, the `Ptr` is the items' buffer; to any other `T` (a struct, a
+//! pointer), the items are stored by parts — one buffer per scalar of `T`'s
+//! flattened layout — and the `Ptr` is the allocation's *table*, a buffer
+//! of the part buffers' addresses (at least one word: it is also the
+//! allocation's identity, for `==` and truth; NULL is 0). So a pointer's
+//! registers do not depend on its item's layout, and a struct may point to
+//! itself (see [`PtrLayout`]). A reference (`gc_ref[T]`, `raw_ref[T]`:
+//! always to a struct) is the table of the allocation it lies in, the
+//! table position of `T`'s first part (a struct field's parts are a run of
+//! its item's), and the `I64` length and index of the item, see
 //! [`ref_regs`]. Also the one
 //! mapping between canonical IR words and `vm::ops::Scalar`, used by every
 //! helper.
@@ -42,9 +45,7 @@ pub fn flatten(types: &TypeTable, ty: TypeId) -> Option<Vec<Ty>> {
 }
 
 /// `pointees`: the item types of the pointers (and references) being laid
-/// out around `ty`. A pointer's registers hold a buffer per part of its
-/// item, so a struct that reaches a pointer to itself (`next:
-/// gc_ptr[Node]` in `Node`) has no finite layout: no native layout yet.
+/// out around `ty`, whose own layout is being decided.
 fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut Vec<TypeId>) -> bool {
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
@@ -108,23 +109,19 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
         // `[]`: a handle to an empty table
         TypeKind::EmptyList => out.push(Ty::Handle),
         TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
-            if pointees.contains(item) {
-                return false;
+            // the item must have a layout; one being laid out around this
+            // pointer (`next: gc_ptr[Node]` in `Node`) is decided there
+            if !pointees.contains(item) {
+                pointees.push(*item);
+                let laid_out = flatten_into(types, *item, &mut Vec::new(), pointees);
+                pointees.pop();
+                if !laid_out {
+                    return false;
+                }
             }
-            pointees.push(*item);
-            let mut parts = Vec::new();
-            let laid_out = flatten_into(types, *item, &mut parts, pointees);
-            pointees.pop();
-            if !laid_out {
-                return false;
-            }
-            let layout = PtrLayout {
-                prim: item.as_prim().is_some(),
-                parts,
-            };
             match types.kind(ty) {
-                TypeKind::Ptr { .. } => out.extend(layout.regs()),
-                _ => out.extend(ref_regs(layout.parts.len())),
+                TypeKind::Ptr { .. } => out.extend(PtrLayout::REGS),
+                _ => out.extend(REF_REGS),
             }
         }
         _ => return false,
@@ -132,13 +129,9 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
     true
 }
 
-/// The registers of a reference to a struct of `parts` parts: the item's
-/// length and index, then one buffer per part.
-pub fn ref_regs(parts: usize) -> Vec<Ty> {
-    let mut out = vec![Ty::I64, Ty::I64];
-    out.extend(std::iter::repeat_n(Ty::Ptr, parts));
-    out
-}
+/// The registers of a reference: the table of its allocation, the table
+/// position of its struct's first part, the item's length and index.
+pub const REF_REGS: [Ty; 4] = [Ty::Ptr, Ty::I64, Ty::I64, Ty::I64];
 
 /// How a pointer to items of one type lives in registers and memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,23 +152,13 @@ impl PtrLayout {
         })
     }
 
-    /// The pointer's registers: identity, length, then the part buffers
-    /// (the identity is the one buffer for a primitive item).
-    pub fn regs(&self) -> Vec<Ty> {
-        let mut out = vec![Ty::Ptr, Ty::I64];
-        if !self.prim {
-            out.extend(self.parts.iter().map(|_| Ty::Ptr));
-        }
-        out
-    }
+    /// A pointer's registers: the items' buffer (a primitive item) or the
+    /// allocation's table, then the number of items.
+    pub const REGS: [Ty; 2] = [Ty::Ptr, Ty::I64];
 
-    /// Which of a pointer's registers are the part buffers.
-    pub fn buffers<T: Copy>(&self, regs: &[T]) -> Vec<T> {
-        if self.prim {
-            vec![regs[0]]
-        } else {
-            regs[2..].to_vec()
-        }
+    /// The number of words of the allocation's table (one at least).
+    pub fn table_len(&self) -> usize {
+        self.parts.len().max(1)
     }
 }
 
@@ -264,26 +247,26 @@ mod tests {
     }
 
     #[test]
-    fn pointers_are_base_and_length_with_a_buffer_per_item_part() {
+    fn pointers_are_a_buffer_or_table_and_a_length() {
         let mut t = TypeTable::new();
         let p = t.ptr(TypeId::F64, true);
         assert_eq!(flatten(&t, p), Some(vec![Ty::Ptr, Ty::I64]));
-        // A pointer to (i32, gc_ptr[f64]): identity, length, then one buffer
-        // per part of the item (i32, and the inner pointer's two registers).
+        // A pointer to (i32, gc_ptr[f64]): its table and length; its items
+        // are stored by parts (i32, and the inner pointer's two registers).
         let item = t.tuple(vec![TypeId::I32, p]);
         let q = t.ptr(item, false);
-        assert_eq!(
-            flatten(&t, q),
-            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
-        );
+        assert_eq!(flatten(&t, q), Some(vec![Ty::Ptr, Ty::I64]));
         let l = PtrLayout::of(&t, item).unwrap();
         assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
-        assert_eq!(l.buffers(&[0, 1, 2, 3, 4]), vec![2, 3, 4]);
-        assert_eq!(PtrLayout::of(&t, TypeId::U8).unwrap().buffers(&[7, 8]), vec![7]);
+        assert_eq!(l.table_len(), 3);
+        assert!(PtrLayout::of(&t, TypeId::U8).unwrap().prim);
+        // no layout for the item, none for the pointer
+        let d = t.ptr(TypeId::DYNAMIC, true);
+        assert_eq!(flatten(&t, d), None);
     }
 
     #[test]
-    fn references_are_length_index_and_the_struct_part_buffers() {
+    fn references_are_table_first_part_length_and_index() {
         use crate::vm::types::Field;
         let mut t = TypeTable::new();
         let point = t.new_struct("m::Point".into());
@@ -293,11 +276,11 @@ mod tests {
         };
         t.complete_struct(point, vec![field("x", TypeId::I32), field("y", TypeId::F64)]);
         let r = t.mem_ref(point, true);
-        assert_eq!(flatten(&t, r), Some(vec![Ty::I64, Ty::I64, Ty::Ptr, Ty::Ptr]));
+        assert_eq!(flatten(&t, r), Some(vec![Ty::Ptr, Ty::I64, Ty::I64, Ty::I64]));
     }
 
     #[test]
-    fn a_struct_reaching_a_pointer_to_itself_has_no_layout_yet() {
+    fn a_struct_may_point_to_itself() {
         use crate::vm::types::Field;
         let mut t = TypeTable::new();
         let node = t.new_struct("m::Node".into());
@@ -313,8 +296,8 @@ mod tests {
             },
         ];
         t.complete_struct(node, fields);
-        assert_eq!(flatten(&t, next), None);
-        assert_eq!(flatten(&t, node), None);
-        assert!(PtrLayout::of(&t, node).is_none());
+        assert_eq!(flatten(&t, next), Some(vec![Ty::Ptr, Ty::I64]));
+        assert_eq!(flatten(&t, node), Some(vec![Ty::I32, Ty::Ptr, Ty::I64]));
+        assert_eq!(PtrLayout::of(&t, node).unwrap().parts.len(), 3);
     }
 }

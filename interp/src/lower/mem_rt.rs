@@ -57,6 +57,17 @@ fn plan(st: &RunState) -> MemPlan {
     st.mem_plan.expect("mem_check ran before the part operations")
 }
 
+/// The buffer of part `j` of the items of the allocation whose table is at
+/// `table` (`layout`: a pointer to items stored by parts), or 0 for NULL.
+pub(super) extern "C" fn mem_part(ctx: CtxPtr<'_>, table: u64, j: u64) -> u64 {
+    with(ctx, |st, _| {
+        if table == 0 {
+            return 0;
+        }
+        buffer(st, table)[j as usize]
+    })
+}
+
 /// One integer argument of the memory operation being called.
 pub(super) extern "C" fn mem_arg(ctx: CtxPtr<'_>, x: u64) {
     with(ctx, |st, _| st.mem_args.push(x as i64))

@@ -1,10 +1,11 @@
 //! References of residual code (`gc_ref[T]`, `raw_ref[T]`, spec §15.1
 //! "References") and the struct fields reached through pointers and
 //! references, as ASTFrame's `frames::memref`: `p[i]` of a struct item
-//! checks NULL then bounds and is the reference (`layout::ref_regs`: the
-//! item's length and index, then the buffers of the struct's parts); `o.f`
-//! and `o.f = v` load or store the field's parts (a struct field is a
-//! reference to its run of parts); a reference converts to its struct by
+//! checks NULL then bounds and is the reference (`layout::REF_REGS`: the
+//! allocation's table, the position of the struct's first part there, the
+//! item's length and index); `o.f` and `o.f = v` read the buffers of the
+//! field's parts from the table and load or store them (a struct field is
+//! a reference to its run of parts); a reference converts to its struct by
 //! loading every part. Typing is `TypeTable::mem_field` /
 //! `ptr_item_result`, as ASTFrame's.
 
@@ -17,15 +18,18 @@ use crate::source::TextRange;
 use crate::syntax::ast;
 use crate::vm::types::{TypeId, TypeKind};
 
-/// Where a struct in pointer memory is: the item's length and index in
-/// its allocation, and the buffers of the struct's parts.
+/// Where a struct in pointer memory is: the table of its allocation and
+/// the position there of its first part (`None`: 0), the number of its
+/// parts, and the item's length and index.
 struct Place {
+    table: VReg,
+    first: Option<VReg>,
+    parts: usize,
     len: VReg,
     index: VReg,
-    bufs: Vec<VReg>,
     /// Reached through a pointer: its NULL and bounds checks are still to
     /// be made (by the loads and stores, or explicitly).
-    unchecked_ptr: Option<VReg>,
+    through_ptr: bool,
 }
 
 impl FnLower<'_, '_, '_> {
@@ -35,9 +39,9 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The NULL check, then the bounds check of item `index` (`I64`) of
-    /// the pointer whose identity is `id` and length `len`, each raising
-    /// ASTFrame's error for `access` at `range` (what a load or store of
-    /// the item checks, for an access that loads nothing).
+    /// the pointer whose buffer or table is `id` and length `len`, each
+    /// raising ASTFrame's error for `access` at `range` (what a load or
+    /// store of the item checks, for an access that loads nothing).
     pub(super) fn check_item(&mut self, id: VReg, len: VReg, index: VReg, access: Access, range: TextRange) {
         let (on_null, on_oob) = self.access_codes(access, range);
         let null = self.fb.const_(Ty::Ptr, 0);
@@ -60,37 +64,51 @@ impl FnLower<'_, '_, '_> {
         i: VReg,
         range: TextRange,
     ) -> Lowered<LVal> {
-        let item = self
-            .ptr_item(p.ty)
-            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
-        let layout = self.ptr_layout(item, range)?;
         self.check_item(p.regs[0], p.regs[1], i, Access::Load, range);
-        let mut regs = vec![p.regs[1], i];
-        regs.extend(layout.buffers(&p.regs));
-        Ok(LVal { ty: ref_ty, regs })
+        let first = self.fb.const_(Ty::I64, 0);
+        Ok(LVal {
+            ty: ref_ty,
+            regs: vec![p.regs[0], first, p.regs[1], i],
+        })
     }
 
     /// The struct a field access through `obj` (a pointer: its item 0; a
     /// reference) reaches.
     fn place_of(&mut self, obj: &LVal, range: TextRange) -> Lowered<Place> {
+        let item = self.mem_struct(obj.ty)?;
+        let parts = self.parts_of(item, range)?;
         match self.cx.interp.vm.types.kind(obj.ty) {
             TypeKind::Ref { .. } => Ok(Place {
-                len: obj.regs[0],
-                index: obj.regs[1],
-                bufs: obj.regs[2..].to_vec(),
-                unchecked_ptr: None,
+                table: obj.regs[0],
+                first: Some(obj.regs[1]),
+                parts,
+                len: obj.regs[2],
+                index: obj.regs[3],
+                through_ptr: false,
             }),
-            TypeKind::Ptr { item, .. } => {
-                let layout = self.ptr_layout(*item, range)?;
-                Ok(Place {
-                    len: obj.regs[1],
-                    index: self.fb.const_(Ty::I64, 0),
-                    bufs: layout.buffers(&obj.regs),
-                    unchecked_ptr: Some(obj.regs[0]),
-                })
-            }
-            _ => Err(LowerError::bug("a field access through a non-pointer")),
+            _ => Ok(Place {
+                table: obj.regs[0],
+                first: None,
+                parts,
+                len: obj.regs[1],
+                index: self.fb.const_(Ty::I64, 0),
+                through_ptr: true,
+            }),
         }
+    }
+
+    /// The buffers of parts `parts` of the struct at `place`.
+    fn place_buffers(
+        &mut self,
+        place: &Place,
+        parts: std::ops::Range<usize>,
+        on_null: spy_jit::ir::ErrCode,
+        on_oob: spy_jit::ir::ErrCode,
+    ) -> Vec<VReg> {
+        let n = place.parts.max(1);
+        parts
+            .map(|j| self.part_buffer(place.table, place.first, n, j, on_null, on_oob))
+            .collect()
     }
 
     /// The run of parts of field `k` among the fields of struct `item`.
@@ -153,23 +171,25 @@ impl FnLower<'_, '_, '_> {
         let parts = self.field_parts(item, mf.index, range)?;
         let place = self.place_of(&obj, range)?;
         let all = self.cx.flatten(item, &self.file, range)?;
-        if mf.by_ref || parts.is_empty() {
+        if (mf.by_ref || parts.is_empty()) && place.through_ptr {
             // no load checks the pointer: check it here
-            if let Some(id) = place.unchecked_ptr {
-                self.check_item(id, place.len, place.index, Access::Load, range);
-            }
+            self.check_item(place.table, place.len, place.index, Access::Load, range);
         }
         if mf.by_ref {
-            let mut regs = vec![place.len, place.index];
-            regs.extend(&place.bufs[parts]);
+            // the field's run of parts: its first part's table position
+            let offset = self.fb.const_(Ty::I64, parts.start as u64);
+            let first = match place.first {
+                Some(f) => self.fb.binary(spy_jit::ir::BinOp::Add, f, offset),
+                None => offset,
+            };
+            let regs = vec![place.table, first, place.len, place.index];
             return Ok(LVal { ty: mf.ty, regs });
         }
         let (on_null, on_oob) = self.access_codes(Access::Load, range);
+        let bufs = self.place_buffers(&place, parts.clone(), on_null, on_oob);
         let regs = parts
-            .map(|k| {
-                self.fb
-                    .load(all[k], place.bufs[k], place.len, place.index, on_null, on_oob)
-            })
+            .zip(bufs)
+            .map(|(k, b)| self.fb.load(all[k], b, place.len, place.index, on_null, on_oob))
             .collect();
         Ok(LVal { ty: mf.ty, regs })
     }
@@ -189,15 +209,13 @@ impl FnLower<'_, '_, '_> {
         let item = self.mem_struct(obj.ty)?;
         let parts = self.field_parts(item, mf.index, range)?;
         let place = self.place_of(&obj, range)?;
-        if parts.is_empty() {
-            if let Some(id) = place.unchecked_ptr {
-                self.check_item(id, place.len, place.index, Access::Store, range);
-            }
+        if parts.is_empty() && place.through_ptr {
+            self.check_item(place.table, place.len, place.index, Access::Store, range);
         }
         let (on_null, on_oob) = self.access_codes(Access::Store, range);
-        for (k, &r) in parts.zip(&v.regs) {
-            self.fb
-                .store(place.bufs[k], place.len, place.index, r, on_null, on_oob);
+        let bufs = self.place_buffers(&place, parts, on_null, on_oob);
+        for (b, &r) in bufs.into_iter().zip(&v.regs) {
+            self.fb.store(b, place.len, place.index, r, on_null, on_oob);
         }
         Ok(())
     }
@@ -206,14 +224,13 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn deref(&mut self, r: LVal, range: TextRange) -> Lowered<LVal> {
         let item = self.mem_struct(r.ty)?;
         let tys = self.cx.flatten(item, &self.file, range)?;
+        let place = self.place_of(&r, range)?;
         let (on_null, on_oob) = self.access_codes(Access::Load, range);
+        let bufs = self.place_buffers(&place, 0..tys.len(), on_null, on_oob);
         let regs = tys
             .iter()
-            .enumerate()
-            .map(|(k, &t)| {
-                self.fb
-                    .load(t, r.regs[2 + k], r.regs[0], r.regs[1], on_null, on_oob)
-            })
+            .zip(bufs)
+            .map(|(&t, b)| self.fb.load(t, b, place.len, place.index, on_null, on_oob))
             .collect();
         Ok(LVal { ty: item, regs })
     }

@@ -89,15 +89,78 @@ impl FnLower<'_, '_, '_> {
         let size = self.fb.const_(Ty::U64, size);
         let hs = self.cx.helpers;
         let base = self.helper_value_in_call(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range, call)?;
-        let mut regs = vec![base, n];
-        if !layout.prim {
-            for part in &layout.parts {
-                let size = self.fb.const_(Ty::U64, u64::from(part.size()));
-                let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
-                regs.push(b);
-            }
+        if layout.prim {
+            return Ok(LVal {
+                ty,
+                regs: vec![base, n],
+            });
         }
-        Ok(LVal { ty, regs })
+        // items by parts: one buffer per part, their addresses in a table
+        // (the pointer's first register and the allocation's identity)
+        let k = self.fb.const_(Ty::I64, layout.table_len() as u64);
+        let eight = self.fb.const_(Ty::U64, 8);
+        let table = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[k, eight], range, call)?;
+        let (on_null, on_oob) = self.access_codes(Access::Store, call);
+        for (j, part) in layout.parts.iter().enumerate() {
+            let size = self.fb.const_(Ty::U64, u64::from(part.size()));
+            let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
+            let at = self.fb.const_(Ty::I64, j as u64);
+            self.fb.store(table, k, at, b, on_null, on_oob);
+        }
+        Ok(LVal {
+            ty,
+            regs: vec![table, n],
+        })
+    }
+
+    /// The buffer of part `j` of the items of the allocation whose table
+    /// is `table` (of `table_len` words), read from the table: a NULL
+    /// table raises `on_null` (the access's NULL error). `first`: the
+    /// table position of part 0 (a reference's struct), else 0.
+    pub(super) fn part_buffer(
+        &mut self,
+        table: VReg,
+        first: Option<VReg>,
+        table_len: usize,
+        j: usize,
+        on_null: spy_jit::ir::ErrCode,
+        on_oob: spy_jit::ir::ErrCode,
+    ) -> VReg {
+        let (len, at) = match first {
+            None => (
+                self.fb.const_(Ty::I64, table_len as u64),
+                self.fb.const_(Ty::I64, j as u64),
+            ),
+            Some(first) => {
+                // in bounds by construction: `first + j < first + table_len`
+                let n = self.fb.const_(Ty::I64, table_len as u64);
+                let j = self.fb.const_(Ty::I64, j as u64);
+                (
+                    self.fb.binary(spy_jit::ir::BinOp::Add, first, n),
+                    self.fb.binary(spy_jit::ir::BinOp::Add, first, j),
+                )
+            }
+        };
+        self.fb.load(Ty::Ptr, table, len, at, on_null, on_oob)
+    }
+
+    /// The buffers of the item parts `parts` of pointer `p`: its one
+    /// buffer (a primitive item), else read from its table.
+    fn part_buffers(
+        &mut self,
+        p: &LVal,
+        layout: &PtrLayout,
+        parts: std::ops::Range<usize>,
+        on_null: spy_jit::ir::ErrCode,
+        on_oob: spy_jit::ir::ErrCode,
+    ) -> Vec<VReg> {
+        if layout.prim {
+            return vec![p.regs[0]];
+        }
+        let n = layout.table_len();
+        parts
+            .map(|j| self.part_buffer(p.regs[0], None, n, j, on_null, on_oob))
+            .collect()
     }
 
     /// The null pointer of type `ty` (`P.NULL`).
@@ -132,11 +195,12 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) -> Vec<VReg> {
         let (on_null, on_oob) = self.access_codes(Access::Load, range);
-        let bufs = layout.buffers(&p.regs);
+        let bufs = self.part_buffers(p, layout, parts.clone(), on_null, on_oob);
         parts
-            .map(|k| {
+            .zip(bufs)
+            .map(|(k, b)| {
                 self.fb
-                    .load(layout.parts[k], bufs[k], p.regs[1], index, on_null, on_oob)
+                    .load(layout.parts[k], b, p.regs[1], index, on_null, on_oob)
             })
             .collect()
     }
@@ -151,10 +215,9 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) {
         let (on_null, on_oob) = self.access_codes(Access::Store, range);
-        let bufs = layout.buffers(&p.regs);
-        for (k, &v) in values.iter().enumerate() {
-            self.fb
-                .store(bufs[first + k], p.regs[1], index, v, on_null, on_oob);
+        let bufs = self.part_buffers(p, layout, first..first + values.len(), on_null, on_oob);
+        for (b, &v) in bufs.into_iter().zip(values) {
+            self.fb.store(b, p.regs[1], index, v, on_null, on_oob);
         }
     }
 
@@ -266,8 +329,13 @@ impl FnLower<'_, '_, '_> {
             call,
             call,
         );
-        let dst_bufs = layout.buffers(&dst.regs);
-        let src_bufs = ptrs.get(1).map(|s| layout.buffers(&s.regs));
+        // (after the checks: the buffers of a NULL table are 0, which the
+        // part operations never touch, as `mem_check` allowed no item)
+        let dst_bufs = self.mem_part_buffers(dst, &layout, call)?;
+        let src_bufs = match ptrs.get(1) {
+            Some(s) => Some(self.mem_part_buffers(s, &layout, call)?),
+            None => None,
+        };
         let mut result = LVal::none();
         for (k, part) in layout.parts.iter().enumerate() {
             let size = self.fb.const_(Ty::U64, u64::from(part.size()));
@@ -300,6 +368,21 @@ impl FnLower<'_, '_, '_> {
             result = LVal::one(TypeId::I32, z);
         }
         Ok(result)
+    }
+
+    /// The part buffers of pointer `p` for a memory operation: read from
+    /// its table by a helper (0 for NULL, no error).
+    fn mem_part_buffers(&mut self, p: &LVal, layout: &PtrLayout, call: TextRange) -> Lowered<Vec<VReg>> {
+        if layout.prim {
+            return Ok(vec![p.regs[0]]);
+        }
+        let hs = self.cx.helpers;
+        (0..layout.parts.len())
+            .map(|j| {
+                let j = self.fb.const_(Ty::U64, j as u64);
+                self.helper_value_in_call(hs.mem_part, Ty::Ptr, &[p.regs[0], j], call, call)
+            })
+            .collect()
     }
 
     /// A pointer's truth: not NULL.

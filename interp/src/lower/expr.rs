@@ -260,10 +260,15 @@ impl FnLower<'_, '_, '_> {
                     let v = self.static_attr(value, attr);
                     self.static_lval(v, &attr.name, e.range)
                 }
-                None => {
-                    let obj = self.expr(value)?;
-                    self.field(obj, attr, e.range)
-                }
+                None => match &value.kind {
+                    ExprKind::Subscript { value: v, indices } => {
+                        self.subscript_field(v, indices, value.range, attr, e.range)
+                    }
+                    _ => {
+                        let obj = self.expr(value)?;
+                        self.field(obj, attr, e.range)
+                    }
+                },
             },
             ExprKind::List(items) => self.list_display(items, e.range),
             ExprKind::Dict(pairs) => self.dict_display(pairs, e.range),
@@ -630,6 +635,40 @@ impl FnLower<'_, '_, '_> {
             }
         }
         let v = self.expr(value)?;
+        self.subscript_of(v, value, indices, range)
+    }
+
+    /// `obj.attr` where `obj` is the subscript `value[indices]`: for a
+    /// pointer to structs and a field read by value, the field of the item
+    /// is loaded directly (`memref::item_field`: the same checks as making
+    /// the reference, without an explicit one), else the item, then its
+    /// field.
+    fn subscript_field(
+        &mut self,
+        value: &Expr,
+        indices: &[Expr],
+        sub_range: TextRange,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Lowered<LVal> {
+        if let (ExprKind::Name(id), [_]) = (&value.kind, indices) {
+            if self.is_interp_tuple_local(id) {
+                let obj = self.subscript(value, indices, sub_range)?;
+                return self.field(obj, attr, range);
+            }
+        }
+        let v = self.expr(value)?;
+        if let [index] = indices {
+            if let Some(r) = self.item_field(&v, index, attr, sub_range)? {
+                return Ok(r);
+            }
+        }
+        let obj = self.subscript_of(v, value, indices, sub_range)?;
+        self.field(obj, attr, range)
+    }
+
+    /// `v[indices]` of an evaluated `v` (the expression `value`).
+    fn subscript_of(&mut self, v: LVal, value: &Expr, indices: &[Expr], range: TextRange) -> Lowered<LVal> {
         let [index] = indices else {
             return self.unsupported("a subscript with several indices", range);
         };

@@ -2,14 +2,14 @@
 //! one register of the matching `Ty`, `str` and `bytes` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
 //! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
-//! two registers, a `Ptr` and the `I64` number of items: to a primitive
-//! `T`, the `Ptr` is the items' buffer; to any other `T` (a struct, a
-//! pointer), the items are stored by parts — one buffer per scalar of `T`'s
-//! flattened layout — and the `Ptr` is the allocation's *table*, a buffer
-//! of the part buffers' addresses (at least one word: it is also the
-//! allocation's identity, for `==` and truth; NULL is 0). So a pointer's
-//! registers do not depend on its item's layout, and a struct may point to
-//! itself (see [`PtrLayout`]). A reference (`gc_ref[T]`, `raw_ref[T]`:
+//! a `Ptr` and the `I64` number of items: to a primitive `T`, the `Ptr` is
+//! the items' buffer; to any other `T` (a struct, a pointer), the items are
+//! stored by parts — one buffer per scalar of `T`'s flattened layout — and
+//! the `Ptr` is the allocation's *table*, a buffer of the part buffers'
+//! addresses (at least one word: it is also the allocation's identity, for
+//! `==` and truth; NULL is 0). Unless `T` reaches itself through pointers
+//! (`next: gc_ptr[Node]` in `Node`), the part buffers follow in registers
+//! too, so an access needs no table load (see [`PtrLayout`]). A reference (`gc_ref[T]`, `raw_ref[T]`:
 //! always to a struct) is the table of the allocation it lies in, the
 //! table position of `T`'s first part (a struct field's parts are a run of
 //! its item's), and the `I64` length and index of the item, see
@@ -111,16 +111,23 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
         TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
             // the item must have a layout; one being laid out around this
             // pointer (`next: gc_ptr[Node]` in `Node`) is decided there
+            let mut parts = Vec::new();
             if !pointees.contains(item) {
                 pointees.push(*item);
-                let laid_out = flatten_into(types, *item, &mut Vec::new(), pointees);
+                let laid_out = flatten_into(types, *item, &mut parts, pointees);
                 pointees.pop();
                 if !laid_out {
                     return false;
                 }
             }
             match types.kind(ty) {
-                TypeKind::Ptr { .. } => out.extend(PtrLayout::REGS),
+                TypeKind::Ptr { .. } => {
+                    let cached = buffers_cached(types, *item);
+                    out.extend(PtrLayout::REGS);
+                    if cached {
+                        out.extend(parts.iter().map(|_| Ty::Ptr));
+                    }
+                }
                 _ => out.extend(REF_REGS),
             }
         }
@@ -133,6 +140,37 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
 /// position of its struct's first part, the item's length and index.
 pub const REF_REGS: [Ty; 4] = [Ty::Ptr, Ty::I64, Ty::I64, Ty::I64];
 
+/// Whether a pointer to `item` holds its part buffers in registers: for
+/// items stored by parts that do not reach themselves through pointers
+/// (a pointer's registers would then hold its own buffers, without end).
+/// A property of the item type alone, so every pointer of one type has one
+/// layout.
+fn buffers_cached(types: &TypeTable, item: TypeId) -> bool {
+    item.as_prim().is_none() && !reaches(types, item, item, &mut Vec::new())
+}
+
+/// Whether `from`'s fields, items or pointees reach `target`.
+fn reaches(types: &TypeTable, from: TypeId, target: TypeId, seen: &mut Vec<TypeId>) -> bool {
+    let next: Vec<TypeId> = match types.kind(from) {
+        TypeKind::Struct { fields, .. } => fields.iter().map(|f| f.ty).collect(),
+        TypeKind::Tuple(items) => items.clone(),
+        TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => vec![*item],
+        _ => Vec::new(),
+    };
+    for t in next {
+        if t == target {
+            return true;
+        }
+        if !seen.contains(&t) {
+            seen.push(t);
+            if reaches(types, t, target, seen) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// How a pointer to items of one type lives in registers and memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PtrLayout {
@@ -140,6 +178,8 @@ pub struct PtrLayout {
     pub prim: bool,
     /// The IR type of each part of an item (one buffer per part).
     pub parts: Vec<Ty>,
+    /// The part buffers follow the table in the pointer's registers.
+    pub cached: bool,
 }
 
 impl PtrLayout {
@@ -149,12 +189,25 @@ impl PtrLayout {
         Some(PtrLayout {
             prim: item.as_prim().is_some(),
             parts,
+            cached: buffers_cached(types, item),
         })
     }
 
-    /// A pointer's registers: the items' buffer (a primitive item) or the
-    /// allocation's table, then the number of items.
+    /// The registers every pointer starts with: the items' buffer (a
+    /// primitive item) or the allocation's table, then the number of items.
     pub const REGS: [Ty; 2] = [Ty::Ptr, Ty::I64];
+
+    /// Where part `j`'s buffer is among a pointer's registers, when they
+    /// hold it.
+    pub fn cached_buffer(&self, j: usize) -> Option<usize> {
+        if self.prim {
+            Some(0)
+        } else if self.cached {
+            Some(2 + j)
+        } else {
+            None
+        }
+    }
 
     /// The number of words of the allocation's table (one at least).
     pub fn table_len(&self) -> usize {
@@ -255,10 +308,14 @@ mod tests {
         // are stored by parts (i32, and the inner pointer's two registers).
         let item = t.tuple(vec![TypeId::I32, p]);
         let q = t.ptr(item, false);
-        assert_eq!(flatten(&t, q), Some(vec![Ty::Ptr, Ty::I64]));
+        assert_eq!(
+            flatten(&t, q),
+            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
+        );
         let l = PtrLayout::of(&t, item).unwrap();
         assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
         assert_eq!(l.table_len(), 3);
+        assert_eq!(l.cached_buffer(1), Some(3));
         assert!(PtrLayout::of(&t, TypeId::U8).unwrap().prim);
         // no layout for the item, none for the pointer
         let d = t.ptr(TypeId::DYNAMIC, true);
@@ -296,8 +353,17 @@ mod tests {
             },
         ];
         t.complete_struct(node, fields);
+        // a table and a length only: its buffers are read from the table
         assert_eq!(flatten(&t, next), Some(vec![Ty::Ptr, Ty::I64]));
         assert_eq!(flatten(&t, node), Some(vec![Ty::I32, Ty::Ptr, Ty::I64]));
-        assert_eq!(PtrLayout::of(&t, node).unwrap().parts.len(), 3);
+        let l = PtrLayout::of(&t, node).unwrap();
+        assert_eq!((l.parts.len(), l.cached, l.cached_buffer(0)), (3, false, None));
+        // a struct holding such a pointer is not on the cycle: cached
+        let holder = t.tuple(vec![next, TypeId::F64]);
+        let h = t.ptr(holder, true);
+        assert_eq!(
+            flatten(&t, h),
+            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
+        );
     }
 }

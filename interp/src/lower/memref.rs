@@ -23,6 +23,8 @@ use crate::vm::types::{TypeId, TypeKind};
 /// parts, and the item's length and index.
 struct Place {
     table: VReg,
+    /// The part buffers, when the pointer's registers hold them.
+    cached: Option<Vec<VReg>>,
     first: Option<VReg>,
     parts: usize,
     len: VReg,
@@ -72,6 +74,45 @@ impl FnLower<'_, '_, '_> {
         })
     }
 
+    /// `p[index].attr` read by value, for a pointer `p` to structs: the
+    /// field's parts of item `index` loaded, the table load's NULL check and
+    /// the item load's bounds check being the errors of making the
+    /// reference `p[index]` (ASTFrame's order and texts, at `sub_range`).
+    /// `None` when it is not that case (the caller makes the reference).
+    pub(super) fn item_field(
+        &mut self,
+        p: &LVal,
+        index: &crate::syntax::ast::Expr,
+        attr: &ast::Identifier,
+        sub_range: TextRange,
+    ) -> Lowered<Option<LVal>> {
+        let Some(ref_ty) = self.cx.interp.vm.types.ptr_item_result(p.ty) else {
+            return Ok(None);
+        };
+        let Some(mf) = self.cx.interp.vm.types.mem_field(ref_ty, &attr.name) else {
+            return Ok(None);
+        };
+        if mf.by_ref || self.ptr_item(p.ty) == Some(ref_ty) {
+            return Ok(None);
+        }
+        let item = self.mem_struct(ref_ty)?;
+        let parts = self.field_parts(item, mf.index, sub_range)?;
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        let i = self.expr(index)?;
+        let i = self.coerce(i, TypeId::I32, index.range)?;
+        let i = self.fb.convert(Ty::I64, i.regs[0]);
+        let layout = self.ptr_layout(item, sub_range)?;
+        let (on_null, on_oob) = self.access_codes(Access::Load, sub_range);
+        let bufs = self.part_buffers(p, &layout, parts.clone(), on_null, on_oob);
+        let regs = parts
+            .zip(bufs)
+            .map(|(j, b)| self.fb.load(layout.parts[j], b, p.regs[1], i, on_null, on_oob))
+            .collect();
+        Ok(Some(LVal { ty: mf.ty, regs }))
+    }
+
     /// The struct a field access through `obj` (a pointer: its item 0; a
     /// reference) reaches.
     fn place_of(&mut self, obj: &LVal, range: TextRange) -> Lowered<Place> {
@@ -80,6 +121,7 @@ impl FnLower<'_, '_, '_> {
         match self.cx.interp.vm.types.kind(obj.ty) {
             TypeKind::Ref { .. } => Ok(Place {
                 table: obj.regs[0],
+                cached: None,
                 first: Some(obj.regs[1]),
                 parts,
                 len: obj.regs[2],
@@ -88,6 +130,7 @@ impl FnLower<'_, '_, '_> {
             }),
             _ => Ok(Place {
                 table: obj.regs[0],
+                cached: (obj.regs.len() > 2).then(|| obj.regs[2..].to_vec()),
                 first: None,
                 parts,
                 len: obj.regs[1],
@@ -107,7 +150,10 @@ impl FnLower<'_, '_, '_> {
     ) -> Vec<VReg> {
         let n = place.parts.max(1);
         parts
-            .map(|j| self.part_buffer(place.table, place.first, n, j, on_null, on_oob))
+            .map(|j| match &place.cached {
+                Some(bufs) => bufs[j],
+                None => self.part_buffer(place.table, place.first, n, j, on_null, on_oob),
+            })
             .collect()
     }
 

@@ -101,16 +101,17 @@ impl FnLower<'_, '_, '_> {
         let eight = self.fb.const_(Ty::U64, 8);
         let table = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[k, eight], range, call)?;
         let (on_null, on_oob) = self.access_codes(Access::Store, call);
+        let mut regs = vec![table, n];
         for (j, part) in layout.parts.iter().enumerate() {
             let size = self.fb.const_(Ty::U64, u64::from(part.size()));
             let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
             let at = self.fb.const_(Ty::I64, j as u64);
             self.fb.store(table, k, at, b, on_null, on_oob);
+            if layout.cached {
+                regs.push(b);
+            }
         }
-        Ok(LVal {
-            ty,
-            regs: vec![table, n],
-        })
+        Ok(LVal { ty, regs })
     }
 
     /// The buffer of part `j` of the items of the allocation whose table
@@ -144,9 +145,12 @@ impl FnLower<'_, '_, '_> {
         self.fb.load(Ty::Ptr, table, len, at, on_null, on_oob)
     }
 
-    /// The buffers of the item parts `parts` of pointer `p`: its one
-    /// buffer (a primitive item), else read from its table.
-    fn part_buffers(
+    /// The buffers of the item parts `parts` of pointer `p`: its registers
+    /// (a primitive item's one buffer, or cached part buffers), else read
+    /// from its table. A load or store through a register buffer makes the
+    /// NULL check (a NULL pointer's registers are all 0), as the table
+    /// load would.
+    pub(super) fn part_buffers(
         &mut self,
         p: &LVal,
         layout: &PtrLayout,
@@ -154,12 +158,12 @@ impl FnLower<'_, '_, '_> {
         on_null: spy_jit::ir::ErrCode,
         on_oob: spy_jit::ir::ErrCode,
     ) -> Vec<VReg> {
-        if layout.prim {
-            return vec![p.regs[0]];
-        }
         let n = layout.table_len();
         parts
-            .map(|j| self.part_buffer(p.regs[0], None, n, j, on_null, on_oob))
+            .map(|j| match layout.cached_buffer(j) {
+                Some(r) => p.regs[r],
+                None => self.part_buffer(p.regs[0], None, n, j, on_null, on_oob),
+            })
             .collect()
     }
 
@@ -378,9 +382,12 @@ impl FnLower<'_, '_, '_> {
         }
         let hs = self.cx.helpers;
         (0..layout.parts.len())
-            .map(|j| {
-                let j = self.fb.const_(Ty::U64, j as u64);
-                self.helper_value_in_call(hs.mem_part, Ty::Ptr, &[p.regs[0], j], call, call)
+            .map(|j| match layout.cached_buffer(j) {
+                Some(r) => Ok(p.regs[r]),
+                None => {
+                    let j = self.fb.const_(Ty::U64, j as u64);
+                    self.helper_value_in_call(hs.mem_part, Ty::Ptr, &[p.regs[0], j], call, call)
+                }
             })
             .collect()
     }

@@ -749,17 +749,16 @@ impl FnLower<'_, '_, '_> {
                 attr,
                 range,
             } => {
-                if let ExprKind::Subscript { value: p, indices } = &obj.kind {
-                    return self.ptr_item_field_store(p, indices, attr, value, obj.range);
-                }
+                // the object first (`p[i]`: a reference, checked), then
+                // the value, as ASTFrame
                 let o = self.expr(obj)?;
-                if self.ptr_item(o.ty).is_none() {
+                if !self.is_mem_field(o.ty, attr) {
                     return self.unsupported("an assignment to an attribute", *range);
                 }
                 let v = self.expr(value)?;
-                let ty = self.ptr_field_type(o.ty, attr, *range)?;
+                let ty = self.mem_field_type(o.ty, attr, *range)?;
                 let v = self.coerce(v, ty, value.range)?;
-                self.ptr_set_field(o, attr, v, value.range)
+                self.mem_set_field(o, attr, v, value.range)
             }
             AssignTarget::Subscript {
                 value: obj,

@@ -7,7 +7,8 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
-//! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `ptr.rs`     | pointers: allocation, item loads and stores, display         |
+//! | `memref.rs`  | references (`gc_ref[T]`) and struct fields through pointers and references |
 //! | `interp_list.rs` | the `interp_list[T](a, b, ...)` constructor (a `list[T]`) |
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
@@ -22,6 +23,8 @@
 //! | `dict_rt.rs` | the runtime helpers of dicts (entries of words, `vm::dict`'s order) |
 //! | `file.rs`    | `_file::file`: handles; `open`, the methods, `for line in f`, text |
 //! | `file_rt.rs` | the runtime helpers of files (the interpreter's `host::Files`, lent to the run) |
+//! | `rawbuffer.rs` | `rawbuffer.RawBuffer`: a pointer to bytes; `rb_alloc`, `rb_get_*`, `rb_set_*` |
+//! | `rawbuffer_rt.rs` | the runtime helpers of `rawbuffer` (scalars at byte offsets, `vm::ops::rawbuffer`) |
 //! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -52,8 +55,11 @@ pub mod layout;
 mod list;
 pub mod list_rt;
 pub mod mem_rt;
+mod memref;
 mod minmax;
 mod ptr;
+mod rawbuffer;
+pub mod rawbuffer_rt;
 pub mod run;
 mod simd;
 pub mod str_rt;

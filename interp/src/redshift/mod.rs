@@ -676,6 +676,9 @@ impl Interp<'_> {
                 globals.push(stmt);
             }
         }
+        // (made before the imports are read: their parameter types may
+        // need one, `gc_ref` for a reference's conversion)
+        let helpers = self.residual_helpers(sh, &frame)?;
         let user_imports: Vec<String> = sh
             .read()
             .user_imports
@@ -726,7 +729,7 @@ impl Interp<'_> {
         body.extend(early_globals);
         body.extend(class_defs);
         body.extend(globals);
-        body.extend(self.residual_helpers(sh, &frame)?);
+        body.extend(helpers);
         for func in &order {
             if methods.contains_key(&*func.fqn) {
                 continue;

@@ -194,6 +194,7 @@ impl Interp<'_> {
     fn short_repr(&self, v: &Value) -> String {
         match v {
             Value::Ptr(_) => "a pointer".to_string(),
+            Value::Ref(_) => "a reference".to_string(),
             Value::List(_) => "a list".to_string(),
             Value::Dict(_) => "a dict".to_string(),
             Value::Meta(_) => "a MetaArg".to_string(),
@@ -267,8 +268,13 @@ impl Interp<'_> {
                     .note_import(&self.modname(f), "__spy__", "EmptyDictType");
                 name_expr("EmptyDictType", range)
             }
-            TypeKind::Ptr { item, gc } => {
-                let name = if gc { "gc_ptr" } else { "raw_ptr" };
+            TypeKind::Ptr { item, gc } | TypeKind::Ref { item, gc } => {
+                let name = match (self.vm.types.kind(t), gc) {
+                    (TypeKind::Ptr { .. }, true) => "gc_ptr",
+                    (TypeKind::Ptr { .. }, false) => "raw_ptr",
+                    (_, true) => "gc_ref",
+                    (_, false) => "raw_ref",
+                };
                 f.shift()?.note_import(&self.modname(f), "unsafe", name);
                 let item = self.type_expr(f, item, range)?;
                 build::subscript(name_expr(name, range), vec![item], range)
@@ -298,6 +304,10 @@ impl Interp<'_> {
             TypeKind::File => {
                 f.shift()?.note_import(&self.modname(f), "_file", "file");
                 name_expr("file", range)
+            }
+            TypeKind::RawBuffer => {
+                f.shift()?.note_import(&self.modname(f), "rawbuffer", "RawBuffer");
+                name_expr("RawBuffer", range)
             }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
@@ -337,6 +347,7 @@ impl Interp<'_> {
             Builtin::Math(m) => imported(self, "math", m.name()),
             Builtin::Mem(m) => imported(self, "unsafe", m.name()),
             Builtin::Div(d) => imported(self, "unsafe", d.name()),
+            Builtin::Rb(r) => imported(self, "rawbuffer", r.name()),
             Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());
@@ -353,6 +364,8 @@ impl Interp<'_> {
             Builtin::Alloc { gc: false } => imported(self, "unsafe", "raw_alloc"),
             Builtin::PtrType { gc: true } => imported(self, "unsafe", "gc_ptr"),
             Builtin::PtrType { gc: false } => imported(self, "unsafe", "raw_ptr"),
+            Builtin::RefType { gc: true } => imported(self, "unsafe", "gc_ref"),
+            Builtin::RefType { gc: false } => imported(self, "unsafe", "raw_ref"),
             Builtin::SimdType => imported(self, "simd", "SIMD"),
             Builtin::PtrSimdLoad => imported(self, "simd", "ptr_simd_load"),
             Builtin::SimdWidthOf => imported(self, "simd", "simd_width_of"),

@@ -11,6 +11,8 @@
 //!   operations whose operands do not change in a loop move before it;
 //! - [`versioning`]: counted loops whose accesses an entry test proves in
 //!   bounds run a copy without bounds checks;
+//! - [`modulo`]: `iv % k` of a counted loop's induction variable is kept
+//!   in a local updated with `iv`;
 //! - [`memo`]: an access an earlier check of the same pointer, length and
 //!   index already covers is not checked again.
 
@@ -25,6 +27,10 @@ pub use licm::hoist_invariants;
 pub mod versioning;
 
 pub use versioning::version_loops;
+
+pub mod modulo;
+
+pub use modulo::reduce_modulos;
 
 pub mod memo;
 

@@ -54,7 +54,7 @@ pub fn version_loops(m: &mut Module) -> usize {
 
 /// Temporaries defined by a constant anywhere in `f` (defined once, so
 /// their value is the same wherever they are read).
-fn const_temps(f: &Function) -> HashMap<VReg, Word> {
+pub(super) fn const_temps(f: &Function) -> HashMap<VReg, Word> {
     let mut m = HashMap::new();
     walk(&f.body, &mut |s| {
         if let Stmt::Assign {
@@ -179,7 +179,7 @@ impl Facts<'_> {
 }
 
 /// The head of a loop body: pure temporaries, then `if cond {} else {break}`.
-fn head_of(f: &Function, body: &Block) -> Option<(usize, VReg)> {
+pub(super) fn head_of(f: &Function, body: &Block) -> Option<(usize, VReg)> {
     for (k, s) in body.0.iter().enumerate() {
         match s {
             Stmt::Mark(_) => {}
@@ -340,7 +340,17 @@ fn temp(f: &mut Function, ty: Ty) -> VReg {
     VReg(f.vregs.len() as u32 - 1)
 }
 
-fn assign(f: &mut Function, out: &mut Vec<Stmt>, ty: Ty, op: Op) -> VReg {
+/// A new local of type `ty`.
+pub(super) fn local(f: &mut Function, ty: Ty) -> VReg {
+    f.vregs.push(VRegInfo {
+        ty,
+        kind: VRegKind::Local,
+    });
+    VReg(f.vregs.len() as u32 - 1)
+}
+
+/// `out += [t = op]` for a new temporary `t` of type `ty`; returns `t`.
+pub(super) fn assign(f: &mut Function, out: &mut Vec<Stmt>, ty: Ty, op: Op) -> VReg {
     let d = temp(f, ty);
     out.push(Stmt::Assign { dst: d, op });
     d

@@ -18,7 +18,7 @@
 //! unobservable; the value is the same because no operand changes in the
 //! loop. Fallible operations (`//`, `/`, loads) never move.
 
-use super::{each_def, each_use, walk};
+use super::{each_def, each_use, walk, walk_stmts};
 use crate::ir::{Block, Function, Module, Stmt, VReg, VRegKind};
 
 /// Run both steps on every function of `m` (verified; the result verifies
@@ -36,8 +36,7 @@ pub fn hoist_invariants(m: &mut Module) -> usize {
 
 fn uses_in(stmts: &[Stmt], v: VReg) -> usize {
     let mut n = 0;
-    let b = Block(stmts.to_vec());
-    walk(&b, &mut |s| each_use(s, |u| n += (u == v) as usize));
+    walk_stmts(stmts, &mut |s| each_use(s, |u| n += (u == v) as usize));
     n
 }
 

@@ -36,4 +36,4 @@ pub mod memo;
 
 pub use memo::memoize_checks;
 
-pub(crate) use crate::ir::visit::{each_def, each_use, walk};
+pub(crate) use crate::ir::visit::{each_def, each_use, walk, walk_stmts};

@@ -39,7 +39,7 @@
 //! `iv` holds the tested value.
 
 use super::versioning::{assign, const_temps, head_of, local};
-use super::{each_def, walk};
+use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, ErrCode, Function, Module, Op, Stmt, Ty, VReg, VRegKind, Word};
 use std::collections::HashMap;
 
@@ -196,8 +196,8 @@ fn plan(f: &Function, consts: &HashMap<VReg, Word>, body: &Block) -> Option<Plan
         return None;
     }
     let mut uses = Vec::new();
-    for s in &body.0[head + 1..write] {
-        walk(&Block(vec![s.clone()]), &mut |s| {
+    {
+        walk_stmts(&body.0[head + 1..write], &mut |s| {
             let Stmt::Assign {
                 dst,
                 op: Op::FloorMod { a, b, on_zero },

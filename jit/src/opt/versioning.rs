@@ -32,7 +32,7 @@
 //! the original loop runs unchanged.
 
 use super::inline::rename_stmt;
-use super::{each_def, walk};
+use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, Function, Module, Op, Stmt, Ty, VReg, VRegInfo, VRegKind, Word};
 use std::collections::HashMap;
 
@@ -228,15 +228,13 @@ fn plan(f: &Function, consts: &HashMap<VReg, Word>, body: &Block) -> Option<Plan
             continue;
         }
         let mut defs = HashMap::new();
-        for s in &body.0[..=write] {
-            walk(&Block(vec![s.clone()]), &mut |s| {
-                if let Stmt::Assign { dst, op } = s {
-                    if f.vregs[dst.index()].kind == VRegKind::Temp {
-                        defs.insert(*dst, op.clone());
-                    }
+        walk_stmts(&body.0[..=write], &mut |s| {
+            if let Stmt::Assign { dst, op } = s {
+                if f.vregs[dst.index()].kind == VRegKind::Temp {
+                    defs.insert(*dst, op.clone());
                 }
-            });
-        }
+            }
+        });
         let facts = Facts {
             f,
             consts,
@@ -276,8 +274,8 @@ fn finish(
     };
     let mut bufs: Vec<(VReg, VReg, i64)> = vec![];
     let mut ok = true;
-    for s in &body.0[head + 1..write] {
-        walk(&Block(vec![s.clone()]), &mut |s| {
+    {
+        walk_stmts(&body.0[head + 1..write], &mut |s| {
             let (ptr, len, index, lanes) = match s {
                 Stmt::Assign {
                     dst,

@@ -28,6 +28,8 @@ pub mod versioning;
 
 pub use versioning::version_loops;
 
+mod widen;
+
 pub mod modulo;
 
 pub use modulo::reduce_modulos;

@@ -23,11 +23,15 @@
 //! of `iv` before the loop, every iteration that reaches an access has
 //! `0 <= i0 <= iv <= n - W`; the entry test (in `I64`) is
 //!
-//! `0 <= i0 <= MAX - K && 0 <= n <= MAX - K && for each (ptr, len, c, w): ptr != 0 &&
+//! `0 <= i0 <= MAX - K - C && 0 <= n <= MAX - K - C && for each (ptr, len, c, w): ptr != 0 &&
 //! n - W + c + w <= len` (`w` the lanes of the access, 1 for a scalar),
 //!
-//! where `K` bounds `s` and every `c + w`, so no `iv + s`, `iv + W` or
-//! `iv + c` of the loop wraps. The test computes only pure operations, so
+//! where `K` bounds `s`, `W` and every `c + w`, and `C` is [`MAX_CONST`]:
+//! every value `iv` takes in the copy is in `0 ..= MAX - C` (`i0`, or a
+//! tested `iv <= n - W` plus `s <= K`), so no `iv + s`, `iv + W` or `iv +
+//! c` of the loop wraps, nor any `iv + c` with `c <= C`, which lets the
+//! copy compute the `iv + c` of an `i32` induction variable in `i64`
+//! ([`super::widen`]). The test computes only pure operations, so
 //! running it is unobservable; when it fails (or no iteration would run)
 //! the original loop runs unchanged.
 
@@ -36,8 +40,9 @@ use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, Function, Module, Op, Stmt, Ty, VReg, VRegInfo, VRegKind, Word};
 use std::collections::HashMap;
 
-/// The largest constant (`s`, `W`, `c + w`) the proof accepts.
-const MAX_CONST: i64 = 1 << 20;
+/// The largest constant (`s`, `W`, `c + w`) the proof accepts, and the
+/// largest offset `iv + c` of the unchecked copy known not to wrap.
+pub(super) const MAX_CONST: i64 = 1 << 20;
 
 /// Version every eligible loop of `m` (verified; the result verifies too).
 /// Returns the number of loops versioned.
@@ -89,7 +94,7 @@ fn version_block(f: &mut Function, consts: &HashMap<VReg, Word>, b: &mut Block) 
                 match plan(f, consts, &body) {
                     Some(p) => {
                         n += 1;
-                        emit_versioned(f, p, body, &mut b.0);
+                        emit_versioned(f, consts, p, body, &mut b.0);
                     }
                     None => b.0.push(Stmt::Loop { body }),
                 }
@@ -364,7 +369,7 @@ fn as_i64(f: &mut Function, out: &mut Vec<Stmt>, v: VReg) -> VReg {
 }
 
 /// Append the entry test and `if ok { fast copy } else { original }`.
-fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
+fn emit_versioned(f: &mut Function, consts: &HashMap<VReg, Word>, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     let max = if f.ty(p.iv) == Ty::I32 {
         i64::from(i32::MAX)
     } else {
@@ -373,7 +378,7 @@ fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     let i0 = as_i64(f, out, p.iv);
     let n = as_i64(f, out, p.n);
     let zero = assign(f, out, Ty::I64, Op::Const(0));
-    let lim = assign(f, out, Ty::I64, Op::Const((max - p.k) as Word));
+    let lim = assign(f, out, Ty::I64, Op::Const((max - p.k - MAX_CONST) as Word));
     let c1 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Ge, i0, zero));
     let c2 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Ge, n, zero));
     let c3 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Le, n, lim));
@@ -414,9 +419,18 @@ fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     for s in &mut fast.0 {
         rename_stmt(s, &|v| map.get(&v).copied().unwrap_or(v));
     }
+    // With an `i32` induction variable, `iv + c` is also computed in
+    // `i64` in the copy (`widen`).
+    let then_ = if f.ty(p.iv) == Ty::I32 {
+        let (mut before, fast) = super::widen::widen(f, consts, p.iv, p.write, MAX_CONST, &fast);
+        before.push(Stmt::Loop { body: fast });
+        before
+    } else {
+        vec![Stmt::Loop { body: fast }]
+    };
     out.push(Stmt::If {
         cond: ok,
-        then_: Block(vec![Stmt::Loop { body: fast }]),
+        then_: Block(then_),
         else_: Block(vec![Stmt::Loop { body }]),
     });
 }

@@ -58,12 +58,21 @@ fn module(shape: Shape, ty: Ty, k2: i64) -> (Module, FuncId) {
         Shape::ConstBoundStep3 | Shape::Step3 => 3,
         _ => 1,
     };
+    // acc = acc * 1000003 + i64(x) + i64(f64(x) * 0.5) + i64(f32(x))
     let mix = |f: &mut spy_jit::ir::FunctionBuilder, x| {
         let wide = if ty == Ty::I64 { x } else { f.convert(Ty::I64, x) };
         let c = f.const_(Ty::I64, 1_000_003);
         let a = f.binary(BinOp::Mul, acc, c);
         let b = f.binary(BinOp::Add, a, wide);
-        f.assign(acc, Op::Copy(b));
+        let d = f.convert(Ty::F64, x);
+        let half = f.const_(Ty::F64, 0.5f64.to_bits());
+        let dh = f.binary(BinOp::Mul, d, half);
+        let di = f.convert(Ty::I64, dh);
+        let b2 = f.binary(BinOp::Add, b, di);
+        let g = f.convert(Ty::F32, x);
+        let gi = f.convert(Ty::I64, g);
+        let b3 = f.binary(BinOp::Add, b2, gi);
+        f.assign(acc, Op::Copy(b3));
     };
     f.loop_(|f| {
         let ci = f.op(ty, Op::Copy(i));

@@ -19,18 +19,21 @@
 //! no write wraps when `s == 1` (or `n` is a constant with `n - 1 + s`
 //! in range). Without a wrap, `(iv + s) % k == (iv % k + s % k) % k`, and
 //! with both terms in `0 .. k` the last `% k` is one conditional
-//! subtraction. So, with `m` a new local:
+//! subtraction. So, with `m` a new `i64` local:
 //!
 //! ```text
-//! m = iv % k                      # before the loop (pure: k is not 0)
+//! m = i64(iv % k)                 # before the loop (pure: k is not 0)
 //! loop {
 //!   ...
-//!   t = m                         # was t = iv % k (between the test and the write)
+//!   t = i32(m)                    # was t = iv % k (between the test and the write)
 //!   iv = iv + s
 //!   m = m + s % k; if m >= k { m = m - k }
 //!   ...
 //! }
 //! ```
+//!
+//! (`m` is in `0 .. k`, so `i32(m)` is exact, and a conversion of `t` to
+//! `i64` or a float converts `m` instead: the same value.)
 //!
 //! `m` changes exactly when `iv` does (a `continue` before the write skips
 //! both), so `m == iv % k` wherever `iv` has the iteration's value. `k` is
@@ -239,7 +242,9 @@ fn collect_defs<'a>(f: &Function, s: &'a Stmt, defs: &mut HashMap<VReg, &'a Op>)
 /// Rewrite the loop `body` by the plan; the initial values go to `before`.
 fn apply(f: &mut Function, p: Plan, body: &mut Block, before: &mut Vec<Stmt>) {
     let ty = f.ty(p.iv);
-    // One local per divisor: (divisor, local, the divisor's register).
+    // The residue lives in an `i64` local (it is in `0 .. k`, so an `i32`
+    // residue is its `i32` conversion, and its step needs no extension).
+    // One local per divisor: (divisor, local, the divisor in `I64`).
     let mut by_divisor: Vec<(i64, VReg, VReg)> = Vec::new();
     let mut replaced: HashMap<VReg, VReg> = HashMap::new();
     for &(dst, k, on_zero) in &p.uses {
@@ -249,43 +254,40 @@ fn apply(f: &mut Function, p: Plan, body: &mut Block, before: &mut Vec<Stmt>) {
                 // The divisor's own register may be defined in the loop: a
                 // constant of the same value before it.
                 let b = assign(f, before, ty, Op::Const(k as Word));
-                let m = local(f, ty);
+                let r = assign(f, before, ty, Op::FloorMod { a: p.iv, b, on_zero });
+                let m = local(f, Ty::I64);
                 before.push(Stmt::Assign {
                     dst: m,
-                    op: Op::FloorMod { a: p.iv, b, on_zero },
+                    op: widened(ty, r),
                 });
-                by_divisor.push((k, m, b));
+                let b64 = assign(f, before, Ty::I64, Op::Const(k as Word));
+                by_divisor.push((k, m, b64));
                 m
             }
         };
         replaced.insert(dst, m);
     }
     for s in &mut body.0[..p.write] {
-        replace(s, &replaced);
+        replace(f, s, &replaced);
     }
     let mut update = Vec::new();
-    for &(k, m, b) in &by_divisor {
+    for &(k, m, b64) in &by_divisor {
         let s = p.step % k;
         if s == 0 {
             continue;
         }
-        let cs = assign(f, &mut update, ty, Op::Const(s as Word));
-        let cur = assign(f, &mut update, ty, Op::Copy(m));
-        let next = assign(f, &mut update, ty, Op::Binary(BinOp::Add, cur, cs));
+        let cs = assign(f, before, Ty::I64, Op::Const(s as Word));
         update.push(Stmt::Assign {
             dst: m,
-            op: Op::Copy(next),
+            op: Op::Binary(BinOp::Add, m, cs),
         });
-        let over = assign(f, &mut update, Ty::Bool, Op::Cmp(CmpOp::Ge, next, b));
-        let mut wrap = Vec::new();
-        let back = assign(f, &mut wrap, ty, Op::Binary(BinOp::Sub, next, b));
-        wrap.push(Stmt::Assign {
-            dst: m,
-            op: Op::Copy(back),
-        });
+        let over = assign(f, &mut update, Ty::Bool, Op::Cmp(CmpOp::Ge, m, b64));
         update.push(Stmt::If {
             cond: over,
-            then_: Block(wrap),
+            then_: Block(vec![Stmt::Assign {
+                dst: m,
+                op: Op::Binary(BinOp::Sub, m, b64),
+            }]),
             else_: Block(vec![]),
         });
     }
@@ -293,17 +295,40 @@ fn apply(f: &mut Function, p: Plan, body: &mut Block, before: &mut Vec<Stmt>) {
     body.0.splice(at..at, update);
 }
 
-/// Replace the modulos of `replaced` in `s` by copies of their local.
-fn replace(s: &mut Stmt, replaced: &HashMap<VReg, VReg>) {
+/// `i64(v)` of a register of type `ty` (`I32` or `I64`).
+fn widened(ty: Ty, v: VReg) -> Op {
+    if ty == Ty::I64 {
+        Op::Copy(v)
+    } else {
+        Op::Convert(v)
+    }
+}
+
+/// Replace the modulos of `replaced` in `s` by their local (converted to
+/// the modulo's type), and a conversion of such a modulo to `i64` or a
+/// float by the conversion of the local (the same value).
+fn replace(f: &Function, s: &mut Stmt, replaced: &HashMap<VReg, VReg>) {
     match s {
         Stmt::Assign { dst, op } => {
             if let Some(&m) = replaced.get(dst) {
-                *op = Op::Copy(m);
+                *op = if f.ty(*dst) == Ty::I64 {
+                    Op::Copy(m)
+                } else {
+                    Op::Convert(m)
+                };
+            } else if let Op::Convert(x) = *op {
+                if let Some(&m) = replaced.get(&x) {
+                    match f.ty(*dst) {
+                        Ty::I64 => *op = Op::Copy(m),
+                        Ty::F64 | Ty::F32 => *op = Op::Convert(m),
+                        _ => {}
+                    }
+                }
             }
         }
         Stmt::If { then_, else_, .. } => {
             for s in then_.0.iter_mut().chain(else_.0.iter_mut()) {
-                replace(s, replaced);
+                replace(f, s, replaced);
             }
         }
         _ => {}

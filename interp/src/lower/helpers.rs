@@ -58,7 +58,7 @@ pub struct RunState {
     pub(super) bytes: Vec<Rc<[u8]>>,
     /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
     /// (at a fixed address) until the run ends.
-    pub(super) buffers: Vec<Vec<u64>>,
+    pub(super) buffers: Vec<spy_jit::runtime::buffer::ZeroedWords>,
     /// The integer arguments of the memory operation being called, and
     /// its checked plan (`mem_rt`).
     pub(super) mem_args: Vec<i64>,
@@ -145,7 +145,7 @@ impl RunState {
     /// refuses it.
     fn buffer(&mut self, bytes: u64) -> Option<Word> {
         let words = usize::try_from(bytes.div_ceil(8)).ok()?;
-        let mut v = spy_jit::runtime::mem::zeroed_words(words)?;
+        let mut v = spy_jit::runtime::buffer::ZeroedWords::new(words)?;
         let addr = v.as_mut_ptr() as Word;
         self.buffers.push(v);
         Some(addr)

@@ -20,7 +20,7 @@ use crate::vm::ops::OpError;
 /// The fill code of a part that only byte 0 can fill (a pointer's parts).
 pub const FILL_ZERO: Word = u64::MAX;
 
-pub(super) fn buffer(st: &mut RunState, addr: u64) -> &mut Vec<u64> {
+pub(super) fn buffer(st: &mut RunState, addr: u64) -> &mut [u64] {
     st.buffers
         .iter_mut()
         .find(|b| b.as_ptr() as u64 == addr)

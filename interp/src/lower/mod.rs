@@ -402,8 +402,11 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     spy_jit::opt::inline_module(&mut module_ir, &Default::default());
     // Then pure loop-invariant operations (conversions, broadcasts) move out of loops.
     spy_jit::opt::hoist_invariants(&mut module_ir);
+    // Then `i % k` of a counted loop's index is a local stepped with it
+    // (spec §17.2 item 20).
+    spy_jit::opt::reduce_modulos(&mut module_ir);
     // Then counted loops whose accesses an entry test proves in bounds get
-    // an unchecked copy (spec §17.2 item 17).
+    // an unchecked copy, counting in i64 (spec §17.2 item 17).
     spy_jit::opt::version_loops(&mut module_ir);
     // Then an access an earlier check of the same pointer, length and index
     // covers is not checked again (spec §17.2 item 19).

@@ -15,8 +15,9 @@
 //! - unused pure temporaries are removed, and so are the pure assignments
 //!   of a local that is never read.
 //!
-//! Locals are never folded (they are mutable); floats only fold when every
-//! operand is constant.
+//! Nothing is recorded about locals (they are mutable), though their
+//! assignments simplify like a temporary's definition; floats only fold
+//! when every operand is constant.
 
 use super::regalloc::each_use;
 use crate::ir::{sem, BinOp, Block, Function, Op, Stmt, Ty, VOp, VReg, VRegKind, Word};
@@ -237,10 +238,12 @@ fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
                 if let Some(o) = rebuilt(f, dst, &op, &facts.lane) {
                     op = o;
                 }
+                // A local's operation simplifies too (`x + 0` is a copy),
+                // but nothing is recorded about the mutable local.
+                if let Some(o) = fold(f, f.ty(dst), &op, &facts.konst) {
+                    op = o;
+                }
                 if f.vregs[d].kind == VRegKind::Temp {
-                    if let Some(o) = fold(f, f.ty(dst), &op, &facts.konst) {
-                        op = o;
-                    }
                     match op {
                         Op::Const(w) => facts.konst[d] = Some(w),
                         Op::Copy(a) if f.vregs[a.index()].kind == VRegKind::Temp => facts.alias[d] = a,

@@ -53,10 +53,11 @@ pub struct X64Module {
 }
 
 /// The function as the back end compiles it: simplified, then with its
-/// induction-variable multiplications strength-reduced. Listings print
-/// this, since its virtual registers are the ones the allocator placed.
+/// induction-variable multiplications strength-reduced and its exit tests
+/// rewritten with value ranges. Listings print this, since its virtual
+/// registers are the ones the allocator placed.
 pub fn optimize(f: &crate::ir::Function) -> crate::ir::Function {
-    super::strength::reduce(&super::simplify::simplify(f))
+    super::exits::rewrite(&super::strength::reduce(&super::simplify::simplify(f)))
 }
 
 pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError> {

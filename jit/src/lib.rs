@@ -311,7 +311,7 @@ impl CompiledModule {
         // The IR the back end compiled (simplified, strength-reduced, exit
         // tests rewritten): the registers below are its virtual registers,
         // some of them new.
-        let optimized = x64::module::optimize(lowered);
+        let (optimized, ranges) = x64::module::prepare(lowered);
         let func = &optimized;
         let _ = writeln!(
             out,
@@ -319,7 +319,6 @@ impl CompiledModule {
         );
         out.push_str(&ir::print::print_function_marked(m, func, mark));
         let _ = writeln!(out, "-- registers (and value ranges narrower than the type)");
-        let ranges = x64::range::Ranges::analyse(func);
         for (i, l) in self.inner.function_locations(f).iter().enumerate() {
             if let Some(l) = l {
                 let v = ir::VReg(i as u32);

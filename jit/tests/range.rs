@@ -540,7 +540,9 @@ fn other_widths_and_tests() {
         let m = m.finish().unwrap();
         let r = Ranges::analyse(m.function(id));
         // `k != stop` with `stop` the top of the type: k + 1 cannot wrap.
-        assert!(r.exact(next.unwrap()), "{ty:?}");
+        // (A function with 64-bit arithmetic only is not analysed: its
+        // results need no extension whatever their ranges.)
+        assert_eq!(r.exact(next.unwrap()), ty.bits() < 64, "{ty:?}");
         let near = |d: u64| spy_jit::ir::sem::canon(ty, stop.wrapping_sub(d));
         check_runs(
             &m,

@@ -131,6 +131,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         alloc: &'a Allocation,
         labels: &'a [DynamicLabel],
         recursion_error: ErrCode,
+        ranges: super::range::Ranges,
     ) -> Self {
         let epilogue = em.new_label();
         let mut uses = vec![0; f.vregs.len()];
@@ -170,7 +171,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             rax_val: None,
             copy_of: None,
             loose: super::loose::Loose::analyse(f),
-            ranges: super::range::Ranges::analyse(f),
+            ranges,
         }
     }
 

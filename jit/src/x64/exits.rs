@@ -25,11 +25,10 @@ use super::simplify::simplify;
 use crate::ir::visit::{each_def, each_use, walk};
 use crate::ir::{BinOp, Block, CmpOp, Function, Op, Stmt, Ty, VReg, VRegInfo, VRegKind};
 
-/// `f` with its exit tests rewritten (the simplified copy, unchanged when
-/// nothing applies).
-pub fn rewrite(f: &Function) -> Function {
-    let ranges = Ranges::analyse(f);
-    let mut g = f.clone();
+/// `f` with its exit tests rewritten (simplified again when something
+/// changed) and the value ranges of the result.
+pub fn rewrite(mut g: Function) -> (Function, Ranges) {
+    let ranges = Ranges::analyse(&g);
     let mut defs: Vec<Option<Op>> = vec![None; g.vregs.len()];
     let mut uses = vec![0u32; g.vregs.len()];
     walk(&g.body, &mut |s| {
@@ -51,9 +50,11 @@ pub fn rewrite(f: &Function) -> Function {
     g.body = cx.block(body);
     g.vregs = cx.vregs;
     if cx.changed {
-        simplify(&g)
+        let g = simplify(&g);
+        let ranges = Ranges::analyse(&g);
+        (g, ranges)
     } else {
-        g
+        (g, ranges)
     }
 }
 

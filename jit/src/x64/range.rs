@@ -25,8 +25,8 @@
 //!   iteration added (`while k + 2 < n: k = k + 1` gives `k <= n - 2`) —
 //!   and, if the next pass outgrows the guess, to its whole type, so the
 //!   iteration ends after a few passes with an interval that holds on entry
-//!   and is kept by the body. The intervals are recorded in one last pass
-//!   over the body from that state.
+//!   and is kept by the body. The definitions of that last pass are the
+//!   ones recorded.
 //!
 //! Every interval is a superset of the values the registers take, which
 //! `ir::eval` defines; the tests in `tests/range.rs` check the intervals
@@ -119,6 +119,12 @@ pub struct Ranges {
 impl Ranges {
     pub fn analyse(f: &Function) -> Ranges {
         let n = f.vregs.len();
+        if !worth_analysing(f) {
+            return Ranges {
+                range: vec![None; n],
+                inexact: vec![false; n],
+            };
+        }
         let mut cx = Cx {
             f,
             full: f.vregs.iter().map(|r| Interval::of_type(r.ty)).collect(),
@@ -126,27 +132,36 @@ impl Ranges {
             cmp_gens: vec![[0; 2]; n],
             loops: vec![],
             recording: true,
-            range: vec![None; n],
-            inexact: vec![false; n],
+            log: Vec::with_capacity(2 * n),
+            bounds: vec![],
             next_gen: 1,
         };
         index_defs(&f.body, &mut cx.defs);
-        let mut st = State {
-            val: cx.full.iter().map(|r| r.unwrap_or(Interval::point(0))).collect(),
-            lin: vec![None; n],
-            gen: vec![0; n],
-        };
+        let mut st = State(
+            cx.full
+                .iter()
+                .map(|r| Slot {
+                    val: r.unwrap_or(Interval::point(0)),
+                    lin: None,
+                    gen: 0,
+                })
+                .collect(),
+        );
         for &p in &f.params {
             if let Some(full) = cx.full[p.index()] {
                 cx.record(p, full, true);
             }
-            st.gen[p.index()] = cx.fresh_gen();
+            st.0[p.index()].gen = cx.fresh_gen();
         }
         cx.block(Some(st), &f.body);
-        Ranges {
-            range: cx.range,
-            inexact: cx.inexact,
+        let mut range: Vec<Option<Interval>> = vec![None; n];
+        let mut inexact = vec![false; n];
+        for (v, r, exact) in cx.log {
+            let i = v.index();
+            range[i] = Some(range[i].map_or(r, |o| o.hull(r)));
+            inexact[i] |= !exact;
         }
+        Ranges { range, inexact }
     }
 
     /// An interval holding every value `v` takes (`None`: not an integer
@@ -165,6 +180,30 @@ impl Ranges {
     pub fn non_negative(&self, v: VReg) -> bool {
         self.get(v).is_some_and(|r| r.lo >= 0)
     }
+}
+
+/// Whether some operation of `f` has a use for ranges: narrow `+ - *`,
+/// negation or `~` (their extensions), `//` or `%` (a constant divisor's
+/// plan), a comparison of a temporary sum or difference (`x64::exits`).
+fn worth_analysing(f: &Function) -> bool {
+    let narrow = |v: VReg| matches!(f.ty(v), Ty::I8 | Ty::U8 | Ty::I32 | Ty::U32);
+    let mut sums = vec![false; f.vregs.len()];
+    let mut worth = false;
+    crate::ir::visit::walk(&f.body, &mut |s| {
+        if let Stmt::Assign { dst, op } = s {
+            match *op {
+                Op::Binary(BinOp::Add | BinOp::Sub, ..) => {
+                    sums[dst.index()] = f.vregs[dst.index()].kind == VRegKind::Temp;
+                    worth |= narrow(*dst);
+                }
+                Op::Binary(BinOp::Mul, ..) | Op::Unary(..) => worth |= narrow(*dst),
+                Op::FloorDiv { .. } | Op::FloorMod { .. } => worth = true,
+                Op::Cmp(_, a, b) => worth |= sums[a.index()] || sums[b.index()],
+                _ => {}
+            }
+        }
+    });
+    worth
 }
 
 fn index_defs<'f>(b: &'f Block, defs: &mut [Option<&'f Op>]) {
@@ -186,30 +225,32 @@ fn index_defs<'f>(b: &'f Block, defs: &mut [Option<&'f Op>]) {
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Lin {
     base: VReg,
-    off: i128,
+    gen: u32,
+    off: i64,
+}
+
+/// What is known of one register at one program point.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// Its interval (meaningless for types without ranges).
+    val: Interval,
+    /// A temporary: the register plus a constant it equals.
+    lin: Option<Lin>,
+    /// A local: changes at every assignment (links to an older one are stale).
     gen: u32,
 }
 
-/// What is known at one program point.
+/// What is known at one program point, per register.
 #[derive(Clone)]
-struct State {
-    /// The interval of every register (meaningless for types without ranges).
-    val: Vec<Interval>,
-    /// Temporaries equal to a register plus a constant.
-    lin: Vec<Option<Lin>>,
-    /// Locals: changes at every assignment (links to an older one are stale).
-    gen: Vec<u32>,
-}
+struct State(Vec<Slot>);
 
 /// One loop being analysed: the states reaching its exit and its next
-/// iteration, and the bounds its tests put on locals in the current pass.
-#[derive(Default)]
+/// iteration, and where the bounds its tests put on locals in the current
+/// pass start in [`Cx::bounds`].
 struct LoopCx {
     breaks: Option<State>,
     conts: Option<State>,
-    /// (local, upper bound) / (local, lower bound) after an exit test.
-    test_hi: Vec<(VReg, i128)>,
-    test_lo: Vec<(VReg, i128)>,
+    bounds_from: usize,
 }
 
 struct Cx<'f> {
@@ -220,10 +261,15 @@ struct Cx<'f> {
     /// The generations of a comparison's local operands when it ran.
     cmp_gens: Vec<[u32; 2]>,
     loops: Vec<LoopCx>,
-    /// Whether this pass records (the last pass over every loop).
+    /// Whether definitions are logged: not in the passes over a loop that
+    /// are only looking for its head's state (the log of the pass that
+    /// finds it stays).
     recording: bool,
-    range: Vec<Option<Interval>>,
-    inexact: Vec<bool>,
+    /// (register, interval, exact) of every definition run while recording.
+    log: Vec<(VReg, Interval, bool)>,
+    /// (local, bound, upper?) a test put on a local in a loop's pass: its
+    /// widening's guesses.
+    bounds: Vec<(VReg, i128, bool)>,
     next_gen: u32,
 }
 
@@ -234,17 +280,13 @@ fn join(a: Option<State>, b: Option<State>, cx: &mut Cx) -> Option<State> {
     match (a, b) {
         (None, s) | (s, None) => s,
         (Some(mut a), Some(b)) => {
-            for (x, y) in a.val.iter_mut().zip(&b.val) {
-                *x = x.hull(*y);
-            }
-            for (x, y) in a.lin.iter_mut().zip(&b.lin) {
-                if *x != *y {
-                    *x = None;
+            for (x, y) in a.0.iter_mut().zip(&b.0) {
+                x.val = x.val.hull(y.val);
+                if x.lin != y.lin {
+                    x.lin = None;
                 }
-            }
-            for (x, y) in a.gen.iter_mut().zip(&b.gen) {
-                if *x != *y {
-                    *x = cx.fresh_gen();
+                if x.gen != y.gen {
+                    x.gen = cx.fresh_gen();
                 }
             }
             Some(a)
@@ -263,12 +305,22 @@ impl<'f> Cx<'f> {
     }
 
     fn record(&mut self, v: VReg, r: Interval, exact: bool) {
-        if !self.recording || self.full[v.index()].is_none() {
-            return;
+        if self.recording && self.full[v.index()].is_some() {
+            self.log.push((v, r, exact));
         }
-        let i = v.index();
-        self.range[i] = Some(self.range[i].map_or(r, |o| o.hull(r)));
-        self.inexact[i] |= !exact;
+    }
+
+    /// `v`'s interval in `st`, narrowed by what its link's base is known
+    /// to be now.
+    fn value(&self, st: &State, v: VReg) -> Interval {
+        let s = &st.0[v.index()];
+        match s.lin {
+            Some(l) if l.base != v && self.valid(st, &l) => {
+                let b = st.0[l.base.index()].val.shift(l.off.into());
+                s.val.meet(b).unwrap_or(s.val)
+            }
+            _ => s.val,
+        }
     }
 
     fn block(&mut self, mut st: Option<State>, b: &Block) -> Option<State> {
@@ -325,12 +377,12 @@ impl<'f> Cx<'f> {
         let r = r.and_then(|r| full.contains(r).then_some(r));
         let exact = exact && r.is_some();
         let r = r.unwrap_or(full);
-        st.val[i] = r;
+        st.0[i].val = r;
         if self.is_local(v) {
-            st.gen[i] = self.fresh_gen();
-            st.lin[i] = None;
+            st.0[i].gen = self.fresh_gen();
+            st.0[i].lin = None;
         } else {
-            st.lin[i] = lin;
+            st.0[i].lin = lin;
         }
         self.record(v, r, exact);
     }
@@ -341,10 +393,10 @@ impl<'f> Cx<'f> {
             return Lin {
                 base: v,
                 off: 0,
-                gen: st.gen[v.index()],
+                gen: st.0[v.index()].gen,
             };
         }
-        st.lin[v.index()].unwrap_or(Lin {
+        st.0[v.index()].lin.unwrap_or(Lin {
             base: v,
             off: 0,
             gen: 0,
@@ -356,7 +408,7 @@ impl<'f> Cx<'f> {
         let Some(full) = self.full[d.index()] else {
             return;
         };
-        let val = |v: VReg| st.val[v.index()];
+        let val = |v: VReg| self.value(st, v);
         let known = |v: VReg| self.full[v.index()].is_some();
         let konst = |v: VReg| known(v).then(|| val(v).single()).flatten();
         let bits = ty.bits();
@@ -412,17 +464,17 @@ impl<'f> Cx<'f> {
                             _ => mul(rx, ry),
                         };
                         let exact = r.is_some_and(|r| full.contains(r));
+                        // Offsets past i64 (u64 constants) are not linked.
+                        let shifted = |l: Lin, c: i128| {
+                            i64::try_from(i128::from(l.off) + c)
+                                .ok()
+                                .map(|off| Lin { off, ..l })
+                        };
                         let lin = match (b, konst(x), konst(y)) {
                             _ if !exact => None,
-                            (BinOp::Add, _, Some(c)) => {
-                                Some(self.link(st, x)).map(|l| Lin { off: l.off + c, ..l })
-                            }
-                            (BinOp::Add, Some(c), _) => {
-                                Some(self.link(st, y)).map(|l| Lin { off: l.off + c, ..l })
-                            }
-                            (BinOp::Sub, _, Some(c)) => {
-                                Some(self.link(st, x)).map(|l| Lin { off: l.off - c, ..l })
-                            }
+                            (BinOp::Add, _, Some(c)) => shifted(self.link(st, x), c),
+                            (BinOp::Add, Some(c), _) => shifted(self.link(st, y), c),
+                            (BinOp::Sub, _, Some(c)) => shifted(self.link(st, x), -c),
                             _ => None,
                         };
                         (r, exact, lin)
@@ -486,7 +538,7 @@ impl<'f> Cx<'f> {
                 (r, true, None)
             }
             Op::Cmp(_, a, b) => {
-                let g = |v: VReg| if self.is_local(v) { st.gen[v.index()] } else { 0 };
+                let g = |v: VReg| if self.is_local(v) { st.0[v.index()].gen } else { 0 };
                 self.cmp_gens[d.index()] = [g(a), g(b)];
                 (Some(full), true, None)
             }
@@ -518,12 +570,12 @@ impl<'f> Cx<'f> {
                 // A local operand written since the comparison ran: its
                 // interval now says nothing about the one compared.
                 let [ga, gb] = self.cmp_gens[cond.index()];
-                let fresh = |v: VReg, g: u32| !self.is_local(v) || st.gen[v.index()] == g;
+                let fresh = |v: VReg, g: u32| !self.is_local(v) || st.0[v.index()].gen == g;
                 if !fresh(a, ga) || !fresh(b, gb) {
                     return Some(st);
                 }
                 let c = if truth { c } else { negate(c) };
-                let (ra, rb) = (st.val[a.index()], st.val[b.index()]);
+                let (ra, rb) = (self.value(&st, a), self.value(&st, b));
                 // a `c` b: bounds on each from the other.
                 let (na, nb) = match c {
                     CmpOp::Eq => (rb, ra),
@@ -541,28 +593,23 @@ impl<'f> Cx<'f> {
     }
 
     /// `st` with `v` (and what it is linked to) known to lie in `r`.
+    /// Temporaries linked to the same base read the base's new interval
+    /// through [`Cx::value`].
     fn narrow(&mut self, mut st: State, v: VReg, r: Interval) -> Option<State> {
         let i = v.index();
         let full = self.full[i]?;
-        st.val[i] = st.val[i].meet(r)?;
+        st.0[i].val = st.0[i].val.meet(r)?;
         if !self.is_local(v) {
-            if let Some(l) = st.lin[i].filter(|l| l.base != v && self.valid(&st, l)) {
-                return self.narrow(st, l.base, r.shift(-l.off));
+            if let Some(l) = st.0[i].lin.filter(|l| l.base != v && self.valid(&st, l)) {
+                return self.narrow(st, l.base, r.shift(-i128::from(l.off)));
             }
-        } else if let Some(l) = self.loops.last_mut() {
+        } else if !self.loops.is_empty() {
             // The bound a test puts on a local: a guess for its loop's widening.
             if r.hi < full.hi {
-                l.test_hi.push((v, r.hi));
+                self.bounds.push((v, r.hi, true));
             }
             if r.lo > full.lo {
-                l.test_lo.push((v, r.lo));
-            }
-        }
-        // Every temporary linked to `v` (the root of the links) follows.
-        let root = st.val[i];
-        for t in 0..st.lin.len() {
-            if let Some(l) = st.lin[t].filter(|l| l.base == v && self.valid(&st, l)) {
-                st.val[t] = st.val[t].meet(root.shift(l.off))?;
+                self.bounds.push((v, r.lo, false));
             }
         }
         Some(st)
@@ -570,11 +617,10 @@ impl<'f> Cx<'f> {
 
     /// Whether a link still holds (its local base not written since).
     fn valid(&self, st: &State, l: &Lin) -> bool {
-        !self.is_local(l.base) || st.gen[l.base.index()] == l.gen
+        !self.is_local(l.base) || st.0[l.base.index()].gen == l.gen
     }
 
     fn loop_(&mut self, entry: State, body: &Block) -> Option<State> {
-        let recording = std::mem::replace(&mut self.recording, false);
         let mut written = vec![];
         crate::ir::visit::walk(body, &mut |s| {
             crate::ir::visit::each_def(s, |v| {
@@ -589,19 +635,26 @@ impl<'f> Cx<'f> {
         // At the head a written local may differ from every value linked to
         // it before (in the first iteration it does not, in later ones it may).
         for &v in &written {
-            head.gen[v.index()] = self.fresh_gen();
+            head.0[v.index()].gen = self.fresh_gen();
         }
-        for pass in 0.. {
-            self.loops.push(LoopCx::default());
+        let mark = self.log.len();
+        let mut pass = 0;
+        loop {
+            self.loops.push(LoopCx {
+                breaks: None,
+                conts: None,
+                bounds_from: self.bounds.len(),
+            });
             let end = self.block(Some(head.clone()), body);
             let l = self.loops.pop().expect("pushed");
-            let back = join(end, l.conts, self);
-            let Some(back) = back else {
-                break;
+            let Some(back) = join(end, l.conts, self) else {
+                self.bounds.truncate(l.bounds_from);
+                return l.breaks;
             };
+            let bounds = &self.bounds[l.bounds_from..];
             let mut grew = false;
             for (k, &v) in written.iter().enumerate() {
-                let (h, b) = (head.val[v.index()], back.val[v.index()]);
+                let (h, b) = (head.0[v.index()].val, back.0[v.index()].val);
                 if h.contains(b) {
                     continue;
                 }
@@ -612,28 +665,28 @@ impl<'f> Cx<'f> {
                     widened[k] = 1;
                     // The tightest exit-test bound plus one iteration's growth.
                     if b.hi > h.hi {
-                        let guess = l.test_hi.iter().filter(|(w, _)| *w == v).map(|&(_, u)| u).min();
+                        let guess = bounds.iter().filter(|b| b.0 == v && b.2).map(|b| b.1).min();
                         n.hi = guess.map_or(full.hi, |u| (u + (b.hi - h.hi)).max(n.hi).min(full.hi));
                     }
                     if b.lo < h.lo {
-                        let guess = l.test_lo.iter().filter(|(w, _)| *w == v).map(|&(_, u)| u).max();
+                        let guess = bounds.iter().filter(|b| b.0 == v && !b.2).map(|b| b.1).max();
                         n.lo = guess.map_or(full.lo, |u| (u - (h.lo - b.lo)).min(n.lo).max(full.lo));
                     }
                 } else {
                     widened[k] = 2;
                     n = full;
                 }
-                head.val[v.index()] = n;
+                head.0[v.index()].val = n;
             }
+            self.bounds.truncate(l.bounds_from);
             if !grew {
-                break;
+                // The head holds on entry and after every iteration: this
+                // pass's definitions and exits are the loop's.
+                return l.breaks;
             }
+            self.log.truncate(mark);
+            pass += 1;
         }
-        self.recording = recording;
-        self.loops.push(LoopCx::default());
-        let _ = self.block(Some(head), body);
-        let l = self.loops.pop().expect("pushed");
-        l.breaks
     }
 }
 

@@ -90,6 +90,9 @@ pub struct FnGen<'a, A: Target> {
     /// `(t, a)`: the temporary `t = Copy(a)` was not emitted; reading `t`
     /// reads `a` (for the one statement that uses `t`).
     copy_of: Option<(VReg, VReg)>,
+    /// The last `InlineExit` kept its activation for the next
+    /// `InlineEnter` (`control.rs`): neither emits depth code.
+    depth_pair: bool,
     /// Narrow integer values kept with unspecified upper bits.
     loose: super::loose::Loose,
     /// Value ranges: which narrow results need no extension.
@@ -170,6 +173,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             in_rax: None,
             rax_val: None,
             copy_of: None,
+            depth_pair: false,
             loose: super::loose::Loose::analyse(f),
             ranges,
         }
@@ -358,9 +362,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.marks.push((at, *k));
             }
             Stmt::InlineEnter(site) => {
-                // The callee's entry, without the call: one activation more.
+                // The callee's entry, without the call: one activation more
+                // (unless the last exit's activation is still held).
                 self.inline.push(*site);
-                if !self.depth.unchecked {
+                if !self.depth.unchecked && !std::mem::take(&mut self.depth_pair) {
                     self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
                     let rec = self.stub(StubKind::Error {
                         code: self.recursion_error,
@@ -371,7 +376,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Stmt::InlineExit => {
                 self.inline.pop();
-                if !self.depth.unchecked {
+                if !self.depth.unchecked && !self.depth_pair {
                     self.e(Inst::AluI(Alu::Add, DEPTH, 1));
                 }
             }

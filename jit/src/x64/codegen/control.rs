@@ -7,7 +7,7 @@
 
 use super::FnGen;
 use crate::ir::{Block, Class, Op, Stmt};
-use crate::x64::emit::{Cc, Inst, Target};
+use crate::x64::emit::{Cc, Inst, Target, RAX};
 use crate::x64::regalloc::{commutes, each_use, Loc};
 use dynasmrt::DynamicLabel;
 
@@ -64,6 +64,20 @@ fn continues(st: &[Stmt]) -> bool {
         Stmt::If { then_, else_, .. } => continues(&then_.0) || continues(&else_.0),
         _ => false,
     })
+}
+
+/// Whether `st` starts with straight-line statements that neither call a
+/// JIT function nor leave (assignments, stores, markers) and then an
+/// `InlineEnter`.
+fn enter_follows(st: &[Stmt]) -> bool {
+    for s in st {
+        match s {
+            Stmt::InlineEnter(_) => return true,
+            Stmt::Assign { .. } | Stmt::Store { .. } | Stmt::Mark(_) => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether control never falls out of the end of `b`.
@@ -173,6 +187,43 @@ impl<'a, A: Target> FnGen<'a, A> {
                         continue;
                     }
                 }
+            }
+            // `r = call; d = x op r` (`+ - & | ^`, d in a register) or
+            // `r = call; d = r`: r is read where the call leaves it, in rax.
+            if let (Stmt::Call { results, .. }, Some(Stmt::Assign { dst: d, op })) = (&st[i], st.get(i + 1)) {
+                if let [r] = results.as_slice() {
+                    let consumer = match *op {
+                        Op::Binary(b, x, y) => {
+                            let other = if x == *r { y } else { x };
+                            (x == *r) != (y == *r)
+                                && !matches!(b, crate::ir::BinOp::Mul)
+                                && self.f.ty(other).class() == Class::Int
+                                && matches!(self.loc(*d), Loc::Gpr(w) if w != RAX)
+                        }
+                        Op::Copy(a) => a == *r,
+                        _ => false,
+                    };
+                    if consumer
+                        && self.uses[r.index()] == 1
+                        && self.f.vregs[r.index()].kind == crate::ir::VRegKind::Temp
+                        && self.f.ty(*r).class() == Class::Int
+                        && self.f.ty(*d).class() == Class::Int
+                        && self.in_rax.is_none()
+                    {
+                        self.rax_val = Some(*r);
+                        self.stmt(&st[i]);
+                        self.stmt(&st[i + 1]);
+                        self.rax_val = None;
+                        i += 2;
+                        continue;
+                    }
+                }
+            }
+            // An inlined call's exit followed, with nothing that calls or
+            // leaves in between, by the next one's enter: the activation
+            // given back is taken again at once, at a depth already checked.
+            if matches!(st[i], Stmt::InlineExit) && enter_follows(&st[i + 1..]) {
+                self.depth_pair = true;
             }
             // `d = x op y; return d`: compute d in the result register.
             if let (

@@ -673,7 +673,12 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `x := e` declares `x` with `e`'s type when it is new.
+    /// (`calls := e` of a module `var`, as an inlined callee's body
+    /// assigns it: nothing to declare, `store_local` stores the global.)
     pub fn declare_walrus(&mut self, id: &ast::Identifier, ty: TypeId) -> Lowered<()> {
+        if let NameRef::Global(_) = self.res.name(id.id) {
+            return Ok(());
+        }
         let slot = self.slot(id)?;
         if !self.locals.contains_key(&slot) {
             self.declare_local(id, ty)?;

@@ -4,6 +4,11 @@
 //! slot with spy-jit's checked `Load`/`Store` on the slot's address (length
 //! 1, index 0: the checks cannot fail). A slot holds the register's
 //! canonical word, little-endian, so a load of any IR type reads it back.
+//! A value module init computed is placed when it has words of its own:
+//! scalars, strs, bytes, exceptions, tuples and structs of them, and NULL
+//! pointers. The slots are the run's module state: every function (and
+//! every inlined callee's body, `x := e` included) reads and writes the
+//! same slot, so a write is seen by every later read.
 
 use std::collections::HashMap;
 
@@ -49,6 +54,13 @@ impl LowerCx<'_, '_> {
                 out.push(self.string(&e.message));
             }
             (TypeKind::NoneType, _) => {}
+            // NULL: every register of a pointer 0 (`ptr_null`); a pointer
+            // to memory module init allocated has no slot value (its
+            // memory is the interpreter's, not the run's)
+            (TypeKind::Ptr { .. }, Value::Ptr(p)) if p.mem.is_none() => {
+                let n = super::layout::flatten(&self.interp.vm.types, ty)?.len();
+                out.extend(std::iter::repeat_n(0, n));
+            }
             (TypeKind::Tuple(items), Value::Tuple(t)) => {
                 for (item_ty, item) in items.iter().zip(t.items.iter()) {
                     self.words_of(*item_ty, item, out)?;
@@ -117,7 +129,7 @@ impl FnLower<'_, '_, '_> {
 
     /// The checks of a slot access never fail (a live address, index 0 of
     /// 1); their code is the internal error.
-    fn never() -> ErrCode {
+    pub(super) fn never() -> ErrCode {
         ErrCode::new(super::errors::INTERNAL).expect("non-zero")
     }
 

@@ -70,6 +70,9 @@ pub struct RunState {
     /// list values by handle: their items' canonical words (floats as
     /// their bits).
     pub(super) lists: Vec<Vec<Word>>,
+    /// The words of the item a list of wide items last popped
+    /// (`list_rt::wlist_pop`: the machine code loads them at once).
+    pub(super) popped: Vec<Word>,
     /// The annotation text of the error a helper is raising, when it is
     /// made at run time (`index 3 of a list of length 3`); it replaces the
     /// call site's fixed text.
@@ -113,6 +116,7 @@ impl RunState {
             meter: budget.meter,
             charges: Vec::new(),
             lists: Vec::new(),
+            popped: Vec::new(),
             label: None,
             list_bytes: 0,
             dicts: Vec::new(),
@@ -728,6 +732,7 @@ pub struct Helpers {
     pub bytes: bytes_rt::BytesHelpers,
     pub str_methods: str_rt::StrHelpers,
     pub dict: dict_rt::DictHelpers,
+    pub wide_list: crate::lower::list_rt::WideListHelpers,
     pub file: file_rt::FileHelpers,
     pub rawbuffer: rawbuffer_rt::RawBufferHelpers,
     pub exc_text: HelperId,
@@ -834,6 +839,7 @@ impl Helpers {
             bytes: bytes_rt::BytesHelpers::declare(m),
             str_methods: str_rt::StrHelpers::declare(m),
             dict: dict_rt::DictHelpers::declare(m),
+            wide_list: crate::lower::list_rt::WideListHelpers::declare(m),
             file: file_rt::FileHelpers::declare(m),
             rawbuffer: rawbuffer_rt::RawBufferHelpers::declare(m),
             exc_text: crate::lower::exception::declare(m),

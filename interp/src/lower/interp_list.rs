@@ -35,6 +35,16 @@ impl FnLower<'_, '_, '_> {
             vals.push((self.expr(a)?, a.range));
         }
         let empty = self.list_empty(t, whole)?;
+        if let Some(parts) = self.wide_item(item, whole)? {
+            let mut conv = Vec::new();
+            for (v, r) in vals {
+                conv.push(self.coerce(v, item, r)?);
+            }
+            for v in conv {
+                self.wide_append(empty.regs[0], &parts, &v, callee, Some(whole))?;
+            }
+            return Ok(empty);
+        }
         let Some(&[ty]) = self.cx.flatten(item, &self.file, whole).ok().as_deref() else {
             return self.unsupported(format!("a list of `{}`", self.type_name(item)), whole);
         };

@@ -75,9 +75,12 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
             }
         }
         // A list is a handle to a table of the run; its items are words
-        // (an item type of one register).
+        // (an item of several registers is that many words, `wide_list`),
+        // so none may be a vector, and an item has one register at least.
         TypeKind::List(item) => match flatten(types, *item) {
-            Some(parts) if parts.len() == 1 => out.push(Ty::Handle),
+            Some(parts) if !parts.is_empty() && parts.iter().all(|t| !matches!(t, Ty::Vec(_))) => {
+                out.push(Ty::Handle)
+            }
             _ => return false,
         },
         // `list[T]::list_iterator`: its list's handle and its index
@@ -295,8 +298,11 @@ mod tests {
         // A list is a handle when its items are one register each.
         let list = t.list(TypeId::I32);
         assert_eq!(flatten(&t, list), Some(vec![Ty::Handle]));
+        // and when they are several (each item that many words)
         let pairs = t.list(inner);
-        assert_eq!(flatten(&t, pairs), None);
+        assert_eq!(flatten(&t, pairs), Some(vec![Ty::Handle]));
+        let nones = t.list(TypeId::NONE);
+        assert_eq!(flatten(&t, nones), None);
     }
 
     #[test]

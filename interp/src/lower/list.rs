@@ -1,8 +1,9 @@
-//! `list[T]` values of residual code whose item type is one register
-//! (primitives, `str`): a handle to a table the run owns, built, indexed,
-//! measured and formatted by runtime helpers that call the interpreter's
-//! own functions (`frames::list::list_slot`, `op_select::list_text`, the
-//! item formatting), so index errors and texts cannot diverge.
+//! `list[T]` values of residual code: a handle to a table the run owns,
+//! built, indexed, measured and formatted by runtime helpers that call the
+//! interpreter's own functions (`frames::list::list_slot`,
+//! `op_select::list_text`, the item formatting), so index errors and texts
+//! cannot diverge. Items of one register (primitives, `str`, handles) are
+//! one word each; items of several (structs, tuples) are `wide_list.rs`'s.
 
 use spy_jit::ir::{HelperId, Ty, VReg};
 
@@ -40,6 +41,18 @@ impl FnLower<'_, '_, '_> {
         }
         let item = vals[0].0.ty;
         let ty = self.cx.interp.vm.types.list(item);
+        if let Some(parts) = self.wide_item(item, range)? {
+            let mut conv = Vec::new();
+            for (v, r) in vals {
+                conv.push(self.coerce(v, item, r)?);
+            }
+            let h = self.cx.helpers.list_new;
+            let h = self.helper_value(h, Ty::Handle, &[], range)?;
+            for v in conv {
+                self.wide_append(h, &parts, &v, range, None)?;
+            }
+            return Ok(LVal::one(ty, h));
+        }
         let t = self.item_reg(item, range)?;
         let mut regs = Vec::new();
         for (v, r) in vals {
@@ -61,7 +74,9 @@ impl FnLower<'_, '_, '_> {
     /// `list[T]()`: a new empty list.
     pub fn list_empty(&mut self, ty: TypeId, range: TextRange) -> Lowered<LVal> {
         let item = self.list_item(ty).unwrap_or(TypeId::NONE);
-        self.item_reg(item, range)?;
+        if self.wide_item(item, range)?.is_none() {
+            self.item_reg(item, range)?;
+        }
         let h = self.cx.helpers.list_new;
         let h = self.helper_value(h, Ty::Handle, &[], range)?;
         Ok(LVal::one(ty, h))
@@ -84,6 +99,10 @@ impl FnLower<'_, '_, '_> {
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported("a subscript of this list", range);
         };
+        if let Some(parts) = self.wide_item(item, range)? {
+            let i = self.fb.convert(Ty::I64, i);
+            return self.wide_getitem(&l, item, &parts, i, range, call);
+        }
         let t = self.item_reg(item, range)?;
         let i = self.fb.convert(Ty::I64, i);
         let hs = self.cx.helpers;
@@ -102,6 +121,9 @@ impl FnLower<'_, '_, '_> {
 
     /// `len(l)`.
     pub fn list_len(&mut self, l: &LVal, range: TextRange) -> Lowered<VReg> {
+        if let Some(parts) = self.wide_list(l, range)? {
+            return self.wide_len(l, &parts, range);
+        }
         let h = self.cx.helpers.list_len;
         self.helper_value(h, Ty::I32, &[l.regs[0]], range)
     }
@@ -121,9 +143,8 @@ impl FnLower<'_, '_, '_> {
             None if item == TypeId::STR => STR_ITEM,
             // `[]`: no item to format
             None if l.ty == TypeId::EMPTY_LIST => STR_ITEM,
-            None => {
-                return self.unsupported(format!("the text of a `list[{}]`", self.type_name(item)), range)
-            }
+            // items of any other type: their reprs, in the machine code
+            None => return self.list_text_loop(l, range),
         };
         let code = self.fb.const_(Ty::U64, code);
         let h = self.cx.helpers.list_text;
@@ -153,6 +174,14 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// The registers of list `l`'s items, when they are several.
+    pub(super) fn wide_list(&self, l: &LVal, range: TextRange) -> Lowered<Option<Vec<Ty>>> {
+        match self.list_item(l.ty) {
+            Some(item) => self.wide_item(item, range),
+            None => Ok(None),
+        }
+    }
+
     /// The item type of list `l` and the one register type of its items.
     fn list_items(&self, l: &LVal, range: TextRange) -> Lowered<(TypeId, Ty)> {
         let Some(item) = self.list_item(l.ty) else {
@@ -178,8 +207,11 @@ impl FnLower<'_, '_, '_> {
     /// `l[i] = v` (`i` already `i32`, `v` already the item type); an
     /// `IndexError` is annotated at the index, as ASTFrame's.
     pub fn list_setitem(&mut self, l: LVal, i: VReg, v: LVal, index: TextRange) -> Lowered<()> {
-        let (_, t) = self.list_items(&l, index)?;
         let i = self.fb.convert(Ty::I64, i);
+        if let Some(parts) = self.wide_list(&l, index)? {
+            return self.wide_setitem(&l, &parts, i, &v, index);
+        }
+        let (_, t) = self.list_items(&l, index)?;
         let w = self.item_word(t, v.regs[0], index)?;
         let h = self.cx.helpers.list_set;
         self.call_helper(h, None, &[l.regs[0], i, w], index);
@@ -188,6 +220,14 @@ impl FnLower<'_, '_, '_> {
 
     /// `a + b` of two lists of type `ty`.
     pub fn list_concat(&mut self, ty: TypeId, a: &LVal, b: &LVal, whole: TextRange) -> Lowered<LVal> {
+        if let Some(parts) = self.wide_list(a, whole)? {
+            let f = self.cx.helpers.wide_list.concat;
+            let r = self.wide_call(f, &parts, &[a.regs[0], b.regs[0]], Some(Ty::Handle), whole, None);
+            return Ok(LVal::one(
+                ty,
+                r.ok_or_else(|| super::LowerError::bug("no result"))?,
+            ));
+        }
         let h = self.cx.helpers.list_concat;
         let r = self.helper_value(h, Ty::Handle, &[a.regs[0], b.regs[0]], whole)?;
         Ok(LVal::one(ty, r))
@@ -203,6 +243,14 @@ impl FnLower<'_, '_, '_> {
         whole: TextRange,
     ) -> Lowered<LVal> {
         let n = self.coerce(n, TypeId::I32, nr)?;
+        if let Some(parts) = self.wide_list(a, whole)? {
+            let f = self.cx.helpers.wide_list.repeat;
+            let r = self.wide_call(f, &parts, &[a.regs[0], n.regs[0]], Some(Ty::Handle), whole, None);
+            return Ok(LVal::one(
+                ty,
+                r.ok_or_else(|| super::LowerError::bug("no result"))?,
+            ));
+        }
         let h = self.cx.helpers.list_repeat;
         let r = self.helper_value(h, Ty::Handle, &[a.regs[0], n.regs[0]], whole)?;
         Ok(LVal::one(ty, r))
@@ -235,6 +283,14 @@ impl FnLower<'_, '_, '_> {
                 }
                 None => regs.push(self.fb.const_(Ty::I64, 0)),
             }
+        }
+        if let Some(parts) = self.wide_list(&l, obj)? {
+            // (the words per item ride above the three `given` bits: a
+            // helper takes six words besides the run context)
+            let given = self.fb.const_(Ty::U64, given | (parts.len() as u64) << 3);
+            let f = self.cx.helpers.wide_list.slice;
+            let r = self.helper_value(f, Ty::Handle, &[l.regs[0], regs[0], regs[1], regs[2], given], obj)?;
+            return Ok(LVal::one(l.ty, r));
         }
         let given = self.fb.const_(Ty::U64, given);
         let r = self.helper_value(h, Ty::Handle, &[l.regs[0], regs[0], regs[1], regs[2], given], obj)?;
@@ -279,10 +335,33 @@ impl FnLower<'_, '_, '_> {
             MethodImpl::Dict(_) => return Err(super::LowerError::bug("a dict method of a list")),
             MethodImpl::File(_) => return Err(super::LowerError::bug("a file method of a list")),
         };
-        let (item, t) = self.list_items(&l, obj)?;
         let hs = self.cx.helpers;
         let h = l.regs[0];
         let none = Ok(LVal::none());
+        // the methods that do not look at the items
+        match m {
+            M::Clear => {
+                self.call_helper_in_call(hs.list_clear, None, &[h], obj, whole);
+                return none;
+            }
+            M::Copy => {
+                let r = self.helper_value_in_call(hs.list_copy, Ty::Handle, &[h], obj, whole)?;
+                return Ok(LVal::one(l.ty, r));
+            }
+            M::FastIter => {
+                let ty = self.cx.interp.vm.types.list_iter(l.ty);
+                let zero = self.fb.const_(Ty::I32, 0);
+                return Ok(LVal {
+                    ty,
+                    regs: vec![h, zero],
+                });
+            }
+            _ => {}
+        }
+        if let Some(parts) = self.wide_list(&l, obj)? {
+            return self.wide_method(l, m, vals, &ranges, &parts, obj, whole);
+        }
+        let (item, t) = self.list_items(&l, obj)?;
         match m {
             M::Append => {
                 let w = self.item_word(t, vals[0].regs[0], obj)?;
@@ -305,22 +384,7 @@ impl FnLower<'_, '_, '_> {
                 let r = self.word_item(t, w, at)?;
                 Ok(LVal::one(item, r))
             }
-            M::Clear => {
-                self.call_helper_in_call(hs.list_clear, None, &[h], obj, whole);
-                none
-            }
-            M::Copy => {
-                let r = self.helper_value_in_call(hs.list_copy, Ty::Handle, &[h], obj, whole)?;
-                Ok(LVal::one(l.ty, r))
-            }
-            M::FastIter => {
-                let ty = self.cx.interp.vm.types.list_iter(l.ty);
-                let zero = self.fb.const_(Ty::I32, 0);
-                Ok(LVal {
-                    ty,
-                    regs: vec![h, zero],
-                })
-            }
+            M::Clear | M::Copy | M::FastIter => Err(super::LowerError::bug("a list method handled above")),
             M::Extend => {
                 self.call_helper_in_call(hs.list_extend, None, &[h, vals[0].regs[0]], obj, whole);
                 none
@@ -480,8 +544,16 @@ impl FnLower<'_, '_, '_> {
                     Scan::Remove => {
                         // (an `__eq__` may have shortened the list: then
                         // nothing is removed, as in ASTFrame)
-                        let h = this.cx.helpers.list_remove_at;
-                        this.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                        match this.wide_list(l, arg)? {
+                            Some(parts) => {
+                                let f = this.cx.helpers.wide_list.remove_at;
+                                this.wide_call(f, &parts, &[l.regs[0], k], None, arg, Some(call));
+                            }
+                            None => {
+                                let h = this.cx.helpers.list_remove_at;
+                                this.call_helper_in_call(h, None, &[l.regs[0], k], arg, call);
+                            }
+                        }
                         let t = this.fb.const_(Ty::Bool, 1);
                         this.fb.assign(out, Op::Copy(t));
                         this.fb.break_();

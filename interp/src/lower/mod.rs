@@ -14,7 +14,8 @@
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
 //! | `exception.rs` | `Exception` values: kind and message, made by ASTFrame, their text |
 //! | `dict.rs`    | `dict[K, V]`: handles; display, `[]`, methods, `in`, `for`, `==`, text |
-//! | `list.rs`    | `list[T]` of one-register items: display, index, len, text   |
+//! | `list.rs`    | `list[T]`: display, index, len, methods, text                |
+//! | `wide_list.rs` | `list[T]` of items of several registers (structs, tuples): items by parts |
 //! | `globals.rs` | module `var` globals: slots in an area owned by the run |
 //! | `errors.rs`  | error codes and call sites → the `SpyError` ASTFrame raises  |
 //! | `simd.rs`    | `SIMD[T, N]`: vector registers, lane-wise operators, lanes, printing |
@@ -64,6 +65,7 @@ pub mod run;
 mod simd;
 pub mod str_rt;
 mod unchecked;
+mod wide_list;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -67,7 +67,7 @@ impl Interp<'_> {
                 _ => "<OpSpec>".to_string(),
             },
             // upstream's is a struct: its default text
-            Value::ListIter(it) => format!("<spy `{}` object>", self.vm.types.name(it.ty)),
+            Value::ListIter(it) => op_select::opaque_struct_text(&self.vm, it.ty),
             // a reference's own text (upstream: `object.__repr__`, found
             // before the struct's `__str__`); never NULL
             Value::Ref(r) => op_select::object_text(&self.vm, r.ty),

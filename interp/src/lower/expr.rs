@@ -111,6 +111,10 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Exception(x)) => Ok(self.exception_lval(&x)),
             Some(Value::None) => Ok(LVal::none()),
             Some(Value::Ptr(p)) if p.mem.is_none() => self.ptr_null(p.ty, range),
+            Some(Value::Type(t)) => match self.cx.type_handle(t) {
+                Some(h) => Ok(LVal::one(TypeId::TYPE, self.fb.const_(Ty::Handle, h))),
+                None => self.unsupported(format!("the type `{what}` (another type prints alike)"), range),
+            },
             Some(_) => self.unsupported(format!("the value of `{what}` used as a value"), range),
             None => self.unsupported(format!("the module variable `{what}`"), range),
         }
@@ -248,7 +252,11 @@ impl FnLower<'_, '_, '_> {
                 self.store_local(target, v, value.range)?;
                 self.read_local(target)
             }
-            ExprKind::Subscript { value, indices } => self.subscript(value, indices, e.range),
+            // `list[f64]` used as a value (a dict key): a type constant
+            ExprKind::Subscript { value, indices } => match self.static_value(e) {
+                Some(t @ Value::Type(_)) => self.static_lval(Some(t), "this type", e.range),
+                _ => self.subscript(value, indices, e.range),
+            },
             ExprKind::Call { func, args } => self.call(e, func, args),
             ExprKind::Attribute { value, attr } => match self.static_value(value) {
                 // `m.x` of a `var` of user module `m`: read at run time
@@ -1345,6 +1353,10 @@ impl FnLower<'_, '_, '_> {
         if v.ty == TypeId::EXCEPTION {
             return self.exception_repr(&v, range);
         }
+        if v.ty == TypeId::TYPE {
+            // (the handle of the type's repr: `LowerCx::type_handle`)
+            return Ok(v.regs[0]);
+        }
         if v.ty == TypeId::NONE {
             let h = self.cx.string("None");
             return Ok(self.fb.const_(Ty::Handle, h));
@@ -1371,6 +1383,12 @@ impl FnLower<'_, '_, '_> {
         }
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
+        }
+        if self.cx.interp.vm.types.list_iter_list(v.ty).is_some() {
+            // upstream's list iterator is a struct: its default text
+            let text = op_select::opaque_struct_text(&self.cx.interp.vm, v.ty);
+            let h = self.cx.string(&text);
+            return Ok(self.fb.const_(Ty::Handle, h));
         }
         if self.cx.interp.vm.types.ref_item(v.ty).is_some() || v.ty == TypeId::RAW_BUFFER {
             // (a RawBuffer prints as an object, never NULL)

@@ -54,6 +54,7 @@ impl LowerCx<'_, '_> {
                 out.push(self.string(&e.message));
             }
             (TypeKind::NoneType, _) => {}
+            (TypeKind::Type, Value::Type(t)) => out.push(self.type_handle(*t)?),
             // NULL: every register of a pointer 0 (`ptr_null`); a pointer
             // to memory module init allocated has no slot value (its
             // memory is the interpreter's, not the run's)

@@ -50,6 +50,10 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
         TypeKind::Str | TypeKind::Bytes => out.push(Ty::Handle),
+        // a red `type` value: the str handle of its repr, which the
+        // lowering interns once per type (`LowerCx::type_handle`), so the
+        // handle is the type's identity
+        TypeKind::Type => out.push(Ty::Handle),
         // an exception: its kind's code and its message (`exception.rs`)
         TypeKind::Exception => out.extend([Ty::U32, Ty::Handle]),
         TypeKind::NoneType => {}

@@ -235,6 +235,8 @@ pub(crate) struct LowerCx<'a, 'out> {
     global_base: u64,
     /// The text of every `Stmt::Mark` (the source line of a statement).
     marks: Vec<MarkAt>,
+    /// The type whose repr each type value's handle is (`type_handle`).
+    type_handles: HashMap<u64, TypeId>,
 }
 
 impl LowerCx<'_, '_> {
@@ -260,6 +262,18 @@ impl LowerCx<'_, '_> {
         self.bytes.push(b.clone());
         self.bytes_ids.insert(b, h);
         h
+    }
+
+    /// The register of the red `type` value `t`: the handle of its repr
+    /// (ASTFrame's `repr_type`), so `str()` is the handle itself and two
+    /// type values are the same type exactly when their handles are equal
+    /// — unless two types print alike, which is refused.
+    fn type_handle(&mut self, t: TypeId) -> Option<u64> {
+        let h = self.string(&self.interp.vm.types.repr_type(t));
+        match self.type_handles.insert(h, t) {
+            Some(other) if other != t => None,
+            _ => Some(h),
+        }
     }
 
     /// The IR registers of a value of `ty`, or what cannot be lowered.
@@ -383,6 +397,7 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
         declared: HashMap::new(),
         queue: Vec::new(),
         marks: Vec::new(),
+        type_handles: HashMap::new(),
     };
     // Handle 0 is `""`: zeroed pointer memory holds empty strs.
     cx.string("");
@@ -612,6 +627,66 @@ mod tests {
             .count();
         let stores = body.iter().filter(|s| matches!(s, Stmt::Store { .. })).count();
         assert_eq!((loads, stores), (2, 1));
+    }
+
+    #[test]
+    fn a_null_pointer_var_is_zeroed_slots_and_a_walrus_stores_a_var() {
+        let p = lower(
+            "from unsafe import gc_ptr\n\nvar p: gc_ptr[i32] = gc_ptr[i32].NULL\nvar c: i32 = 5\n\ndef main() -> None:\n    print(p, (c := c + 1))\n",
+        )
+        .expect("lowers");
+        // the pointer's table and length, then `c`
+        assert_eq!(p.globals.words, vec![0, 0, 5]);
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let stores = body.iter().filter(|s| matches!(s, Stmt::Store { .. })).count();
+        assert_eq!(stores, 1);
+    }
+
+    #[test]
+    fn a_list_of_structs_is_items_of_words_read_and_written_by_parts() {
+        let p = lower(
+            "@struct\nclass P:\n    x: i32\n    y: f64\n\ndef main() -> None:\n    l: list[P] = [P.__make__(1, 2.5)]\n    l[0] = P.__make__(3, 0.5)\n    print(l[0].y)\n",
+        )
+        .expect("lowers");
+        let mut body = Vec::new();
+        stmts(&p.module.functions[0].body, &mut body);
+        let helpers: Vec<_> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::CallHelper { helper, .. } => Some(p.module.helper(*helper).name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            &helpers[..4],
+            ["list_new", "wlist_append", "wlist_item", "wlist_item"]
+        );
+        // each item written (display, assignment) and read by its two parts
+        let stores = body.iter().filter(|s| matches!(s, Stmt::Store { .. })).count();
+        let loads: Vec<Ty> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    dst,
+                    op: Op::Load { .. },
+                } => Some(p.module.functions[0].ty(*dst)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!((stores, loads), (4, vec![Ty::I32, Ty::F64]));
+    }
+
+    #[test]
+    fn a_type_value_is_the_handle_of_its_repr() {
+        let p = lower(
+            "from __spy__ import interp_dict\n\ndef main() -> None:\n    d: interp_dict[type, i32] = interp_dict[type, i32]()\n    d[i32] = 1\n    print(d[i32], f64 in d)\n",
+        )
+        .expect("lowers");
+        let reprs = ["<spy type 'i32'>", "<spy type 'f64'>"];
+        for r in reprs {
+            assert_eq!(p.strings.iter().filter(|s| &***s == r).count(), 1, "{r}");
+        }
     }
 
     #[test]

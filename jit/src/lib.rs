@@ -184,11 +184,33 @@ impl From<VerifyError> for JitError {
 pub fn compile(m: &Module, opts: &CompileOptions) -> Result<CompiledModule, JitError> {
     #[cfg(all(target_arch = "x86_64", unix))]
     {
-        x64::module::compile(m, opts).map(|inner| CompiledModule { inner })
+        x64::module::compile(m, opts, None).map(|inner| CompiledModule { inner })
     }
     #[cfg(not(all(target_arch = "x86_64", unix)))]
     {
         let _ = (m, opts);
+        Err(JitError::UnsupportedHost)
+    }
+}
+
+/// [`compile`] only the functions `root` can reach through calls
+/// ([`Module::reachable_from`]): what a run of `root` needs. Functions
+/// inlined everywhere they were called are left out; each compiled
+/// function's machine code is the one [`compile`] gives it. Calling a
+/// function that was left out panics.
+pub fn compile_reachable(
+    m: &Module,
+    opts: &CompileOptions,
+    root: FuncId,
+) -> Result<CompiledModule, JitError> {
+    #[cfg(all(target_arch = "x86_64", unix))]
+    {
+        let live = m.reachable_from(root);
+        x64::module::compile(m, opts, Some(&live)).map(|inner| CompiledModule { inner })
+    }
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    {
+        let _ = (m, opts, root);
         Err(JitError::UnsupportedHost)
     }
 }

@@ -12,6 +12,12 @@ use spy_jit::runtime::{guard, CtxPtr, HelperCtx};
 
 fn fib_module() -> (spy_jit::ir::Module, FuncId) {
     let mut m = ModuleBuilder::new();
+    let fib = define_fib(&mut m);
+    (m.finish().unwrap(), fib)
+}
+
+/// `fib(n: i64) -> i64`, recursive, in `m`.
+fn define_fib(m: &mut ModuleBuilder) -> FuncId {
     let fib = m.declare("fib", &[Ty::I64], &[Ty::I64]);
     let mut f = m.function(fib);
     let n = f.param(0);
@@ -26,7 +32,7 @@ fn fib_module() -> (spy_jit::ir::Module, FuncId) {
     let s = f.binary(BinOp::Add, ra, rb);
     f.ret(&[s]);
     m.define(f);
-    (m.finish().unwrap(), fib)
+    fib
 }
 
 #[test]
@@ -629,4 +635,49 @@ fn narrow_results_that_wrap_cross_calls_and_are_read_canonically() {
             }
         }
     }
+}
+
+/// `compile_reachable` compiles what the root reaches through calls (a
+/// recursive callee, and a function reached only through it), with the
+/// code `compile` gives each; a function nothing reaches gets no code, and
+/// calling it is a panic, not a jump into nothing.
+#[test]
+fn only_the_functions_a_root_reaches_are_compiled() {
+    let mut m = ModuleBuilder::new();
+    let fib = define_fib(&mut m);
+    let dead = m.declare("dead", &[Ty::I64], &[Ty::I64]);
+    let main = m.declare("main", &[Ty::I64], &[Ty::I64]);
+    let mut f = m.function(dead);
+    let x = f.param(0);
+    let r = f.call_with(fib, &[Ty::I64], &[x], SiteId(3))[0];
+    f.ret(&[r]);
+    m.define(f);
+    let mut f = m.function(main);
+    let x = f.param(0);
+    let r = f.call_with(fib, &[Ty::I64], &[x], SiteId(4))[0];
+    f.ret(&[r]);
+    m.define(f);
+    let module = m.finish().unwrap();
+    assert_eq!(module.reachable_from(main), vec![true, false, true]);
+    assert_eq!(module.reachable_from(dead), vec![true, true, false]);
+    assert_eq!(module.reachable_from(fib), vec![true, false, false]);
+
+    let all = spy_jit::compile(&module, &opts()).unwrap();
+    let some = spy_jit::compile_reachable(&module, &opts(), main).unwrap();
+    assert_eq!(some.stats().functions, 2);
+    assert_eq!(some.code_bytes(dead), 0);
+    assert!(all.code_bytes(dead) > 0);
+    for f in [fib, main] {
+        assert_eq!(some.code_bytes(f), all.code_bytes(f));
+    }
+    let mut ctx = spy_jit::runtime::Context::new(Default::default());
+    assert_eq!(some.call(&mut ctx, main, &[20]).unwrap(), vec![6765]);
+    assert_eq!(some.call(&mut ctx, fib, &[10]).unwrap(), vec![55]);
+    let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut ctx = spy_jit::runtime::Context::new(Default::default());
+        let _ = some.call(&mut ctx, dead, &[3]);
+    }))
+    .unwrap_err();
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("`dead` was not compiled"), "{msg}");
 }

@@ -122,7 +122,9 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
         Err(e) => return Err(NotNative::Lower(e)),
     };
     let opts = compile_options(interp, spy_jit::SimdLevel::host());
-    let compiled = match spy_jit::compile(&program.module, &opts) {
+    // Only what `main` can call: functions inlined into every caller are
+    // not compiled again (about a tenth of the fuzzer's code).
+    let compiled = match spy_jit::compile_reachable(&program.module, &opts, program.main) {
         Ok(c) => c,
         Err(JitError::UnsupportedHost) => return Err(NotNative::Host(JitError::UnsupportedHost.to_string())),
         Err(e) => {

@@ -505,6 +505,26 @@ impl Module {
             .position(|f| f.name == name)
             .map(|i| FuncId(i as u32))
     }
+
+    /// Per function, whether a call from `root` can reach it (directly or
+    /// through other functions; `root` itself is reached). A `Stmt::Call`
+    /// is the only way to enter a function.
+    pub fn reachable_from(&self, root: FuncId) -> Vec<bool> {
+        let mut seen = vec![false; self.functions.len()];
+        let mut todo = vec![root];
+        seen[root.0 as usize] = true;
+        while let Some(f) = todo.pop() {
+            visit::walk(&self.function(f).body, &mut |s| {
+                if let Stmt::Call { func, .. } = s {
+                    if !seen[func.0 as usize] {
+                        seen[func.0 as usize] = true;
+                        todo.push(*func);
+                    }
+                }
+            });
+        }
+        seen
+    }
 }
 
 /// Most results a function may have; more than two of a class travel

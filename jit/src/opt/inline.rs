@@ -66,7 +66,10 @@ impl Default for InlineOptions {
 /// Inline small callees everywhere in `m` (a verified module; the result
 /// verifies too). Returns the number of calls inlined.
 pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
-    let originals = m.functions.clone();
+    // Only a call of a function on the DFS path reads an original body, and
+    // only a call graph with a cycle has such a call: inlining puts into
+    // `f` only calls `f` reaches.
+    let originals = has_cycle(m).then(|| m.functions.clone());
     let n = m.functions.len();
     // 0 = not seen, 1 = being processed (on the DFS path), 2 = done.
     let mut state = vec![0u8; n];
@@ -76,14 +79,14 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
             continue;
         }
         // Iterative post-order DFS: (function, callees still to visit).
-        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, callees(&originals[root].body))];
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, callees(&m.functions[root].body))];
         state[root] = 1;
         while let Some((f, todo)) = stack.last_mut() {
             let f = *f;
             if let Some(g) = todo.pop() {
                 if state[g] == 0 {
                     state[g] = 1;
-                    stack.push((g, callees(&originals[g].body)));
+                    stack.push((g, callees(&m.functions[g].body)));
                 }
                 continue;
             }
@@ -101,7 +104,7 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
             let mut body = std::mem::take(&mut func.body);
             let mut cx = Cx {
                 m,
-                originals: &originals,
+                originals: originals.as_deref(),
                 state: &state,
                 opts,
                 caller: &mut func,
@@ -117,6 +120,36 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
         }
     }
     count
+}
+
+/// Whether some function of `m` calls itself, directly or not.
+fn has_cycle(m: &Module) -> bool {
+    let n = m.functions.len();
+    // 0 = not seen, 1 = on the DFS path, 2 = done.
+    let mut state = vec![0u8; n];
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, callees(&m.functions[root].body))];
+        state[root] = 1;
+        while let Some((f, todo)) = stack.last_mut() {
+            let f = *f;
+            match todo.pop() {
+                Some(g) if state[g] == 1 => return true,
+                Some(g) if state[g] == 0 => {
+                    state[g] = 1;
+                    stack.push((g, callees(&m.functions[g].body)));
+                }
+                Some(_) => {}
+                None => {
+                    state[f] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The distinct functions a block calls.
@@ -161,7 +194,8 @@ pub fn size(b: &Block) -> usize {
 
 struct Cx<'a> {
     m: &'a Module,
-    originals: &'a [Function],
+    /// Every function before inlining (`None`: no recursion, never read).
+    originals: Option<&'a [Function]>,
     state: &'a [u8],
     opts: &'a InlineOptions,
     caller: &'a mut Function,
@@ -172,7 +206,16 @@ struct Cx<'a> {
     recursion_stmts: usize,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// The body of `g` before any inlining (`g` is on the DFS path: the
+    /// call graph has a cycle).
+    fn original(&self, g: usize) -> &'a Function {
+        match self.originals {
+            Some(o) => &o[g],
+            None => panic!("a call of a function on the inlining path in a module without recursion"),
+        }
+    }
+
     fn block(&mut self, b: &mut Block) {
         let old = std::mem::take(&mut b.0);
         let mut out = Vec::with_capacity(old.len());
@@ -243,7 +286,7 @@ impl Cx<'_> {
         let source = if self.state[gi] == 2 {
             &self.m.functions[gi]
         } else {
-            &self.originals[gi]
+            self.original(gi)
         };
         if size(&source.body) > self.opts.max_callee_stmts
             || size(&self.caller.body) > self.opts.max_caller_stmts
@@ -316,7 +359,7 @@ impl Cx<'_> {
         else {
             unreachable!("a call")
         };
-        let g = &self.originals[func.0 as usize];
+        let g = self.original(func.0 as usize);
         let body = tail_form(g.body.0.clone());
         let Some(base) = base_case(g, &body) else {
             out.push(Stmt::Call {

@@ -84,7 +84,20 @@ fn forget(facts: &mut Vec<Fact>, written: &[VReg]) {
 fn block(f: &Function, b: &mut Block, mut facts: Vec<Fact>) -> usize {
     let mut n = 0;
     for s in &mut b.0 {
-        let written = writes(s);
+        // What `s` writes matters only to facts known before it and to
+        // the fact an access adds (not allocated otherwise).
+        let is_access = matches!(
+            s,
+            Stmt::Assign {
+                op: Op::Load { .. },
+                ..
+            } | Stmt::Store { .. }
+        );
+        let written = if facts.is_empty() && !is_access {
+            Vec::new()
+        } else {
+            writes(s)
+        };
         match s {
             Stmt::If { then_, else_, .. } => {
                 n += block(f, then_, facts.clone());

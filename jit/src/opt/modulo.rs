@@ -51,6 +51,10 @@ use std::collections::HashMap;
 pub fn reduce_modulos(m: &mut Module) -> usize {
     let mut n = 0;
     for f in &mut m.functions {
+        // Only loops change (a function without one is left as it is).
+        if !super::versioning::has_loop(&f.body) {
+            continue;
+        }
         let consts = const_temps(f);
         let mut body = std::mem::take(&mut f.body);
         n += reduce_block(f, &consts, &mut body);
@@ -62,6 +66,7 @@ pub fn reduce_modulos(m: &mut Module) -> usize {
 fn reduce_block(f: &mut Function, consts: &HashMap<VReg, Word>, b: &mut Block) -> usize {
     let mut n = 0;
     let old = std::mem::take(&mut b.0);
+    b.0.reserve(old.len());
     for s in old {
         match s {
             Stmt::If {

@@ -49,12 +49,25 @@ pub(super) const MAX_CONST: i64 = 1 << 20;
 pub fn version_loops(m: &mut Module) -> usize {
     let mut n = 0;
     for f in &mut m.functions {
+        // Only loops change (a function without one is left as it is).
+        if !has_loop(&f.body) {
+            continue;
+        }
         let consts = const_temps(f);
         let mut body = std::mem::take(&mut f.body);
         n += version_block(f, &consts, &mut body);
         f.body = body;
     }
     n
+}
+
+/// Whether `b` holds a loop (at any depth).
+pub(super) fn has_loop(b: &Block) -> bool {
+    b.0.iter().any(|s| match s {
+        Stmt::Loop { .. } => true,
+        Stmt::If { then_, else_, .. } => has_loop(then_) || has_loop(else_),
+        _ => false,
+    })
 }
 
 /// Temporaries defined by a constant anywhere in `f` (defined once, so
@@ -78,6 +91,7 @@ pub(super) fn const_temps(f: &Function) -> HashMap<VReg, Word> {
 fn version_block(f: &mut Function, consts: &HashMap<VReg, Word>, b: &mut Block) -> usize {
     let mut n = 0;
     let old = std::mem::take(&mut b.0);
+    b.0.reserve(old.len());
     for s in old {
         match s {
             Stmt::If {

@@ -21,7 +21,7 @@
 //!   flags (`sub; jne`), as gcc's counted loops do.
 
 use super::range::{value_of, word_of, Ranges};
-use super::simplify::simplify;
+use super::simplify::simplify_owned;
 use crate::ir::visit::{each_def, each_use, walk};
 use crate::ir::{BinOp, Block, CmpOp, Function, Op, Stmt, Ty, VReg, VRegInfo, VRegKind};
 
@@ -50,7 +50,7 @@ pub fn rewrite(mut g: Function) -> (Function, Ranges) {
     g.body = cx.block(body);
     g.vregs = cx.vregs;
     if cx.changed {
-        let g = simplify(&g);
+        let g = simplify_owned(g);
         let ranges = Ranges::analyse(&g);
         (g, ranges)
     } else {

@@ -22,7 +22,8 @@ struct FuncInfo {
     name: String,
     params: Vec<Ty>,
     results: Vec<Ty>,
-    thunk: AssemblyOffset,
+    /// `None`: not compiled (unreachable from the roots, [`compile`]).
+    thunk: Option<AssemblyOffset>,
     code_start: usize,
     code_bytes: usize,
     frame_bytes: usize,
@@ -63,20 +64,29 @@ pub fn optimize(f: &crate::ir::Function) -> crate::ir::Function {
 /// [`optimize`]'s function and its value ranges (what code generation
 /// needs of it).
 pub fn prepare(f: &crate::ir::Function) -> (crate::ir::Function, super::range::Ranges) {
-    super::exits::rewrite(super::strength::reduce(&super::simplify::simplify(f)))
+    super::exits::rewrite(super::strength::reduce_owned(super::simplify::simplify(f)))
 }
 
-pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError> {
+/// Compile the functions of `m` that `live` marks (every one when `None`;
+/// the others get neither code nor an entry thunk, and calling them is a
+/// bug: `live` must hold every function a live one calls). The code of a
+/// function does not depend on which others are compiled.
+pub fn compile(m: &Module, opts: &CompileOptions, live: Option<&[bool]>) -> Result<X64Module, JitError> {
     crate::ir::verify(m)?;
+    let is_live = |i: usize| live.is_none_or(|l| l[i]);
     let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
     let labels: Vec<_> = m.functions.iter().map(|_| em.new_label()).collect();
     let mut funcs = vec![];
     let mut stats = CompileStats {
-        functions: m.functions.len(),
+        functions: (0..m.functions.len()).filter(|&i| is_live(i)).count(),
         ..Default::default()
     };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
+        if !is_live(i) {
+            frames.push(Default::default());
+            continue;
+        }
         let (optimized, ranges) = prepare(f);
         let f = &optimized;
         let alloc = regalloc::allocate_with(m, f, opts.mutations, opts.simd);
@@ -97,8 +107,11 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
         ));
     }
     for (i, f) in m.functions.iter().enumerate() {
-        let thunk = AssemblyOffset(em.offset());
-        emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);
+        let thunk = is_live(i).then(|| {
+            let at = AssemblyOffset(em.offset());
+            emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);
+            at
+        });
         let (code_start, code_bytes, frame_bytes, locations, marks) = std::mem::take(&mut frames[i]);
         funcs.push(FuncInfo {
             name: f.name.clone(),
@@ -245,6 +258,9 @@ impl X64Module {
     ) -> Result<Vec<Word>, RunError> {
         let info = &self.funcs[f.0 as usize];
         assert_eq!(args.len(), info.params.len(), "argument count of `{}`", info.name);
+        let entry = info
+            .thunk
+            .unwrap_or_else(|| panic!("`{}` was not compiled (not reachable from the roots)", info.name));
         let args: Vec<Word> = args
             .iter()
             .zip(&info.params)
@@ -275,7 +291,7 @@ impl X64Module {
         // `raw` is boxed and only accessed by the machine code and its
         // helpers until the call returns.
         unsafe {
-            let thunk: Thunk = std::mem::transmute::<*const u8, Thunk>(self.buf.ptr(info.thunk));
+            let thunk: Thunk = std::mem::transmute::<*const u8, Thunk>(self.buf.ptr(entry));
             thunk(
                 &mut **raw,
                 args.as_ptr(),

@@ -92,6 +92,9 @@ impl Allocation {
     }
 }
 
+/// The positions of a register's definitions (one or two for almost all).
+type Defs = smallvec::SmallVec<[u32; 2]>;
+
 /// Occurrences of each register, loops and call positions of a function.
 struct Numbering {
     pos: u32,
@@ -100,7 +103,7 @@ struct Numbering {
     last: Vec<u32>,
     weight: Vec<f64>,
     count: Vec<u32>,
-    defs: Vec<Vec<u32>>,
+    defs: Vec<Defs>,
     loops: Vec<(u32, u32)>,
     calls: Vec<u32>,
     /// Position of every `Copy` into a temporary: (p, dst, src).
@@ -236,7 +239,7 @@ pub fn commutes(b: BinOp) -> bool {
 /// Union-find over values sharing a location.
 struct Groups {
     parent: Vec<usize>,
-    defs: Vec<Vec<u32>>,
+    defs: Vec<Defs>,
 }
 
 impl Groups {
@@ -336,11 +339,13 @@ fn chains(
         };
         // In between, nothing may touch the group (its location holds t).
         let quiet = st[i + 1..j].iter().all(|s| {
-            matches!(s, Stmt::Assign { .. })
-                && stmt_uses(s)
-                    .iter()
-                    .chain(&stmt_defs(s))
-                    .all(|v| g.rep(v.index()) != gu)
+            if !matches!(s, Stmt::Assign { .. }) {
+                return false;
+            }
+            let mut touches = false;
+            each_use(s, |v| touches |= g.rep(v.index()) == gu);
+            each_def(s, |v| touches |= g.rep(v.index()) == gu);
+            !touches
         });
         if ok && quiet {
             g.join(t, gu);
@@ -375,7 +380,7 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations, simd
         last: vec![0; n],
         weight: vec![0.0; n],
         count: vec![0; n],
-        defs: vec![vec![]; n],
+        defs: vec![Defs::new(); n],
         loops: vec![],
         calls: vec![],
         copies: vec![],

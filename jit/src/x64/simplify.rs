@@ -62,7 +62,11 @@ impl Facts {
 
 /// The simplified copy of `f`.
 pub fn simplify(f: &Function) -> Function {
-    let mut g = f.clone();
+    simplify_owned(f.clone())
+}
+
+/// [`simplify`] of a function the caller gives up (no copy made).
+pub fn simplify_owned(mut g: Function) -> Function {
     let n = g.vregs.len();
     let mut facts = Facts {
         konst: vec![None; n],

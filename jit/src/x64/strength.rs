@@ -28,13 +28,17 @@
 //! is `i64` of an `i32` value, `0 < c <= 2^31`, and `n`'s value on entry is
 //! `i64` of an `i32` value (the shape of a lowered `for i in range(...)`).
 
-use super::simplify::simplify;
+use super::simplify::simplify_owned;
 use crate::ir::{BinOp, Block, CmpOp, Function, Op, Stmt, Ty, VReg, VRegInfo, VRegKind, Word};
 
 /// `f` with its induction-variable multiplications strength-reduced (the
 /// simplified copy, unchanged when nothing applies).
 pub fn reduce(f: &Function) -> Function {
-    let mut g = f.clone();
+    reduce_owned(f.clone())
+}
+
+/// [`reduce`] of a function the caller gives up (no copy made).
+pub fn reduce_owned(mut g: Function) -> Function {
     let mut cx = Cx {
         vregs: std::mem::take(&mut g.vregs),
         defs: vec![],
@@ -45,7 +49,7 @@ pub fn reduce(f: &Function) -> Function {
     g.body = cx.block(body);
     g.vregs = cx.vregs;
     if cx.changed {
-        simplify(&g)
+        simplify_owned(g)
     } else {
         g
     }

@@ -287,3 +287,56 @@ fn depth_checks_in_loops_are_hoisted_exactly() {
         }
     }
 }
+
+/// `f(n)`: `while i < n: <inlined call at site 1>; <inlined call at site
+/// 2>; i += 1` — the first call's exit is followed at once by the second's
+/// enter, at a depth the first enter checked, so the second enter emits no
+/// check. The loop is versioned (`x64/codegen/depth.rs`): the copy without
+/// checks is emitted first, and must not leave that pairing behind for the
+/// checked copy (whose first enter would then skip its check). Below the
+/// nesting the first enter of the first iteration raises, as in `ir::eval`.
+#[test]
+fn paired_inlined_calls_in_a_versioned_loop_keep_their_check() {
+    let mut m = ModuleBuilder::new();
+    let id = m.declare("f", &[Ty::I64], &[Ty::I64]);
+    let mut f = m.function(id);
+    let n = f.param(0);
+    let i = f.local(Ty::I64);
+    let s = f.local(Ty::I64);
+    let zero = f.const_(Ty::I64, 0);
+    f.assign(i, spy_jit::ir::Op::Copy(zero));
+    f.assign(s, spy_jit::ir::Op::Copy(zero));
+    f.loop_(|f| {
+        let more = f.cmp(CmpOp::Lt, i, n);
+        f.if_(more, |_| {}, |f| f.break_());
+        f.push(Stmt::InlineEnter(SiteId(1)));
+        let t = f.binary(BinOp::Add, s, i);
+        f.assign(s, spy_jit::ir::Op::Copy(t));
+        f.push(Stmt::InlineExit);
+        f.push(Stmt::InlineEnter(SiteId(2)));
+        let u = f.binary(BinOp::Add, s, i);
+        f.assign(s, spy_jit::ir::Op::Copy(u));
+        f.push(Stmt::InlineExit);
+        let one = f.const_(Ty::I64, 1);
+        let i1 = f.binary(BinOp::Add, i, one);
+        f.assign(i, spy_jit::ir::Op::Copy(i1));
+    });
+    f.ret(&[s]);
+    m.define(f);
+    let m = m.finish().unwrap();
+    for (limit, want) in [(3, Ok(vec![90])), (2, Ok(vec![90])), (1, Err(vec![SiteId(1)]))] {
+        let mut b = Both::new(m.clone(), limit);
+        let j = b.jit(id, &[10]);
+        let e = b.eval(id, &[10], &mut spy_jit::ir::eval::NoHelpers);
+        assert_eq!(j, e, "limit {limit}");
+        match want {
+            Ok(r) => assert_eq!(j.unwrap(), r),
+            Err(tb) => {
+                let err = j.unwrap_err();
+                assert_eq!((err.code.get(), err.traceback), (RECURSION, tb), "limit {limit}");
+            }
+        }
+        // Run twice in one context: the counter is the same afterwards.
+        assert_eq!(b.jit(id, &[10]), e, "second run, limit {limit}");
+    }
+}

@@ -243,8 +243,8 @@ fn explain_shows_ir_and_machine_code_of_a_native_program() {
         "square and main"
     );
     assert!(html.contains("<summary><code>square</code>") || html.contains("square"));
-    // Every JIT function counts its activation in r14 (no frame pointer).
-    assert!(html.contains("sub r14") && html.contains("ret"), "machine code");
+    // Every JIT function checks its activation against r14 (no frame pointer).
+    assert!(html.contains("cmp r14") && html.contains("ret"), "machine code");
     assert!(
         html.contains("fn nat_square::square(v0: i32) -&gt; (i32)")
             || html.contains("::square(v0: i32) -&gt; (i32)"),

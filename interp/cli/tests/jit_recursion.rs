@@ -37,6 +37,35 @@ fn fib_keeps_sixteen_calls() {
     let code = fib.split("-- machine code").nth(1).expect("machine code");
     let calls = code.lines().filter(|l| l.contains("  call ")).count();
     assert_eq!(calls, 16, "{code}");
+    // The depth counter (x64/codegen/depth.rs): an activation, inlined or
+    // not, only compares r14; it is written only around a call (`sub r14,
+    // o; call; jb; add r14, o`), never per activation.
+    let insts: Vec<&str> = code
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(';'))
+        .collect();
+    let mut checks = 0;
+    for (k, l) in insts.iter().enumerate() {
+        if !l.contains("r14") {
+            continue;
+        }
+        if l.contains("cmp r14,") {
+            checks += 1;
+        } else if l.contains("sub r14,") {
+            assert!(
+                insts[k + 1].contains("  call "),
+                "a sub of r14 not before a call: {l}\n{code}"
+            );
+        } else if l.contains("add r14,") {
+            assert!(
+                insts[k - 2].contains("  call ") && insts[k - 1].contains(" jb "),
+                "an add to r14 not after a call: {l}\n{code}"
+            );
+        } else {
+            panic!("r14 used otherwise: {l}\n{code}");
+        }
+    }
+    assert!(checks >= 16, "one check per activation: {checks}\n{code}");
     let want = run(&["execute", "--engine", "interp"], &file);
     assert_eq!(run(&["execute", "--engine", "jit"], &file), want);
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
@@ -72,6 +101,33 @@ fn recursion_errors_match_the_interpreter_at_every_limit() {
                 "{name}, --max-depth {limit}"
             );
         }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two inlined calls in a row in a loop (the second's depth check is the
+/// first's): at `--max-depth 1` the first call raises, as in the
+/// interpreter. Before the depth counter was rewritten (x64/codegen/
+/// depth.rs), the loop's copy without depth checks left that pairing
+/// behind for the checked copy, whose first call then skipped its check:
+/// the jit printed 20 here.
+#[test]
+fn paired_inlined_calls_in_a_loop_raise_at_the_limit() {
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("spy-pair-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("pair.spy");
+    let src = "def f(x: i32) -> i32:\n    return x + 1\n\n\ndef main() -> None:\n    i = 0\n    s = 0\n    while i < 10:\n        s = f(s)\n        s = f(s)\n        i += 1\n    print(s)\n";
+    std::fs::write(&file, src).expect("write");
+    for limit in ["1", "2", "3"] {
+        let want = run(&["execute", "--engine", "interp", "--max-depth", limit], &file);
+        let got = run(&["execute", "--engine", "jit", "--max-depth", limit], &file);
+        assert_eq!(got, want, "--max-depth {limit}");
+        assert_eq!(
+            want.2,
+            Some(if limit == "1" { 1 } else { 0 }),
+            "--max-depth {limit}: {want:?}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

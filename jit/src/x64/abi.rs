@@ -2,8 +2,10 @@
 //! "Register conventions" section is the prose version of this file).
 //!
 //! - `r15`: pointer to the [`HelperCtx`] (pinned for the whole call);
-//! - `r14`: remaining call depth (decremented at function entry, error when
-//!   it goes negative, incremented at every exit);
+//! - `r14`: remaining call depth as the caller passed it: an activation
+//!   (a function's entry, an inlined call's enter) checks `r14 >= o`, `o`
+//!   the activations its function holds then, and a call passes `r14 - o`
+//!   (`sub` before, `add` after); nothing else writes it;
 //! - `rax rcx rdx r11` and `xmm14 xmm15`: scratch, never allocated;
 //! - allocatable: `rsi rdi r8 r9 r10` (caller-saved), `rbx r12 r13 rbp`
 //!   (callee-saved, saved by the prologue when the function uses them),

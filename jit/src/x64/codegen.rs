@@ -90,9 +90,14 @@ pub struct FnGen<'a, A: Target> {
     /// `(t, a)`: the temporary `t = Copy(a)` was not emitted; reading `t`
     /// reads `a` (for the one statement that uses `t`).
     copy_of: Option<(VReg, VReg)>,
-    /// The last `InlineExit` kept its activation for the next
-    /// `InlineEnter` (`control.rs`): neither emits depth code.
+    /// The next `InlineEnter` is at a depth the last one (same nesting,
+    /// nothing that calls in between) already checked (`control.rs`).
     depth_pair: bool,
+    /// Activations this function's code holds that `r14` does not show:
+    /// its own (1 after the prologue) plus the open `InlineEnter`s. `r14`
+    /// keeps the caller's value in the body; an enter at offset `o` checks
+    /// `r14 >= o`, a call passes `r14 - o` (`depth.rs`).
+    depth_off: i32,
     /// Narrow integer values kept with unspecified upper bits.
     loose: super::loose::Loose,
     /// Value ranges: which narrow results need no extension.
@@ -174,6 +179,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             rax_val: None,
             copy_of: None,
             depth_pair: false,
+            depth_off: 0,
             loose: super::loose::Loose::analyse(f),
             ranges,
         }
@@ -219,13 +225,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         if self.frame != 0 {
             self.e(Inst::AluI(Alu::Sub, RSP, self.frame));
         }
-        // Depth counter: one activation more; negative means too deep.
-        self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
-        let rec = self.stub(StubKind::Error {
-            code: self.recursion_error,
-            operands: [Opnd::Zero, Opnd::Zero],
-        });
-        self.e(Inst::Jcc(Cc::S, rec));
+        // Depth counter: this activation needs one left in r14 (which the
+        // body leaves as the caller passed it, `depth.rs`).
+        self.depth_off = 0;
+        self.take_activation();
         self.params();
         self.block(&f.body);
         // Verified: the body never falls through. The shared epilogue serves the stubs.
@@ -291,8 +294,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let rtys = callee.results.clone();
                 self.call_args(args, &abi::arg_locs(&ptys, false));
                 self.leave_avx();
+                self.e(Inst::AluI(Alu::Sub, DEPTH, self.depth_off));
                 self.e(Inst::CallL(self.labels[func.0 as usize]));
                 self.check_call_status(*site);
+                self.e(Inst::AluI(Alu::Add, DEPTH, self.depth_off));
                 self.call_results(results, &rtys);
             }
             Stmt::CallHelper {
@@ -363,22 +368,17 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Stmt::InlineEnter(site) => {
                 // The callee's entry, without the call: one activation more
-                // (unless the last exit's activation is still held).
+                // (checked unless the last enter already checked this depth).
                 self.inline.push(*site);
-                if !self.depth.unchecked && !std::mem::take(&mut self.depth_pair) {
-                    self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
-                    let rec = self.stub(StubKind::Error {
-                        code: self.recursion_error,
-                        operands: [Opnd::Zero, Opnd::Zero],
-                    });
-                    self.e(Inst::Jcc(Cc::S, rec));
+                if std::mem::take(&mut self.depth_pair) {
+                    self.depth_off += 1;
+                } else {
+                    self.take_activation();
                 }
             }
             Stmt::InlineExit => {
                 self.inline.pop();
-                if !self.depth.unchecked && !self.depth_pair {
-                    self.e(Inst::AluI(Alu::Add, DEPTH, 1));
-                }
+                self.depth_off -= 1;
             }
             Stmt::Break => {
                 let exit = self.loops.last().expect("verified").1;

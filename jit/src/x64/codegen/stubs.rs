@@ -7,7 +7,7 @@
 
 use super::FnGen;
 use crate::ir::{ErrCode, SiteId};
-use crate::x64::abi::{self, CTX, DEPTH};
+use crate::x64::abi::{self, CTX};
 use crate::x64::emit::{Alu, Cc, Inst, LoadKind, Mem, Scale, StoreKind, Target};
 use crate::x64::emit::{RAX, RSP};
 use crate::x64::regalloc::Loc;
@@ -39,16 +39,15 @@ pub(super) struct Stub {
 }
 
 impl<'a, A: Target> FnGen<'a, A> {
-    /// Give the activation back, free the frame, restore and return, with
-    /// the status in CF: a normal return's last flag-writing instruction is
-    /// `add r14, 1` (r14 is at most the depth limit, far below 2^64 - 1) or
-    /// `add rsp, S` (a stack address plus a frame size does not wrap), so
-    /// CF = 0; the error epilogue (`failed`) then does `cmp rsp, -1`, which
-    /// borrows (rsp is never all ones), so CF = 1. `pop` and `ret` keep the
-    /// flags.
+    /// Free the frame, restore and return, with the status in CF (the
+    /// activation needs no giving back: the body never wrote `r14`, see
+    /// `depth.rs`): a normal return's last flag-writing instruction is `add
+    /// rsp, S` (a stack address plus a frame size does not wrap) or, with no
+    /// frame, `test rsp, rsp`, so CF = 0; the error epilogue (`failed`) does
+    /// `cmp rsp, -1`, which borrows (rsp is never all ones), so CF = 1.
+    /// `pop` and `ret` keep the flags.
     pub(super) fn epilogue_code(&mut self, failed: bool) {
         self.leave_avx();
-        self.e(Inst::AluI(Alu::Add, DEPTH, 1));
         let freed = if self.mutate(crate::Mutation::EpilogueOffByEight) {
             self.frame + 8
         } else {
@@ -59,6 +58,8 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         if failed {
             self.e(Inst::AluI(Alu::Cmp, RSP, -1));
+        } else if freed == 0 {
+            self.e(Inst::Alu(Alu::Test, RSP, RSP));
         }
         for r in self.saved.clone().into_iter().rev() {
             self.e(Inst::Pop(r));

@@ -361,7 +361,7 @@ impl Interp<'_> {
                 let (arg, range) = match given.next() {
                     Some(a) => a,
                     None => match &p.default {
-                        Some(d) => (d.clone(), call_range),
+                        Some(d) => ((**d).clone(), call_range),
                         None => return Err(crate::bug!("missing argument after arity check")),
                     },
                 };

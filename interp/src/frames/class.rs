@@ -72,7 +72,7 @@ impl Interp<'_> {
             }
             _ => {
                 let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
-                self.vm.types.new_struct(fqn)
+                self.vm.types.new_struct(fqn.to_string())
             }
         };
         // Bind the name first so methods can mention the struct type.
@@ -101,7 +101,7 @@ impl Interp<'_> {
                 continue;
             }
             let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
-            let ty = self.vm.types.new_struct(fqn);
+            let ty = self.vm.types.new_struct(fqn.to_string());
             self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
         }
         Ok(())
@@ -253,7 +253,7 @@ impl Interp<'_> {
         }
         let args: Vec<String> = idx.iter().map(|(a, _)| self.ns_repr(&a.value)).collect();
         let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
-        let ty = self.vm.types.new_struct(fqn);
+        let ty = self.vm.types.new_struct(fqn.to_string());
         self.generic_structs.insert(key, (g.clone(), ty));
         self.type_origins.insert(ty, Value::GenericStruct(g.clone()));
         // The type parameters' environment (see the resolver): the type

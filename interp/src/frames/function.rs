@@ -16,7 +16,7 @@ use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarPar
 
 /// How to build a function from a `def`.
 pub(crate) struct FunctionSpec {
-    pub fqn: String,
+    pub fqn: Rc<str>,
     pub self_type: Option<TypeId>,
     pub closure: Rc<[Env]>,
     pub presets: Rc<[(u32, Local)]>,
@@ -27,15 +27,16 @@ pub(crate) struct FunctionSpec {
 impl Interp<'_> {
     /// A fresh FQN `ns::name`, made unique with `#1`, `#2`... as upstream's
     /// `get_unique_FQN`, so two different functions never share a name.
-    pub(crate) fn unique_fqn(&mut self, base: String) -> String {
+    pub(crate) fn unique_fqn(&mut self, base: String) -> Rc<str> {
+        let base: Rc<str> = base.into();
         if self.fqns.insert(base.clone()) {
             return base;
         }
         // Continue from the last suffix given to this base (no rescans).
-        let next = self.fqn_suffixes.entry(base.clone()).or_insert(0);
+        let next = self.fqn_suffixes.entry(base.to_string()).or_insert(0);
         loop {
             *next += 1;
-            let name = format!("{base}#{next}");
+            let name: Rc<str> = format!("{base}#{next}").into();
             if self.fqns.insert(name.clone()) {
                 return name;
             }
@@ -72,7 +73,7 @@ impl Interp<'_> {
             fqn,
             self_type,
             closure: self.closure_of(f),
-            presets: Rc::from(Vec::new()),
+            presets: crate::vm::value::no_presets(),
             in_blue_code,
         };
         let mut result = if def.type_params.is_some() {
@@ -126,16 +127,8 @@ impl Interp<'_> {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
                 };
-                star = Some(StarParam {
-                    index: i,
-                    name: p.name.name.to_string(),
-                    kind,
-                });
-                params.push(ParamSpec {
-                    name: p.name.name.to_string(),
-                    ty,
-                    default: None,
-                });
+                star = Some(Box::new(StarParam { index: i, kind }));
+                params.push(ParamSpec { ty, default: None });
                 continue;
             }
             let ty = match &p.annotation {
@@ -156,14 +149,10 @@ impl Interp<'_> {
                 }
             };
             let default = match &p.default {
-                Some(d) => Some(self.eval_expr(f, d)?),
+                Some(d) => Some(Box::new(self.eval_expr(f, d)?)),
                 None => None,
             };
-            params.push(ParamSpec {
-                name: p.name.name.to_string(),
-                ty,
-                default,
-            });
+            params.push(ParamSpec { ty, default });
         }
         let mut inferred_ret = None;
         let ret = match &def.return_type {
@@ -195,13 +184,13 @@ impl Interp<'_> {
             kind_prefix(def.color, def.kind),
         );
         let func = Rc::new(Function {
-            fqn: spec.fqn.into(),
+            fqn: spec.fqn,
             code,
             module: f.module,
             color: def.color,
             kind: def.kind,
             ty,
-            params,
+            params: params.into_boxed_slice(),
             ret,
             closure: spec.closure,
             presets: spec.presets,
@@ -292,10 +281,9 @@ impl Interp<'_> {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let type_params = def.type_params.as_deref().unwrap_or_default();
-        let params: Vec<ParamSpec> = type_params
+        let params: Box<[ParamSpec]> = type_params
             .iter()
-            .map(|tp| ParamSpec {
-                name: tp.name.to_string(),
+            .map(|_| ParamSpec {
                 ty: TypeId::DYNAMIC,
                 default: None,
             })
@@ -313,7 +301,7 @@ impl Interp<'_> {
             "@blue.generic ",
         );
         let func = Rc::new(Function {
-            fqn: spec.fqn.into(),
+            fqn: spec.fqn,
             code,
             module: f.module,
             color: FuncColor::Blue,
@@ -322,7 +310,7 @@ impl Interp<'_> {
             params,
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
-            presets: Rc::from(Vec::new()),
+            presets: crate::vm::value::no_presets(),
             star: None,
             inferred_ret: None,
             force_inline: false,

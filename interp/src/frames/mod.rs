@@ -181,8 +181,9 @@ pub struct Interp<'out> {
     pub steps: u64,
     /// Memoized blue calls and metafunc resolutions.
     pub cache: meta::BlueCache,
-    /// FQNs handed out so far (each one is unique).
-    pub fqns: HashSet<String>,
+    /// FQNs handed out so far (each one is unique; the text the function
+    /// or type keeps, not a copy).
+    pub fqns: HashSet<Rc<str>>,
     /// The last `#n` suffix given to each FQN base.
     pub(crate) fqn_suffixes: std::collections::HashMap<String, u32>,
     /// The redshift in progress, if any, from its module init on: it

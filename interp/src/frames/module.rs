@@ -205,7 +205,7 @@ impl Interp<'_> {
                 .with_error(&file, def.proto_range, "this function is `@blue`")
                 .into());
         }
-        let argv_ok = match func.params.as_slice() {
+        let argv_ok = match &func.params[..] {
             [] => true,
             [p] => matches!(
                 self.vm.types.kind(p.ty),

@@ -334,7 +334,7 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
 
 /// Whether `main` is `main(argv: list[str])`.
 pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
-    matches!(main.params.as_slice(), [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
+    matches!(&main.params[..], [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
 }
 
 /// Lower `main` of the initialized residual module `module` and every

@@ -114,7 +114,9 @@ pub fn print_module_with_origins(m: &Module) -> (String, Origins) {
         ..Printer::default()
     };
     p.spaced(&m.body);
-    (p.out, p.origins.unwrap_or_default())
+    let mut origins = p.origins.unwrap_or_default();
+    origins.shrink_to_fit();
+    (p.out, origins)
 }
 
 /// Print one expression as it may stand on its own (e.g. after `return`):

@@ -178,7 +178,9 @@ pub struct Residual {
     /// The user's source file the residual nodes' ranges point into.
     pub file: Rc<crate::source::SourceFile>,
     pub module: ast::Module,
-    /// Where each residual `def` comes from, in the order of the module.
+    /// Where each residual `def` comes from, in the order of the module;
+    /// only when `RedshiftOptions::record` asked (the tools show it; a run
+    /// does not keep a record per residual function, issue 14 item 5).
     pub functions: Vec<ResidualFunc>,
     /// The colors and note sites, when `RedshiftOptions::record` asked.
     pub record: Option<Record>,
@@ -568,6 +570,7 @@ impl Interp<'_> {
         };
         let mut body = Vec::new();
         let mut functions = Vec::new();
+        let keep_functions = sh.read().record.is_some();
         // Struct definitions, with their red methods.
         let mut class_defs = Vec::new();
         let own_structs: Vec<TypeId> = struct_types
@@ -598,7 +601,9 @@ impl Interp<'_> {
                         let def_mut = Rc::make_mut(&mut def);
                         def_mut.name = ident(member, def_mut.name.range);
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
-                        functions.push(self.residual_func(sh, func, member, Some(class)));
+                        if keep_functions {
+                            functions.push(self.residual_func(sh, func, member, Some(class)));
+                        }
                         if *is_static {
                             def_mut.decorators.push(name_expr("staticmethod", range));
                         }
@@ -716,7 +721,9 @@ impl Interp<'_> {
                 continue;
             }
             if let Some(def) = shifted.remove(&*func.fqn) {
-                functions.push(self.residual_func(sh, func, &def.name.name, None));
+                if keep_functions {
+                    functions.push(self.residual_func(sh, func, &def.name.name, None));
+                }
                 body.extend(self.provenance_comments(sh, func));
                 body.push(Stmt::new(StmtKind::FuncDef(def), range));
             }

@@ -9,7 +9,8 @@ use crate::frames::meta::{ArgSpec, ResolvedOp};
 use crate::frames::signatures::Site;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, FuncKind};
+use crate::syntax::ast::{self, ExprKind, FuncKind};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
 use crate::vm::ops::signatures::{
@@ -25,7 +26,7 @@ impl Interp<'_> {
         f: &Frame,
         ty: TypeId,
         attr: &ast::Identifier,
-        obj: &Expr,
+        obj: &ExprRef<'_>,
     ) -> crate::error::Failure {
         let name = self.vm.types.name(ty).to_string();
         SpyError::new(
@@ -40,7 +41,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
     ) -> Eval<Typed> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
@@ -99,11 +100,7 @@ impl Interp<'_> {
                             sh.state().user_imports.insert((here, owner.clone()));
                         }
                         let r = obj_expr.range.cover(attr.range);
-                        let e = crate::frames::doppler::build::attribute(
-                            crate::frames::doppler::name_expr(&owner, obj_expr.range),
-                            &attr.name,
-                            r,
-                        );
+                        let e = sh.attribute(sh.name(&owner, obj_expr.range), &attr.name, r);
                         Ok(Self::residual_value(g.ty, e))
                     }
                     Some(g) => match g.value {
@@ -155,7 +152,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         value: Typed,
         value_range: TextRange,
@@ -214,7 +211,7 @@ impl Interp<'_> {
         f: &mut Frame,
         m: &Rc<Function>,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
     ) -> Eval<Typed> {
         let ty = obj.ty;
@@ -235,7 +232,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         args: Args,
         call_range: TextRange,
@@ -253,7 +250,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         args: Args,
         call_range: TextRange,
@@ -431,13 +428,13 @@ impl Interp<'_> {
     pub(crate) fn eval_subscript(
         &mut self,
         f: &mut Frame,
-        e: &Expr,
-        value: &Expr,
-        indices: &[Expr],
+        e: &ExprRef<'_>,
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
     ) -> Eval<Typed> {
         let obj = self.eval_expr(f, value)?;
-        if let [index] = indices {
-            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+        if let Some([index]) = indices.as_array() {
+            if let ExprKind::Slice { lower, upper, step } = index.kind() {
                 return self.eval_slice(f, obj, value, [lower, upper, step]);
             }
         }
@@ -449,7 +446,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         idx: Args,
         whole: TextRange,
     ) -> Eval<Typed> {
@@ -656,14 +653,14 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
-        parts: [&Option<Box<Expr>>; 3],
+        obj_expr: &ExprRef<'_>,
+        parts: [Option<ExprRef<'_>>; 3],
     ) -> Eval<Typed> {
         let mut bounds: [Option<i64>; 3] = [None; 3];
         let mut typed: [Option<Typed>; 3] = [None, None, None];
         let mut color = obj.color;
         for ((slot, t), part) in bounds.iter_mut().zip(typed.iter_mut()).zip(parts) {
-            if let Some(p) = part {
+            if let Some(p) = &part {
                 let v = self.eval_expr(f, p)?;
                 if matches!(v.value, Value::None) {
                     continue;
@@ -725,7 +722,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         idx: Args,
         v: Typed,
         whole: TextRange,

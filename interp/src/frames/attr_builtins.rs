@@ -6,9 +6,10 @@
 //! the residual code holds `o.NAME` (and `o.NAME = v`), never a call.
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::doppler::{is_runtime, name_expr};
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
-use crate::syntax::ast::{Expr, ExprKind, Identifier, NameId};
+use crate::syntax::ast::{ExprKind, Identifier, NameId};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
@@ -20,8 +21,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         b: Builtin,
-        func: &Expr,
-        args: &[Expr],
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
     ) -> Option<Eval<Typed>> {
         let n = match b {
             Builtin::Getattr | Builtin::Hasattr => 2,
@@ -36,23 +37,23 @@ impl Interp<'_> {
         f: &mut Frame,
         b: Builtin,
         n: usize,
-        func: &Expr,
-        args: &[Expr],
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
     ) -> Eval<Typed> {
         // `setattr(p[i], NAME, v)` is `p[i].NAME = v`: through the pointer
-        if let (Builtin::Setattr, [target, name, value]) = (b, args) {
-            if let ExprKind::Subscript { value: p, indices } = &target.kind {
+        if let (Builtin::Setattr, Some([target, name, value])) = (b, args.as_array()) {
+            if let ExprKind::Subscript { value: p, indices } = &target.kind() {
                 let pv = self.eval_expr(f, p)?;
                 let idx = self.eval_items(f, indices)?;
-                let attr = self.blue_name(f, name)?;
+                let attr = self.blue_name(f, &name)?;
                 if self.is_ptr_to_struct_with(pv.ty, &attr.name) {
-                    let v = self.eval_expr(f, value)?;
+                    let v = self.eval_expr(f, &value)?;
                     self.set_ptr_item_field(f, pv, idx, &attr, v, value.range, target.range)?;
                     return Ok(Typed::red(TypeId::NONE, Value::None));
                 }
                 let obj = self.get_item(f, pv, p, idx, target.range)?;
-                let v = self.eval_expr(f, value)?;
-                self.set_attr(f, obj, target, &attr, v, value.range)?;
+                let v = self.eval_expr(f, &value)?;
+                self.set_attr(f, obj, &target, &attr, v, value.range)?;
                 return Ok(Typed::red(TypeId::NONE, Value::None));
             }
         }
@@ -62,7 +63,7 @@ impl Interp<'_> {
         let (obj, _) = argv.next().expect("arity checked");
         let (name, name_range) = argv.next().expect("arity checked");
         let attr = self.name_of(f, name, name_range)?;
-        let obj_expr = &args[0];
+        let obj_expr = &args.first().ok_or_else(|| crate::bug!("arity checked"))?;
         match b {
             Builtin::Getattr => self.get_attr(f, obj, obj_expr, &attr),
             Builtin::Setattr => {
@@ -74,7 +75,7 @@ impl Interp<'_> {
         }
     }
 
-    fn blue_name(&mut self, f: &mut Frame, e: &Expr) -> Eval<Identifier> {
+    fn blue_name(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Identifier> {
         let name = self.eval_expr(f, e)?;
         self.name_of(f, name, e.range)
     }
@@ -97,7 +98,13 @@ impl Interp<'_> {
     /// `hasattr`: blue `True` iff reading `o.NAME` is accepted for `o`'s
     /// static type, or `NAME` is a method of it. A `dynamic` receiver asks
     /// its value's type when the call runs (`dynamic_has_attr`).
-    fn has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
+    fn has_attr(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &ExprRef<'_>,
+        attr: &Identifier,
+    ) -> Eval<Typed> {
         if obj.ty == TypeId::DYNAMIC {
             return self.dynamic_has_attr(f, obj, obj_expr, attr);
         }
@@ -133,12 +140,12 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &Identifier,
     ) -> Eval<Typed> {
         if f.is_shifting() && is_runtime(&obj) {
             let name = Typed::blue(TypeId::STR, Value::str(&attr.name));
-            let callee = name_expr("hasattr", obj_expr.range);
+            let callee = f.shift()?.name("hasattr", obj_expr.range);
             let args = [(obj, obj_expr.range), (name, attr.range)];
             return self.shift_call(
                 f,

@@ -9,7 +9,8 @@ use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::{add_trace, Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, FuncColor, FuncKind};
+use crate::syntax::ast::{self, ExprKind, FuncColor, FuncKind};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Function, Local, StarKind, TupleValue, Typed, Value};
 
@@ -25,11 +26,18 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 impl Interp<'_> {
-    pub(crate) fn eval_call(&mut self, f: &mut Frame, e: &Expr, func: &Expr, args: &[Expr]) -> Eval<Typed> {
+    pub(crate) fn eval_call(
+        &mut self,
+        f: &mut Frame,
+        e: &ExprRef<'_>,
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
+    ) -> Eval<Typed> {
         if let Some(lit) = self.prefixed_literal(f, e) {
             return Ok(lit);
         }
-        let method_call = match &func.kind {
+        let kind = func.kind();
+        let method_call = match &kind {
             ExprKind::Attribute { value, attr } => {
                 let obj = self.eval_expr(f, value)?;
                 if self.is_method_receiver(&obj) {
@@ -100,11 +108,11 @@ impl Interp<'_> {
 
     /// `i8(3)`, `u64(18446744073709551615)`, `f64(1)`, `f32(0.5)`: typed
     /// literals, as upstream's parser makes them (range checked statically).
-    fn prefixed_literal(&self, f: &Frame, e: &Expr) -> Option<Typed> {
-        let ExprKind::Call { func, args } = &e.kind else {
+    fn prefixed_literal(&self, f: &Frame, e: &ExprRef<'_>) -> Option<Typed> {
+        let ExprKind::Call { func, args } = &e.kind() else {
             return None;
         };
-        let ExprKind::Name(id) = &func.kind else {
+        let ExprKind::Name(id) = &func.kind() else {
             return None;
         };
         let NameRef::Builtin(b) = f.res.name(id.id) else {
@@ -117,17 +125,17 @@ impl Interp<'_> {
             let s = crate::vm::ops::Scalar::wrap_int(v, ty.as_prim()?)?;
             return Some(Typed::blue(ty, Value::Scalar(s)));
         }
-        let [arg] = &args[..] else { return None };
-        let (neg, lit) = match &arg.kind {
+        let [arg] = args.as_array()?;
+        let (neg, lit) = match arg.kind() {
             ExprKind::UnaryOp {
                 op: ast::UnaryOp::Neg,
                 operand,
-            } => (true, &operand.kind),
+            } => (true, operand.kind()),
             other => (false, other),
         };
         let x = match lit {
-            ExprKind::Int(v) => *v as f64,
-            ExprKind::Float(x) => *x,
+            ExprKind::Int(v) => v as f64,
+            ExprKind::Float(x) => x,
             _ => return None,
         };
         let x = if neg { -x } else { x };
@@ -172,8 +180,8 @@ impl Interp<'_> {
                                 .with_error(&f.file, callee_range, format!("this is `{ty}`"))
                                 .with_note(
                                     &func.code.file,
-                                    func.code.def.name.range,
-                                    format!("`{}` defined here", func.code.def.name.name),
+                                    func.code.def().name.range,
+                                    format!("`{}` defined here", func.code.def().name.name),
                                 )
                                 .into(),
                         )
@@ -225,7 +233,7 @@ impl Interp<'_> {
             .with_error(&f.file, *range, "this is red")
             .with_note(
                 &func.code.file,
-                func.code.def.proto_range,
+                func.code.def().proto_range,
                 "function defined here",
             )
             .into()),
@@ -341,13 +349,13 @@ impl Interp<'_> {
             self.pools.recycle_args(args);
             return Ok(bound);
         }
-        let def_loc = Some((&func.code.file, func.code.def.proto_range));
+        let def_loc = Some((&func.code.file, func.code.def().proto_range));
         let convert = |this: &mut Self, v: Typed, ty: TypeId, range: TextRange| {
             this.convert_to(f, v, ty, range, None).map_err(|e| {
                 add_note(
                     e,
                     &func.code.file,
-                    func.code.def.proto_range,
+                    func.code.def().proto_range,
                     "function defined here",
                 )
             })
@@ -433,18 +441,18 @@ impl Interp<'_> {
         ns: Rc<str>,
         shift: Option<crate::frames::doppler::Shift>,
         args: impl IntoIterator<Item = A>,
-        mut local: impl FnMut(&mut Self, &ast::Param, u32, A) -> Eval<Local>,
+        mut local: impl FnMut(&mut Self, &ast::Param<'_>, u32, A) -> Eval<Local>,
     ) -> Eval<Frame> {
         let code = &func.code;
         let locals = self.pools.fresh_env(code.scope.slot_count());
         for (slot, preset) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(preset.clone());
         }
-        for (p, arg) in code.def.params.iter().zip(args) {
+        for (p, arg) in code.def().params.iter().zip(args) {
             let NameRef::Local(slot) = code.res.name(p.name.id) else {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
-            let value = local(self, p, slot, arg)?;
+            let value = local(self, &p, slot, arg)?;
             locals.borrow_mut()[slot as usize] = Some(value);
         }
         Ok(Frame::function(func, locals, name, ns, shift))
@@ -491,8 +499,8 @@ impl Interp<'_> {
         self.pools.recycle_bound(args);
         let color = if blue { Color::Blue } else { Color::Red };
         let body = self
-            .forward_declare_structs(&mut frame, &code.def.body)
-            .and_then(|_| self.exec_block(&mut frame, &code.def.body));
+            .forward_declare_structs(&mut frame, &code.def().body)
+            .and_then(|_| self.exec_block(&mut frame, &code.def().body));
         let result = match body {
             Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
@@ -506,11 +514,11 @@ impl Interp<'_> {
             }
             Ok(_) => {
                 let end = code
-                    .def
+                    .def()
                     .body
                     .last()
                     .map(|s| s.range)
-                    .unwrap_or(code.def.proto_range);
+                    .unwrap_or(code.def().proto_range);
                 let err = SpyError::new(
                     ExcKind::TypeError,
                     "reached the end of the function without a `return`",
@@ -569,8 +577,8 @@ impl Interp<'_> {
     }
 }
 
-pub(crate) fn is_name(e: &Expr, name: &str) -> bool {
-    matches!(&e.kind, ExprKind::Name(id) if id.name == name)
+pub(crate) fn is_name(e: &ExprRef<'_>, name: &str) -> bool {
+    matches!(&e.kind(), ExprKind::Name(id) if id.name == name)
 }
 
 pub(crate) fn add_note(

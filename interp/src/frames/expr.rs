@@ -3,11 +3,12 @@
 //! expression yields a `Typed`: value, color and static type.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{is_runtime, name_expr};
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, BoolOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{self, BoolOp, ExprKind, UnaryOp};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins;
 use crate::vm::ops::Scalar;
 use crate::vm::types::TypeId;
@@ -18,7 +19,7 @@ use crate::vm::value::{Color, Local, TupleValue, Typed, Value};
 impl Interp<'_> {
     /// Evaluate `e`; while shifting, its color and type are recorded for
     /// tools when they asked (`doppler::record`).
-    pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+    pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
         let result = self.eval_expr_kind(f, e);
         if let (Some(sh), Ok(t)) = (&f.shift, &result) {
             sh.record_color(f, e.range, t);
@@ -26,8 +27,8 @@ impl Interp<'_> {
         result
     }
 
-    fn eval_expr_kind(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
-        match &e.kind {
+    fn eval_expr_kind(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
+        match &e.kind() {
             ExprKind::Int(v) if f.is_shifting() => {
                 let lit = self.int_literal(f, *v, false, e);
                 self.lazy_raise_or(f, lit, TypeId::I32, e.range)
@@ -93,10 +94,7 @@ impl Interp<'_> {
                         ..self.make_tuple(items.clone())
                     };
                     let elts = self.residuals(f, &items)?;
-                    return Ok(Self::residual_value(
-                        t.ty,
-                        Expr::new(ExprKind::Tuple(elts), e.range),
-                    ));
+                    return Ok(Self::residual_value(t.ty, f.shift()?.tuple(elts, e.range)));
                 }
                 Ok(self.make_tuple(items))
             }
@@ -120,9 +118,11 @@ impl Interp<'_> {
                         let t = self.convert_to(f, t.clone(), item_ty, *r, None)?;
                         elts.push(self.residual(f, &t, *r)?);
                     }
+                    let sh = f.shift()?;
+                    let elts = sh.exprs(elts);
                     return Ok(Self::residual_value(
                         list.ty,
-                        Expr::new(ExprKind::List(elts), e.range),
+                        sh.expr(ast::ExprNode::List(elts), e.range),
                     ));
                 }
                 Ok(list)
@@ -157,7 +157,7 @@ impl Interp<'_> {
     }
 
     /// An int literal is i32; out of range is a lazy ValueError, as upstream.
-    fn int_literal(&mut self, f: &Frame, v: u64, negated: bool, e: &Expr) -> Eval<Typed> {
+    fn int_literal(&mut self, f: &Frame, v: u64, negated: bool, e: &ExprRef<'_>) -> Eval<Typed> {
         let signed: i128 = if negated { -(v as i128) } else { v as i128 };
         match i32::try_from(signed) {
             Ok(x) => Ok(Typed::blue(TypeId::I32, Value::i32(x))),
@@ -184,7 +184,7 @@ impl Interp<'_> {
                     })) => Some(Typed {
                         color: *color,
                         ty: *ty,
-                        value: read_here(value, id.range),
+                        value: read_here(f.shift.as_ref(), value, id.range),
                     }),
                     _ => None,
                 };
@@ -218,7 +218,7 @@ impl Interp<'_> {
                     // A module `var` changes at run time: while shifting it
                     // is read by name.
                     Some((Color::Red, ty, _)) if f.is_shifting() => {
-                        Ok(Self::residual_value(ty, name_expr(&id.name, id.range)))
+                        Ok(Self::residual_value(ty, f.shift()?.name(&id.name, id.range)))
                     }
                     Some((color, ty, value)) => Ok(Typed { color, ty, value }),
                     None => Err(self.unassigned(f, id, "global")),
@@ -269,10 +269,16 @@ impl Interp<'_> {
         )
     }
 
-    fn eval_unary(&mut self, f: &mut Frame, e: &Expr, op: UnaryOp, operand: &Expr) -> Eval<Typed> {
+    fn eval_unary(
+        &mut self,
+        f: &mut Frame,
+        e: &ExprRef<'_>,
+        op: UnaryOp,
+        operand: &ExprRef<'_>,
+    ) -> Eval<Typed> {
         // `-<int literal>` is one literal (so -2147483648 is valid).
         if op == UnaryOp::Neg {
-            if let ExprKind::Int(v) = operand.kind {
+            if let ExprKind::Int(v) = operand.kind() {
                 let lit = self.int_literal(f, v, true, e);
                 return if f.is_shifting() {
                     self.lazy_raise_or(f, lit, TypeId::I32, e.range)
@@ -299,7 +305,13 @@ impl Interp<'_> {
 
     /// `and`/`or`: short-circuit; each operand converted to bool; the result
     /// is a bool with the color of the operand that decided it.
-    fn eval_boolop(&mut self, f: &mut Frame, op: BoolOp, left: &Expr, right: &Expr) -> Eval<Typed> {
+    fn eval_boolop(
+        &mut self,
+        f: &mut Frame,
+        op: BoolOp,
+        left: &ExprRef<'_>,
+        right: &ExprRef<'_>,
+    ) -> Eval<Typed> {
         let l = self.eval_condition(f, left)?;
         if is_runtime(&l) {
             let r = self.eval_condition(f, right)?;
@@ -322,20 +334,20 @@ impl Interp<'_> {
     }
 
     /// Evaluate `e` and convert it to bool (conditions, `not`, `and`/`or`).
-    pub(crate) fn eval_condition(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+    pub(crate) fn eval_condition(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
         let v = self.eval_expr(f, e)?;
         self.convert_to(f, v, TypeId::BOOL, e.range, None)
     }
 
     /// Evaluate a list of items where `*e` splices a tuple's items. Each
     /// starred operand is evaluated exactly once, left to right.
-    pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &[Expr]) -> Eval<Vec<(Typed, TextRange)>> {
+    pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &Exprs<'_>) -> Eval<Vec<(Typed, TextRange)>> {
         let mut out = self.pools.args_vec(items.len());
         for item in items {
-            if let ExprKind::Starred(inner) = &item.kind {
-                if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind {
+            if let ExprKind::Starred(inner) = &item.kind() {
+                if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind() {
                     if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
-                        self.splice_unroll(f, elt, target, n_expr, &mut out)?;
+                        self.splice_unroll(f, elt, target, &n_expr, &mut out)?;
                         continue;
                     }
                 }
@@ -386,7 +398,7 @@ impl Interp<'_> {
                     ));
                 }
             } else {
-                let t = self.eval_expr(f, item)?;
+                let t = self.eval_expr(f, &item)?;
                 out.push((t, item.range));
             }
         }
@@ -443,11 +455,13 @@ impl Interp<'_> {
 /// A local's value as read at `range`: a red local of a shifting frame is
 /// the residual name, located at the read (not at its declaration), so an
 /// error there points where ASTFrame's would.
-fn read_here(value: &Value, range: TextRange) -> Value {
-    match value {
-        Value::Residual(e) if e.range != range && matches!(e.kind, ExprKind::Name(_)) => {
-            Value::Residual(Rc::new(Expr::new(e.kind.clone(), range)))
+fn read_here(sh: Option<&crate::frames::doppler::Shift>, value: &Value, range: TextRange) -> Value {
+    if let (Value::Residual(e), Some(sh)) = (value, sh) {
+        if sh.expr_node(*e).range != range {
+            if let Some(id) = sh.name_of(*e) {
+                return Value::Residual(sh.name_at(&id, range));
+            }
         }
-        v => v.clone_fast(),
     }
+    value.clone_fast()
 }

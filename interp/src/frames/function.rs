@@ -64,7 +64,7 @@ impl Interp<'_> {
     pub(crate) fn make_function_in(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         self_type: Option<TypeId>,
     ) -> Eval<Typed> {
         let fqn = self.unique_fqn(format!("{}::{}", f.ns, def.name.name));
@@ -87,12 +87,12 @@ impl Interp<'_> {
             // `@staticmethod`, `@classmethod` and `@property` mark a method
             // of the class being defined (`StructInfo`); the function itself
             // is unchanged
-            if is_name(d, "staticmethod")
-                || (f.class_type.is_some() && (is_name(d, "property") || is_name(d, "classmethod")))
+            if is_name(&d, "staticmethod")
+                || (f.class_type.is_some() && (is_name(&d, "property") || is_name(&d, "classmethod")))
             {
                 continue;
             }
-            let deco = self.eval_expr(f, d)?;
+            let deco = self.eval_expr(f, &d)?;
             if !deco.is_blue() {
                 return Err(SpyError::new(ExcKind::TypeError, "decorators must be @blue")
                     .with_error(&f.file, d.range, "this is red")
@@ -114,7 +114,7 @@ impl Interp<'_> {
     pub(crate) fn build_function(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Rc<Function>> {
         let blue = def.color == FuncColor::Blue;
@@ -122,7 +122,7 @@ impl Interp<'_> {
         let mut star = None;
         for (i, p) in def.params.iter().enumerate() {
             if p.kind == ParamKind::Star {
-                let kind = self.star_kind(f, p, blue)?;
+                let kind = self.star_kind(f, &p, blue)?;
                 let ty = match &kind {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
@@ -172,7 +172,8 @@ impl Interp<'_> {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let code = Rc::new(FuncCode {
-            def: def.clone(),
+            ast: f.ast.clone(),
+            func: def.id,
             scope,
             module: f.module,
             file: f.file.clone(),
@@ -220,7 +221,7 @@ impl Interp<'_> {
 
     /// `*args`, `*args: T`, or `*args: types` (a blue tuple of types: a
     /// parameter pack).
-    fn star_kind(&mut self, f: &mut Frame, p: &ast::Param, blue: bool) -> Eval<StarKind> {
+    fn star_kind(&mut self, f: &mut Frame, p: &ast::Param<'_>, blue: bool) -> Eval<StarKind> {
         let Some(annotation) = &p.annotation else {
             let _ = blue;
             return Ok(StarKind::Variadic(TypeId::DYNAMIC));
@@ -274,22 +275,24 @@ impl Interp<'_> {
     fn make_pep695_generic(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Typed> {
         let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let type_params = def.type_params.as_deref().unwrap_or_default();
-        let params: Box<[ParamSpec]> = type_params
+        let params: Box<[ParamSpec]> = def
+            .type_params
             .iter()
+            .flatten()
             .map(|_| ParamSpec {
                 ty: TypeId::DYNAMIC,
                 default: None,
             })
             .collect();
         let code = Rc::new(FuncCode {
-            def: def.clone(),
+            ast: f.ast.clone(),
+            func: def.id,
             scope,
             module: f.module,
             file: f.file.clone(),
@@ -327,10 +330,10 @@ impl Interp<'_> {
         ns: String,
     ) -> Eval<Typed> {
         let code = generic.code.clone();
-        let def = code.def.clone();
+        let def = code.def();
         let mut presets = Vec::new();
         let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope.slot_count()]));
-        for (tp, arg) in def.type_params.as_deref().unwrap_or_default().iter().zip(args) {
+        for (tp, arg) in def.type_params.iter().flatten().zip(args) {
             let NameRef::Local(slot) = code.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));
             };
@@ -386,16 +389,17 @@ impl Interp<'_> {
             .with_error(&f.file, range, "")
             .into());
         }
-        let body = &func.code.def.body;
+        let code = func.code.clone();
+        let body = &code.def().body;
         let returns = count_returns(body);
-        let tail_return = matches!(body.last().map(|s| &s.kind), Some(ast::StmtKind::Return(_)));
+        let tail_return = matches!(body.last().map(|s| s.kind()), Some(ast::StmtKind::Return(_)));
         let returns_none = func.ret == TypeId::NONE && returns == 0;
         if !returns_none && (returns != 1 || !tail_return) {
             return Err(
                 SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
                     .with_error(
                         &func.code.file,
-                        func.code.def.proto_range,
+                        func.code.def().proto_range,
                         "`return` must be the last statement of the body",
                     )
                     .into(),
@@ -428,9 +432,9 @@ fn clone_function(f: &Function) -> Function {
     }
 }
 
-fn count_returns(body: &[ast::Stmt]) -> usize {
+fn count_returns(body: &ast::Stmts<'_>) -> usize {
     body.iter()
-        .map(|s| match &s.kind {
+        .map(|s| match &s.kind() {
             ast::StmtKind::Return(_) => 1,
             ast::StmtKind::If { body, orelse, .. } => count_returns(body) + count_returns(orelse),
             ast::StmtKind::While { body, .. } | ast::StmtKind::For { body, .. } => count_returns(body),

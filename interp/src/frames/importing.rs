@@ -25,9 +25,10 @@ use crate::vm::value::ModuleId;
 
 /// A module of the program, as the analysis found it.
 enum Found {
+    /// (Boxed: a module's tree is a few hundred bytes of vectors.)
     Parsed {
         file: Rc<SourceFile>,
-        ast: ast::Module,
+        ast: Box<ast::Module>,
         resolution: resolve::Resolution,
     },
     /// Not found (`py`: only `NAME.py` exists).
@@ -50,8 +51,8 @@ struct Importer {
 /// builtin modules, `builtins` included, are not files).
 fn imports_of(m: &ast::Module) -> Vec<(String, TextRange, String)> {
     let mut out = Vec::new();
-    for stmt in &m.body {
-        match &stmt.kind {
+    for stmt in &m.body() {
+        match &stmt.kind() {
             ast::StmtKind::Import { module, .. } => {
                 out.push((module.name.to_string(), stmt.range, module.name.to_string()));
             }
@@ -135,7 +136,7 @@ impl Interp<'_> {
                 name,
                 Found::Parsed {
                     file,
-                    ast,
+                    ast: Box::new(ast),
                     resolution,
                 },
             ));
@@ -150,7 +151,7 @@ impl Interp<'_> {
                     ast,
                     resolution,
                 }) => {
-                    let id = self.add_and_init_module(&name, file, ast, resolution)?;
+                    let id = self.add_and_init_module(&name, file, *ast, resolution)?;
                     if name == rootname {
                         root_id = Some(id);
                     }

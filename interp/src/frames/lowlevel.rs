@@ -440,12 +440,10 @@ impl Interp<'_> {
         if f.is_shifting() {
             let runtime = |t: &Typed| crate::frames::doppler::is_runtime(t);
             if runtime(&p) || runtime(&i) || runtime(&v) {
-                let sub = crate::frames::doppler::build::subscript(
-                    self.residual(f, &p, target_range)?,
-                    vec![self.residual(f, &i, *ir)?],
-                    target_range,
-                );
-                let target = crate::frames::doppler::build::attribute(sub, &attr.name, target_range);
+                let (pe, ie) = (self.residual(f, &p, target_range)?, self.residual(f, &i, *ir)?);
+                let sh = f.shift()?;
+                let sub = sh.subscript(pe, vec![ie], target_range);
+                let target = sh.attribute(sub, &attr.name, target_range);
                 return self.shift_store(f, target, &v, value_range);
             }
         }

@@ -217,7 +217,7 @@ impl Interp<'_> {
                 n,
                 &args,
                 call_range,
-                Some((&func.code.file, func.code.def.proto_range)),
+                Some((&func.code.file, func.code.def().proto_range)),
             )?;
             self.specialize_pep695(func, values, ns)?
         } else {
@@ -375,7 +375,7 @@ impl Interp<'_> {
             .with_error(&f.file, callee_range, "this is a metafunc")
             .with_note(
                 &func.code.file,
-                func.code.def.proto_range,
+                func.code.def().proto_range,
                 "metafunc defined here",
             )
             .into());
@@ -402,7 +402,7 @@ impl Interp<'_> {
                         .with_error(&f.file, callee_range, "this is a metafunc")
                         .with_note(
                             &func.code.file,
-                            func.code.def.proto_range,
+                            func.code.def().proto_range,
                             "metafunc defined here",
                         )
                         .into());

@@ -91,6 +91,8 @@ pub struct Frame {
     pub kind: FrameKind,
     pub module: ModuleId,
     pub file: Rc<SourceFile>,
+    /// The tree of the code this frame runs (its module's).
+    pub ast: Rc<crate::syntax::ast::Module>,
     pub res: Rc<Resolution>,
     /// The symbols of the body being executed (slots of `locals`).
     pub scope: Rc<Scope>,
@@ -128,6 +130,7 @@ impl Frame {
             kind: FrameKind::Function,
             module: code.module,
             file: code.file.clone(),
+            ast: code.ast.clone(),
             res: code.res.clone(),
             scope: code.scope.clone(),
             locals,
@@ -136,7 +139,7 @@ impl Frame {
             class_type: None,
             name,
             ns,
-            current: code.def.proto_range,
+            current: code.def().proto_range,
             shift,
         }
     }

@@ -11,7 +11,8 @@ use super::func::{FnLower, LVal};
 use super::layout::{prim_code, PtrLayout};
 use super::{LowerError, Lowered};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr};
+use crate::syntax::ast::{self};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::memory::PtrMem;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
@@ -276,20 +277,20 @@ impl FnLower<'_, '_, '_> {
     /// in ASTFrame's order: `p`, `i`, `value`.
     pub fn ptr_item_field_store(
         &mut self,
-        p: &Expr,
-        indices: &[Expr],
+        p: &ExprRef<'_>,
+        indices: &Exprs<'_>,
         attr: &ast::Identifier,
-        value: &Expr,
+        value: &ExprRef<'_>,
         target: TextRange,
     ) -> Lowered<()> {
         let pv = self.expr(p)?;
-        let (Some(item), [index]) = (self.ptr_item(pv.ty), indices) else {
+        let (Some(item), Some([index])) = (self.ptr_item(pv.ty), indices.as_array()) else {
             return self.unsupported("an assignment to an attribute", target);
         };
         if self.cx.interp.vm.types.field_type(item, &attr.name).is_none() {
             return self.unsupported("an assignment to an attribute", target);
         }
-        let i = self.expr(index)?;
+        let i = self.expr(&index)?;
         let v = self.expr(value)?;
         let i = self.coerce(i, TypeId::I32, index.range)?;
         let ty = self.ptr_field_type(pv.ty, attr, target)?;

@@ -83,6 +83,7 @@ pub struct Symbols {
     /// scan: a hash table each would cost more memory than its source).
     /// (Boxed: most scopes have none, and an inline table would make
     /// every function's scope 40 bytes larger.)
+    #[allow(clippy::box_collection)]
     by_name: Option<Box<HashMap<Name, usize, foldhash::fast::RandomState>>>,
 }
 

@@ -79,8 +79,9 @@ pub enum Value {
     /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
     GenericStruct(Rc<GenericStructValue>),
     /// Only while redshifting: a red value, known by the residual expression
-    /// that computes it at run time.
-    Residual(Rc<crate::syntax::ast::Expr>),
+    /// that computes it at run time (an expression of the redshift's
+    /// residual module, `DopplerState::residual`).
+    Residual(crate::syntax::ast::ExprId),
 }
 
 /// A file's entry in the run's file table (`host::Files`); entries are
@@ -91,11 +92,20 @@ pub struct FileId(pub u32);
 /// A generic struct definition, specialized by `C[args]`.
 pub struct GenericStructValue {
     pub fqn: Rc<str>,
-    pub def: Rc<crate::syntax::ast::ClassDef>,
+    /// The tree the `class` is in, and the `class`.
+    pub ast: Rc<crate::syntax::ast::Module>,
+    pub class: crate::syntax::ast::ClassId,
     pub module: ModuleId,
     pub file: Rc<crate::source::SourceFile>,
     pub res: Rc<crate::resolve::Resolution>,
     pub closure: Rc<[Env]>,
+}
+
+impl GenericStructValue {
+    /// The generic `class`.
+    pub fn def(&self) -> crate::syntax::ast::ClassDef<'_> {
+        self.ast.class(self.class)
+    }
 }
 
 impl fmt::Debug for GenericStructValue {
@@ -345,7 +355,7 @@ impl fmt::Debug for Value {
             Value::ListIter(it) => write!(f, "list_iterator@{}", it.index),
             Value::Dict(d) => write!(f, "dict{:?}", d.entries()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
-            Value::Residual(e) => write!(f, "residual({:?})", e.kind),
+            Value::Residual(e) => write!(f, "residual({e:?})"),
         }
     }
 }

@@ -36,9 +36,13 @@ impl Interp<'_> {
         if let Some(lit) = self.prefixed_literal(f, e) {
             return Ok(lit);
         }
-        let kind = func.kind();
+        // (read as a view only when it is an attribute: every call asks)
+        let kind = match func.node().node {
+            ast::ExprNode::Attribute { .. } => Some(func.kind()),
+            _ => None,
+        };
         let method_call = match &kind {
-            ExprKind::Attribute { value, attr } => {
+            Some(ExprKind::Attribute { value, attr }) => {
                 let obj = self.eval_expr(f, value)?;
                 if self.is_method_receiver(&obj) {
                     Some((obj, value, attr))
@@ -109,6 +113,28 @@ impl Interp<'_> {
     /// `i8(3)`, `u64(18446744073709551615)`, `f64(1)`, `f32(0.5)`: typed
     /// literals, as upstream's parser makes them (range checked statically).
     fn prefixed_literal(&self, f: &Frame, e: &ExprRef<'_>) -> Option<Typed> {
+        // (read as stored first: every call asks; a literal is one
+        // argument, a number or a negated one, and a builtin callee)
+        let ast::ExprNode::Call { func, args } = e.node().node else {
+            return None;
+        };
+        let literal =
+            |e: ExprRef<'_>| matches!(e.node().node, ast::ExprNode::Int(_) | ast::ExprNode::Float(_));
+        match e.module.expr_items(args) {
+            [arg] => match e.at(*arg).node().node {
+                ast::ExprNode::UnaryOp {
+                    op: ast::UnaryOp::Neg,
+                    operand,
+                } if literal(e.at(operand)) => {}
+                _ if literal(e.at(*arg)) => {}
+                _ => return None,
+            },
+            _ => return None,
+        }
+        let callee = e.at(func).name_id()?;
+        if !matches!(f.res.name(callee), NameRef::Builtin(_)) {
+            return None;
+        }
         let ExprKind::Call { func, args } = &e.kind() else {
             return None;
         };
@@ -231,11 +257,7 @@ impl Interp<'_> {
             )
             .with_error(&f.file, callee_range, "this is blue")
             .with_error(&f.file, *range, "this is red")
-            .with_note(
-                &func.code.file,
-                func.code.def().proto_range,
-                "function defined here",
-            )
+            .with_note(&func.code.file, func.code.proto_range(), "function defined here")
             .into()),
         }
     }
@@ -349,13 +371,13 @@ impl Interp<'_> {
             self.pools.recycle_args(args);
             return Ok(bound);
         }
-        let def_loc = Some((&func.code.file, func.code.def().proto_range));
+        let def_loc = Some((&func.code.file, func.code.proto_range()));
         let convert = |this: &mut Self, v: Typed, ty: TypeId, range: TextRange| {
             this.convert_to(f, v, ty, range, None).map_err(|e| {
                 add_note(
                     e,
                     &func.code.file,
-                    func.code.def().proto_range,
+                    func.code.proto_range(),
                     "function defined here",
                 )
             })
@@ -448,7 +470,7 @@ impl Interp<'_> {
         for (slot, preset) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(preset.clone());
         }
-        for (p, arg) in code.def().params.iter().zip(args) {
+        for (p, arg) in code.params().iter().zip(args) {
             let NameRef::Local(slot) = code.res.name(p.name.id) else {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
@@ -499,8 +521,8 @@ impl Interp<'_> {
         self.pools.recycle_bound(args);
         let color = if blue { Color::Blue } else { Color::Red };
         let body = self
-            .forward_declare_structs(&mut frame, &code.def().body)
-            .and_then(|_| self.exec_block(&mut frame, &code.def().body));
+            .forward_declare_structs(&mut frame, &code.body())
+            .and_then(|_| self.exec_block(&mut frame, &code.body()));
         let result = match body {
             Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
@@ -518,7 +540,7 @@ impl Interp<'_> {
                     .body
                     .last()
                     .map(|s| s.range)
-                    .unwrap_or(code.def().proto_range);
+                    .unwrap_or(code.proto_range());
                 let err = SpyError::new(
                     ExcKind::TypeError,
                     "reached the end of the function without a `return`",

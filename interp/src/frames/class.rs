@@ -96,6 +96,10 @@ impl Interp<'_> {
     /// `class` can name it.
     pub(crate) fn forward_declare_structs(&mut self, f: &mut Frame, body: &ast::Stmts<'_>) -> Eval<()> {
         for stmt in body {
+            // (a call asks this of every statement of its body)
+            if !matches!(stmt.node().node, ast::StmtNode::ClassDef(_)) {
+                continue;
+            }
             let ast::StmtKind::ClassDef(c) = &stmt.kind() else {
                 continue;
             };

@@ -640,6 +640,7 @@ fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
     SpyError::from(e).with_error(&f.file, whole, "").into()
 }
 
+#[inline]
 fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {
     match v {
         Value::Scalar(s) if s.ty() == to => Ok(*s),

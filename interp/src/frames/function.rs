@@ -390,7 +390,7 @@ impl Interp<'_> {
             .into());
         }
         let code = func.code.clone();
-        let body = &code.def().body;
+        let body = &code.body();
         let returns = count_returns(body);
         let tail_return = matches!(body.last().map(|s| s.kind()), Some(ast::StmtKind::Return(_)));
         let returns_none = func.ret == TypeId::NONE && returns == 0;
@@ -399,7 +399,7 @@ impl Interp<'_> {
                 SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
                     .with_error(
                         &func.code.file,
-                        func.code.def().proto_range,
+                        func.code.proto_range(),
                         "`return` must be the last statement of the body",
                     )
                     .into(),

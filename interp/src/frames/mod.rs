@@ -118,6 +118,8 @@ pub struct Frame {
 
 impl Frame {
     /// A frame that runs (or shifts) the body of `func` with `locals`.
+    /// (Built in place in the caller's activation: a frame is large.)
+    #[inline(always)]
     pub(crate) fn function(
         func: &Rc<Function>,
         locals: Env,
@@ -139,7 +141,7 @@ impl Frame {
             class_type: None,
             name,
             ns,
-            current: code.def().proto_range,
+            current: code.proto_range(),
             shift,
         }
     }

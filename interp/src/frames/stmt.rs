@@ -57,23 +57,34 @@ impl Interp<'_> {
                 return flow;
             }
         }
-        match &s.kind() {
-            StmtKind::FuncDef(def) => {
+        // (The stored node, not the `StmtKind` view: the interpreter's
+        // hottest dispatch reads only the parts it runs.)
+        use ast::StmtNode as N;
+        let m = s.module;
+        let x = |id: ast::ExprId| m.expr(id);
+        match &s.node().node {
+            N::FuncDef(def) => {
+                let def = m.func(*def);
                 let is_static = def
                     .decorators
                     .iter()
                     .any(|d| crate::frames::call::is_name(&d, "staticmethod"));
                 let self_type = f.class_type.filter(|_| !is_static);
-                let func = self.make_function_in(f, def, self_type)?;
+                let func = self.make_function_in(f, &def, self_type)?;
                 self.declare_slot(f, def.name, func)?;
             }
-            StmtKind::ClassDef(c) => self.exec_classdef(f, c)?,
-            StmtKind::Import { module, alias } => self.exec_import(f, module, *alias)?,
-            StmtKind::ImportFrom { module, names } => self.exec_import_from(f, module, names)?,
-            StmtKind::Assign { target, value } => self.exec_assign(f, target, value)?,
-            StmtKind::AugAssign { target, op, value } => {
+            N::ClassDef(c) => self.exec_classdef(f, &m.class(*c))?,
+            N::Import { module, alias } => {
+                self.exec_import(f, m.ident(*module), alias.map(|a| m.ident(a)))?
+            }
+            N::ImportFrom { module, names } => {
+                self.exec_import_from(f, m.ident(*module), &m.import_names(*names))?
+            }
+            N::Assign { target, value } => self.exec_assign(f, &x(*target).as_target(), &x(*value))?,
+            N::AugAssign { target, op, value } => {
+                let (target, value) = (m.ident(*target), x(*value));
                 let l = self.eval_name(f, target)?;
-                let r = self.eval_expr(f, value)?;
+                let r = self.eval_expr(f, &value)?;
                 let l = match *op {
                     ast::BinOp::Add => match self.append_to_local_str(f, target, l, &r, target.range)? {
                         Some(l) => l,
@@ -84,37 +95,55 @@ impl Interp<'_> {
                 let result = self.binop(f, *op, (l, target.range), (r, value.range), target.range)?;
                 self.assign_name(f, target, result, s.range)?;
             }
-            StmtKind::VarDef(v) => self.exec_vardef(f, v)?,
-            StmtKind::If { test, body, orelse } => {
-                let cond = self.eval_condition(f, test)?;
+            N::VarDef {
+                kind,
+                name,
+                annotation,
+                value,
+            } => {
+                let v = ast::VarDef {
+                    kind: *kind,
+                    name: m.ident(*name),
+                    annotation: annotation.map(x),
+                    value: value.map(x),
+                };
+                self.exec_vardef(f, &v)?
+            }
+            N::If { test, body, orelse } => {
+                let cond = self.eval_condition(f, &x(*test))?;
                 let branch = if cond.value.as_bool() == Some(true) {
                     body
                 } else {
                     orelse
                 };
-                return self.exec_block(f, branch);
+                return self.exec_block(f, &m.block(*branch));
             }
-            StmtKind::While { test, body } => loop {
-                f.current = test.range;
-                let cond = self.eval_condition(f, test)?;
-                if cond.value.as_bool() != Some(true) {
-                    break;
+            N::While { test, body } => {
+                let (test, body) = (x(*test), m.block(*body));
+                loop {
+                    f.current = test.range;
+                    let cond = self.eval_condition(f, &test)?;
+                    if cond.value.as_bool() != Some(true) {
+                        break;
+                    }
+                    match self.exec_block(f, &body)? {
+                        Flow::Break => break,
+                        Flow::Normal | Flow::Continue => {}
+                        ret @ Flow::Return(_) => return Ok(ret),
+                    }
                 }
-                match self.exec_block(f, body)? {
-                    Flow::Break => break,
-                    Flow::Normal | Flow::Continue => {}
-                    ret @ Flow::Return(_) => return Ok(ret),
-                }
-            },
-            StmtKind::For { target, iter, body } => return self.exec_for(f, target, iter, body),
-            StmtKind::Break => return Ok(Flow::Break),
-            StmtKind::Continue => return Ok(Flow::Continue),
-            StmtKind::Pass | StmtKind::Comment(_) => {}
-            StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
-            StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
-            StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_ref())?,
-            StmtKind::Expr(e) => {
-                self.eval_expr(f, e)?;
+            }
+            N::For { target, iter, body } => {
+                return self.exec_for(f, m.ident(*target), &x(*iter), &m.block(*body))
+            }
+            N::Break => return Ok(Flow::Break),
+            N::Continue => return Ok(Flow::Continue),
+            N::Pass | N::Comment(_) => {}
+            N::Return(value) => return self.exec_return(f, s, value.map(x).as_ref()),
+            N::Raise(e) => return Err(self.exec_raise(f, s, &x(*e))),
+            N::Assert { test, msg } => self.exec_assert(f, s, &x(*test), msg.map(x).as_ref())?,
+            N::Expr(e) => {
+                self.eval_expr(f, &x(*e))?;
             }
         }
         Ok(Flow::Normal)
@@ -254,7 +283,7 @@ impl Interp<'_> {
                 Some(ty) => Ok(Flow::Return(self.convert_to(f, v, ty, range, None)?)),
             };
         }
-        let because = func.code.def().return_type.as_ref().map(|t| Because {
+        let because = func.code.return_type().as_ref().map(|t| Because {
             range: t.range,
             message: "because of return type",
         });

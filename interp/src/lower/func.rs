@@ -103,7 +103,7 @@ fn lower_body(
         file: code.file.clone(),
         res: code.res.clone(),
         locals: HashMap::new(),
-        stmt_range: code.def().proto_range,
+        stmt_range: code.proto_range(),
         display_call: None,
         defined: HashSet::new(),
         dead: false,
@@ -113,7 +113,7 @@ fn lower_body(
     };
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
-    for (p, spec) in code.def().params.iter().zip(&func.params) {
+    for (p, spec) in code.params().iter().zip(&func.params) {
         let tys = l.cx.flatten(spec.ty, &l.file, p.range)?;
         let n = super::simd::abi_tys(&tys).len();
         let abi: Vec<VReg> = (next..next + n).map(|k| l.fb.param(k)).collect();
@@ -131,7 +131,7 @@ fn lower_body(
     }
     // Flagged locals: registers zeroed and the flag cleared at entry.
     for (&slot, &ty) in flagged {
-        let tys = l.cx.flatten(ty, &l.file, code.def().proto_range)?;
+        let tys = l.cx.flatten(ty, &l.file, code.proto_range())?;
         let regs: Vec<VReg> = tys.iter().map(|&t| l.fb.local(t)).collect();
         for &r in &regs {
             let t = l.fb.ty(r);
@@ -144,7 +144,7 @@ fn lower_body(
         l.locals.insert(slot, LVal { ty, regs });
         l.flags.insert(slot, flag);
     }
-    l.block(&code.def().body)?;
+    l.block(&code.body())?;
     // Falling off the end: `return None` (a body whose every path returns
     // makes this dead code, which the IR allows).
     if func.ret == TypeId::NONE {
@@ -156,7 +156,7 @@ fn lower_body(
             .body
             .last()
             .map(|s| s.range)
-            .unwrap_or(code.def().proto_range);
+            .unwrap_or(code.proto_range());
         l.stmt_range = end;
         let code = l.fixed_code(
             ExcKind::TypeError,

@@ -256,7 +256,7 @@ impl LowerCx<'_, '_> {
             return Ok(d.clone());
         }
         let def_file = func.code.file.clone();
-        let proto = func.code.def().proto_range;
+        let proto = func.code.proto_range();
         if func.color != FuncColor::Red {
             return Err(LowerError::unsupported(
                 format!("a call of `{}` (not a red function of the module)", func.fqn),
@@ -364,7 +364,7 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     cx.string("");
     cx.bytes_const(b"");
     let file = main.code.file.clone();
-    let main_decl = cx.declare(main, &file, main.code.def().proto_range)?;
+    let main_decl = cx.declare(main, &file, main.code.proto_range())?;
     while let Some(d) = cx.queue.pop() {
         let body = func::lower_function(&mut cx, &d)?;
         cx.builder.define(body);

@@ -430,7 +430,7 @@ impl Interp<'_> {
                 .with_error(&f.file, range, "recursive call")
                 .with_note(
                     &func.code.file,
-                    func.code.def().proto_range,
+                    func.code.proto_range(),
                     "help: declare the return type with `-> T`",
                 )
                 .into());
@@ -795,7 +795,7 @@ impl Interp<'_> {
             name: name.to_string(),
             class,
             def_path: func.code.file.path.clone(),
-            def_range: func.code.def().proto_range,
+            def_range: func.code.proto_range(),
             made_by: sh.read().made_by.get(&*func.fqn).cloned().unwrap_or_default(),
             force_inline: func.force_inline,
         }
@@ -859,7 +859,7 @@ impl Interp<'_> {
             "`{}`: from `def {}` at {}",
             func.fqn,
             code.def().name.name,
-            code.file.location(code.def().proto_range.start)
+            code.file.location(code.proto_range().start)
         );
         if let Some(sites) = sh.read().made_by.get(&*func.fqn) {
             text.push_str(", made by blue code:");

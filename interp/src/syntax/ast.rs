@@ -174,6 +174,7 @@ macro_rules! index_type {
             }
 
             /// The position in its vector.
+            #[inline]
             pub fn index(self) -> usize {
                 self.0.get() as usize - 1
             }
@@ -236,10 +237,12 @@ macro_rules! list_type {
         pub struct $name(Span);
 
         impl $name {
+            #[inline]
             pub fn len(self) -> usize {
                 self.0.len as usize
             }
 
+            #[inline]
             pub fn is_empty(self) -> bool {
                 self.0.len == 0
             }
@@ -720,50 +723,62 @@ impl Module {
     // ---------------------------------------------------- stored reading
 
     /// The stored expression (reading goes through [`Module::expr`]).
+    #[inline]
     pub fn expr_node(&self, id: ExprId) -> &Expr {
         &self.exprs[id.index()]
     }
 
+    #[inline]
     pub fn stmt_node(&self, id: StmtId) -> &Stmt {
         &self.stmts[id.index()]
     }
 
+    #[inline]
     pub fn ident(&self, id: IdentId) -> &Identifier {
         &self.idents[id.index()]
     }
 
+    #[inline]
     pub fn func_node(&self, id: FuncId) -> &FuncNode {
         &self.funcs[id.index()]
     }
 
+    #[inline]
     pub fn class_node(&self, id: ClassId) -> &ClassNode {
         &self.classes[id.index()]
     }
 
+    #[inline]
     pub fn str(&self, id: StrId) -> &str {
         &self.strs[id.index()]
     }
 
+    #[inline]
     pub fn bytes(&self, id: BytesId) -> &[u8] {
         &self.bytes[id.index()]
     }
 
+    #[inline]
     pub fn expr_items(&self, list: ExprList) -> &[ExprId] {
         &self.expr_items[list.0.range()]
     }
 
+    #[inline]
     pub fn ident_items(&self, list: IdentList) -> &[IdentId] {
         &self.ident_items[list.0.range()]
     }
 
+    #[inline]
     pub fn param_nodes(&self, list: ParamList) -> &[ParamNode] {
         &self.params[list.0.range()]
     }
 
+    #[inline]
     pub fn import_name_nodes(&self, list: ImportNameList) -> &[ImportNameNode] {
         &self.import_names[list.0.range()]
     }
 
+    #[inline]
     pub fn block_items(&self, block: Block) -> &[StmtId] {
         &self.stmt_items[self.blocks[block.0 as usize].range()]
     }

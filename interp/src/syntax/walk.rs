@@ -218,9 +218,8 @@ fn stmt<'a>(s: StmtRef<'a>, f: &mut dyn FnMut(NodeRef<'a>)) {
             }
         }
         StmtKind::Assign { target: _, value } => {
-            let StmtRef { module, id } = s;
-            if let crate::syntax::ast::StmtNode::Assign { target, .. } = module.stmt_node(id).node {
-                f(NodeRef::Target(module.expr(target)));
+            if let crate::syntax::ast::StmtNode::Assign { target, .. } = s.node().node {
+                f(NodeRef::Target(s.module.expr(target)));
             }
             f(NodeRef::Expr(value));
         }

@@ -6,8 +6,8 @@
 use std::rc::Rc;
 
 use crate::resolve::{Resolution, Scope};
-use crate::source::SourceFile;
-use crate::syntax::ast::{FuncDef, FuncId, Module};
+use crate::source::{SourceFile, TextRange};
+use crate::syntax::ast::{ExprRef, FuncDef, FuncId, FuncNode, Module, Params, Stmts};
 use crate::vm::value::ModuleId;
 
 pub struct FuncCode {
@@ -24,5 +24,29 @@ impl FuncCode {
     /// The `def`.
     pub fn def(&self) -> FuncDef<'_> {
         self.ast.func(self.func)
+    }
+
+    // (One part of the `def`, without reading the others: a call reads
+    // these on every activation.)
+
+    fn node(&self) -> &FuncNode {
+        self.ast.func_node(self.func)
+    }
+
+    /// The `def name(...) -> T` prototype.
+    pub fn proto_range(&self) -> TextRange {
+        self.node().proto_range
+    }
+
+    pub fn body(&self) -> Stmts<'_> {
+        self.ast.block(self.node().body)
+    }
+
+    pub fn params(&self) -> Params<'_> {
+        self.ast.params(self.node().params)
+    }
+
+    pub fn return_type(&self) -> Option<ExprRef<'_>> {
+        self.node().return_type.map(|t| self.ast.expr(t))
     }
 }

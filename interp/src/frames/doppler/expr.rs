@@ -840,7 +840,7 @@ impl Interp<'_> {
         )?;
         sh.push_block();
         let shifted = self
-            .exec_block(&mut frame, &code.def().body)
+            .exec_block(&mut frame, &code.body())
             .map_err(|e| crate::frames::add_trace(e, &frame));
         let body = sh.pop_block()?;
         sh.pop_inline_names();

@@ -14,18 +14,20 @@ use std::ops::Deref;
 
 use super::*;
 
-/// An expression of `module`.
+/// An expression of `module` (and the stored node, read once).
 #[derive(Clone, Copy)]
 pub struct ExprRef<'a> {
     pub module: &'a Module,
     pub id: ExprId,
+    node: &'a Expr,
 }
 
-/// A statement of `module`.
+/// A statement of `module` (and the stored node, read once).
 #[derive(Clone, Copy)]
 pub struct StmtRef<'a> {
     pub module: &'a Module,
     pub id: StmtId,
+    node: &'a Stmt,
 }
 
 /// An expression as read: its children are views.
@@ -242,19 +244,31 @@ pub struct ImportName<'a> {
 // ---------------------------------------------------------------- reading
 
 impl Module {
+    #[inline]
     pub fn expr(&self, id: ExprId) -> ExprRef<'_> {
-        ExprRef { module: self, id }
+        ExprRef {
+            module: self,
+            id,
+            node: self.expr_node(id),
+        }
     }
 
+    #[inline]
     pub fn stmt(&self, id: StmtId) -> StmtRef<'_> {
-        StmtRef { module: self, id }
+        StmtRef {
+            module: self,
+            id,
+            node: self.stmt_node(id),
+        }
     }
 
     /// The top-level statements.
+    #[inline]
     pub fn body(&self) -> Stmts<'_> {
         self.block(self.body)
     }
 
+    #[inline]
     pub fn block(&self, block: Block) -> Stmts<'_> {
         Stmts {
             module: self,
@@ -262,6 +276,7 @@ impl Module {
         }
     }
 
+    #[inline]
     pub fn exprs(&self, list: ExprList) -> Exprs<'_> {
         Exprs {
             module: self,
@@ -269,6 +284,7 @@ impl Module {
         }
     }
 
+    #[inline]
     pub fn func(&self, id: FuncId) -> FuncDef<'_> {
         let f = self.func_node(id);
         FuncDef {
@@ -279,16 +295,14 @@ impl Module {
             kind: f.kind,
             decorators: self.exprs(f.decorators),
             type_params: f.type_params.map(|l| self.idents(l)),
-            params: Params {
-                module: self,
-                items: self.param_nodes(f.params),
-            },
+            params: self.params(f.params),
             return_type: f.return_type.map(|e| self.expr(e)),
             body: self.block(f.body),
             proto_range: f.proto_range,
         }
     }
 
+    #[inline]
     pub fn class(&self, id: ClassId) -> ClassDef<'_> {
         let c = self.class_node(id);
         ClassDef {
@@ -302,6 +316,31 @@ impl Module {
         }
     }
 
+    #[inline]
+    pub fn import_names(&self, list: ImportNameList) -> ImportNames<'_> {
+        ImportNames {
+            module: self,
+            items: self.import_name_nodes(list),
+        }
+    }
+
+    /// A dict display's keys and values.
+    #[inline]
+    pub fn pairs(&self, list: ExprList) -> Pairs<'_> {
+        Pairs {
+            module: self,
+            items: self.expr_items(list),
+        }
+    }
+
+    #[inline]
+    pub fn params(&self, list: ParamList) -> Params<'_> {
+        Params {
+            module: self,
+            items: self.param_nodes(list),
+        }
+    }
+
     fn idents(&self, list: IdentList) -> Idents<'_> {
         Idents {
             module: self,
@@ -312,18 +351,19 @@ impl Module {
 
 impl<'a> ExprRef<'a> {
     /// The stored node, for as long as the module.
+    #[inline]
     pub fn node(self) -> &'a Expr {
-        self.module.expr_node(self.id)
+        self.node
     }
 
-    fn at(self, id: ExprId) -> ExprRef<'a> {
-        ExprRef {
-            module: self.module,
-            id,
-        }
+    /// Expression `id` of the same module (a child of this one).
+    #[inline]
+    pub fn at(self, id: ExprId) -> ExprRef<'a> {
+        self.module.expr(id)
     }
 
     /// The expression with its children as views.
+    #[inline]
     pub fn kind(&self) -> ExprKind<'a> {
         let m = self.module;
         let e = self.node();
@@ -379,10 +419,7 @@ impl<'a> ExprRef<'a> {
             },
             ExprNode::Tuple(items) => ExprKind::Tuple(m.exprs(*items)),
             ExprNode::List(items) => ExprKind::List(m.exprs(*items)),
-            ExprNode::Dict(items) => ExprKind::Dict(Pairs {
-                module: m,
-                items: m.expr_items(*items),
-            }),
+            ExprNode::Dict(items) => ExprKind::Dict(m.pairs(*items)),
             ExprNode::GeneratorExp { elt, target, iter } => ExprKind::GeneratorExp {
                 elt: x(*elt),
                 target: m.ident(*target),
@@ -410,7 +447,18 @@ impl<'a> ExprRef<'a> {
         }
     }
 
+    /// The id of a name expression's identifier (`None` for any other).
+    #[inline]
+    pub fn name_id(&self) -> Option<NameId> {
+        match &self.node().node {
+            ExprNode::Name { id, .. } => Some(*id),
+            ExprNode::NameIn(i) => Some(self.module.ident(*i).id),
+            _ => None,
+        }
+    }
+
     /// Whether this is a name expression.
+    #[inline]
     pub fn is_name(&self) -> bool {
         matches!(self.node().node, ExprNode::Name { .. } | ExprNode::NameIn(_))
     }
@@ -418,17 +466,20 @@ impl<'a> ExprRef<'a> {
 
 impl Deref for ExprRef<'_> {
     type Target = Expr;
+    #[inline]
     fn deref(&self) -> &Expr {
-        self.module.expr_node(self.id)
+        self.node
     }
 }
 
 impl<'a> StmtRef<'a> {
+    #[inline]
     pub fn node(self) -> &'a Stmt {
-        self.module.stmt_node(self.id)
+        self.node
     }
 
     /// The statement with its children as views.
+    #[inline]
     pub fn kind(&self) -> StmtKind<'a> {
         let m = self.module;
         let x = |id: ExprId| m.expr(id);
@@ -441,10 +492,7 @@ impl<'a> StmtRef<'a> {
             },
             StmtNode::ImportFrom { module, names } => StmtKind::ImportFrom {
                 module: m.ident(*module),
-                names: ImportNames {
-                    module: m,
-                    items: m.import_name_nodes(*names),
-                },
+                names: m.import_names(*names),
             },
             StmtNode::Assign { target, value } => StmtKind::Assign {
                 target: assign_target(x(*target)),
@@ -497,8 +545,9 @@ impl<'a> StmtRef<'a> {
 
 impl Deref for StmtRef<'_> {
     type Target = Stmt;
+    #[inline]
     fn deref(&self) -> &Stmt {
-        self.module.stmt_node(self.id)
+        self.node
     }
 }
 
@@ -512,6 +561,10 @@ impl<'a> ExprRef<'a> {
 /// An assignment's target expression read as a target.
 fn assign_target(t: ExprRef<'_>) -> AssignTarget<'_> {
     let range = t.range;
+    // (most targets are names: no view of the whole kind for them)
+    if let Some(id) = t.name_ident() {
+        return AssignTarget::Name(id);
+    }
     match t.kind() {
         ExprKind::Name(id) => AssignTarget::Name(id),
         ExprKind::Attribute { value, attr } => AssignTarget::Attribute { value, attr, range },
@@ -548,27 +601,33 @@ macro_rules! list_view {
         }
 
         impl<'a> $name<'a> {
+            #[inline]
             pub fn len(&self) -> usize {
                 self.items.len()
             }
 
+            #[inline]
             pub fn is_empty(&self) -> bool {
                 self.items.is_empty()
             }
 
+            #[inline]
             pub fn get(&self, i: usize) -> Option<$item> {
                 let $m = self.module;
                 self.items.get(i).map(|$x| $make)
             }
 
+            #[inline]
             pub fn first(&self) -> Option<$item> {
                 self.get(0)
             }
 
+            #[inline]
             pub fn last(&self) -> Option<$item> {
                 self.len().checked_sub(1).and_then(|i| self.get(i))
             }
 
+            #[inline]
             pub fn iter(&self) -> $iter<'a> {
                 $iter {
                     module: self.module,
@@ -587,16 +646,19 @@ macro_rules! list_view {
 
         impl<'a> Iterator for $iter<'a> {
             type Item = $item;
+            #[inline]
             fn next(&mut self) -> Option<$item> {
                 let $m = self.module;
                 self.items.next().map(|$x| $make)
             }
+            #[inline]
             fn size_hint(&self) -> (usize, Option<usize>) {
                 self.items.size_hint()
             }
         }
 
         impl DoubleEndedIterator for $iter<'_> {
+            #[inline]
             fn next_back(&mut self) -> Option<Self::Item> {
                 let $m = self.module;
                 self.items.next_back().map(|$x| $make)
@@ -668,6 +730,7 @@ list_view!(
 
 impl<'a> Exprs<'a> {
     /// The items from `from` on.
+    #[inline]
     pub fn skip_to(&self, from: usize) -> Exprs<'a> {
         Exprs {
             module: self.module,
@@ -676,6 +739,7 @@ impl<'a> Exprs<'a> {
     }
 
     /// The items before `to`.
+    #[inline]
     pub fn take_to(&self, to: usize) -> Exprs<'a> {
         Exprs {
             module: self.module,
@@ -684,11 +748,13 @@ impl<'a> Exprs<'a> {
     }
 
     /// The stored indices.
+    #[inline]
     pub fn ids(&self) -> &'a [ExprId] {
         self.items
     }
 
     /// The items, when there are exactly `N` of them.
+    #[inline]
     pub fn as_array<const N: usize>(&self) -> Option<[ExprRef<'a>; N]> {
         let items: &[ExprId; N] = self.items.try_into().ok()?;
         Some(items.map(|id| self.module.expr(id)))
@@ -697,6 +763,7 @@ impl<'a> Exprs<'a> {
 
 impl<'a> Stmts<'a> {
     /// The stored indices.
+    #[inline]
     pub fn ids(&self) -> &'a [StmtId] {
         self.items
     }
@@ -710,14 +777,17 @@ pub struct Pairs<'a> {
 }
 
 impl<'a> Pairs<'a> {
+    #[inline]
     pub fn len(&self) -> usize {
         self.items.len() / 2
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
+    #[inline]
     pub fn iter(
         &self,
     ) -> impl DoubleEndedIterator<Item = (ExprRef<'a>, ExprRef<'a>)> + ExactSizeIterator + 'a {

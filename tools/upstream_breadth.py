@@ -21,7 +21,9 @@ Two counts are printed:
   counted apart, not as a match; the normalisation itself is upstream's.
 
 * snippets: each `test_*` method of `spy/tests/compiler/**/test_*.py` and
-  `spy/tests/stdlib/test_*.py` that compiles one SPy source and checks it only
+  `spy/tests/stdlib/test_*.py` (once per value of a string-parametrized
+  fixture it takes, as pytest runs it: `test_alloc[raw]`, `test_alloc[gc]`;
+  its value fills the test's f-strings) that compiles one SPy source and checks it only
   with calls whose arguments and expected results are Python literals
   (`assert mod.f(1) == 2`, `assert mod.f()`, `mod.f()`, `with
   SPyError.raises("W_Kind", match=msg): mod.f()`, `self.compile_raises(src,
@@ -30,8 +32,10 @@ Two counts are printed:
   expected error). A test "runs" when every one of its programs behaves as
   upstream's test expects (exit 0; or exit 1 with the expected `Kind` and a
   matching message). A number passed to, or expected from, a function whose
-  declared type is `i8`, `u8`, `u32`, `i64`, `u64` or `f32` is written as the
-  typed literal `T(n)`, as upstream's harness wraps it by that type. Files a
+  declared type is `i8`, `u8`, `u32`, `i64`, `u64` or `f32` (directly or
+  through a module-level alias `T = u32`) is written as the typed literal
+  `T(n)`, as upstream's harness wraps it by that type; an expected value may
+  be integer arithmetic of literals (`200 + 30`). Files a
   test writes with `self.write_file(name, src)` (other modules the source
   imports, files it opens) are written beside the program in its temporary
   directory. Tests that look at interpreter objects (`self.vm`,
@@ -159,7 +163,32 @@ def literal(node):
         if isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
             return literal(ast.Constant(-node.operand.value))
         return "-" + literal(node.operand)
+    # integer arithmetic of literals (`200 + 30`): its value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        v = int_value(node)
+        if v is not None:
+            return literal(ast.Constant(v))
     raise NotApplicable(f"non-literal {ast.dump(node)[:40]}")
+
+
+def int_value(node):
+    """The value of integer literals combined by `+ - *`, else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = int_value(node.operand)
+        return None if v is None else -v
+    if isinstance(node, ast.BinOp):
+        a, b = int_value(node.left), int_value(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+    return None
 
 
 def const_str(node, env):
@@ -167,6 +196,28 @@ def const_str(node, env):
         return node.value
     if isinstance(node, ast.Name) and node.id in env:
         return env[node.id]
+    # an f-string of known names (a fixture's value: `f"... {k}_ptr ..."`)
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue) and v.conversion == -1 and v.format_spec is None:
+                parts.append(const_str(v.value, env))
+            else:
+                parts.append(const_str(v, env))
+        return "".join(parts)
+    # `"... {k} ...".format(k=k)` of known names
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and not node.args
+        and all(kw.arg for kw in node.keywords)
+    ):
+        template = const_str(node.func.value, env)
+        try:
+            return template.format(**{kw.arg: const_str(kw.value, env) for kw in node.keywords})
+        except (KeyError, IndexError, ValueError):
+            raise NotApplicable("str.format")
     raise NotApplicable("non-literal string")
 
 
@@ -178,15 +229,22 @@ TYPED_LITERALS = ("i8", "u8", "u32", "i64", "u64", "f32")
 SIG_RE = re.compile(r"^\s*def\s+(\w+)\s*\((.*?)\)\s*(?:->\s*([\w\[\], ]+?))?\s*:", re.M)
 
 
+ALIAS_RE = re.compile(r"^\s*(\w+)\s*=\s*(i8|u8|i32|u32|i64|u64|f32|f64)\s*$", re.M)
+
+
 def signatures(src):
-    """{function name: ([param type or None], return type or None)} of `src`."""
+    """{function name: ([param type or None], return type or None)} of `src`
+    (a module-level alias of a number type, `T = u32`, stands for it)."""
+    aliases = dict(ALIAS_RE.findall(src or ""))
     sigs = {}
     for m in SIG_RE.finditer(src or ""):
         params = []
         for p in m.group(2).split(","):
             _, _, t = p.partition(":")
-            params.append(t.split("=")[0].strip() or None)
-        sigs[m.group(1)] = (params, (m.group(3) or "").strip() or None)
+            t = t.split("=")[0].strip() or None
+            params.append(aliases.get(t, t))
+        ret = (m.group(3) or "").strip() or None
+        sigs[m.group(1)] = (params, aliases.get(ret, ret))
     return sigs
 
 
@@ -257,12 +315,13 @@ FORBIDDEN = ("self.vm", "unwrap=False", "B.w_", "capsys", "self.backend",
              "tmpdir", "self.dump", "redshift", "monkeypatch", "self.builddir")
 
 
-def extract(fn):
+def extract(fn, bindings=None):
     """(source, checks, errors, files) for one test method; raises NotApplicable.
 
     files: {name: text} that the test writes with `self.write_file(name, src)`
     (dedented, as upstream's helper does) into the directory of the main
-    source: other modules it imports, or files it opens."""
+    source: other modules it imports, or files it opens. `bindings`: the
+    values of the test's fixture parameters (`memkind`: "raw" or "gc")."""
     SIGS.clear()
     text = ast.unparse(fn)
     for k in FORBIDDEN:
@@ -270,7 +329,7 @@ def extract(fn):
             raise NotApplicable(k)
     if decorator_skips(fn):
         raise NotApplicable("skipped for the interpreter upstream")
-    env = {}        # name -> str constant
+    env = dict(bindings or {})  # name -> str constant
     ctxs = {}       # name -> expected message (expect_errors)
     results = {}    # name -> call text
     src = None
@@ -285,6 +344,14 @@ def extract(fn):
                 name, v = st.targets[0].id, st.value
                 if isinstance(v, ast.Constant) and isinstance(v.value, str):
                     env[name] = v.value
+                    continue
+                if isinstance(v, ast.Name) and v.id in env:
+                    env[name] = env[v.id]
+                    continue
+                if isinstance(v, (ast.JoinedStr, ast.Call)) and not (
+                    isinstance(v, ast.Call) and ast.unparse(v.func).startswith(("self.", "mod.", "expect_errors"))
+                ):
+                    env[name] = const_str(v, env)
                     continue
                 if isinstance(v, ast.Call) and ast.unparse(v.func) == "self.compile":
                     if src is not None:
@@ -443,6 +510,33 @@ def run_snippet(binary, engine, src, checks, errors, files=None):
     return None
 
 
+def fixtures(tree):
+    """{name: [param, ...]} of the module's `@pytest.fixture(params=[...])`
+    functions whose params are string literals (upstream's `memkind`)."""
+    out = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for d in node.decorator_list:
+            if isinstance(d, ast.Call) and ast.unparse(d.func) == "pytest.fixture":
+                for kw in d.keywords:
+                    if kw.arg == "params" and isinstance(kw.value, (ast.List, ast.Tuple)):
+                        vals = [e.value for e in kw.value.elts if isinstance(e, ast.Constant)]
+                        if len(vals) == len(kw.value.elts) and all(isinstance(v, str) for v in vals):
+                            out[node.name] = vals
+    return out
+
+
+def instances(fn, params):
+    """[(suffix, bindings)]: one per combination of the fixture parameters
+    the test takes (pytest's parametrization), else one plain instance."""
+    names = [a.arg for a in fn.args.args[1:] if a.arg in params]
+    combos = [("", {})]
+    for n in names:
+        combos = [(f"{s}-{v}" if s else v, {**b, n: v}) for s, b in combos for v in params[n]]
+    return [(f"[{s}]" if s else "", b) for s, b in combos]
+
+
 def snippets(upstream: Path, binary, engine, verbose):
     tests = upstream / "spy" / "tests"
     files = sorted((tests / "compiler").glob("**/test_*.py")) + sorted((tests / "stdlib").glob("test_*.py"))
@@ -453,16 +547,20 @@ def snippets(upstream: Path, binary, engine, verbose):
         except SyntaxError as e:  # a newer Python than this one
             print(f"warning: cannot parse {f} with Python {sys.version.split()[0]}: {e}; use Python >= 3.12", file=sys.stderr)
             continue
+        params = fixtures(tree)
         for cls in tree.body:
             if not isinstance(cls, ast.ClassDef):
                 continue
-            for fn in cls.body:
-                if not (isinstance(fn, ast.FunctionDef) and fn.name.startswith("test_")):
-                    continue
+            for fn, (suffix, bindings) in (
+                (fn, inst)
+                for fn in cls.body
+                if isinstance(fn, ast.FunctionDef) and fn.name.startswith("test_")
+                for inst in instances(fn, params)
+            ):
                 total += 1
-                name = f"{f.relative_to(tests)}::{cls.name}::{fn.name}"
+                name = f"{f.relative_to(tests)}::{cls.name}::{fn.name}{suffix}"
                 try:
-                    src, checks, errors, files = extract(fn)
+                    src, checks, errors, files = extract(fn, bindings)
                 except NotApplicable as e:
                     if verbose > 1:
                         print(f"  n/a  {name}: {e}")

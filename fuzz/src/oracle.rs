@@ -243,51 +243,66 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         &cfg.engines[..]
     };
     let reference_engine = engines[0];
-    // The isolated engines start first and compute while the reference
-    // runs. With both doppler and the jit to run, the worker runs both from
-    // one redshift (`Runs::DopplerThenJit`: redshift, print and parse once
-    // per program, not twice).
-    let mut ticket: Option<Ticket> = None;
-    let mut pair = false;
-    if let Some(iso) = &cfg.isolation {
+    // Which engines run in the worker, and how. All three engines: every
+    // one of them there, on one parse of the program (`Runs::Every`;
+    // this process only waits). Otherwise the isolated engines start
+    // first and compute while the reference runs here: with both doppler
+    // and the jit to run, from one redshift (`Runs::DopplerThenJit`).
+    let runs = cfg.isolation.as_ref().and_then(|_| {
         let others = &engines[1..];
-        if others.contains(&Engine::Jit) {
-            pair = others.contains(&Engine::Doppler);
-            let (runs, engine) = if pair {
-                (Runs::DopplerThenJit, Engine::Doppler)
-            } else {
-                (Runs::One(Engine::Jit), Engine::Jit)
-            };
-            ticket = Some(worker::submit(
+        if engines == Engine::ALL {
+            Some(Runs::Every {
+                reference_steps: Some(cfg.fuel),
+            })
+        } else if others.contains(&Engine::Jit) && others.contains(&Engine::Doppler) {
+            Some(Runs::DopplerThenJit)
+        } else if others.contains(&Engine::Jit) {
+            Some(Runs::One(Engine::Jit))
+        } else {
+            None
+        }
+    });
+    let isolated: Vec<Engine> = runs.map_or(vec![], Runs::engines);
+    let mut ticket: Option<Ticket> = match (&cfg.isolation, runs) {
+        (Some(iso), Some(runs)) => {
+            // The request's config is that of the first non-reference
+            // engine it runs (doppler's; the jit drops the fuel itself).
+            let first_other = isolated.iter().copied().find(|e| *e != reference_engine);
+            let config = other_config(first_other.unwrap_or(Engine::Jit), cfg);
+            Some(worker::submit(
                 iso,
                 &Request {
                     runs,
                     path: cfg.path.clone(),
                     source: source.to_string(),
-                    config: other_config(engine, cfg),
+                    config,
                 },
-            ));
+            ))
         }
-    }
-    // Answers read from the worker and not yet compared.
+        _ => None,
+    };
+    // Answers read from the worker and not yet used.
     let mut answers: Vec<(Engine, Outcome)> = vec![];
     let read_worker = |ticket: &mut Option<Ticket>, answers: &mut Vec<(Engine, Outcome)>| {
         if let Some(t) = ticket.take() {
-            if pair {
-                let (d, j) = worker::collect_pair(t);
-                answers.push((Engine::Doppler, d));
-                answers.push((Engine::Jit, j));
-            } else {
-                answers.push((Engine::Jit, worker::collect(t, Engine::Jit)));
-            }
+            answers.extend(isolated.iter().copied().zip(worker::collect(t)));
         }
     };
-    let reference = run_program(
-        reference_engine,
-        &cfg.path,
-        source.as_bytes(),
-        config(cfg.fuel, cfg.mutations, cfg.max_memory),
-    );
+    let reference = if isolated.contains(&reference_engine) {
+        read_worker(&mut ticket, &mut answers);
+        let k = answers
+            .iter()
+            .position(|(e, _)| *e == reference_engine)
+            .expect("the worker answered for every engine it ran");
+        answers.swap_remove(k).1
+    } else {
+        run_program(
+            reference_engine,
+            &cfg.path,
+            source.as_bytes(),
+            config(cfg.fuel, cfg.mutations, cfg.max_memory),
+        )
+    };
     let rejected = reference
         .error
         .as_ref()
@@ -322,14 +337,13 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         return done(Verdict::Timeout, false);
     }
     for &engine in &engines[1..] {
-        let isolated = engine == Engine::Jit || (pair && engine == Engine::Doppler);
-        if isolated {
+        if isolated.contains(&engine) {
             read_worker(&mut ticket, &mut answers);
         }
         let answer = answers.iter().position(|(e, _)| *e == engine);
         let out = match answer {
-            Some(k) if isolated => answers.swap_remove(k).1,
-            _ => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),
+            Some(k) => answers.swap_remove(k).1,
+            None => run_program(engine, &cfg.path, source.as_bytes(), other_config(engine, cfg)),
         };
         if out.not_native.is_some() && out.bug.is_none() {
             not_native = true;

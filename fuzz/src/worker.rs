@@ -67,10 +67,30 @@ pub enum Runs {
     /// jit's. The request's config is doppler's; the jit runs it without
     /// step fuel.
     DopplerThenJit,
+    /// Every engine of `Engine::ALL` on one parse of the program
+    /// (`engine::run_every_engine`): three answers in that order, each sent
+    /// as soon as it is known. The request's config is doppler's (the jit
+    /// runs it without step fuel); the reference runs with
+    /// `reference_steps` of fuel and no planted bug.
+    Every { reference_steps: Option<u64> },
+}
+
+impl Runs {
+    /// The engines that answer, in the order of their answers.
+    pub fn engines(self) -> Vec<Engine> {
+        match self {
+            Runs::One(engine) => vec![engine],
+            Runs::DopplerThenJit => vec![Engine::Doppler, Engine::Jit],
+            Runs::Every { .. } => Engine::ALL.to_vec(),
+        }
+    }
 }
 
 /// The engine byte of a `Runs::DopplerThenJit` request.
 const DOPPLER_THEN_JIT: u8 = 0xff;
+/// The engine byte of a `Runs::Every` request (the reference's step fuel
+/// follows it).
+const EVERY: u8 = 0xfe;
 
 /// One run asked of a worker.
 #[derive(Clone, Debug)]
@@ -133,6 +153,12 @@ impl Frame<'_> {
         String::from_utf8(self.take(n)?.to_vec()).map_err(|_| bad("utf-8"))
     }
 
+    /// Step fuel written by [`put_steps`].
+    fn steps(&mut self) -> io::Result<Option<u64>> {
+        let steps = self.u64()?;
+        Ok((steps != u64::MAX).then_some(steps))
+    }
+
     fn opt(&mut self) -> io::Result<Option<String>> {
         match self.u8()? {
             0 => Ok(None),
@@ -168,14 +194,23 @@ fn read_frame(r: &mut dyn Read) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(body))
 }
 
+/// Step fuel on the wire: `u64::MAX` is none.
+fn put_steps(out: &mut Vec<u8>, steps: Option<u64>) {
+    put_u64(out, steps.map_or(u64::MAX, |s| s.min(u64::MAX - 1)));
+}
+
 fn encode_request(q: &Request) -> Vec<u8> {
     let mut b = vec![];
-    b.push(match q.runs {
-        Runs::One(engine) => Engine::ALL.iter().position(|e| *e == engine).unwrap_or(0) as u8,
-        Runs::DopplerThenJit => DOPPLER_THEN_JIT,
-    });
+    match q.runs {
+        Runs::One(engine) => b.push(Engine::ALL.iter().position(|e| *e == engine).unwrap_or(0) as u8),
+        Runs::DopplerThenJit => b.push(DOPPLER_THEN_JIT),
+        Runs::Every { reference_steps } => {
+            b.push(EVERY);
+            put_steps(&mut b, reference_steps);
+        }
+    }
     let l = &q.config.limits;
-    put_u64(&mut b, l.max_steps.map_or(u64::MAX, |s| s.min(u64::MAX - 1)));
+    put_steps(&mut b, l.max_steps);
     put_u64(&mut b, u64::from(l.max_depth));
     put_u64(&mut b, l.max_str_bytes as u64);
     put_u64(&mut b, l.max_memory);
@@ -190,11 +225,18 @@ fn decode_request(body: &[u8]) -> io::Result<Request> {
     let mut f = Frame(body);
     let runs = match f.u8()? {
         DOPPLER_THEN_JIT => Runs::DopplerThenJit,
+        EVERY => Runs::Every {
+            reference_steps: f.steps()?,
+        },
         k => Runs::One(*Engine::ALL.get(usize::from(k)).ok_or_else(|| bad("engine"))?),
     };
-    let steps = f.u64()?;
-    let mut config = RunConfig::default();
-    config.limits.max_steps = (steps != u64::MAX).then_some(steps);
+    // As the oracle runs programs (`oracle::config`): a fuzzed program
+    // opens no file (`RunConfig`'s default) and finds no module file.
+    let mut config = RunConfig {
+        modules: spy_interp::host::ModuleSources::Memory(&[]),
+        ..RunConfig::default()
+    };
+    config.limits.max_steps = f.steps()?;
     config.limits.max_depth = u32::try_from(f.u64()?).map_err(|_| bad("depth"))?;
     config.limits.max_str_bytes = usize::try_from(f.u64()?).map_err(|_| bad("str bytes"))?;
     config.limits.max_memory = f.u64()?;
@@ -323,41 +365,59 @@ pub fn serve(input: &mut dyn Read, output: &mut dyn Write) -> i32 {
                 return 2;
             }
         };
-        let outcome = match q.runs {
-            Runs::One(engine) => run_program(engine, &q.path, q.source.as_bytes(), q.config),
-            Runs::DopplerThenJit => {
-                let mut sent = Ok(());
-                let mut doppler_sent = false;
-                let mut send_doppler = |o: Outcome| {
-                    doppler_sent = true;
-                    sent = write_frame(&mut output, &encode_outcome(&o));
-                };
-                // On this thread (the evaluator of `serve_stdio`), behind
-                // the same panic net as `run_program`'s.
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    spy_interp::engine::run_doppler_and_jit(
-                        &q.path,
-                        q.source.as_bytes(),
-                        q.config,
-                        &mut send_doppler,
-                    )
-                }));
-                let outcome =
-                    run.unwrap_or_else(|p| panic_outcome(&spy_interp::native_stack::panic_text(&*p)));
-                if sent.is_err() {
-                    return 2;
-                }
-                if !doppler_sent {
-                    // A panic before doppler's outcome: it is both.
-                    if write_frame(&mut output, &encode_outcome(&outcome)).is_err() {
-                        return 2;
-                    }
-                }
-                outcome
-            }
+        let answers = q.runs.engines().len();
+        let mut reply = Reply {
+            output: &mut output,
+            sent: 0,
+            failed: false,
         };
-        if write_frame(&mut output, &encode_outcome(&outcome)).is_err() {
+        let source = q.source.as_bytes();
+        // On this thread (the evaluator of `serve_stdio`), behind the same
+        // panic net as `run_program`'s.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match q.runs {
+            Runs::One(engine) => reply.send(&run_program(engine, &q.path, source, q.config)),
+            Runs::DopplerThenJit => {
+                let jit = spy_interp::engine::run_doppler_and_jit(&q.path, source, q.config, &mut |o| {
+                    reply.send(&o)
+                });
+                reply.send(&jit);
+            }
+            Runs::Every { reference_steps } => {
+                let mut reference = q.config;
+                reference.limits.max_steps = reference_steps;
+                spy_interp::engine::run_every_engine(&q.path, source, reference, q.config, &mut |_, o| {
+                    reply.send(&o)
+                });
+            }
+        }));
+        if let Err(p) = run {
+            // A panic: it is the outcome of the run it happened in and of
+            // every later one.
+            let outcome = panic_outcome(&spy_interp::native_stack::panic_text(&*p));
+            while reply.sent < answers {
+                reply.send(&outcome);
+            }
+        }
+        if reply.failed {
             return 2;
+        }
+    }
+}
+
+/// Where a worker's answers to one request go.
+struct Reply<'a, W: Write> {
+    output: &'a mut W,
+    /// Answers sent so far.
+    sent: usize,
+    /// A write failed (the campaign is gone).
+    failed: bool,
+}
+
+impl<W: Write> Reply<'_, W> {
+    fn send(&mut self, o: &Outcome) {
+        self.sent += 1;
+        if !self.failed {
+            self.failed = write_frame(self.output, &encode_outcome(o)).is_err();
         }
     }
 }
@@ -366,7 +426,8 @@ pub fn serve(input: &mut dyn Read, output: &mut dyn Write) -> i32 {
 
 struct Worker {
     child: Child,
-    stdin: BufWriter<ChildStdin>,
+    /// Requests go here (`None` once closed, when the worker is dropped).
+    stdin: Option<BufWriter<ChildStdin>>,
     stdout: ChildStdout,
     /// Bytes read from `stdout` and not yet consumed as a frame.
     buf: Vec<u8>,
@@ -419,7 +480,7 @@ impl Worker {
         let stdout = child.stdout.take().ok_or_else(|| bad("no stdout"))?;
         Ok(Worker {
             child,
-            stdin,
+            stdin: Some(stdin),
             stdout,
             buf: vec![],
             pending: 0,
@@ -504,8 +565,25 @@ impl Worker {
     }
 }
 
+/// How long a dropped idle worker may take to exit after its input ends.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
 impl Drop for Worker {
+    /// An idle worker is told to stop by the end of its input and exits
+    /// normally (so a profiler or sanitizer running it can write its
+    /// report); one still computing, or slower than [`EXIT_GRACE`], is
+    /// killed.
     fn drop(&mut self) {
+        self.stdin.take();
+        if self.pending == 0 {
+            let deadline = Instant::now() + EXIT_GRACE;
+            while Instant::now() < deadline {
+                match self.child.try_wait() {
+                    Ok(Some(_)) | Err(_) => return,
+                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                }
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -542,10 +620,11 @@ thread_local! {
 }
 
 /// A run submitted to this thread's worker, to be collected with
-/// [`collect`] (or [`collect_pair`] for `Runs::DopplerThenJit`).
+/// [`collect`].
 #[must_use]
 pub struct Ticket {
     iso: Isolation,
+    runs: Runs,
     /// Why the request could not be sent (the outcome is then a bug).
     failed: Option<String>,
 }
@@ -567,12 +646,13 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
             }
         }
         let w = slot.as_mut().expect("started above");
-        match write_frame(&mut w.stdin, &frame) {
+        let written = match w.stdin.as_mut() {
+            Some(stdin) => write_frame(stdin, &frame),
+            None => Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed")),
+        };
+        match written {
             Ok(()) => {
-                w.pending = match q.runs {
-                    Runs::One(_) => 1,
-                    Runs::DopplerThenJit => 2,
-                };
+                w.pending = q.runs.engines().len() as u8;
                 None
             }
             Err(e) => {
@@ -583,6 +663,7 @@ pub fn submit(iso: &Isolation, q: &Request) -> Ticket {
     });
     Ticket {
         iso: iso.clone(),
+        runs: q.runs,
         failed,
     }
 }
@@ -660,37 +741,33 @@ fn next_answer(iso: &Isolation, engine: Engine) -> Outcome {
     })
 }
 
-/// The outcome of a run submitted as `Runs::One(engine)`.
-pub fn collect(t: Ticket, engine: Engine) -> Outcome {
+/// The outcomes of a submitted request, one per engine of its
+/// `Runs::engines`, in that order. When the worker dies or hangs before
+/// an answer, that answer and every later one are that crash (the runs
+/// before it are kept: for `Runs::Every` and `Runs::DopplerThenJit` no
+/// native code runs before the jit's turn).
+pub fn collect(t: Ticket) -> Vec<Outcome> {
+    let engines = t.runs.engines();
     if let Some(why) = t.failed {
-        return crash(why);
+        return engines.iter().map(|_| crash(why.clone())).collect();
     }
-    next_answer(&t.iso, engine)
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(engines.len());
+    for &engine in &engines {
+        let alive = WORKER.with(|w| w.borrow().as_ref().is_some_and(|w| w.pending > 0));
+        let outcome = match outcomes.last() {
+            Some(last) if !alive => last.clone(),
+            _ => next_answer(&t.iso, engine),
+        };
+        outcomes.push(outcome);
+    }
+    outcomes
 }
 
-/// The doppler and the jit outcome of a run submitted as
-/// `Runs::DopplerThenJit`. When the worker dies or hangs before doppler's
-/// answer (in redshift or the doppler run: no native code has run yet),
-/// both are that crash.
-pub fn collect_pair(t: Ticket) -> (Outcome, Outcome) {
-    if let Some(why) = t.failed {
-        return (crash(why.clone()), crash(why));
-    }
-    let doppler = next_answer(&t.iso, Engine::Doppler);
-    let alive = WORKER.with(|w| w.borrow().as_ref().is_some_and(|w| w.pending > 0));
-    if !alive {
-        return (doppler.clone(), doppler);
-    }
-    (doppler, next_answer(&t.iso, Engine::Jit))
-}
-
-/// Run `q` (`Runs::One`) in this thread's worker and wait for its outcome.
+/// Run `q` in this thread's worker and wait for its last outcome.
 pub fn run(iso: &Isolation, q: &Request) -> Outcome {
-    let t = submit(iso, q);
-    match q.runs {
-        Runs::One(engine) => collect(t, engine),
-        Runs::DopplerThenJit => collect_pair(t).1,
-    }
+    collect(submit(iso, q))
+        .pop()
+        .expect("every request has an answer")
 }
 
 #[cfg(test)]
@@ -717,6 +794,15 @@ mod tests {
             decode_request(&encode_request(&pair)).unwrap().runs,
             Runs::DopplerThenJit
         );
+        for reference_steps in [Some(5), None] {
+            let every = Request {
+                runs: Runs::Every { reference_steps },
+                ..q.clone()
+            };
+            let back = decode_request(&encode_request(&every)).unwrap();
+            assert_eq!(back.runs, Runs::Every { reference_steps });
+            assert_eq!(back.config.limits.max_steps, Some(77));
+        }
         assert_eq!(back.config.limits.max_steps, Some(77));
         assert_eq!(back.source, q.source);
         let o = run_program(
@@ -755,14 +841,71 @@ mod tests {
             ..q.clone()
         };
         write_frame(&mut input, &encode_request(&pair)).unwrap();
+        // Every engine on one parse: three answers.
+        let every = Request {
+            runs: Runs::Every {
+                reference_steps: Some(2_500),
+            },
+            ..pair.clone()
+        };
+        write_frame(&mut input, &encode_request(&every)).unwrap();
         let mut output = vec![];
         assert_eq!(serve(&mut input.as_slice(), &mut output), 0);
         let mut r = output.as_slice();
-        for _ in 0..4 {
+        for _ in 0..7 {
             let o = decode_outcome(&read_frame(&mut r).unwrap().unwrap()).unwrap();
             assert_eq!((o.stdout.as_str(), o.exit, &o.bug), ("42\n", 0, &None));
         }
         assert!(read_frame(&mut r).unwrap().is_none());
+    }
+
+    /// `Runs::Every` parses a program once for all three engines: each
+    /// outcome must be the one that engine gives alone (`run_program`),
+    /// reports included, with planted bugs (never in the reference) and for
+    /// a program that does not parse.
+    #[test]
+    fn every_engine_on_one_parse_is_each_engine_alone() {
+        let mut sources: Vec<String> = (0..24)
+            .map(|i| crate::generate(&crate::campaign::case_bytes(13, i)).source)
+            .collect();
+        sources.push("def main() -> None:\n    print(1 +)\n".into());
+        sources.push("def main() -> None:\n    print(-7 // 2, 1.0 / 0.0)\n".into());
+        for (k, source) in sources.into_iter().enumerate() {
+            let mut reference = RunConfig::default();
+            reference.limits.max_steps = Some(20_000);
+            let mut config = reference;
+            config.limits.max_steps = Some(80_000);
+            if k % 2 == 1 {
+                config.mutations = Mutations::NONE
+                    .with(spy_interp::engine::Mutation::FloorDivRoundsTowardZero)
+                    .with(spy_interp::engine::Mutation::Jit(
+                        spy_jit::Mutation::FloorDivNoFixup,
+                    ));
+                reference.mutations = config.mutations;
+            }
+            let src = source.clone();
+            let together = spy_interp::native_stack::run(reference.limits.max_depth, move || {
+                let mut got = vec![];
+                spy_interp::engine::run_every_engine(
+                    "fuzz.spy",
+                    src.as_bytes(),
+                    reference,
+                    config,
+                    &mut |e, o| got.push((e, o)),
+                );
+                got
+            })
+            .expect("no panic");
+            let mut jit = config;
+            jit.limits.max_steps = None;
+            let alone = [
+                (Engine::Interp, reference),
+                (Engine::Doppler, config),
+                (Engine::Jit, jit),
+            ]
+            .map(|(e, c)| (e, run_program(e, "fuzz.spy", source.as_bytes(), c)));
+            assert_eq!(together, alone.to_vec(), "program {k}:\n{source}");
+        }
     }
 
     #[test]
@@ -785,14 +928,17 @@ mod tests {
             let msg = o.bug.expect("a crash is a bug").message;
             assert!(msg.contains("signal 11 (SIGSEGV)"), "{msg}");
         }
-        let (d, j) = collect_pair(submit(
-            &iso,
-            &Request {
-                runs: Runs::DopplerThenJit,
-                ..q.clone()
+        for runs in [
+            Runs::DopplerThenJit,
+            Runs::Every {
+                reference_steps: None,
             },
-        ));
-        assert!(d.bug.is_some() && d == j, "{d:?} {j:?}");
+        ] {
+            let outcomes = collect(submit(&iso, &Request { runs, ..q.clone() }));
+            assert_eq!(outcomes.len(), runs.engines().len());
+            assert!(outcomes[0].bug.is_some(), "{outcomes:?}");
+            assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
+        }
         // A busy worker is hung once it has used `cpu_limit` of CPU time
         // after `cpu_limit` of wall time.
         let spin = Isolation {

@@ -14,18 +14,20 @@
 //! outcome; a program the jit engine cannot compile is `not_native`), and a failure of the host to take the program's output as
 //! `host`. [`run_program`] captures stdout in memory (for the harnesses);
 //! [`run_program_to`] streams it to a writer as the program runs (for the
-//! command line).
+//! command line). [`run_every_engine`] runs all three on one parse of the
+//! program and one of its residual module (the fuzzer's worker), each
+//! outcome the one [`run_program`] gives.
 
 use std::fmt;
 use std::io::Write;
 
 use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, ExcKind, Failure, HostError, SpyError};
-use crate::frames::Interp;
+use crate::frames::{Interp, ParsedModule};
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
-use crate::redshift::ErrorMode;
 use crate::redshift::PrintedResidual;
+use crate::redshift::{ErrorMode, ProgramInput};
 use crate::vm::value::ModuleId;
 
 pub use crate::frames::{Limits, Mutation, Mutations, RunConfig};
@@ -313,7 +315,7 @@ fn doppler_source(
     out: &mut dyn Write,
     config: RunConfig,
 ) -> Result<i32, Failure> {
-    let printed = redshift_for_run(path, source, out, config, ErrorMode::Lazy)?;
+    let printed = redshift_for_run(path, ProgramInput::Source(source), out, config, ErrorMode::Lazy)?;
     let mut interp = Interp::new(out, config);
     let (file, module, modname, map) = printed.preload(&mut interp);
     let result = interp.run_parsed_module_as(file, module, &modname);
@@ -336,6 +338,7 @@ pub fn run_redshifted_to(
     let mut out = out;
     let run = native_stack::run(config.limits.max_depth, move || {
         let mut warnings = Vec::new();
+        let source = ProgramInput::Source(source);
         let result = redshift_for_run_reporting(&path, source, &mut out, config, mode, &mut warnings)
             .and_then(|residual| {
                 let mut interp = Interp::new(&mut out, config);
@@ -371,7 +374,7 @@ fn mapped<T>(map: &ResidualMap, result: Result<T, Failure>) -> Result<T, Failure
 /// (spec §16.7).
 fn redshift_for_run(
     path: &str,
-    source: Vec<u8>,
+    source: ProgramInput,
     out: &mut dyn std::io::Write,
     config: RunConfig,
     mode: ErrorMode,
@@ -383,7 +386,7 @@ fn redshift_for_run(
 /// `ErrorMode::Warn`.
 fn redshift_for_run_reporting(
     path: &str,
-    source: Vec<u8>,
+    source: ProgramInput,
     out: &mut dyn std::io::Write,
     config: RunConfig,
     mode: ErrorMode,
@@ -432,7 +435,7 @@ fn jit_source(
     if config.limits.max_steps.is_some() {
         return Err(NotNative::Option("--max-steps (step fuel)".to_string()));
     }
-    let residual = match redshift_for_run(path, source, out, config, ErrorMode::Lazy) {
+    let residual = match redshift_for_run(path, ProgramInput::Source(source), out, config, ErrorMode::Lazy) {
         Ok(r) => r,
         Err(e) => return Ok(Err(e)),
     };
@@ -461,9 +464,68 @@ pub fn run_doppler_and_jit(
     config: RunConfig,
     on_doppler: &mut dyn FnMut(Outcome),
 ) -> Outcome {
+    doppler_and_jit(path, ProgramInput::Source(source.to_vec()), config, on_doppler)
+}
+
+/// Every engine of [`Engine::ALL`] on one parse of `source` (what the
+/// fuzzer's worker runs for a three-engine comparison): the interp engine
+/// runs a copy of the parsed module with `reference` (its planted bugs
+/// dropped, as for every reference run), then redshift starts from the same
+/// parsed module and doppler and the jit run as in [`run_doppler_and_jit`]
+/// with `config`. Each outcome goes to `on_outcome` as soon as it is known,
+/// in `Engine::ALL` order (a crash of native code must not lose the
+/// others). The same outcomes as [`run_program`] per engine: the AST is
+/// immutable once parsed (resolution and every engine's state live beside
+/// it), so the copy is shared where it is reference-counted. Runs on the
+/// calling thread, like [`run_interp`].
+pub fn run_every_engine(
+    path: &str,
+    source: &[u8],
+    reference: RunConfig,
+    config: RunConfig,
+    on_outcome: &mut dyn FnMut(Engine, Outcome),
+) {
+    let modname = crate::frames::module_name(path);
+    let parsed = match crate::syntax::parse_bytes(path, source) {
+        Ok((file, module)) => ParsedModule::resolved(file, module, &modname),
+        Err(e) => {
+            // Every engine starts by parsing the same bytes.
+            let outcome = Outcome::of(Err(e.into()), String::new());
+            for &engine in Engine::ALL {
+                on_outcome(engine, outcome.clone());
+            }
+            return;
+        }
+    };
+    let reference = RunConfig {
+        mutations: Mutations::NONE,
+        ..reference
+    };
+    let mut out = Vec::new();
+    let result = {
+        let mut interp = Interp::new(&mut out, reference);
+        let result = interp.run_shared_module_as(parsed.clone(), &modname);
+        flushed(result, interp.out)
+    };
+    on_outcome(
+        Engine::Interp,
+        Outcome::of(result, String::from_utf8_lossy(&out).into_owned()),
+    );
+    let input = ProgramInput::Parsed(parsed);
+    let jit = doppler_and_jit(path, input, config, &mut |o| on_outcome(Engine::Doppler, o));
+    on_outcome(Engine::Jit, jit);
+}
+
+/// [`run_doppler_and_jit`] from source bytes or a parsed module.
+fn doppler_and_jit(
+    path: &str,
+    source: ProgramInput,
+    config: RunConfig,
+    on_doppler: &mut dyn FnMut(Outcome),
+) -> Outcome {
     let lossy = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     let mut blue = Vec::new();
-    let printed = match redshift_for_run(path, source.to_vec(), &mut blue, config, ErrorMode::Lazy) {
+    let printed = match redshift_for_run(path, source, &mut blue, config, ErrorMode::Lazy) {
         Ok(p) => p,
         Err(e) => {
             let outcome = Outcome::of(Err(e), lossy(blue));
@@ -471,12 +533,25 @@ pub fn run_doppler_and_jit(
             return outcome;
         }
     };
-    let for_jit = printed.clone();
+    // One tree and one resolution of the residual module for both runs.
+    let PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+        deps,
+    } = printed;
+    let residual = ParsedModule::resolved(file, module, &modname);
+    let preload_deps = |interp: &mut Interp<'_>| {
+        for d in &deps {
+            interp.preload_module(d.modname.clone(), d.file.clone(), d.module.clone());
+        }
+    };
     let mut out = blue.clone();
     let result = {
         let mut interp = Interp::new(&mut out, config);
-        let (file, module, modname, map) = printed.preload(&mut interp);
-        let result = interp.run_parsed_module_as(file, module, &modname);
+        preload_deps(&mut interp);
+        let result = interp.run_shared_module_as(residual.clone(), &modname);
         flushed(mapped(&map, result), interp.out)
     };
     on_doppler(Outcome::of(result, lossy(out)));
@@ -490,8 +565,8 @@ pub fn run_doppler_and_jit(
     let mut out = blue;
     let run = {
         let mut interp = Interp::new(&mut out, jit_config);
-        let (file, module, modname, map) = for_jit.preload(&mut interp);
-        let module = interp.load_parsed_module_as(file, module, &modname);
+        preload_deps(&mut interp);
+        let module = interp.load_shared_module_as(residual, &modname);
         run_jit_module(&mut interp, module)
             .map(|r| mapped(&map, r))
             .map_err(|why| why.mapped(&map))
@@ -510,6 +585,7 @@ pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<Strin
     let (path, source) = (path.to_string(), source.to_vec());
     let run = native_stack::run(config.limits.max_depth, move || {
         let mut blue_out = Vec::new();
+        let source = ProgramInput::Source(source);
         let residual = match redshift_for_run(&path, source, &mut blue_out, config, ErrorMode::Lazy) {
             Ok(r) => r,
             Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),

@@ -315,8 +315,29 @@ mod tests {
     }
 }
 
+/// The stdlib modules written in SPy (`interp/stdlib/`, spec §15.4), part
+/// of the binary: `import m` finds one when no `m.spy` is beside the main
+/// file (upstream searches its stdlib directory first; here a program's own
+/// files come first, so a residual program written out as files runs as
+/// printed, its residual `array.spy` included).
+const STDLIB: &[ModuleText] = &[
+    ModuleText {
+        file_name: "array.spy",
+        source: include_bytes!("../stdlib/array.spy"),
+    },
+    ModuleText {
+        file_name: "xxdemo.spy",
+        source: include_bytes!("../stdlib/xxdemo.spy"),
+    },
+];
+
+/// The display path of stdlib module file `file_name`.
+fn stdlib_path(file_name: &str) -> String {
+    format!("<stdlib>/{file_name}")
+}
+
 /// Where a program's user modules come from (spec §8.6): `import m` finds
-/// `m.spy` beside the program's main file.
+/// `m.spy` beside the program's main file, else the stdlib's `m.spy`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ModuleSources {
     /// The file system: the directory of the main file (the command line).
@@ -352,6 +373,22 @@ impl ModuleSources {
     /// Look for module `name` beside `main_path` (the program's main file;
     /// as upstream's `find_file_on_path`, `.spy` wins over `.py`).
     pub fn find(self, main_path: &str, name: &str) -> ModuleFile {
+        match self.find_beside(main_path, name) {
+            ModuleFile::Spy { path, source } => ModuleFile::Spy { path, source },
+            other => {
+                let wanted = format!("{name}.spy");
+                match STDLIB.iter().find(|m| m.file_name == wanted) {
+                    Some(m) => ModuleFile::Spy {
+                        path: stdlib_path(m.file_name),
+                        source: m.source.to_vec(),
+                    },
+                    None => other,
+                }
+            }
+        }
+    }
+
+    fn find_beside(self, main_path: &str, name: &str) -> ModuleFile {
         let dir = Path::new(main_path).parent().unwrap_or(Path::new(""));
         let spy = dir.join(format!("{name}.spy"));
         match self {

@@ -308,13 +308,17 @@ impl CompiledModule {
         let _ = writeln!(out, "== {}", lowered.name);
         let _ = writeln!(out, "-- IR");
         out.push_str(&ir::print::print_function_marked(m, lowered, mark));
-        // The IR the back end compiled (simplified, strength-reduced): the
-        // registers below are its virtual registers, some of them new.
-        let optimized = x64::module::optimize(lowered);
+        // The IR the back end compiled (simplified, strength-reduced, exit
+        // tests rewritten): the registers below are its virtual registers,
+        // some of them new.
+        let (optimized, ranges) = x64::module::prepare(lowered);
         let func = &optimized;
-        let _ = writeln!(out, "-- IR as compiled (simplified, strength-reduced)");
+        let _ = writeln!(
+            out,
+            "-- IR as compiled (simplified, strength-reduced, exit tests rewritten)"
+        );
         out.push_str(&ir::print::print_function_marked(m, func, mark));
-        let _ = writeln!(out, "-- registers");
+        let _ = writeln!(out, "-- registers (and value ranges narrower than the type)");
         for (i, l) in self.inner.function_locations(f).iter().enumerate() {
             if let Some(l) = l {
                 let v = ir::VReg(i as u32);
@@ -325,7 +329,13 @@ impl CompiledModule {
                     Some(n) if func.ty(v).bits() > 128 => format!("ymm{n}"),
                     _ => l.clone(),
                 };
-                let _ = writeln!(out, "  {v}: {} -> {l}", func.ty(v));
+                let range = match (ranges.get(v), x64::range::Interval::of_type(func.ty(v))) {
+                    (Some(r), Some(full)) if r != full && r.single().is_none() => {
+                        format!("  in [{}, {}]", r.lo, r.hi)
+                    }
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "  {v}: {} -> {l}{range}", func.ty(v));
             }
         }
         let (start, code) = self.inner.function_code(f);

@@ -20,6 +20,17 @@ fn calls(b: &Block) -> usize {
         .sum()
 }
 
+fn enters(b: &Block) -> usize {
+    b.0.iter()
+        .map(|s| match s {
+            Stmt::InlineEnter(_) => 1,
+            Stmt::If { then_, else_, .. } => enters(then_) + enters(else_),
+            Stmt::Loop { body } => enters(body),
+            _ => 0,
+        })
+        .sum()
+}
+
 fn inlined(m: &Module) -> Module {
     let mut g = m.clone();
     inline_module(&mut g, &InlineOptions::default());
@@ -141,19 +152,63 @@ fn fib_module() -> (Module, FuncId) {
 }
 
 #[test]
-fn a_recursive_function_is_unrolled_once_with_the_exact_depth_limit() {
+fn a_recursive_function_is_unrolled_with_the_exact_depth_limit() {
     let (m, fib) = fib_module();
-    let g = inlined(&m);
-    // One level of the recursion is inlined: four calls, each of the original body.
-    assert_eq!(calls(&g.function(fib).body), 4);
-    for n in [0, 1, 2, 3, 10, 20, 25] {
-        same(&m, fib, &[n], 25).unwrap();
+    for levels in 1..=4 {
+        let opts = InlineOptions {
+            recursion_levels: levels,
+            max_recursion_stmts: 10_000,
+            ..InlineOptions::default()
+        };
+        let mut g = m.clone();
+        inline_module(&mut g, &opts);
+        verify(&g).expect("the inlined module verifies");
+        // `levels` levels of the recursion are inlined: 2^(levels + 1)
+        // calls are left, each of the original body, each with its base
+        // case (`n < 2: return n`) peeled in front of it.
+        assert_eq!(calls(&g.function(fib).body), 1 << (levels + 1), "{levels} levels");
+        assert_eq!(
+            enters(&g.function(fib).body),
+            (1 << (levels + 1)) - 2 + (1 << (levels + 1))
+        );
+        let same = |args: &[Word], depth: u32| {
+            let reference = Both::new(m.clone(), depth).eval(fib, args, &mut spy_jit::ir::eval::NoHelpers);
+            let got = Both::new(g.clone(), depth).both(fib, args);
+            assert_eq!(got, reference, "{levels} levels, {args:?}, limit {depth}");
+            got
+        };
+        for n in [0, 1, 2, 3, 4, 5, 10, 20] {
+            same(&[n], 25).unwrap();
+        }
+        for limit in [1, 2, 3, 4, 5, 19, 20] {
+            let e = same(&[21], limit).unwrap_err();
+            assert_eq!(e.code.get(), RECURSION);
+            assert_eq!(e.traceback, vec![SiteId(1); limit as usize], "limit {limit}");
+        }
     }
-    for limit in [1, 2, 3, 24, 25] {
-        let e = same(&m, fib, &[26], limit).unwrap_err();
-        assert_eq!(e.code.get(), RECURSION);
-        assert_eq!(e.traceback, vec![SiteId(1); limit as usize], "limit {limit}");
-    }
+    // The default unrolls three levels.
+    assert_eq!(calls(&inlined(&m).function(fib).body), 16);
+}
+
+/// The budget of recursive statements stops the unrolling early.
+#[test]
+fn the_recursion_budget_bounds_the_copies() {
+    let (m, fib) = fib_module();
+    let mut g = m.clone();
+    inline_module(
+        &mut g,
+        &InlineOptions {
+            recursion_levels: 10,
+            max_recursion_stmts: 40,
+            ..InlineOptions::default()
+        },
+    );
+    verify(&g).unwrap();
+    let n = calls(&g.function(fib).body);
+    assert!((4..=64).contains(&n), "{n} calls");
+    let mut b = Both::new(g, 30);
+    let reference = Both::new(m.clone(), 30).eval(fib, &[15], &mut spy_jit::ir::eval::NoHelpers);
+    assert_eq!(b.both(fib, &[15]), reference);
 }
 
 #[test]
@@ -164,7 +219,7 @@ fn large_callees_stay_calls() {
         &mut g,
         &InlineOptions {
             max_callee_stmts: 2,
-            max_caller_stmts: 4000,
+            ..InlineOptions::default()
         },
     );
     // Only leaf (one division and a return) is small enough, into mid.

@@ -10,6 +10,7 @@ use spy_jit::ir::{
     verify, BinOp, Block, CmpOp, FuncId, Lane, Module, ModuleBuilder, Op, Stmt, Ty, VOp, VecTy,
 };
 use spy_jit::opt::hoist_invariants;
+use spy_jit::opt::licm::promote_single_assignments;
 
 fn top_level_loop(b: &Block) -> &Block {
     b.0.iter()
@@ -94,4 +95,57 @@ fn invariant_pure_operations_leave_the_loop_and_the_results_stay() {
     assert_eq!((e.code.get(), e.operands), (7, [0, 0]));
     // A loop that does not run computes the hoisted values and nothing else.
     assert_eq!(b.both(f, &[0, 3, 0]).unwrap(), vec![0f64.to_bits()]);
+}
+
+/// Step 1 on each way a local assigned once can be read: it becomes a
+/// temporary exactly when every read follows the assignment in the same
+/// block (nested blocks of later statements included).
+#[test]
+fn a_local_assigned_once_is_promoted_only_when_every_read_follows_it_in_its_block() {
+    let mut m = ModuleBuilder::new();
+    let id = m.declare("g", &[Ty::I64], &[Ty::I64]);
+    let mut f = m.function(id);
+    let k = f.param(0);
+    let one = f.const_(Ty::I64, 1);
+    let (a, b, c, e, acc) = (
+        f.local(Ty::I64),
+        f.local(Ty::I64),
+        f.local(Ty::I64),
+        f.local(Ty::I64),
+        f.local(Ty::I64),
+    );
+    // a: read by the next statement: promoted.
+    f.assign(a, Op::Copy(k));
+    let a1 = f.binary(BinOp::Add, a, one);
+    f.assign(acc, Op::Copy(a1));
+    // c: read only inside a later loop: promoted.
+    f.assign(c, Op::Copy(k));
+    // e: assigned twice: kept.
+    f.assign(e, Op::Copy(one));
+    f.assign(e, Op::Copy(k));
+    let hundred = f.const_(Ty::I64, 100);
+    f.loop_(|f| {
+        // b: assigned in a branch, read after it: kept.
+        let small = f.cmp(CmpOp::Lt, acc, hundred);
+        f.if_(small, |f| f.assign(b, Op::Copy(acc)), |f| f.break_());
+        let s0 = f.binary(BinOp::Add, b, e);
+        let s1 = f.binary(BinOp::Add, s0, c);
+        let s2 = f.binary(BinOp::Add, s1, one);
+        f.assign(acc, Op::Copy(s2));
+    });
+    f.ret(&[acc]);
+    m.define(f);
+    let mut module = m.finish().expect("verifies");
+    let before = module.clone();
+    let g = &mut module.functions[id.0 as usize];
+    promote_single_assignments(g);
+    let temp = |v: spy_jit::ir::VReg| g.vregs[v.index()].kind == spy_jit::ir::VRegKind::Temp;
+    assert_eq!([a, b, c, e, acc].map(temp), [true, false, true, false, false]);
+    verify(&module).expect("still verifies");
+    // The same results.
+    let mut both = Both::new(module, 4);
+    let mut reference = Both::new(before, 4);
+    for k in [0u64, 2, 9] {
+        assert_eq!(both.both(id, &[k]), reference.both(id, &[k]), "k = {k}");
+    }
 }

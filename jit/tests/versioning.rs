@@ -262,3 +262,114 @@ fn loops_outside_the_proof_are_left_alone() {
         assert_eq!(g, m);
     }
 }
+
+/// `g(p, plen, n, start, stop) -> (i, acc)`: per iteration `x = p[i]`,
+/// sums of `i - 1000000` (tracked in `i64`), `i + 2000000000` (beyond the
+/// tracked offsets: stays `i32`) and `x`, a `break` when `i + 3 > stop`,
+/// the step, and `2 * i` of the new `i`; returns the final `i`.
+fn widened_module() -> (Module, FuncId) {
+    let mut m = ModuleBuilder::new();
+    let id = m.declare(
+        "g",
+        &[Ty::Ptr, Ty::I64, Ty::I32, Ty::I32, Ty::I32],
+        &[Ty::I32, Ty::I64],
+    );
+    let mut f = m.function(id);
+    let (p, plen, n, start, stop) = (f.param(0), f.param(1), f.param(2), f.param(3), f.param(4));
+    let i = f.local(Ty::I32);
+    f.assign(i, Op::Copy(start));
+    let acc = f.local(Ty::I64);
+    let z = f.const_(Ty::I64, 0);
+    f.assign(acc, Op::Copy(z));
+    let add_acc = |f: &mut spy_jit::ir::FunctionBuilder, v| {
+        let three = f.const_(Ty::I64, 3);
+        let a3 = f.binary(BinOp::Mul, acc, three);
+        let s = f.binary(BinOp::Add, a3, v);
+        f.assign(acc, Op::Copy(s));
+    };
+    f.loop_(|f| {
+        let ci = f.op(Ty::I32, Op::Copy(i));
+        let cond = f.cmp(CmpOp::Lt, ci, n);
+        f.if_(cond, |_| {}, |f| f.break_());
+        let ix = f.convert(Ty::I64, ci);
+        let x = f.load(Ty::F64, p, plen, ix, code(11), code(12));
+        let xi = f.convert(Ty::I64, x);
+        add_acc(f, xi);
+        let million = f.const_(Ty::I32, 1_000_000);
+        let a = f.binary(BinOp::Sub, ci, million);
+        let a64 = f.convert(Ty::I64, a);
+        add_acc(f, a64);
+        let big = f.const_(Ty::I32, 2_000_000_000);
+        let b = f.binary(BinOp::Add, ci, big);
+        let b64 = f.convert(Ty::I64, b);
+        add_acc(f, b64);
+        let three = f.const_(Ty::I32, 3);
+        let e = f.binary(BinOp::Add, ci, three);
+        let past = f.cmp(CmpOp::Gt, e, stop);
+        f.if_(past, |f| f.break_(), |_| {});
+        let one = f.const_(Ty::I32, 1);
+        let c2 = f.op(Ty::I32, Op::Copy(i));
+        let next = f.binary(BinOp::Add, c2, one);
+        f.assign(i, Op::Copy(next));
+        let c3 = f.op(Ty::I32, Op::Copy(i));
+        let two = f.const_(Ty::I32, 2);
+        let g = f.binary(BinOp::Mul, c3, two);
+        let g64 = f.convert(Ty::I64, g);
+        add_acc(f, g64);
+    });
+    f.ret(&[i, acc]);
+    m.define(f);
+    (m.finish().unwrap(), id)
+}
+
+#[test]
+fn the_unchecked_copy_computes_i_plus_c_in_i64_exactly() {
+    let (m, f) = widened_module();
+    let mut g = m.clone();
+    assert_eq!(version_loops(&mut g), 1);
+    verify(&g).expect("verifies");
+    let listing = print::print_function(&g, &g.functions[0]);
+    // In the unchecked copy the load's index is the `i64` twin of `i`
+    // (a copy of `i64(i)`), not a conversion of an `i32` copy of `i`.
+    let mut defs = std::collections::HashMap::new();
+    let mut unchecked_index = None;
+    spy_jit::ir::visit::walk(&g.functions[0].body, &mut |s| {
+        if let Stmt::Assign { dst, op } = s {
+            defs.insert(*dst, op.clone());
+            if let Op::Load {
+                index,
+                checked: false,
+                ..
+            } = op
+            {
+                unchecked_index = Some(*index);
+            }
+        }
+    });
+    let index = unchecked_index.expect("an unchecked load");
+    let Some(Op::Copy(twin)) = defs.get(&index) else {
+        panic!("index {index:?} is not a copy\n{listing}")
+    };
+    assert!(
+        matches!(defs.get(twin), Some(Op::Convert(_))) && g.functions[0].ty(*twin) == Ty::I64,
+        "{listing}"
+    );
+    let p: Vec<f64> = (0..64).map(|k| (k * 7) as f64).collect();
+    // (n, start, stop): a full run, a `break`, no iteration, a negative
+    // start (the checked loop), n past the buffer (the checked loop fails).
+    for (n, start, stop) in [
+        (50, 0, 1000),
+        (50, 0, 20),
+        (3, 5, 1000),
+        (10, -3, 1000),
+        (70, 0, 1000),
+        (64, 60, 1000),
+    ] {
+        let args = [p.as_ptr() as u64, 64, n as u64, start as i64 as u64, stop as u64];
+        let want = eval::call(&m, f, &args, &eval_opts(8), &mut NoHelpers);
+        let evaluated = eval::call(&g, f, &args, &eval_opts(8), &mut NoHelpers);
+        let machine = Both::new(g.clone(), 8).jit(f, &args);
+        assert_eq!(evaluated, want, "eval, {n} {start} {stop}\n{listing}");
+        assert_eq!(machine, want, "machine code, {n} {start} {stop}\n{listing}");
+    }
+}

@@ -47,6 +47,18 @@ impl Interp<'_> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
             return result;
         }
+        // a field of a struct in pointer memory, before a struct's own
+        // `__getattribute__` (upstream: the pointer or reference type's
+        // field descriptors are found first)
+        if self.vm.types.mem_field(obj.ty, &attr.name).is_some() {
+            let whole = obj_expr.range.cover(attr.range);
+            if let Some(result) = self.shift_get_attr(f, &obj, attr, whole) {
+                return result;
+            }
+            if let Some(result) = self.mem_get_field(f, &obj, &attr.name, obj_expr.range) {
+                return result;
+            }
+        }
         if let Some(m) = self.vm.struct_method(obj.ty, "__getattribute__") {
             return self.custom_getattribute(f, &m, obj, obj_expr, attr);
         }
@@ -63,17 +75,11 @@ impl Interp<'_> {
                 Some(v) => Ok(v),
                 None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
             },
-            Value::Ptr(p) => {
-                if attr.name == "itemtype" {
-                    if let TypeKind::Ptr { item, .. } = self.vm.types.kind(p.ty) {
-                        return Ok(Typed::blue(TypeId::TYPE, Value::Type(*item)));
-                    }
-                }
-                match self.ptr_field(f, p, &attr.name, obj_expr.range) {
-                    Some(r) => r,
-                    None => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
-                }
-            }
+            Value::Ptr(p) if attr.name == "itemtype" => match self.vm.types.kind(p.ty) {
+                TypeKind::Ptr { item, .. } => Ok(Typed::blue(TypeId::TYPE, Value::Type(*item))),
+                _ => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
+            },
+            Value::Ptr(_) | Value::Ref(_) => Err(self.no_attribute(f, obj.ty, attr, obj_expr)),
             Value::Type(t)
                 if attr.name == "NULL" && matches!(self.vm.types.kind(*t), TypeKind::Ptr { .. }) =>
             {
@@ -162,13 +168,13 @@ impl Interp<'_> {
                 return r;
             }
         }
-        if let Value::Ptr(p) = &obj.value {
-            if let Some(r) = self.ptr_set_field(f, p, &attr.name, value, value_range) {
+        if let Value::Ptr(_) | Value::Ref(_) = &obj.value {
+            if let Some(r) = self.mem_set_field(f, &obj, &attr.name, value, value_range) {
                 return r;
             }
         }
-        // Structs are immutable values; no other type has settable
-        // attributes yet (pointers come with the `unsafe` module).
+        // Structs are immutable values; only the structs in pointer memory
+        // (through pointers and references) have settable fields.
         let name = self.vm.types.name(obj.ty).to_string();
         Err(SpyError::new(
             ExcKind::TypeError,
@@ -292,13 +298,14 @@ impl Interp<'_> {
         if let Some(m) = self.vm.struct_method(obj.ty, &attr.name) {
             let is_static = self
                 .vm
-                .structs
-                .get(&obj.ty)
+                .struct_info(obj.ty)
                 .is_some_and(|s| s.static_methods.iter().any(|m| *m == attr.name));
             let mut full = Vec::with_capacity(args.len() + 1);
             if self.vm.is_class_method(obj.ty, &attr.name) {
                 // `o.m(args)` of a `@classmethod` passes o's type, as Python
-                full.push((Typed::blue(TypeId::TYPE, Value::Type(obj.ty)), obj_expr.range));
+                // (a reference's struct type)
+                let owner = self.vm.types.method_owner(obj.ty);
+                full.push((Typed::blue(TypeId::TYPE, Value::Type(owner)), obj_expr.range));
             } else if !is_static {
                 full.push((obj, obj_expr.range));
             }
@@ -493,6 +500,7 @@ impl Interp<'_> {
                             .into(),
                     );
                 };
+                self.check_storable(f, *item, whole)?;
                 let ty = if interp {
                     self.vm.types.interp_list(*item)
                 } else {

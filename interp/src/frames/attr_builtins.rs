@@ -8,8 +8,7 @@
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
-use crate::syntax::ast::{ExprKind, Identifier, NameId};
-use crate::syntax::ast::{ExprRef, Exprs};
+use crate::syntax::ast::{ExprRef, Exprs, Identifier, NameId};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
@@ -40,23 +39,6 @@ impl Interp<'_> {
         func: &ExprRef<'_>,
         args: &Exprs<'_>,
     ) -> Eval<Typed> {
-        // `setattr(p[i], NAME, v)` is `p[i].NAME = v`: through the pointer
-        if let (Builtin::Setattr, Some([target, name, value])) = (b, args.as_array()) {
-            if let ExprKind::Subscript { value: p, indices } = &target.kind() {
-                let pv = self.eval_expr(f, p)?;
-                let idx = self.eval_items(f, indices)?;
-                let attr = self.blue_name(f, &name)?;
-                if self.is_ptr_to_struct_with(pv.ty, &attr.name) {
-                    let v = self.eval_expr(f, &value)?;
-                    self.set_ptr_item_field(f, pv, idx, &attr, v, value.range, target.range)?;
-                    return Ok(Typed::red(TypeId::NONE, Value::None));
-                }
-                let obj = self.get_item(f, pv, p, idx, target.range)?;
-                let v = self.eval_expr(f, &value)?;
-                self.set_attr(f, obj, &target, &attr, v, value.range)?;
-                return Ok(Typed::red(TypeId::NONE, Value::None));
-            }
-        }
         let argv = self.eval_items(f, args)?;
         self.check_arity(f, n, n, &argv, func.range, None)?;
         let mut argv = argv.into_iter();
@@ -73,11 +55,6 @@ impl Interp<'_> {
             }
             _ => self.has_attr(f, obj, obj_expr, &attr),
         }
-    }
-
-    fn blue_name(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Identifier> {
-        let name = self.eval_expr(f, e)?;
-        self.name_of(f, name, e.range)
     }
 
     /// The attribute a blue `str` names.

@@ -148,6 +148,7 @@ impl Interp<'_> {
             }
             BuiltinImpl::SimdStore => return self.simd_store(f, call_range, &args),
             BuiltinImpl::Mem(op) => return self.exec_memop(f, op, sig, args, call_range),
+            BuiltinImpl::Rb(rb) => return self.exec_rawbuffer(f, rb, &args, call_range),
             _ => {}
         }
         let (a, r) = args
@@ -166,7 +167,8 @@ impl Interp<'_> {
             | BuiltinImpl::Alloc { .. }
             | BuiltinImpl::SimdLoad { .. }
             | BuiltinImpl::SimdStore
-            | BuiltinImpl::Mem(_) => Err(crate::bug!("effect builtin {:?} dispatched twice", sig.imp)),
+            | BuiltinImpl::Mem(_)
+            | BuiltinImpl::Rb(_) => Err(crate::bug!("effect builtin {:?} dispatched twice", sig.imp)),
             // Decision: len() of a static tuple is blue (it depends only
             // on the type).
             BuiltinImpl::LenOfTuple(n) => Ok(Typed::blue(TypeId::I32, Value::i32(n as i32))),

@@ -84,7 +84,7 @@ impl Interp<'_> {
 
     /// Run `call` with the frame's current location set to the call (for
     /// tracebacks); the location stays on the call if it fails.
-    fn call_at(
+    pub(crate) fn call_at(
         &mut self,
         f: &mut Frame,
         range: TextRange,

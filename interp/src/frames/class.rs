@@ -208,6 +208,9 @@ impl Interp<'_> {
         if let Some(extra) = extra {
             self.add_extra_fields(&extra, &mut fields)?;
         }
+        for fd in &fields {
+            self.check_storable(&frame, fd.ty, c.name.range)?;
+        }
         let static_methods = decorated("staticmethod");
         let properties = decorated("property");
         let class_methods = decorated("classmethod");

@@ -76,6 +76,7 @@ impl Interp<'_> {
                         || (v.ty == TypeId::EMPTY_DICT && self.vm.types.dict_types(to).is_some())
                         || (to == TypeId::BOOL
                             && matches!(self.vm.types.kind(v.ty), crate::vm::types::TypeKind::Ptr { .. }))
+                        || self.vm.types.ref_item(v.ty) == Some(to)
                 }
             };
             if convertible {
@@ -96,7 +97,18 @@ impl Interp<'_> {
                 value: self.new_dict(to),
             });
         }
-        if to == TypeId::BOOL {
+        // a reference converts to the struct it refers to: a copy
+        // (upstream's `W_Ref.__convert_to__`, `ptr.deref`)
+        if let (Some(item), Value::Ref(r)) = (self.vm.types.ref_item(v.ty), &v.value) {
+            if item == to {
+                return Ok(Typed {
+                    color: v.color,
+                    ty: to,
+                    value: self.deref(r)?,
+                });
+            }
+        }
+        if to == TypeId::BOOL && matches!(self.vm.types.kind(v.ty), crate::vm::types::TypeKind::Ptr { .. }) {
             if let Value::Ptr(p) = &v.value {
                 return Ok(Typed {
                     color: v.color,
@@ -236,6 +248,7 @@ impl Interp<'_> {
             Value::Meta(_) => Some(TypeId::METAARG),
             Value::OpSpec(_) => Some(TypeId::OPSPEC),
             Value::Ptr(p) => Some(p.ty),
+            Value::Ref(r) => Some(r.ty),
             Value::Simd(v) => Some(v.ty),
             Value::List(l) => Some(l.ty),
             Value::ListIter(it) => Some(it.ty),

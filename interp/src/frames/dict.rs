@@ -80,6 +80,7 @@ impl Interp<'_> {
                     .into(),
             );
         }
+        self.check_storable(f, value, key_range)?;
         let interp = interp
             || [key, value]
                 .iter()

@@ -181,7 +181,11 @@ impl Interp<'_> {
                 .with_note(
                     &f.file,
                     whole,
-                    "cannot use `is` between value types as they don't have an identity",
+                    if self.vm.types.ref_item(l.ty).is_some() || self.vm.types.ref_item(r.ty).is_some() {
+                        "cannot use `is` with references: compare what they refer to with `==`"
+                    } else {
+                        "cannot use `is` between value types as they don't have an identity"
+                    },
                 )
                 .into());
             }
@@ -323,6 +327,11 @@ impl Interp<'_> {
         r: Typed,
         whole: TextRange,
     ) -> Eval<Typed> {
+        let (l, r) = if imp.decays_operands() {
+            (self.decayed(l)?, self.decayed(r)?)
+        } else {
+            (l, r)
+        };
         let color = if imp.is_pure() {
             l.color.join(r.color)
         } else {
@@ -561,6 +570,12 @@ impl Interp<'_> {
             }
             (Value::Str(x), Value::Str(y)) => Ok(x == y),
             (Value::Bytes(x), Value::Bytes(y)) => Ok(x == y),
+            // references in a tuple compare as the structs they refer to
+            (Value::Ref(x), Value::Ref(y)) => {
+                let item = self.vm.types.method_owner(ty);
+                let (a, b) = (self.deref(x)?, self.deref(y)?);
+                self.values_equal(f, item, &a, &b, whole)
+            }
             (Value::Tuple(x), Value::Tuple(y)) => {
                 let (xs, ys) = (&x.items, &y.items);
                 if xs.len() != ys.len() {

@@ -68,7 +68,13 @@ impl Interp<'_> {
             },
             // upstream's is a struct: its default text
             Value::ListIter(it) => format!("<spy `{}` object>", self.vm.types.name(it.ty)),
+            // a reference's own text (upstream: `object.__repr__`, found
+            // before the struct's `__str__`); never NULL
+            Value::Ref(r) => op_select::object_text(&self.vm, r.ty),
             Value::Ptr(p) => match p.mem {
+                Some(_) if p.ty == crate::vm::types::TypeId::RAW_BUFFER => {
+                    op_select::object_text(&self.vm, p.ty)
+                }
                 Some(_) => format!("<spy `{}` object>", self.vm.types.name(p.ty)),
                 None => format!("<spy `{}` NULL>", self.vm.types.name(p.ty)),
             },

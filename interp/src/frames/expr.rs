@@ -453,6 +453,7 @@ impl Interp<'_> {
                 | K::Tuple(_)
                 | K::Struct { .. }
                 | K::Ptr { .. }
+                | K::Ref { .. }
                 | K::Simd { .. }
         )
     }

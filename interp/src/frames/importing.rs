@@ -15,6 +15,7 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
+use crate::frames::module::ParsedModule;
 use crate::frames::{Eval, Interp};
 use crate::host::ModuleFile;
 use crate::resolve;
@@ -25,11 +26,10 @@ use crate::vm::value::ModuleId;
 
 /// A module of the program, as the analysis found it.
 enum Found {
-    /// (Boxed: a module's tree is a few hundred bytes of vectors.)
     Parsed {
         file: Rc<SourceFile>,
-        ast: Box<ast::Module>,
-        resolution: resolve::Resolution,
+        ast: Rc<ast::Module>,
+        resolution: Rc<resolve::Resolution>,
     },
     /// Not found (`py`: only `NAME.py` exists).
     Missing { py: bool },
@@ -79,14 +79,9 @@ impl Interp<'_> {
     /// Load the program whose root module `module` (parsed from `file`) is
     /// named `rootname`: every user module it needs and that is not loaded
     /// yet, in dependency order, then the root; the root's id.
-    pub(crate) fn load_program(
-        &mut self,
-        file: Rc<SourceFile>,
-        module: ast::Module,
-        rootname: &str,
-    ) -> Eval<ModuleId> {
-        let main_path = file.path.clone();
-        let mut root = Some((file, module));
+    pub(crate) fn load_program(&mut self, root: ParsedModule, rootname: &str) -> Eval<ModuleId> {
+        let main_path = root.file.path.clone();
+        let mut root = Some((root.file, root.ast, root.resolution));
         // modules by name, in the order they were found (breadth first)
         let mut found: Vec<(String, Found)> = Vec::new();
         let mut deps: HashMap<String, Vec<String>> = HashMap::new();
@@ -103,9 +98,12 @@ impl Interp<'_> {
                     continue;
                 }
                 None => match self.preloaded.remove(&name) {
-                    Some(p) => Some(p),
+                    Some((file, ast)) => Some((file, Rc::new(ast), None)),
                     None => match self.module_sources.find(&main_path, &name) {
-                        ModuleFile::Spy { path, source } => Some(syntax::parse_bytes(&path, &source)?),
+                        ModuleFile::Spy { path, source } => {
+                            let (file, ast) = syntax::parse_bytes(&path, &source)?;
+                            Some((file, Rc::new(ast), None))
+                        }
                         ModuleFile::Py => {
                             found.push((name.clone(), Found::Missing { py: true }));
                             None
@@ -117,8 +115,13 @@ impl Interp<'_> {
                     },
                 },
             };
-            let Some((file, ast)) = parsed else { continue };
-            let resolution = resolve::resolve_module(&ast, &name, &file)?;
+            let Some((file, ast, resolved)) = parsed else {
+                continue;
+            };
+            let resolution = match resolved {
+                Some(r) => r,
+                None => Rc::new(resolve::resolve_module(&ast, &name, &file)?),
+            };
             let mut mine = Vec::new();
             for (dep, range, spy_name) in imports_of(&ast) {
                 importers.entry(dep.clone()).or_insert_with(|| Importer {
@@ -136,7 +139,7 @@ impl Interp<'_> {
                 name,
                 Found::Parsed {
                     file,
-                    ast: Box::new(ast),
+                    ast,
                     resolution,
                 },
             ));
@@ -151,7 +154,7 @@ impl Interp<'_> {
                     ast,
                     resolution,
                 }) => {
-                    let id = self.add_and_init_module(&name, file, *ast, resolution)?;
+                    let id = self.add_and_init_module(&name, file, ast, resolution)?;
                     if name == rootname {
                         root_id = Some(id);
                     }

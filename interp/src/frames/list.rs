@@ -35,6 +35,7 @@ impl Interp<'_> {
             ));
         };
         let item_ty = first.0.ty;
+        self.check_storable(f, item_ty, first.1)?;
         let mut values = Vec::with_capacity(items.len());
         for (t, r) in items {
             values.push(self.convert_to(f, t, item_ty, r, None)?.value);

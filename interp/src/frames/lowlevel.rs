@@ -1,5 +1,6 @@
 //! The builtin modules that reach below plain values: `unsafe` (gc/raw
-//! pointers: allocation, bounds-checked indexing, struct pointees), `simd`
+//! pointers: allocation, bounds-checked indexing; the struct fields and
+//! references they reach are `memref`'s), `simd`
 //! (`SIMD[T, N]` vectors, lane-wise operators, loads/stores), `time`, and
 //! the `__spy__` helpers (`UNROLL_RANGE` as a callable, `COLOR`,
 //! `STATIC_TYPE`, `force_inline`).
@@ -136,6 +137,7 @@ impl Interp<'_> {
             }),
             Builtin::Alloc { .. }
             | Builtin::PtrType { .. }
+            | Builtin::RefType { .. }
             | Builtin::SimdType
             | Builtin::PtrSimdLoad
             | Builtin::SimdWidthOf => Err(SpyError::new(
@@ -184,14 +186,23 @@ impl Interp<'_> {
             }
         };
         Some(match b {
-            Builtin::Alloc { gc } => one_type(self).map(|item| {
-                Typed::blue(
+            Builtin::Alloc { gc } => one_type(self).and_then(|item| {
+                self.check_storable(f, item, obj_range)?;
+                Ok(Typed::blue(
                     TypeId::BUILTIN_FUNC,
                     Value::Builtin(Builtin::AllocOf { item, gc }),
-                )
+                ))
             }),
-            Builtin::PtrType { gc } => one_type(self).map(|item| {
+            Builtin::PtrType { gc } => one_type(self).and_then(|item| {
+                self.check_storable(f, item, obj_range)?;
                 let t = self.vm.types.ptr(item, gc);
+                Ok(Typed::blue(TypeId::TYPE, Value::Type(t)))
+            }),
+            Builtin::RefType { gc } => one_type(self).map(|item| {
+                // the pointer type comes with it (upstream makes
+                // `gc_ptr[T]` with `gc_ref[T]`)
+                self.vm.types.ptr(item, gc);
+                let t = self.vm.types.mem_ref(item, gc);
                 Typed::blue(TypeId::TYPE, Value::Type(t))
             }),
             Builtin::SimdType => self
@@ -324,17 +335,24 @@ impl Interp<'_> {
         idx: &Args,
         whole: TextRange,
     ) -> Eval<Typed> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
+        let Some(result) = self.vm.types.ptr_item_result(p.ty) else {
             return Err(crate::bug!("pointer value of non-pointer type"));
         };
         let i = self.ptr_index(f, idx)?;
         let Some(mem) = &p.mem else {
             return Err(panic_error(f, RuntimeError::NullPointer, whole));
         };
-        let mem = mem.borrow();
-        match usize::try_from(i).ok().and_then(|i| mem.get(i)) {
-            Some(v) => Ok(Typed::red(item, v)),
-            None => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, whole)),
+        let len = mem.borrow().len();
+        let Some(i) = usize::try_from(i).ok().filter(|&i| i < len) else {
+            return Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, whole));
+        };
+        // a struct item is reached by reference (`frames::memref`)
+        if matches!(self.vm.types.kind(result), TypeKind::Ref { .. }) {
+            return Ok(Typed::red(result, Self::item_ref(result, mem, i)));
+        }
+        match mem.borrow().get(i) {
+            Some(v) => Ok(Typed::red(result, v)),
+            None => Err(crate::bug!("a pointer item within bounds is missing")),
         }
     }
 
@@ -375,137 +393,6 @@ impl Interp<'_> {
         };
         let i = self.convert_to(f, i.clone(), TypeId::I32, *r, None)?;
         Ok(i.value.checked_i32()?.into())
-    }
-
-    /// `p.field` of the struct a pointer points to (its first item).
-    pub(crate) fn ptr_field(
-        &self,
-        f: &Frame,
-        p: &PtrValue,
-        attr: &str,
-        range: TextRange,
-    ) -> Option<Eval<Typed>> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
-            return None;
-        };
-        let fields = self.vm.types.struct_fields(item)?;
-        let i = fields.iter().position(|fd| fd.name == attr)?;
-        let ty = fields[i].ty;
-        let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
-        };
-        let mem = mem.borrow();
-        Some(match mem.get(0) {
-            Some(Value::Struct(s)) => Ok(Typed::red(ty, s.fields[i].clone())),
-            _ => Err(panic_error(f, RuntimeError::PtrGetitemOutOfBounds, range)),
-        })
-    }
-
-    /// Whether `ty` is a pointer to a struct with field `field`.
-    pub(crate) fn is_ptr_to_struct_with(&self, ty: TypeId, field: &str) -> bool {
-        match self.vm.types.kind(ty) {
-            TypeKind::Ptr { item, .. } => self.vm.types.field_type(*item, field).is_some(),
-            _ => false,
-        }
-    }
-
-    /// `p[i].field = v` (upstream: assignment through a pointer item): item
-    /// `i` gets the struct with that field replaced. Shifting with a
-    /// run-time operand, the residual code is the same assignment.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn set_ptr_item_field(
-        &mut self,
-        f: &mut Frame,
-        p: Typed,
-        idx: Args,
-        attr: &crate::syntax::ast::Identifier,
-        v: Typed,
-        value_range: TextRange,
-        target_range: TextRange,
-    ) -> Eval<()> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
-            return Err(crate::bug!("set_ptr_item_field on a non-pointer"));
-        };
-        let fields = self.vm.types.checked_struct_fields(item)?.to_vec();
-        let Some(k) = fields.iter().position(|fd| fd.name == attr.name) else {
-            return Err(crate::bug!("set_ptr_item_field of a missing field"));
-        };
-        let [(i, ir)] = idx.as_slice() else {
-            return Err(SpyError::new(ExcKind::TypeError, "a pointer takes one index")
-                .with_error(&f.file, target_range, "")
-                .into());
-        };
-        let i = self.convert_to(f, i.clone(), TypeId::I32, *ir, None)?;
-        let v = self.convert_to(f, v, fields[k].ty, value_range, None)?;
-        if f.is_shifting() {
-            let runtime = |t: &Typed| crate::frames::doppler::is_runtime(t);
-            if runtime(&p) || runtime(&i) || runtime(&v) {
-                let (pe, ie) = (self.residual(f, &p, target_range)?, self.residual(f, &i, *ir)?);
-                let sh = f.shift()?;
-                let sub = sh.subscript(pe, vec![ie], target_range);
-                let target = sh.attribute(sub, &attr.name, target_range);
-                return self.shift_store(f, target, &v, value_range);
-            }
-        }
-        let Value::Ptr(ptr) = &p.value else {
-            return Err(crate::bug!("pointer-typed value is not a pointer"));
-        };
-        let args = vec![(i, *ir)];
-        let old = self.ptr_getitem(f, ptr, &args, target_range)?;
-        let Value::Struct(s) = &old.value else {
-            return Err(crate::bug!("struct item is not a struct"));
-        };
-        let mut new_fields = s.fields.to_vec();
-        new_fields[k] = v.value;
-        let new = Typed::red(
-            item,
-            Value::Struct(Rc::new(StructValue {
-                ty: item,
-                fields: new_fields.into(),
-            })),
-        );
-        self.ptr_setitem(f, ptr, &args, new, target_range)
-    }
-
-    /// `p.field = v`: pointers give mutable, shared access to a struct.
-    pub(crate) fn ptr_set_field(
-        &mut self,
-        f: &Frame,
-        p: &PtrValue,
-        attr: &str,
-        v: Typed,
-        range: TextRange,
-    ) -> Option<Eval<()>> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(p.ty) else {
-            return None;
-        };
-        let fields = self.vm.types.struct_fields(item)?.to_vec();
-        let i = fields.iter().position(|fd| fd.name == attr)?;
-        let v = match self.convert_to(f, v, fields[i].ty, range, None) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let Some(mem) = &p.mem else {
-            return Some(Err(panic_error(f, RuntimeError::NullPointer, range)));
-        };
-        let mut mem = mem.borrow_mut();
-        Some(match mem.get(0) {
-            Some(Value::Struct(s)) => {
-                let mut new_fields = s.fields.to_vec();
-                new_fields[i] = v.value;
-                let new = Value::Struct(Rc::new(StructValue {
-                    ty: item,
-                    fields: new_fields.into(),
-                }));
-                match mem.set(0, new) {
-                    Ok(_) => Ok(()),
-                    Err(v) => Err(crate::bug!(
-                        "a struct store of {v:?} into primitive pointer memory"
-                    )),
-                }
-            }
-            _ => Err(panic_error(f, RuntimeError::PtrStoreOutOfBounds, range)),
-        })
     }
 
     /// `ptr_simd_load[T, N](p, i)` (arguments checked by the signature).

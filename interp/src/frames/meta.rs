@@ -504,7 +504,9 @@ impl Interp<'_> {
         if method.kind == FuncKind::Metafunc {
             return self.call_metafunc(f, method, range, args, range);
         }
-        self.call_function(f, method, args, range)
+        // the caller's traceback line points at the operation, as at a
+        // call (residual code spells a dunder as the call it is)
+        self.call_at(f, range, |this, f| this.call_function(f, method, args, range))
     }
 
     /// `OpSpec(f)`, `OpSpec(f, [m_a, ...])`, `OpSpec(f, [])`.
@@ -607,7 +609,9 @@ impl Interp<'_> {
                 Some(Ok(Typed::blue(TypeId::INTERP_TUPLE, interp_tuple(items))))
             }
             (Value::Type(t), "itemtype") => match self.vm.types.kind(*t) {
-                TypeKind::Ptr { item, .. } => Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item)))),
+                TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
+                    Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item))))
+                }
                 _ => None,
             },
             (Value::Type(t), "__name__") => {

@@ -19,6 +19,8 @@
 //! | `list.rs`     | `list[T]`: displays, `[]`, indexing, methods             |
 //! | `dict.rs`     | `dict[K, V]` / `interp_dict[K, V]`: types, displays, `{}`, items, methods |
 //! | `lowlevel.rs` | `unsafe` pointers, `simd` vectors, `time`, `__spy__`     |
+//! | `rawbuffer.rs` | the `rawbuffer` module: `RawBuffer` bytes, scalars at byte offsets |
+//! | `memref.rs`   | `gc_ref[T]`/`raw_ref[T]`: references into pointer memory; struct fields through pointers and references |
 //! | `dispatch.rs` | operator dispatch on static types (`OpImpl`) and its execution |
 //! | `dynamic.rs`  | operators and calls on `dynamic` operands: dispatched on the values at run time |
 //! | `convert.rs`  | implicit and explicit conversions                        |
@@ -55,9 +57,11 @@ pub mod limits;
 pub(crate) mod list;
 pub(crate) mod lowlevel;
 mod memops;
+pub(crate) mod memref;
 mod meta;
 pub mod module;
 mod pools;
+mod rawbuffer;
 mod signatures;
 mod stmt;
 mod unroll;
@@ -73,7 +77,7 @@ use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
 
 pub use limits::{Limits, Mutation, Mutations, RunConfig};
-pub use module::module_name;
+pub use module::{module_name, ParsedModule};
 
 /// The result type of evaluation steps.
 pub type Eval<T> = Result<T, Failure>;

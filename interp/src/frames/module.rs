@@ -13,6 +13,34 @@ use crate::vm::types::TypeId;
 use crate::vm::value::{ModuleId, Typed, Value};
 use crate::vm::ModuleData;
 
+/// A parsed module several interpreters load (the fuzzer's worker runs
+/// the interp engine and redshift from one parse of a program, doppler and
+/// the jit from one parse of its residual module): the tree is immutable
+/// once parsed, and its resolution under the name it is loaded as, if
+/// already computed, is shared too.
+#[derive(Clone)]
+pub struct ParsedModule {
+    pub file: Rc<crate::source::SourceFile>,
+    pub ast: Rc<ast::Module>,
+    /// `ast` resolved under the module name it is loaded as (`None`: the
+    /// load resolves it).
+    pub resolution: Option<Rc<resolve::Resolution>>,
+}
+
+impl ParsedModule {
+    /// `ast` parsed from `file`, resolved under `modname` now (so that
+    /// every load shares the result); left to each load if that fails (the
+    /// load reports the error).
+    pub fn resolved(file: Rc<crate::source::SourceFile>, ast: ast::Module, modname: &str) -> ParsedModule {
+        let resolution = resolve::resolve_module(&ast, modname, &file).ok().map(Rc::new);
+        ParsedModule {
+            file,
+            ast: Rc::new(ast),
+            resolution,
+        }
+    }
+}
+
 /// How the path of a residual module is shown: `FILE.spy (residual code)`.
 pub const RESIDUAL_SUFFIX: &str = " (residual code)";
 
@@ -52,9 +80,22 @@ impl Interp<'_> {
         module: ast::Module,
         modname: &str,
     ) -> Eval<i32> {
-        let path = &file.path;
+        self.run_shared_module_as(
+            ParsedModule {
+                file,
+                ast: Rc::new(module),
+                resolution: None,
+            },
+            modname,
+        )
+    }
+
+    /// [`Interp::run_parsed_module_as`] of a module other interpreters load
+    /// too.
+    pub fn run_shared_module_as(&mut self, module: ParsedModule, modname: &str) -> Eval<i32> {
+        let path = &module.file.path;
         self.program_path = Some(path.strip_suffix(RESIDUAL_SUFFIX).unwrap_or(path).to_string());
-        let id = self.load_parsed_module_as(file, module, modname)?;
+        let id = self.load_shared_module_as(module, modname)?;
         self.call_main(id)
     }
 
@@ -105,7 +146,18 @@ impl Interp<'_> {
         module: ast::Module,
         modname: &str,
     ) -> Eval<ModuleId> {
-        self.load_program(file, module, modname)
+        let module = ParsedModule {
+            file,
+            ast: Rc::new(module),
+            resolution: None,
+        };
+        self.load_program(module, modname)
+    }
+
+    /// [`Interp::load_parsed_module_as`] of a module other interpreters
+    /// load too.
+    pub fn load_shared_module_as(&mut self, module: ParsedModule, modname: &str) -> Eval<ModuleId> {
+        self.load_program(module, modname)
     }
 
     /// Register a parsed and resolved module under `modname` and run its
@@ -114,15 +166,15 @@ impl Interp<'_> {
         &mut self,
         modname: &str,
         file: Rc<crate::source::SourceFile>,
-        module: ast::Module,
-        resolution: resolve::Resolution,
+        module: Rc<ast::Module>,
+        resolution: Rc<resolve::Resolution>,
     ) -> Eval<ModuleId> {
         let n = resolution.module_scope.slot_count();
         let id = self.vm.add_module(ModuleData {
             name: modname.to_string(),
             file,
-            ast: Rc::new(module),
-            resolution: Rc::new(resolution),
+            ast: module,
+            resolution,
             globals: vec![None; n],
         });
         self.init_module(id)?;

@@ -6,7 +6,7 @@ use crate::frames::doppler::residual_local;
 use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, AssignTarget, ExprKind, StmtKind, StmtNode};
+use crate::syntax::ast::{self, AssignTarget, StmtKind, StmtNode};
 use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::builtins::Builtin;
 use crate::vm::rt_error::RuntimeError;
@@ -428,18 +428,8 @@ impl Interp<'_> {
                 self.assign_name(f, id, v, value.range)
             }
             AssignTarget::Attribute { value: obj, attr, .. } => {
-                if let ExprKind::Subscript { value: p, indices } = &obj.kind() {
-                    let pv = self.eval_expr(f, p)?;
-                    if self.is_ptr_to_struct_with(pv.ty, &attr.name) {
-                        let idx = self.eval_items(f, indices)?;
-                        let v = self.eval_expr(f, value)?;
-                        return self.set_ptr_item_field(f, pv, idx, attr, v, value.range, obj.range);
-                    }
-                    let idx = self.eval_items(f, indices)?;
-                    let o = self.get_item(f, pv, p, idx, obj.range)?;
-                    let v = self.eval_expr(f, value)?;
-                    return self.set_attr(f, o, obj, attr, v, value.range);
-                }
+                // the object first (`p[i]` of a struct pointer: a
+                // reference, bounds-checked now), then the value (upstream)
                 let o = self.eval_expr(f, obj)?;
                 let v = self.eval_expr(f, value)?;
                 self.set_attr(f, o, obj, attr, v, value.range)

@@ -262,10 +262,15 @@ impl FnLower<'_, '_, '_> {
                     let v = self.static_attr(value, attr);
                     self.static_lval(v, &attr.name, e.range)
                 }
-                None => {
-                    let obj = self.expr(value)?;
-                    self.field(obj, attr, e.range)
-                }
+                None => match &value.kind() {
+                    ExprKind::Subscript { value: v, indices } => {
+                        self.subscript_field(v, indices, value.range, attr, e.range)
+                    }
+                    _ => {
+                        let obj = self.expr(value)?;
+                        self.field(obj, attr, e.range)
+                    }
+                },
             },
             ExprKind::List(items) => self.list_display(items, e.range),
             ExprKind::Dict(pairs) => self.dict_display(pairs, e.range),
@@ -288,6 +293,9 @@ impl FnLower<'_, '_, '_> {
         if to == TypeId::BOOL && self.ptr_item(x.ty).is_some() {
             let r = self.ptr_truth(&x);
             return Ok(LVal::one(TypeId::BOOL, r));
+        }
+        if self.cx.interp.vm.types.ref_item(x.ty) == Some(to) {
+            return self.deref(x, range);
         }
         if x.ty == TypeId::EMPTY_LIST && self.list_item(to).is_some() {
             return self.typed_empty_list(to, range);
@@ -539,6 +547,10 @@ impl FnLower<'_, '_, '_> {
             return v;
         }
         let imp = op_select::cmpop_impl(&self.cx.interp.vm, op, l.ty, r.ty);
+        let (l, r) = match &imp {
+            Some(imp) if imp.decays_operands() => (self.decayed(l, whole)?, self.decayed(r, whole)?),
+            _ => (l, r),
+        };
         let negated = |me: &mut Self, negate: bool, v: VReg| {
             let v = if negate { me.fb.unary(UnOp::Not, v) } else { v };
             Ok(LVal::one(TypeId::BOOL, v))
@@ -591,7 +603,7 @@ impl FnLower<'_, '_, '_> {
                 return self.dunder_call(&func, swap, (l, whole), (r, whole), whole)
             }
             Some(OpImpl::IdentityEq { negate } | OpImpl::Is { negate })
-                if l.ty == r.ty && self.ptr_item(l.ty).is_some() =>
+                if l.ty == r.ty && (self.ptr_item(l.ty).is_some() || l.ty == TypeId::RAW_BUFFER) =>
             {
                 let v = self.ptr_identity(&l, &r, negate);
                 return Ok(LVal::one(TypeId::BOOL, v));
@@ -625,6 +637,46 @@ impl FnLower<'_, '_, '_> {
             }
         }
         let v = self.expr(value)?;
+        self.subscript_of(v, value, indices, range)
+    }
+
+    /// `obj.attr` where `obj` is the subscript `value[indices]`: for a
+    /// pointer to structs and a field read by value, the field of the item
+    /// is loaded directly (`memref::item_field`: the same checks as making
+    /// the reference, without an explicit one), else the item, then its
+    /// field.
+    fn subscript_field(
+        &mut self,
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
+        sub_range: TextRange,
+        attr: &ast::Identifier,
+        range: TextRange,
+    ) -> Lowered<LVal> {
+        if let (ExprKind::Name(id), 1) = (&value.kind(), indices.len()) {
+            if self.is_interp_tuple_local(id) {
+                let obj = self.subscript(value, indices, sub_range)?;
+                return self.field(obj, attr, range);
+            }
+        }
+        let v = self.expr(value)?;
+        if let Some([index]) = indices.as_array() {
+            if let Some(r) = self.item_field(&v, &index, attr, sub_range)? {
+                return Ok(r);
+            }
+        }
+        let obj = self.subscript_of(v, value, indices, sub_range)?;
+        self.field(obj, attr, range)
+    }
+
+    /// `v[indices]` of an evaluated `v` (the expression `value`).
+    fn subscript_of(
+        &mut self,
+        v: LVal,
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
+        range: TextRange,
+    ) -> Lowered<LVal> {
         let Some([index]) = indices.as_array() else {
             return self.unsupported("a subscript with several indices", range);
         };
@@ -743,6 +795,11 @@ impl FnLower<'_, '_, '_> {
     /// `op_select::value_eq_impl` (parts compared in order, the first
     /// unequal one stops, as ASTFrame's `values_equal`).
     pub(super) fn value_eq(&mut self, ty: TypeId, a: &LVal, b: &LVal, range: TextRange) -> Lowered<VReg> {
+        if let Some(item) = self.cx.interp.vm.types.ref_item(ty) {
+            // references in a tuple compare as the structs they refer to
+            let (a, b) = (self.deref(a.clone(), range)?, self.deref(b.clone(), range)?);
+            return self.value_eq(item, &a, &b, range);
+        }
         if self.list_item(ty).is_some() {
             return self.list_eq(a, b, range);
         }
@@ -842,8 +899,8 @@ impl FnLower<'_, '_, '_> {
 
     /// `obj.attr` of a struct value: its field (a slice of its registers).
     fn field(&mut self, obj: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
-        if self.ptr_item(obj.ty).is_some() {
-            return self.ptr_field(obj, attr, range);
+        if self.is_mem_field(obj.ty, attr) {
+            return self.mem_get_field(obj, attr, range);
         }
         let fields = self.cx.interp.vm.types.struct_fields(obj.ty).map(|f| f.to_vec());
         let Some(fields) = fields else {
@@ -1047,6 +1104,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Ord)) => self.ord_call(args, e.range),
             Some(Value::Builtin(Builtin::ExcClass(_))) => self.exception_make(e, args),
             Some(Value::Builtin(Builtin::Div(d))) => self.unsafe_div(d, args, e.range),
+            Some(Value::Builtin(Builtin::Rb(r))) => self.rawbuffer_call(r, args, e.range),
             Some(Value::Builtin(Builtin::Open)) => self.file_open(args, e.range),
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
@@ -1322,6 +1380,12 @@ impl FnLower<'_, '_, '_> {
         }
         if self.ptr_item(v.ty).is_some() {
             return self.ptr_text(&v, range);
+        }
+        if self.cx.interp.vm.types.ref_item(v.ty).is_some() || v.ty == TypeId::RAW_BUFFER {
+            // (a RawBuffer prints as an object, never NULL)
+            let text = op_select::object_text(&self.cx.interp.vm, v.ty);
+            let h = self.cx.string(&text);
+            return Ok(self.fb.const_(Ty::Handle, h));
         }
         if self.list_item(v.ty).is_some() || v.ty == TypeId::EMPTY_LIST {
             return self.list_text(&v, range);

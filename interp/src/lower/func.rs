@@ -268,10 +268,11 @@ impl FnLower<'_, '_, '_> {
     fn stmt(&mut self, s: &StmtRef<'_>) -> Lowered<()> {
         self.stmt_range = s.range;
         // The listing's source line for the code that follows.
-        let line = self.file.line_index(s.range.start);
-        let text = format!("line {}: {}", line + 1, self.file.line_text(line).trim());
         let mark = self.cx.marks.len() as u32;
-        self.cx.marks.push(text);
+        self.cx.marks.push(super::MarkAt {
+            file: self.file.clone(),
+            offset: s.range.start,
+        });
         self.fb.push(IrStmt::Mark(mark));
         match &s.kind() {
             StmtKind::Pass | StmtKind::Comment(_) => {}
@@ -756,17 +757,16 @@ impl FnLower<'_, '_, '_> {
                 attr,
                 range,
             } => {
-                if let ExprKind::Subscript { value: p, indices } = &obj.kind() {
-                    return self.ptr_item_field_store(p, indices, attr, value, obj.range);
-                }
+                // the object first (`p[i]`: a reference, checked), then
+                // the value, as ASTFrame
                 let o = self.expr(obj)?;
-                if self.ptr_item(o.ty).is_none() {
+                if !self.is_mem_field(o.ty, attr) {
                     return self.unsupported("an assignment to an attribute", *range);
                 }
                 let v = self.expr(value)?;
-                let ty = self.ptr_field_type(o.ty, attr, *range)?;
+                let ty = self.mem_field_type(o.ty, attr, *range)?;
                 let v = self.coerce(v, ty, value.range)?;
-                self.ptr_set_field(o, attr, v, value.range)
+                self.mem_set_field(o, attr, v, value.range)
             }
             AssignTarget::Subscript {
                 value: obj,

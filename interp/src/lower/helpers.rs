@@ -24,8 +24,8 @@ use crate::lower::list_rt::{
     f32_of_word, f64_of_word, list_append, list_clear, list_concat, list_copy, list_extend, list_find,
     list_insert, list_pop, list_remove_at, list_repeat, list_set, list_slice, word_of_f32, word_of_f64,
 };
-use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill};
-use crate::lower::{bytes_rt, dict_rt, file_rt, str_rt};
+use crate::lower::mem_rt::{mem_arg, mem_check, mem_cmp, mem_copy, mem_fill, mem_part};
+use crate::lower::{bytes_rt, dict_rt, file_rt, rawbuffer_rt, str_rt};
 use crate::syntax::ast::BinOp;
 use crate::vm::memory::{item_bytes, Charge, Meter};
 use crate::vm::op_select;
@@ -58,7 +58,7 @@ pub struct RunState {
     pub(super) bytes: Vec<Rc<[u8]>>,
     /// Pointer memory: every buffer `ptr_alloc`/`ptr_buffer` made, alive
     /// (at a fixed address) until the run ends.
-    pub(super) buffers: Vec<Vec<u64>>,
+    pub(super) buffers: Vec<spy_jit::runtime::buffer::ZeroedWords>,
     /// The integer arguments of the memory operation being called, and
     /// its checked plan (`mem_rt`).
     pub(super) mem_args: Vec<i64>,
@@ -145,7 +145,7 @@ impl RunState {
     /// refuses it.
     fn buffer(&mut self, bytes: u64) -> Option<Word> {
         let words = usize::try_from(bytes.div_ceil(8)).ok()?;
-        let mut v = spy_jit::runtime::mem::zeroed_words(words)?;
+        let mut v = spy_jit::runtime::buffer::ZeroedWords::new(words)?;
         let addr = v.as_mut_ptr() as Word;
         self.buffers.push(v);
         Some(addr)
@@ -709,6 +709,7 @@ pub struct Helpers {
     pub mem_copy: HelperId,
     pub mem_fill: HelperId,
     pub mem_cmp: HelperId,
+    pub mem_part: HelperId,
     pub word_of_f64: HelperId,
     pub f64_of_word: HelperId,
     pub word_of_f32: HelperId,
@@ -728,6 +729,7 @@ pub struct Helpers {
     pub str_methods: str_rt::StrHelpers,
     pub dict: dict_rt::DictHelpers,
     pub file: file_rt::FileHelpers,
+    pub rawbuffer: rawbuffer_rt::RawBufferHelpers,
     pub exc_text: HelperId,
 }
 
@@ -798,6 +800,7 @@ impl Helpers {
             mem_copy: declare_helper!(m, mem_copy(Ptr, Ptr, U64) -> ()),
             mem_fill: declare_helper!(m, mem_fill(Ptr, U64, U64) -> ()),
             mem_cmp: declare_helper!(m, mem_cmp(Ptr, Ptr, U64) -> I32),
+            mem_part: declare_helper!(m, mem_part(Ptr, U64) -> Ptr),
             str_slice: declare_helper!(m, str_slice(Handle, I64, I64, I64, U64) -> Handle),
             list_remove_at: declare_helper!(m, list_remove_at(Handle, I64) -> ()),
             range_text: declare_helper!(m, range_text(I32, I32, I32) -> Handle),
@@ -832,6 +835,7 @@ impl Helpers {
             str_methods: str_rt::StrHelpers::declare(m),
             dict: dict_rt::DictHelpers::declare(m),
             file: file_rt::FileHelpers::declare(m),
+            rawbuffer: rawbuffer_rt::RawBufferHelpers::declare(m),
             exc_text: crate::lower::exception::declare(m),
         }
     }

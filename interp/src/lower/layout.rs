@@ -2,11 +2,18 @@
 //! one register of the matching `Ty`, `str` and `bytes` one `Handle`, `None` nothing,
 //! static tuples and structs by value the concatenation of their items'
 //! registers (flattened), `SIMD[T, N]` one vector register. A pointer (`gc_ptr[T]`, `raw_ptr[T]`) is
-//! (base, len): to a primitive `T`, a `Ptr` to the items and an `I64`
-//! length; to any other `T` (a struct, a pointer), the items are stored by
-//! parts — one buffer per scalar of `T`'s flattened layout — and the
-//! registers are an identity `Ptr` (the allocation, for `==` and truth), the
-//! `I64` length, then one `Ptr` per part (see [`PtrLayout`]). Also the one
+//! a `Ptr` and the `I64` number of items: to a primitive `T`, the `Ptr` is
+//! the items' buffer; to any other `T` (a struct, a pointer), the items are
+//! stored by parts — one buffer per scalar of `T`'s flattened layout — and
+//! the `Ptr` is the allocation's *table*, a buffer of the part buffers'
+//! addresses (at least one word: it is also the allocation's identity, for
+//! `==` and truth; NULL is 0). Unless `T` reaches itself through pointers
+//! (`next: gc_ptr[Node]` in `Node`), the part buffers follow in registers
+//! too, so an access needs no table load (see [`PtrLayout`]). A reference (`gc_ref[T]`, `raw_ref[T]`:
+//! always to a struct) is the table of the allocation it lies in, the
+//! table position of `T`'s first part (a struct field's parts are a run of
+//! its item's), and the `I64` length and index of the item, see
+//! [`ref_regs`]. Also the one
 //! mapping between canonical IR words and `vm::ops::Scalar`, used by every
 //! helper.
 
@@ -34,10 +41,12 @@ pub fn prim_ty(p: PrimTy) -> Ty {
 /// has no native layout yet (the caller reports what it is).
 pub fn flatten(types: &TypeTable, ty: TypeId) -> Option<Vec<Ty>> {
     let mut out = Vec::new();
-    flatten_into(types, ty, &mut out).then_some(out)
+    flatten_into(types, ty, &mut out, &mut Vec::new()).then_some(out)
 }
 
-fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
+/// `pointees`: the item types of the pointers (and references) being laid
+/// out around `ty`, whose own layout is being decided.
+fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>, pointees: &mut Vec<TypeId>) -> bool {
     match types.kind(ty) {
         TypeKind::Prim(p) => out.push(prim_ty(*p)),
         TypeKind::Str | TypeKind::Bytes => out.push(Ty::Handle),
@@ -50,7 +59,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         },
         TypeKind::Tuple(items) => {
             for &t in items {
-                if !flatten_into(types, t, out) {
+                if !flatten_into(types, t, out, pointees) {
                     return false;
                 }
             }
@@ -60,7 +69,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
             complete: true,
         } => {
             for fd in fields {
-                if !flatten_into(types, fd.ty, out) {
+                if !flatten_into(types, fd.ty, out, pointees) {
                     return false;
                 }
             }
@@ -73,7 +82,7 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         },
         // `list[T]::list_iterator`: its list's handle and its index
         TypeKind::ListIter(list) => {
-            if !flatten_into(types, *list, out) {
+            if !flatten_into(types, *list, out, pointees) {
                 return false;
             }
             out.push(Ty::I32);
@@ -91,19 +100,75 @@ fn flatten_into(types: &TypeTable, ty: TypeId, out: &mut Vec<Ty>) -> bool {
         }
         // a file: its id in the interpreter's file table (`file_rt`)
         TypeKind::File => out.push(Ty::Handle),
+        // a RawBuffer: a pointer to its bytes and their number (`rawbuffer`)
+        TypeKind::RawBuffer => out.extend([Ty::Ptr, Ty::I64]),
         // `{}`: a handle to an empty table
         TypeKind::EmptyDict => out.push(Ty::Handle),
         // a range object: its start, stop and step (a non-zero step)
         TypeKind::Range => out.extend([Ty::I32; 3]),
         // `[]`: a handle to an empty table
         TypeKind::EmptyList => out.push(Ty::Handle),
-        TypeKind::Ptr { item, .. } => match PtrLayout::of(types, *item) {
-            Some(l) => out.extend(l.regs()),
-            None => return false,
-        },
+        TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => {
+            // the item must have a layout; one being laid out around this
+            // pointer (`next: gc_ptr[Node]` in `Node`) is decided there
+            let mut parts = Vec::new();
+            if !pointees.contains(item) {
+                pointees.push(*item);
+                let laid_out = flatten_into(types, *item, &mut parts, pointees);
+                pointees.pop();
+                if !laid_out {
+                    return false;
+                }
+            }
+            match types.kind(ty) {
+                TypeKind::Ptr { .. } => {
+                    let cached = buffers_cached(types, *item);
+                    out.extend(PtrLayout::REGS);
+                    if cached {
+                        out.extend(parts.iter().map(|_| Ty::Ptr));
+                    }
+                }
+                _ => out.extend(REF_REGS),
+            }
+        }
         _ => return false,
     }
     true
+}
+
+/// The registers of a reference: the table of its allocation, the table
+/// position of its struct's first part, the item's length and index.
+pub const REF_REGS: [Ty; 4] = [Ty::Ptr, Ty::I64, Ty::I64, Ty::I64];
+
+/// Whether a pointer to `item` holds its part buffers in registers: for
+/// items stored by parts that do not reach themselves through pointers
+/// (a pointer's registers would then hold its own buffers, without end).
+/// A property of the item type alone, so every pointer of one type has one
+/// layout.
+fn buffers_cached(types: &TypeTable, item: TypeId) -> bool {
+    item.as_prim().is_none() && !reaches(types, item, item, &mut Vec::new())
+}
+
+/// Whether `from`'s fields, items or pointees reach `target`.
+fn reaches(types: &TypeTable, from: TypeId, target: TypeId, seen: &mut Vec<TypeId>) -> bool {
+    let next: Vec<TypeId> = match types.kind(from) {
+        TypeKind::Struct { fields, .. } => fields.iter().map(|f| f.ty).collect(),
+        TypeKind::Tuple(items) => items.clone(),
+        TypeKind::Ptr { item, .. } | TypeKind::Ref { item, .. } => vec![*item],
+        _ => Vec::new(),
+    };
+    for t in next {
+        if t == target {
+            return true;
+        }
+        if !seen.contains(&t) {
+            seen.push(t);
+            if reaches(types, t, target, seen) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// How a pointer to items of one type lives in registers and memory.
@@ -113,6 +178,8 @@ pub struct PtrLayout {
     pub prim: bool,
     /// The IR type of each part of an item (one buffer per part).
     pub parts: Vec<Ty>,
+    /// The part buffers follow the table in the pointer's registers.
+    pub cached: bool,
 }
 
 impl PtrLayout {
@@ -122,26 +189,29 @@ impl PtrLayout {
         Some(PtrLayout {
             prim: item.as_prim().is_some(),
             parts,
+            cached: buffers_cached(types, item),
         })
     }
 
-    /// The pointer's registers: identity, length, then the part buffers
-    /// (the identity is the one buffer for a primitive item).
-    pub fn regs(&self) -> Vec<Ty> {
-        let mut out = vec![Ty::Ptr, Ty::I64];
-        if !self.prim {
-            out.extend(self.parts.iter().map(|_| Ty::Ptr));
+    /// The registers every pointer starts with: the items' buffer (a
+    /// primitive item) or the allocation's table, then the number of items.
+    pub const REGS: [Ty; 2] = [Ty::Ptr, Ty::I64];
+
+    /// Where part `j`'s buffer is among a pointer's registers, when they
+    /// hold it.
+    pub fn cached_buffer(&self, j: usize) -> Option<usize> {
+        if self.prim {
+            Some(0)
+        } else if self.cached {
+            Some(2 + j)
+        } else {
+            None
         }
-        out
     }
 
-    /// Which of a pointer's registers are the part buffers.
-    pub fn buffers<T: Copy>(&self, regs: &[T]) -> Vec<T> {
-        if self.prim {
-            vec![regs[0]]
-        } else {
-            regs[2..].to_vec()
-        }
+    /// The number of words of the allocation's table (one at least).
+    pub fn table_len(&self) -> usize {
+        self.parts.len().max(1)
     }
 }
 
@@ -230,12 +300,12 @@ mod tests {
     }
 
     #[test]
-    fn pointers_are_base_and_length_with_a_buffer_per_item_part() {
+    fn pointers_are_a_buffer_or_table_and_a_length() {
         let mut t = TypeTable::new();
         let p = t.ptr(TypeId::F64, true);
         assert_eq!(flatten(&t, p), Some(vec![Ty::Ptr, Ty::I64]));
-        // A pointer to (i32, gc_ptr[f64]): identity, length, then one buffer
-        // per part of the item (i32, and the inner pointer's two registers).
+        // A pointer to (i32, gc_ptr[f64]): its table and length; its items
+        // are stored by parts (i32, and the inner pointer's two registers).
         let item = t.tuple(vec![TypeId::I32, p]);
         let q = t.ptr(item, false);
         assert_eq!(
@@ -244,7 +314,56 @@ mod tests {
         );
         let l = PtrLayout::of(&t, item).unwrap();
         assert_eq!(l.parts, vec![Ty::I32, Ty::Ptr, Ty::I64]);
-        assert_eq!(l.buffers(&[0, 1, 2, 3, 4]), vec![2, 3, 4]);
-        assert_eq!(PtrLayout::of(&t, TypeId::U8).unwrap().buffers(&[7, 8]), vec![7]);
+        assert_eq!(l.table_len(), 3);
+        assert_eq!(l.cached_buffer(1), Some(3));
+        assert!(PtrLayout::of(&t, TypeId::U8).unwrap().prim);
+        // no layout for the item, none for the pointer
+        let d = t.ptr(TypeId::DYNAMIC, true);
+        assert_eq!(flatten(&t, d), None);
+    }
+
+    #[test]
+    fn references_are_table_first_part_length_and_index() {
+        use crate::vm::types::Field;
+        let mut t = TypeTable::new();
+        let point = t.new_struct("m::Point".into());
+        let field = |name: &str, ty| Field {
+            name: name.into(),
+            ty,
+        };
+        t.complete_struct(point, vec![field("x", TypeId::I32), field("y", TypeId::F64)]);
+        let r = t.mem_ref(point, true);
+        assert_eq!(flatten(&t, r), Some(vec![Ty::Ptr, Ty::I64, Ty::I64, Ty::I64]));
+    }
+
+    #[test]
+    fn a_struct_may_point_to_itself() {
+        use crate::vm::types::Field;
+        let mut t = TypeTable::new();
+        let node = t.new_struct("m::Node".into());
+        let next = t.ptr(node, true);
+        let fields = vec![
+            Field {
+                name: "val".into(),
+                ty: TypeId::I32,
+            },
+            Field {
+                name: "next".into(),
+                ty: next,
+            },
+        ];
+        t.complete_struct(node, fields);
+        // a table and a length only: its buffers are read from the table
+        assert_eq!(flatten(&t, next), Some(vec![Ty::Ptr, Ty::I64]));
+        assert_eq!(flatten(&t, node), Some(vec![Ty::I32, Ty::Ptr, Ty::I64]));
+        let l = PtrLayout::of(&t, node).unwrap();
+        assert_eq!((l.parts.len(), l.cached, l.cached_buffer(0)), (3, false, None));
+        // a struct holding such a pointer is not on the cycle: cached
+        let holder = t.tuple(vec![next, TypeId::F64]);
+        let h = t.ptr(holder, true);
+        assert_eq!(
+            flatten(&t, h),
+            Some(vec![Ty::Ptr, Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Ptr])
+        );
     }
 }

@@ -20,18 +20,18 @@ use crate::vm::ops::OpError;
 /// The fill code of a part that only byte 0 can fill (a pointer's parts).
 pub const FILL_ZERO: Word = u64::MAX;
 
-fn buffer(st: &mut RunState, addr: u64) -> &mut Vec<u64> {
+pub(super) fn buffer(st: &mut RunState, addr: u64) -> &mut [u64] {
     st.buffers
         .iter_mut()
         .find(|b| b.as_ptr() as u64 == addr)
         .expect("a pointer's buffer is one of the run's")
 }
 
-fn byte_at(buf: &[u64], k: usize) -> u8 {
+pub(super) fn byte_at(buf: &[u64], k: usize) -> u8 {
     buf[k / 8].to_le_bytes()[k % 8]
 }
 
-fn set_byte(buf: &mut [u64], k: usize, b: u8) {
+pub(super) fn set_byte(buf: &mut [u64], k: usize, b: u8) {
     let mut w = buf[k / 8].to_le_bytes();
     w[k % 8] = b;
     buf[k / 8] = u64::from_le_bytes(w);
@@ -55,6 +55,17 @@ fn write(st: &mut RunState, addr: u64, start: i64, size: u64, bytes: &[u8]) {
 
 fn plan(st: &RunState) -> MemPlan {
     st.mem_plan.expect("mem_check ran before the part operations")
+}
+
+/// The buffer of part `j` of the items of the allocation whose table is at
+/// `table` (`layout`: a pointer to items stored by parts), or 0 for NULL.
+pub(super) extern "C" fn mem_part(ctx: CtxPtr<'_>, table: u64, j: u64) -> u64 {
+    with(ctx, |st, _| {
+        if table == 0 {
+            return 0;
+        }
+        buffer(st, table)[j as usize]
+    })
 }
 
 /// One integer argument of the memory operation being called.

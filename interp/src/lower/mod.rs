@@ -7,7 +7,8 @@
 //! | `layout.rs`  | static type → flattened IR registers; IR words ↔ `Scalar`    |
 //! | `func.rs`    | one function body: locals, statements, control flow          |
 //! | `expr.rs`    | expressions, calls, builtins, conversions                    |
-//! | `ptr.rs`     | pointers: allocation, item/field loads and stores, display   |
+//! | `ptr.rs`     | pointers: allocation, item loads and stores, display         |
+//! | `memref.rs`  | references (`gc_ref[T]`) and struct fields through pointers and references |
 //! | `interp_list.rs` | the `interp_list[T](a, b, ...)` constructor (a `list[T]`) |
 //! | `interp_tuple.rs` | red interp tuple locals of a known shape               |
 //! | `bytes.rs`   | `bytes` values: str-like handles, literals, operators, `b[i]`, methods |
@@ -22,6 +23,8 @@
 //! | `dict_rt.rs` | the runtime helpers of dicts (entries of words, `vm::dict`'s order) |
 //! | `file.rs`    | `_file::file`: handles; `open`, the methods, `for line in f`, text |
 //! | `file_rt.rs` | the runtime helpers of files (the interpreter's `host::Files`, lent to the run) |
+//! | `rawbuffer.rs` | `rawbuffer.RawBuffer`: a pointer to bytes; `rb_alloc`, `rb_get_*`, `rb_set_*` |
+//! | `rawbuffer_rt.rs` | the runtime helpers of `rawbuffer` (scalars at byte offsets, `vm::ops::rawbuffer`) |
 //! | `str_rt.rs`  | the runtime helpers of `str` methods (`vm::ops::str`)        |
 //! | `run.rs`     | compile, run `main`, rebuild the outcome                     |
 //!
@@ -52,8 +55,11 @@ pub mod layout;
 mod list;
 pub mod list_rt;
 pub mod mem_rt;
+mod memref;
 mod minmax;
 mod ptr;
+mod rawbuffer;
+pub mod rawbuffer_rt;
 pub mod run;
 mod simd;
 pub mod str_rt;
@@ -179,8 +185,24 @@ pub struct Program {
     /// The slots of module globals; the machine code holds their
     /// addresses, so this lives until the run ends.
     pub globals: GlobalArea,
-    /// The source line of each `Stmt::Mark` (for listings).
-    pub marks: Vec<String>,
+    /// Where each `Stmt::Mark` is (for listings).
+    pub marks: Vec<MarkAt>,
+}
+
+/// The statement a `Stmt::Mark` stands before: its start in its file. The
+/// listing shows that source line; the text is made only for a listing.
+#[derive(Clone)]
+pub struct MarkAt {
+    pub file: Rc<SourceFile>,
+    pub offset: u32,
+}
+
+impl MarkAt {
+    /// `line N: <the source line>`.
+    pub fn text(&self) -> String {
+        let line = self.file.line_index(self.offset);
+        format!("line {}: {}", line + 1, self.file.line_text(line).trim())
+    }
 }
 
 /// A function of the program and its IR signature.
@@ -210,7 +232,7 @@ pub(crate) struct LowerCx<'a, 'out> {
     /// The address of `globals.words[0]` (its capacity is reserved).
     global_base: u64,
     /// The text of every `Stmt::Mark` (the source line of a statement).
-    marks: Vec<String>,
+    marks: Vec<MarkAt>,
 }
 
 impl LowerCx<'_, '_> {
@@ -380,8 +402,11 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     spy_jit::opt::inline_module(&mut module_ir, &Default::default());
     // Then pure loop-invariant operations (conversions, broadcasts) move out of loops.
     spy_jit::opt::hoist_invariants(&mut module_ir);
+    // Then `i % k` of a counted loop's index is a local stepped with it
+    // (spec §17.2 item 20).
+    spy_jit::opt::reduce_modulos(&mut module_ir);
     // Then counted loops whose accesses an entry test proves in bounds get
-    // an unchecked copy (spec §17.2 item 17).
+    // an unchecked copy, counting in i64 (spec §17.2 item 17).
     spy_jit::opt::version_loops(&mut module_ir);
     // Then an access an earlier check of the same pointer, length and index
     // covers is not checked again (spec §17.2 item 19).

@@ -1,9 +1,10 @@
 //! Pointers of residual code (`gc_ptr[T]`, `raw_ptr[T]`, spec §15.1):
 //! allocation through the `ptr_alloc` helper (the interpreter's memory
-//! budget and zero fill), item and field loads and stores as IR `Load` /
-//! `Store` (null check, then bounds check, each raising the run-time error
-//! ASTFrame raises, in its order), truth, identity and display. The
-//! register layout is `layout::PtrLayout`.
+//! budget and zero fill), item loads and stores as IR `Load` / `Store`
+//! (null check, then bounds check, each raising the run-time error
+//! ASTFrame raises, in its order), truth, identity and display; struct
+//! items and fields are `memref`'s. The register layout is
+//! `layout::PtrLayout`.
 
 use spy_jit::ir::{CmpOp as IC, Op, Stmt as IrStmt, Ty, VReg};
 
@@ -11,8 +12,6 @@ use super::func::{FnLower, LVal};
 use super::layout::{prim_code, PtrLayout};
 use super::{LowerError, Lowered};
 use crate::source::TextRange;
-use crate::syntax::ast::{self};
-use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::memory::PtrMem;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::{TypeId, TypeKind};
@@ -22,7 +21,7 @@ use std::rc::Rc;
 
 /// What a store or a load is (its out-of-bounds error).
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
     Load,
     Store,
 }
@@ -59,7 +58,7 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    fn ptr_layout(&self, item: TypeId, range: TextRange) -> Lowered<PtrLayout> {
+    pub(super) fn ptr_layout(&self, item: TypeId, range: TextRange) -> Lowered<PtrLayout> {
         match PtrLayout::of(&self.cx.interp.vm.types, item) {
             Some(l) => Ok(l),
             None => self.unsupported(format!("a pointer to `{}`", self.type_name(item)), range),
@@ -90,15 +89,82 @@ impl FnLower<'_, '_, '_> {
         let size = self.fb.const_(Ty::U64, size);
         let hs = self.cx.helpers;
         let base = self.helper_value_in_call(hs.ptr_alloc, Ty::Ptr, &[n, code, size], range, call)?;
-        let mut regs = vec![base, n];
-        if !layout.prim {
-            for part in &layout.parts {
-                let size = self.fb.const_(Ty::U64, u64::from(part.size()));
-                let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
+        if layout.prim {
+            return Ok(LVal {
+                ty,
+                regs: vec![base, n],
+            });
+        }
+        // items by parts: one buffer per part, their addresses in a table
+        // (the pointer's first register and the allocation's identity)
+        let k = self.fb.const_(Ty::I64, layout.table_len() as u64);
+        let eight = self.fb.const_(Ty::U64, 8);
+        let table = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[k, eight], range, call)?;
+        let (on_null, on_oob) = self.access_codes(Access::Store, call);
+        let mut regs = vec![table, n];
+        for (j, part) in layout.parts.iter().enumerate() {
+            let size = self.fb.const_(Ty::U64, u64::from(part.size()));
+            let b = self.helper_value_in_call(hs.ptr_buffer, Ty::Ptr, &[n, size], range, call)?;
+            let at = self.fb.const_(Ty::I64, j as u64);
+            self.fb.store(table, k, at, b, on_null, on_oob);
+            if layout.cached {
                 regs.push(b);
             }
         }
         Ok(LVal { ty, regs })
+    }
+
+    /// The buffer of part `j` of the items of the allocation whose table
+    /// is `table` (of `table_len` words), read from the table: a NULL
+    /// table raises `on_null` (the access's NULL error). `first`: the
+    /// table position of part 0 (a reference's struct), else 0.
+    pub(super) fn part_buffer(
+        &mut self,
+        table: VReg,
+        first: Option<VReg>,
+        table_len: usize,
+        j: usize,
+        on_null: spy_jit::ir::ErrCode,
+        on_oob: spy_jit::ir::ErrCode,
+    ) -> VReg {
+        let (len, at) = match first {
+            None => (
+                self.fb.const_(Ty::I64, table_len as u64),
+                self.fb.const_(Ty::I64, j as u64),
+            ),
+            Some(first) => {
+                // in bounds by construction: `first + j < first + table_len`
+                let n = self.fb.const_(Ty::I64, table_len as u64);
+                let j = self.fb.const_(Ty::I64, j as u64);
+                (
+                    self.fb.binary(spy_jit::ir::BinOp::Add, first, n),
+                    self.fb.binary(spy_jit::ir::BinOp::Add, first, j),
+                )
+            }
+        };
+        self.fb.load(Ty::Ptr, table, len, at, on_null, on_oob)
+    }
+
+    /// The buffers of the item parts `parts` of pointer `p`: its registers
+    /// (a primitive item's one buffer, or cached part buffers), else read
+    /// from its table. A load or store through a register buffer makes the
+    /// NULL check (a NULL pointer's registers are all 0), as the table
+    /// load would.
+    pub(super) fn part_buffers(
+        &mut self,
+        p: &LVal,
+        layout: &PtrLayout,
+        parts: std::ops::Range<usize>,
+        on_null: spy_jit::ir::ErrCode,
+        on_oob: spy_jit::ir::ErrCode,
+    ) -> Vec<VReg> {
+        let n = layout.table_len();
+        parts
+            .map(|j| match layout.cached_buffer(j) {
+                Some(r) => p.regs[r],
+                None => self.part_buffer(p.regs[0], None, n, j, on_null, on_oob),
+            })
+            .collect()
     }
 
     /// The null pointer of type `ty` (`P.NULL`).
@@ -109,7 +175,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The codes of the null and bounds errors of an access at `range`.
-    fn access_codes(
+    pub(super) fn access_codes(
         &mut self,
         access: Access,
         range: TextRange,
@@ -133,11 +199,12 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) -> Vec<VReg> {
         let (on_null, on_oob) = self.access_codes(Access::Load, range);
-        let bufs = layout.buffers(&p.regs);
+        let bufs = self.part_buffers(p, layout, parts.clone(), on_null, on_oob);
         parts
-            .map(|k| {
+            .zip(bufs)
+            .map(|(k, b)| {
                 self.fb
-                    .load(layout.parts[k], bufs[k], p.regs[1], index, on_null, on_oob)
+                    .load(layout.parts[k], b, p.regs[1], index, on_null, on_oob)
             })
             .collect()
     }
@@ -152,18 +219,23 @@ impl FnLower<'_, '_, '_> {
         range: TextRange,
     ) {
         let (on_null, on_oob) = self.access_codes(Access::Store, range);
-        let bufs = layout.buffers(&p.regs);
-        for (k, &v) in values.iter().enumerate() {
-            self.fb
-                .store(bufs[first + k], p.regs[1], index, v, on_null, on_oob);
+        let bufs = self.part_buffers(p, layout, first..first + values.len(), on_null, on_oob);
+        for (b, &v) in bufs.into_iter().zip(values) {
+            self.fb.store(b, p.regs[1], index, v, on_null, on_oob);
         }
     }
 
-    /// `p[i]` with `i` converted to `i32`.
+    /// `p[i]` with `i` converted to `i32` (a struct item: a reference,
+    /// `memref`).
     pub fn ptr_getitem(&mut self, p: LVal, i: VReg, range: TextRange) -> Lowered<LVal> {
         let item = self
             .ptr_item(p.ty)
             .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
+        let result = self.cx.interp.vm.types.ptr_item_result(p.ty).unwrap_or(item);
+        if result != item {
+            let i = self.fb.convert(Ty::I64, i);
+            return self.ptr_item_ref(p, result, i, range);
+        }
         let layout = self.ptr_layout(item, range)?;
         if layout.parts.is_empty() {
             return self.unsupported(
@@ -188,114 +260,6 @@ impl FnLower<'_, '_, '_> {
         let i = self.fb.convert(Ty::I64, i);
         self.store_parts(&p, &layout, 0, &v.regs, i, range);
         Ok(())
-    }
-
-    /// The field `attr` of the struct a pointer points to: its type and
-    /// the range of its parts in the item's layout.
-    fn ptr_field_parts(
-        &mut self,
-        ptr_ty: TypeId,
-        attr: &ast::Identifier,
-        range: TextRange,
-    ) -> Lowered<(TypeId, PtrLayout, std::ops::Range<usize>)> {
-        let item = self
-            .ptr_item(ptr_ty)
-            .ok_or_else(|| LowerError::bug("a pointer access on a non-pointer"))?;
-        let fields = self.cx.interp.vm.types.struct_fields(item).map(|f| f.to_vec());
-        let Some(fields) = fields else {
-            return self.unsupported(format!("an attribute of a `{}`", self.type_name(ptr_ty)), range);
-        };
-        let Some(k) = fields.iter().position(|f| f.name == attr.name) else {
-            return self.unsupported(format!("the unknown field `{}`", attr.name), range);
-        };
-        let mut at = 0;
-        for fd in &fields[..k] {
-            at += self.cx.flatten(fd.ty, &self.file, range)?.len();
-        }
-        let n = self.cx.flatten(fields[k].ty, &self.file, range)?.len();
-        if n == 0 {
-            return self.unsupported(format!("the field `{}` of no scalar", attr.name), range);
-        }
-        let layout = self.ptr_layout(item, range)?;
-        Ok((fields[k].ty, layout, at..at + n))
-    }
-
-    /// `p.attr`: the field of item 0.
-    pub fn ptr_field(&mut self, p: LVal, attr: &ast::Identifier, range: TextRange) -> Lowered<LVal> {
-        let (ty, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
-        let zero = self.fb.const_(Ty::I64, 0);
-        let regs = self.load_parts(&p, &layout, parts, zero, range);
-        Ok(LVal { ty, regs })
-    }
-
-    /// The type of field `attr` of the struct pointer type `ptr_ty` points to.
-    pub fn ptr_field_type(
-        &mut self,
-        ptr_ty: TypeId,
-        attr: &ast::Identifier,
-        range: TextRange,
-    ) -> Lowered<TypeId> {
-        Ok(self.ptr_field_parts(ptr_ty, attr, range)?.0)
-    }
-
-    /// `p.attr = v` with `v` converted to the field's type.
-    pub fn ptr_set_field(
-        &mut self,
-        p: LVal,
-        attr: &ast::Identifier,
-        v: LVal,
-        range: TextRange,
-    ) -> Lowered<()> {
-        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, range)?;
-        let zero = self.fb.const_(Ty::I64, 0);
-        self.store_parts(&p, &layout, parts.start, &v.regs, zero, range);
-        Ok(())
-    }
-
-    /// `p[i].attr = v` (`i` converted to `i32`, `v` to the field's type):
-    /// as ASTFrame's `set_ptr_item_field`, the item is read first (its
-    /// null and bounds errors are the read's, at the subscript `target`),
-    /// then stored back with the field changed — only the field's parts
-    /// change, so only they are stored.
-    pub fn ptr_set_item_field(
-        &mut self,
-        p: LVal,
-        i: VReg,
-        attr: &ast::Identifier,
-        v: LVal,
-        target: TextRange,
-    ) -> Lowered<()> {
-        let (_, layout, parts) = self.ptr_field_parts(p.ty, attr, target)?;
-        let i = self.fb.convert(Ty::I64, i);
-        let all = 0..layout.parts.len();
-        self.load_parts(&p, &layout, all, i, target);
-        self.store_parts(&p, &layout, parts.start, &v.regs, i, target);
-        Ok(())
-    }
-
-    /// The statement `p[i].attr = value` (`target` is `p[i]`), evaluated
-    /// in ASTFrame's order: `p`, `i`, `value`.
-    pub fn ptr_item_field_store(
-        &mut self,
-        p: &ExprRef<'_>,
-        indices: &Exprs<'_>,
-        attr: &ast::Identifier,
-        value: &ExprRef<'_>,
-        target: TextRange,
-    ) -> Lowered<()> {
-        let pv = self.expr(p)?;
-        let (Some(item), Some([index])) = (self.ptr_item(pv.ty), indices.as_array()) else {
-            return self.unsupported("an assignment to an attribute", target);
-        };
-        if self.cx.interp.vm.types.field_type(item, &attr.name).is_none() {
-            return self.unsupported("an assignment to an attribute", target);
-        }
-        let i = self.expr(&index)?;
-        let v = self.expr(value)?;
-        let i = self.coerce(i, TypeId::I32, index.range)?;
-        let ty = self.ptr_field_type(pv.ty, attr, target)?;
-        let v = self.coerce(v, ty, value.range)?;
-        self.ptr_set_item_field(pv, i.regs[0], attr, v, target)
     }
 
     /// `ptr_copy(dst, src, n)` and the other memory operations, the
@@ -369,8 +333,13 @@ impl FnLower<'_, '_, '_> {
             call,
             call,
         );
-        let dst_bufs = layout.buffers(&dst.regs);
-        let src_bufs = ptrs.get(1).map(|s| layout.buffers(&s.regs));
+        // (after the checks: the buffers of a NULL table are 0, which the
+        // part operations never touch, as `mem_check` allowed no item)
+        let dst_bufs = self.mem_part_buffers(dst, &layout, call)?;
+        let src_bufs = match ptrs.get(1) {
+            Some(s) => Some(self.mem_part_buffers(s, &layout, call)?),
+            None => None,
+        };
         let mut result = LVal::none();
         for (k, part) in layout.parts.iter().enumerate() {
             let size = self.fb.const_(Ty::U64, u64::from(part.size()));
@@ -403,6 +372,24 @@ impl FnLower<'_, '_, '_> {
             result = LVal::one(TypeId::I32, z);
         }
         Ok(result)
+    }
+
+    /// The part buffers of pointer `p` for a memory operation: read from
+    /// its table by a helper (0 for NULL, no error).
+    fn mem_part_buffers(&mut self, p: &LVal, layout: &PtrLayout, call: TextRange) -> Lowered<Vec<VReg>> {
+        if layout.prim {
+            return Ok(vec![p.regs[0]]);
+        }
+        let hs = self.cx.helpers;
+        (0..layout.parts.len())
+            .map(|j| match layout.cached_buffer(j) {
+                Some(r) => Ok(p.regs[r]),
+                None => {
+                    let j = self.fb.const_(Ty::U64, j as u64);
+                    self.helper_value_in_call(hs.mem_part, Ty::Ptr, &[p.regs[0], j], call, call)
+                }
+            })
+            .collect()
     }
 
     /// A pointer's truth: not NULL.

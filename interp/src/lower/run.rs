@@ -13,7 +13,7 @@ use spy_jit::{CompileOptions, JitError};
 
 use super::errors::{ErrorTable, INTERNAL, RECURSION};
 use super::helpers::{self, RunState};
-use super::{find_main, lower_program, LowerError, MainOf};
+use super::{find_main, lower_program, LowerError, MainOf, MarkAt};
 use crate::backend::origins::ResidualMap;
 use crate::error::{Bug, Failure, HostError};
 use crate::frames::{Interp, Limits};
@@ -189,7 +189,13 @@ pub fn listing(interp: &mut Interp<'_>, module: ModuleId) -> Result<String, NotN
     let level = spy_jit::SimdLevel::host();
     let opts = compile_options(interp, level);
     let compiled = spy_jit::compile(&program.module, &opts).map_err(|e| NotNative::Host(e.to_string()))?;
-    let mark = |k: u32| program.marks.get(k as usize).cloned().unwrap_or_default();
+    let mark = |k: u32| {
+        program
+            .marks
+            .get(k as usize)
+            .map(MarkAt::text)
+            .unwrap_or_default()
+    };
     let mut out = format!("; SIMD level: {level:?}\n");
     for i in 0..program.module.functions.len() {
         out.push('\n');
@@ -260,7 +266,11 @@ pub fn dump_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Vec<Func
         dumps.push(FunctionDump {
             name: f.name.clone(),
             ir: spy_jit::ir::print::print_function_marked(&program.module, f, &|k| {
-                program.marks.get(k as usize).cloned().unwrap_or_default()
+                program
+                    .marks
+                    .get(k as usize)
+                    .map(MarkAt::text)
+                    .unwrap_or_default()
             }),
             machine_code: compiled.as_ref().map(|c| machine_code(c, id)),
         });

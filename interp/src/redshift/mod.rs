@@ -247,6 +247,15 @@ pub struct ResidualFunc {
     pub force_inline: bool,
 }
 
+/// What a redshift starts from: the program's source bytes, or the module
+/// already parsed (and resolved) from them (the fuzzer's worker parses a
+/// program once for the interp run and the redshift;
+/// `engine::run_every_engine`).
+pub enum ProgramInput {
+    Source(Vec<u8>),
+    Parsed(crate::frames::ParsedModule),
+}
+
 impl Interp<'_> {
     /// Load and initialize `path`, then redshift its red functions.
     pub fn redshift_file(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
@@ -264,15 +273,16 @@ impl Interp<'_> {
     /// its `main` is checked on the source module first (spec §8.2), so a
     /// missing, blue or ill-typed `main` is the same error as in ASTFrame.
     pub fn redshift_program(&mut self, path: &str, source: &[u8], mode: ErrorMode) -> Eval<Residual> {
-        self.redshift_program_source(path, source.to_vec(), mode)
+        self.redshift_program_source(path, ProgramInput::Source(source.to_vec()), mode)
     }
 
     /// [`Interp::redshift_program`] of source the caller gives away (held
-    /// once, as the module's `SourceFile`).
+    /// once, as the module's `SourceFile`), or of a module already parsed
+    /// from it.
     pub fn redshift_program_source(
         &mut self,
         path: &str,
-        source: Vec<u8>,
+        source: ProgramInput,
         mode: ErrorMode,
     ) -> Eval<Residual> {
         let options = RedshiftOptions {
@@ -283,13 +293,13 @@ impl Interp<'_> {
     }
 
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
-        self.redshift_checked(path, source.to_vec(), options, false)
+        self.redshift_checked(path, ProgramInput::Source(source.to_vec()), options, false)
     }
 
     fn redshift_checked(
         &mut self,
         path: &str,
-        source: Vec<u8>,
+        source: ProgramInput,
         options: RedshiftOptions,
         check_main: bool,
     ) -> Eval<Residual> {
@@ -303,7 +313,13 @@ impl Interp<'_> {
         // red functions, and the redshift records where they come from.
         let sh = Shift::new(state);
         self.redshift = Some(sh.clone());
-        let result = self.load_main_source(path, source).and_then(|id| {
+        let loaded = match source {
+            ProgramInput::Source(bytes) => self.load_main_source(path, bytes),
+            ProgramInput::Parsed(module) => {
+                self.load_shared_module_as(module, &crate::frames::module_name(path))
+            }
+        };
+        let result = loaded.and_then(|id| {
             if check_main {
                 self.program_main(id)?;
             }
@@ -693,6 +709,9 @@ impl Interp<'_> {
                 globals.push(stmt);
             }
         }
+        // (made before the imports are read: their parameter types may
+        // need one, `gc_ref` for a reference's conversion)
+        let helpers = self.residual_helpers(sh, &frame)?;
         let user_imports: Vec<String> = sh
             .read()
             .user_imports
@@ -734,7 +753,7 @@ impl Interp<'_> {
         body.extend(early_globals);
         body.extend(class_defs);
         body.extend(globals);
-        body.extend(self.residual_helpers(sh, &frame)?);
+        body.extend(helpers);
         for func in &order {
             if methods.contains_key(&*func.fqn) {
                 continue;

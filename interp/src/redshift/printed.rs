@@ -24,8 +24,8 @@ use crate::source::SourceFile;
 use crate::syntax::ast;
 use crate::syntax::error::ParseErrorKind;
 
-/// A residual module printed and parsed back (`Clone`: one redshift can
-/// feed two engines, see `engine::run_doppler_and_jit`).
+/// A residual module printed and parsed back (one redshift can feed two
+/// engines, see `engine::run_doppler_and_jit`).
 #[derive(Clone)]
 pub struct PrintedResidual {
     pub modname: String,

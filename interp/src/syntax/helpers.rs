@@ -26,7 +26,9 @@ use crate::syntax::token::Tok;
 pub use stmt::*;
 
 /// lalrpop's error type for this grammar.
-pub type LpError = lalrpop_util::ParseError<usize, Tok, ParseError>;
+/// (Actions never report a token, so theirs is `Tok<'static>`; the
+/// parser's own errors borrow the source, see `syntax::from_lalrpop`.)
+pub type LpError = lalrpop_util::ParseError<usize, Tok<'static>, ParseError>;
 pub type Res<T> = Result<T, LpError>;
 
 /// Deepest expression nesting the parser builds (see `validate` for the
@@ -99,7 +101,7 @@ impl ParseCtx {
     }
 
     /// A name occurrence with a fresh id.
-    pub fn ident(&self, name: String, l: usize, r: usize) -> Identifier {
+    pub fn ident(&self, name: &str, l: usize, r: usize) -> Identifier {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         Identifier {
@@ -110,9 +112,9 @@ impl ParseCtx {
     }
 
     /// The one `Name` of this parse spelled `name`.
-    pub fn intern(&self, name: String) -> Name {
+    pub fn intern(&self, name: &str) -> Name {
         let mut names = self.names.borrow_mut();
-        if let Some(n) = names.get(name.as_str()) {
+        if let Some(n) = names.get(name) {
             return n.clone();
         }
         let n = Name::from(name);

@@ -20,7 +20,7 @@ use indent::{Change, Column, IndentStack};
 pub type LexError = ParseError;
 
 /// A token with its byte range, as lalrpop wants it.
-pub type Spanned = (usize, Tok, usize);
+pub type Spanned<'src> = (usize, Tok<'src>, usize);
 
 /// At most as many open brackets as the parser builds expression levels
 /// (`helpers::MAX_EXPR_DEPTH`), not CPython's MAXLEVEL of 200 (issue 15;
@@ -80,7 +80,7 @@ impl<'src> Lexer<'src> {
         self.src.get(pos..).and_then(|s| s.chars().next())
     }
 
-    fn next_token(&mut self) -> Result<Option<Spanned>, LexError> {
+    fn next_token(&mut self) -> Result<Option<Spanned<'src>>, LexError> {
         loop {
             if self.pending_dedents > 0 {
                 self.pending_dedents -= 1;
@@ -166,7 +166,7 @@ impl<'src> Lexer<'src> {
 
     /// Read the indentation of a new physical line. Blank and comment-only
     /// lines are left for the main loop (they produce no token).
-    fn line_start(&mut self) -> Result<Option<Spanned>, LexError> {
+    fn line_start(&mut self) -> Result<Option<Spanned<'src>>, LexError> {
         let line_start = self.pos;
         let mut column = Column::default();
         while let Some(&b) = self.bytes.get(self.pos) {
@@ -195,7 +195,7 @@ impl<'src> Lexer<'src> {
         }
     }
 
-    fn end_of_file(&mut self) -> Result<Option<Spanned>, LexError> {
+    fn end_of_file(&mut self) -> Result<Option<Spanned<'src>>, LexError> {
         let end = self.bytes.len();
         if let Some(&(open, at)) = self.brackets.last() {
             return Err(self.error(ParseErrorKind::UnclosedBracket(open as char), at, at + 1));
@@ -215,7 +215,7 @@ impl<'src> Lexer<'src> {
     }
 
     /// Lex one token starting with byte `c` at `self.pos`.
-    fn token(&mut self, c: u8) -> Result<Spanned, LexError> {
+    fn token(&mut self, c: u8) -> Result<Spanned<'src>, LexError> {
         let start = self.pos;
         if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 {
             return self.name_or_keyword(start);
@@ -238,7 +238,7 @@ impl<'src> Lexer<'src> {
     /// `` `text` ``: a NAME whose text is anything but a backquote or a line
     /// break (at least one character), never a keyword. The SPy printer
     /// writes names that are not identifiers (`add[i32]`, `x$1`) this way.
-    fn backquoted_name(&mut self, start: usize) -> Result<Spanned, LexError> {
+    fn backquoted_name(&mut self, start: usize) -> Result<Spanned<'src>, LexError> {
         let body = start + 1;
         let mut p = body;
         loop {
@@ -257,10 +257,10 @@ impl<'src> Lexer<'src> {
             return Err(self.error(ParseErrorKind::Syntax(msg.into()), start, p + 1));
         }
         self.pos = p + 1;
-        Ok((start, Tok::Name(self.src[body..p].to_owned()), p + 1))
+        Ok((start, Tok::Name(&self.src[body..p]), p + 1))
     }
 
-    fn name_or_keyword(&mut self, start: usize) -> Result<Spanned, LexError> {
+    fn name_or_keyword(&mut self, start: usize) -> Result<Spanned<'src>, LexError> {
         let end = self.scan_identifier(start);
         if end == start {
             return Err(self.invalid_character(start));
@@ -281,7 +281,7 @@ impl<'src> Lexer<'src> {
             let tok = if word == "var" { Tok::Var } else { Tok::Const };
             return Ok((start, tok, end));
         }
-        Ok((start, Tok::Name(word.to_owned()), end))
+        Ok((start, Tok::Name(word), end))
     }
 
     /// End of the identifier starting at `start` (== `start` if none).
@@ -350,7 +350,7 @@ impl<'src> Lexer<'src> {
         self.error(kind, start, end)
     }
 
-    fn open_bracket(&mut self, start: usize, c: u8, tok: Tok) -> Result<Spanned, LexError> {
+    fn open_bracket(&mut self, start: usize, c: u8, tok: Tok<'src>) -> Result<Spanned<'src>, LexError> {
         if self.brackets.len() >= MAX_BRACKET_DEPTH {
             return Err(self.error(ParseErrorKind::TooManyNestedParens, start, start + 1));
         }
@@ -359,7 +359,7 @@ impl<'src> Lexer<'src> {
         Ok((start, tok, start + 1))
     }
 
-    fn close_bracket(&mut self, start: usize, c: u8, tok: Tok) -> Result<Spanned, LexError> {
+    fn close_bracket(&mut self, start: usize, c: u8, tok: Tok<'src>) -> Result<Spanned<'src>, LexError> {
         let Some((open, _)) = self.brackets.pop() else {
             return Err(self.error(ParseErrorKind::UnmatchedBracket(c as char), start, start + 1));
         };
@@ -382,7 +382,7 @@ impl<'src> Lexer<'src> {
         Ok((start, tok, start + 1))
     }
 
-    fn operator(&mut self, start: usize, c: u8) -> Result<Spanned, LexError> {
+    fn operator(&mut self, start: usize, c: u8) -> Result<Spanned<'src>, LexError> {
         let next = self.bytes.get(start + 1).copied().unwrap_or(0);
         let next2 = self.bytes.get(start + 2).copied().unwrap_or(0);
         let (tok, len) = match c {
@@ -451,8 +451,8 @@ fn is_printable(ch: char) -> bool {
         || matches!(ch, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}'))
 }
 
-impl Iterator for Lexer<'_> {
-    type Item = Result<Spanned, LexError>;
+impl<'src> Iterator for Lexer<'src> {
+    type Item = Result<Spanned<'src>, LexError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.finished {
@@ -473,7 +473,7 @@ impl Iterator for Lexer<'_> {
 }
 
 /// Lex a whole source (tests and tools): the tokens, or the first error.
-pub fn tokenize(src: &str) -> Result<Vec<Spanned>, LexError> {
+pub fn tokenize(src: &str) -> Result<Vec<Spanned<'_>>, LexError> {
     Lexer::new(src).collect()
 }
 

@@ -34,7 +34,7 @@ use crate::error::SpyError;
 use crate::source::{SourceFile, TextRange};
 
 use error::{ParseError, ParseErrorKind};
-use helpers::{LpError, ParseCtx};
+use helpers::ParseCtx;
 
 pub use validate::MAX_TOTAL_DEPTH;
 
@@ -169,7 +169,7 @@ fn soft_keyword_statement(text: &str, err: ParseError) -> ParseError {
 }
 
 /// Map lalrpop's errors to ours, with CPython's wording.
-fn from_lalrpop(e: LpError) -> ParseError {
+fn from_lalrpop(e: lalrpop_util::ParseError<usize, token::Tok<'_>, ParseError>) -> ParseError {
     use lalrpop_util::ParseError as E;
     let at = |l: usize, r: usize| TextRange::from_usize(l, r);
     match e {

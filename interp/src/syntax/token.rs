@@ -3,16 +3,19 @@
 
 use std::fmt;
 
-/// One token. Positions travel beside it as `(start, Tok, end)` byte offsets.
+/// One token. Positions travel beside it as `(start, Tok, end)` byte
+/// offsets. A name borrows its text from the source (`'src`): most tokens
+/// of a program are names, and the parser interns each once
+/// (`helpers::ParseCtx::intern`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
+pub enum Tok<'src> {
     // ------------------------------------------------------------- layout
     Newline,
     Indent,
     Dedent,
 
     // ------------------------------------------------------- literals, names
-    Name(String),
+    Name(&'src str),
     Int(u64),
     Float(f64),
     Str(String),
@@ -111,7 +114,7 @@ pub enum Tok {
 }
 
 /// The hard keywords of Python 3.12 (`var`/`const` are soft, see the lexer).
-pub fn keyword(word: &str) -> Option<Tok> {
+pub fn keyword(word: &str) -> Option<Tok<'static>> {
     Some(match word {
         "False" => Tok::False,
         "None" => Tok::None,
@@ -157,7 +160,7 @@ pub fn is_keyword(word: &str) -> bool {
     keyword(word).is_some()
 }
 
-impl Tok {
+impl Tok<'_> {
     /// The source spelling of fixed tokens; a description for the others.
     pub fn text(&self) -> &'static str {
         match self {
@@ -255,7 +258,7 @@ impl Tok {
     }
 }
 
-impl fmt::Display for Tok {
+impl fmt::Display for Tok<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Name(n) => write!(f, "name '{n}'"),

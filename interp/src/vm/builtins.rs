@@ -69,6 +69,10 @@ pub enum Builtin {
     PtrType {
         gc: bool,
     },
+    /// `gc_ref` / `raw_ref` (index with a struct type: `gc_ref[T]`).
+    RefType {
+        gc: bool,
+    },
     // ---- simd
     /// `SIMD`, subscripted `SIMD[T, N]` to make a type.
     SimdType,
@@ -88,6 +92,8 @@ pub enum Builtin {
     Div(crate::vm::ops::unchecked::DivOp),
     // ---- math
     Math(crate::vm::ops::math::MathFn),
+    /// `rawbuffer.rb_alloc`, `rb_get_i32`... (`vm::ops::rawbuffer`).
+    Rb(crate::vm::ops::rawbuffer::RbFn),
     /// `open(path, mode)`: a `file` (spec §8.5).
     Open,
     // ---- attributes by (blue) name
@@ -128,6 +134,8 @@ impl Builtin {
             Builtin::Alloc { gc: false } | Builtin::AllocOf { gc: false, .. } => "raw_alloc",
             Builtin::PtrType { gc: true } => "gc_ptr",
             Builtin::PtrType { gc: false } => "raw_ptr",
+            Builtin::RefType { gc: true } => "gc_ref",
+            Builtin::RefType { gc: false } => "raw_ref",
             Builtin::SimdType => "SIMD",
             Builtin::PtrSimdLoad | Builtin::PtrSimdLoadOf(_) => "ptr_simd_load",
             Builtin::PtrSimdStore => "ptr_simd_store",
@@ -135,6 +143,7 @@ impl Builtin {
             Builtin::Time => "time",
             Builtin::Sleep => "sleep",
             Builtin::Math(m) => m.name(),
+            Builtin::Rb(r) => r.name(),
             Builtin::Mem(m) => m.name(),
             Builtin::Div(d) => d.name(),
             Builtin::Open => "open",

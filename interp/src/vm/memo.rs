@@ -67,6 +67,8 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::Meta(m) => m.key(),
         Value::OpSpec(o) => ValueKey::Identity(Rc::as_ptr(o) as *const () as usize),
         Value::Ptr(p) => ValueKey::Identity(p.identity()),
+        // red: made only from allocations, at run time
+        Value::Ref(r) => ValueKey::Identity(Rc::as_ptr(r) as *const () as usize),
         Value::List(l) => ValueKey::Identity(Rc::as_ptr(l) as *const () as usize),
         // red, like the list it walks
         Value::ListIter(it) => ValueKey::Identity(Rc::as_ptr(it) as *const () as usize),

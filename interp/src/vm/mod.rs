@@ -113,22 +113,27 @@ impl Vm {
 }
 
 impl Vm {
+    /// The user-defined members of type `ty`: a struct's own, a reference's
+    /// those of the struct it refers to (`TypeTable::method_owner`).
+    pub fn struct_info(&self, ty: TypeId) -> Option<&StructInfo> {
+        self.structs.get(&self.types.method_owner(ty))
+    }
+
     /// Whether `name` is a `@property` of struct type `ty`.
     pub fn is_property(&self, ty: TypeId, name: &str) -> bool {
-        self.structs
-            .get(&ty)
+        self.struct_info(ty)
             .is_some_and(|s| s.properties.iter().any(|p| p == name))
     }
 
     pub fn is_class_method(&self, ty: TypeId, name: &str) -> bool {
-        self.structs
-            .get(&ty)
+        self.struct_info(ty)
             .is_some_and(|s| s.class_methods.iter().any(|p| p == name))
     }
 
-    /// A user function defined in the body of struct type `ty`.
+    /// A user function defined in the body of struct type `ty` (for a
+    /// reference, of the struct it refers to).
     pub fn struct_method(&self, ty: TypeId, name: &str) -> Option<Rc<Function>> {
-        match self.structs.get(&ty)?.members.get(name)? {
+        match self.struct_info(ty)?.members.get(name)? {
             Value::Func(f) => Some(f.clone()),
             _ => None,
         }

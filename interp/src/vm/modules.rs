@@ -1,6 +1,6 @@
 //! Builtin modules implemented in Rust: `__spy__`, `operator`, `unsafe`,
-//! `simd`, `time`, `math`, and of upstream's `posix` its `SEEK_*`
-//! constants. Their members are blue values (builtins or types).
+//! `simd`, `time`, `math`, `rawbuffer`, and of upstream's `posix` its
+//! `SEEK_*` constants. Their members are blue values (builtins or types).
 //! Also `_list`, `_range`, `_tuple` and `_dict`: upstream implements `list`,
 //! `range`, `tuple` and `dict` in SPy in these stdlib modules (`builtins`
 //! re-exports them); here they are builtin, and the modules name the same
@@ -24,12 +24,14 @@ pub enum BuiltinModule {
     Math,
     StdFile,
     Posix,
+    /// upstream's `rawbuffer` (spec §15.6).
+    RawBuffer,
     /// `import builtins`: the names every module sees, as attributes.
     Builtins,
 }
 
 impl BuiltinModule {
-    pub const ALL: [BuiltinModule; 13] = [
+    pub const ALL: [BuiltinModule; 14] = [
         BuiltinModule::Spy,
         BuiltinModule::Operator,
         BuiltinModule::Unsafe,
@@ -42,6 +44,7 @@ impl BuiltinModule {
         BuiltinModule::Math,
         BuiltinModule::StdFile,
         BuiltinModule::Posix,
+        BuiltinModule::RawBuffer,
         BuiltinModule::Builtins,
     ];
 
@@ -59,6 +62,7 @@ impl BuiltinModule {
             BuiltinModule::Math => "math",
             BuiltinModule::StdFile => "_file",
             BuiltinModule::Posix => "posix",
+            BuiltinModule::RawBuffer => "rawbuffer",
             BuiltinModule::Builtins => "builtins",
         }
     }
@@ -91,6 +95,8 @@ impl BuiltinModule {
             (BuiltinModule::Unsafe, "raw_alloc") => func(Builtin::Alloc { gc: false }),
             (BuiltinModule::Unsafe, "gc_ptr" | "ptr") => func(Builtin::PtrType { gc: true }),
             (BuiltinModule::Unsafe, "raw_ptr") => func(Builtin::PtrType { gc: false }),
+            (BuiltinModule::Unsafe, "gc_ref") => func(Builtin::RefType { gc: true }),
+            (BuiltinModule::Unsafe, "raw_ref") => func(Builtin::RefType { gc: false }),
             (BuiltinModule::Unsafe, name) if crate::vm::ops::memops::MemOp::find(name).is_some() => {
                 func(Builtin::Mem(crate::vm::ops::memops::MemOp::find(name)?))
             }
@@ -109,6 +115,10 @@ impl BuiltinModule {
             (BuiltinModule::StdDict, "dict") => func(Builtin::Dict),
             (BuiltinModule::StdFile, "open") => func(Builtin::Open),
             (BuiltinModule::StdFile, "file") => ty(TypeId::FILE),
+            (BuiltinModule::RawBuffer, "RawBuffer") => ty(TypeId::RAW_BUFFER),
+            (BuiltinModule::RawBuffer, name) => {
+                func(Builtin::Rb(crate::vm::ops::rawbuffer::RbFn::find(name)?))
+            }
             (BuiltinModule::Posix, "SEEK_SET") => Some(Typed::blue(TypeId::I32, Value::i32(0))),
             (BuiltinModule::Posix, "SEEK_CUR") => Some(Typed::blue(TypeId::I32, Value::i32(1))),
             (BuiltinModule::Posix, "SEEK_END") => Some(Typed::blue(TypeId::I32, Value::i32(2))),

@@ -77,6 +77,16 @@ pub enum OpImpl {
     },
 }
 
+impl OpImpl {
+    /// Whether the implementation compares values: its operands are the
+    /// structs references refer to (a reference operand is converted to
+    /// its struct first, as upstream's `T.__eq__` and `list.__contains__`
+    /// take a `T`).
+    pub fn decays_operands(&self) -> bool {
+        matches!(self, OpImpl::ValueEq { .. } | OpImpl::ListContains)
+    }
+}
+
 /// The dunder of a binary operator.
 pub fn binop_dunder(op: BinOp) -> Option<&'static str> {
     Some(match op {
@@ -139,7 +149,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
     match op {
         CmpOp::Is | CmpOp::IsNot => {
             let negate = op == CmpOp::IsNot;
-            if types.is_value_type(l) && types.is_value_type(r) {
+            let is_ref = |t: TypeId| types.ref_item(t).is_some();
+            // Decision: a reference has no identity of its own (upstream
+            // compares its interpreter objects: `p[0] is p[0]` is False)
+            if (types.is_value_type(l) && types.is_value_type(r)) || is_ref(l) || is_ref(r) {
                 None
             } else {
                 Some(OpImpl::Is { negate })
@@ -152,7 +165,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
             if r == TypeId::RANGE && l == TypeId::I32 {
                 return Some(OpImpl::RangeContains);
             }
-            if types.list_item(r) == Some(l) {
+            // a reference is looked for in a list as the struct it refers
+            // to (upstream's `list.__contains__(self, item: T)` converts
+            // it; a tuple's `in` wants the item type itself)
+            if types.list_item(r) == Some(types.method_owner(l)) {
                 return Some(OpImpl::ListContains);
             }
             if types.dict_types(r).is_some_and(|(k, _)| k == l) {
@@ -176,6 +192,10 @@ pub fn cmpop_impl(vm: &Vm, op: CmpOp, l: TypeId, r: TypeId) -> Option<OpImpl> {
             }
             let eq_like = matches!(op, CmpOp::Eq | CmpOp::NotEq);
             let negate = op == CmpOp::NotEq;
+            // references compare as the structs they refer to (upstream:
+            // `ref[T]` finds `T.__eq__`; ValueEq's operands are decayed
+            // first, `decays_operands`)
+            let (l, r) = (types.method_owner(l), types.method_owner(r));
             if let Some(func) = cmp_dunder(op).and_then(|name| vm.struct_method(l, name)) {
                 return Some(OpImpl::Method { func, swap: false });
             }
@@ -287,6 +307,14 @@ pub fn range_text(start: i32, stop: i32, step: i32) -> String {
     } else {
         format!("range({start}, {stop}, {step})")
     }
+}
+
+/// `str()` and `repr()` of a reference (its own text, whatever the struct
+/// defines: upstream finds `object.__repr__` in `ref[T]` before `T`'s
+/// `__str__`) and of a `RawBuffer` (what a live pointer prints too); no
+/// address, as [`opaque_struct_text`].
+pub fn object_text(vm: &Vm, ty: TypeId) -> String {
+    format!("<spy `{}` object>", vm.types.name(ty))
 }
 
 /// `str()` of a struct without `__str__`/`__repr__`. Deliberate difference

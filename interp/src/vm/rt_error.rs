@@ -129,6 +129,10 @@ pub enum RuntimeError {
     UncheckedFloatFloorDivByZero,
     /// `unsafe.unchecked_mod` of floats by zero.
     UncheckedFloatModByZero,
+    /// `rawbuffer.rb_get_i32(b, offset)` (and the other accessors) outside
+    /// the buffer's bytes (ours: upstream's interpreter lets Python's
+    /// `struct` raise, its C code does not check).
+    RawBufferOutOfBounds,
     // ------------------------------------------------------------ TypeError
     /// `ord("")` (our decision: upstream crashes).
     OrdEmptyStr,
@@ -243,6 +247,7 @@ impl RuntimeError {
             UncheckedFloatDivByZero,
             UncheckedFloatFloorDivByZero,
             UncheckedFloatModByZero,
+            RawBufferOutOfBounds,
             FileOpen,
             FileReadAll,
             FileReadLine,
@@ -314,6 +319,7 @@ impl RuntimeError {
             UncheckedFloatDivByZero => 511,
             UncheckedFloatFloorDivByZero => 512,
             UncheckedFloatModByZero => 513,
+            RawBufferOutOfBounds => 514,
             FileOpen => 1101,
             FileReadAll => 1102,
             FileReadLine => 1103,
@@ -449,6 +455,7 @@ impl RuntimeError {
             511 => UncheckedFloatDivByZero,
             512 => UncheckedFloatFloorDivByZero,
             513 => UncheckedFloatModByZero,
+            514 => RawBufferOutOfBounds,
             1101 => FileOpen,
             1102 => FileReadAll,
             1103 => FileReadLine,
@@ -513,6 +520,7 @@ impl fmt::Display for RuntimeError {
             FileClosed => "I/O operation on closed file",
             FileNotUtf8 => "file content is not valid utf-8",
             FileMode => "invalid mode for _fopen",
+            RawBufferOutOfBounds => "rawbuffer access out of bounds",
             FileOpen => "cannot open file",
             FileReadAll => "freadall: read error",
             FileReadLine => "freadline: read error",
@@ -666,6 +674,7 @@ mod tests {
         (511, "PanicError: float division by zero"),
         (512, "PanicError: float floor division by zero"),
         (513, "PanicError: float modulo by zero"),
+        (514, "PanicError: rawbuffer access out of bounds"),
         (1101, "OSError: cannot open file"),
         (1102, "OSError: freadall: read error"),
         (1103, "OSError: freadline: read error"),

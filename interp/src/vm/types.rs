@@ -51,7 +51,10 @@ impl TypeId {
     /// The type of the `NotImplemented` singleton (upstream
     /// `types::NotImplementedType`, `spy/vm/primitive.py`).
     pub const NOT_IMPLEMENTED: TypeId = TypeId(25);
-    pub const FIRST_DYNAMIC_ID: u32 = 26;
+    /// `rawbuffer::RawBuffer`: bytes holding scalars at byte offsets
+    /// (spec §15.6).
+    pub const RAW_BUFFER: TypeId = TypeId(26);
+    pub const FIRST_DYNAMIC_ID: u32 = 27;
 
     pub fn prim(p: PrimTy) -> TypeId {
         match p {
@@ -112,6 +115,14 @@ pub enum TypeKind {
         item: TypeId,
         gc: bool,
     },
+    /// `gc_ref[T]` / `raw_ref[T]`: a reference to a struct in pointer
+    /// memory (an item of a pointer, or a struct field of one), what
+    /// `p[i]` and `p.f` give for struct-typed items and fields (spec
+    /// §15.1, "References").
+    Ref {
+        item: TypeId,
+        gc: bool,
+    },
     /// `SIMD[T, N]`.
     Simd {
         lane: PrimTy,
@@ -137,6 +148,8 @@ pub enum TypeKind {
     File,
     /// `types::NotImplementedType`, whose one value is `NotImplemented`.
     NotImplemented,
+    /// `rawbuffer::RawBuffer` (a reference type: copies share the bytes).
+    RawBuffer,
     /// A static tuple `tuple[T0, ...]`: a red, by-value product.
     Tuple(Vec<TypeId>),
     /// A `@struct` class. `fields` is filled when the class body runs
@@ -170,8 +183,22 @@ enum TypeKey {
     ListIter(TypeId),
     Dict(TypeId, TypeId, bool),
     Ptr(TypeId, bool),
+    Ref(TypeId, bool),
     Simd(PrimTy, u32),
     Func(Vec<TypeId>, TypeId, &'static str),
+}
+
+/// A field of the struct a pointer or reference points to (see
+/// [`TypeTable::mem_field`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemField {
+    /// Its position among the struct's fields.
+    pub index: usize,
+    /// Its declared type.
+    pub field: TypeId,
+    /// The type a read of it has: `field`, or a reference to it.
+    pub ty: TypeId,
+    pub by_ref: bool,
 }
 
 /// The type table of one VM.
@@ -196,7 +223,7 @@ impl TypeTable {
             interned: HashMap::default(),
             interp_lists: Default::default(),
         };
-        let builtins: [(&str, TypeKind); 26] = [
+        let builtins: [(&str, TypeKind); 27] = [
             ("i8", TypeKind::Prim(PrimTy::I8)),
             ("u8", TypeKind::Prim(PrimTy::U8)),
             ("i32", TypeKind::Prim(PrimTy::I32)),
@@ -223,6 +250,7 @@ impl TypeTable {
             ("_file::file", TypeKind::File),
             ("bytes", TypeKind::Bytes),
             ("types::NotImplementedType", TypeKind::NotImplemented),
+            ("rawbuffer::RawBuffer", TypeKind::RawBuffer),
         ];
         for (name, kind) in builtins {
             t.types.push(TypeInfo {
@@ -384,7 +412,86 @@ impl TypeTable {
         let fqn = format!("{}[{}]", if gc { "gc_ptr" } else { "raw_ptr" }, self.name(item));
         let id = self.push(fqn, TypeKind::Ptr { item, gc });
         self.interned.insert(key, id);
+        // its items' reference type exists with it (as upstream makes
+        // `gc_ptr[T]` with every `gc_ref[T]`), so the value-free typing of
+        // `p[i]` (`signatures::subscript_signature`) can name it
+        self.mem_ref(item, gc);
         id
+    }
+
+    /// `gc_ref[item]` (`gc: true`) or `raw_ref[item]`.
+    pub fn mem_ref(&mut self, item: TypeId, gc: bool) -> TypeId {
+        let key = TypeKey::Ref(item, gc);
+        if let Some(&id) = self.interned.get(&key) {
+            return id;
+        }
+        let fqn = format!("{}[{}]", if gc { "gc_ref" } else { "raw_ref" }, self.name(item));
+        let id = self.push(fqn, TypeKind::Ref { item, gc });
+        self.interned.insert(key, id);
+        id
+    }
+
+    /// `gc_ref[item]` / `raw_ref[item]` if it was made (every pointer type
+    /// makes the reference type of its items).
+    pub fn existing_ref(&self, item: TypeId, gc: bool) -> Option<TypeId> {
+        self.interned.get(&TypeKey::Ref(item, gc)).copied()
+    }
+
+    /// The struct type a reference type refers to.
+    pub fn ref_item(&self, id: TypeId) -> Option<TypeId> {
+        match self.kind(id) {
+            TypeKind::Ref { item, .. } => Some(*item),
+            _ => None,
+        }
+    }
+
+    /// The type whose methods and operators a value of type `id` uses:
+    /// a reference's struct type (upstream's `W_RefType.lookup` looks in
+    /// `T` after `ref[T]`), else `id` itself.
+    pub fn method_owner(&self, id: TypeId) -> TypeId {
+        self.ref_item(id).unwrap_or(id)
+    }
+
+    /// How a field read through pointer or reference type `mem` is typed:
+    /// field `name` of the struct it points to is at `index`; a struct
+    /// field is reached by reference (`by_ref`, typed `gc_ref[F]` /
+    /// `raw_ref[F]` of the same memory kind), any other field by value
+    /// (upstream `ptr.py`, `w_ptr_getfield`). `None`: `mem` is not a
+    /// pointer or reference to a struct with that field.
+    pub fn mem_field(&mut self, mem: TypeId, name: &str) -> Option<MemField> {
+        let (item, gc) = match self.kind(mem) {
+            TypeKind::Ptr { item, gc } | TypeKind::Ref { item, gc } => (*item, *gc),
+            _ => return None,
+        };
+        let fields = self.struct_fields(item)?;
+        let index = fields.iter().position(|fd| fd.name == name)?;
+        let field = fields[index].ty;
+        Some(if self.is_struct(field) {
+            MemField {
+                index,
+                field,
+                ty: self.mem_ref(field, gc),
+                by_ref: true,
+            }
+        } else {
+            MemField {
+                index,
+                field,
+                ty: field,
+                by_ref: false,
+            }
+        })
+    }
+
+    /// What `p[i]` of pointer type `ptr` gives: a reference to a struct
+    /// item, else the item by value (upstream's `getitem_byref` /
+    /// `getitem_byval`).
+    pub fn ptr_item_result(&self, ptr: TypeId) -> Option<TypeId> {
+        match self.kind(ptr) {
+            TypeKind::Ptr { item, gc } if self.is_struct(*item) => self.existing_ref(*item, *gc),
+            TypeKind::Ptr { item, .. } => Some(*item),
+            _ => None,
+        }
     }
 
     pub fn simd(&mut self, lane: PrimTy, lanes: u32) -> TypeId {

@@ -68,6 +68,8 @@ pub enum Value {
     OpSpec(Rc<OpSpecValue>),
     /// `gc_ptr[T]` / `raw_ptr[T]` (from the `unsafe` module).
     Ptr(PtrValue),
+    /// `gc_ref[T]` / `raw_ref[T]`: a struct in pointer memory.
+    Ref(Rc<RefValue>),
     /// `SIMD[T, N]` (from the `simd` module).
     Simd(Rc<SimdValue>),
     /// `list[T]`: shared and mutable (copies alias the same items).
@@ -210,6 +212,19 @@ impl PtrValue {
     }
 }
 
+/// A reference into pointer memory (`gc_ref[T]` / `raw_ref[T]`): the
+/// struct reached from item `index` of an allocation through the struct
+/// fields `path` (field positions, outermost first). It is made only for
+/// an item that exists, and allocations never shrink, so every access
+/// through it is in bounds (spec §15.1, "References").
+#[derive(Debug)]
+pub struct RefValue {
+    pub ty: TypeId,
+    pub mem: Rc<RefCell<crate::vm::memory::PtrMem>>,
+    pub index: usize,
+    pub path: Box<[usize]>,
+}
+
 /// A SIMD vector value.
 #[derive(Debug)]
 pub struct SimdValue {
@@ -350,6 +365,14 @@ impl fmt::Debug for Value {
             Value::Meta(m) => write!(f, "MetaArg({:?}, type#{}, {:?})", m.color, m.ty.0, m.value),
             Value::OpSpec(o) => write!(f, "{o:?}"),
             Value::Ptr(p) => write!(f, "ptr#{}@{:#x}", p.ty.0, p.identity()),
+            Value::Ref(r) => write!(
+                f,
+                "ref#{}@{:#x}[{}]{:?}",
+                r.ty.0,
+                Rc::as_ptr(&r.mem) as *const () as usize,
+                r.index,
+                r.path
+            ),
             Value::Simd(v) => write!(f, "simd{:?}", v.lanes),
             Value::List(l) => write!(f, "list{:?}", l.items.borrow()),
             Value::ListIter(it) => write!(f, "list_iterator@{}", it.index),

@@ -1,7 +1,8 @@
 //! Visiting the registers and statements of IR, the one definition every
 //! pass and the allocator use: the registers a statement reads
 //! ([`each_use`]) and writes ([`each_def`]), not counting nested blocks,
-//! and every statement of a block, nested ones included ([`walk`]).
+//! and every statement of a block, nested ones included ([`walk`],
+//! [`walk_stmts`]).
 
 use super::{Block, Op, Stmt, VOp, VReg};
 
@@ -70,7 +71,13 @@ pub fn each_def(s: &Stmt, f: impl FnMut(VReg)) {
 
 /// Every statement of a block, nested ones included.
 pub fn walk(b: &Block, f: &mut impl FnMut(&Stmt)) {
-    for s in &b.0 {
+    walk_stmts(&b.0, f);
+}
+
+/// Every statement of a statement list (a part of a block), nested ones
+/// included.
+pub fn walk_stmts(stmts: &[Stmt], f: &mut impl FnMut(&Stmt)) {
+    for s in stmts {
         f(s);
         match s {
             Stmt::If { then_, else_, .. } => {

@@ -19,9 +19,13 @@
 //! [`InlineOptions::max_caller_stmts`]. Functions are processed callees
 //! first (post-order of the call graph), so a callee arrives with its own
 //! calls already inlined; a call back into a function still being processed
-//! (recursion) gets that function's original body, once: its own calls stay
-//! calls, so the expansion is finite (for `fib` this is one level of the
-//! recursion unrolled, halving the calls).
+//! (recursion) gets that function's original body, whose own calls are
+//! inlined the same way up to [`InlineOptions::recursion_levels`] levels
+//! (and while the copies of recursive bodies stay within
+//! [`InlineOptions::max_recursion_stmts`]); the calls of the last level
+//! stay calls, so the expansion is finite (for `fib`, three levels: 14
+//! copies of the body and 16 calls, one activation of the machine code
+//! for every 15 of the interpreter's).
 //!
 //! The callee's registers are renamed to fresh registers of the caller; a
 //! parameter the callee never assigns becomes a temporary (so copy
@@ -39,6 +43,13 @@ pub struct InlineOptions {
     pub max_callee_stmts: usize,
     /// No more inlining into a function once it is this large.
     pub max_caller_stmts: usize,
+    /// Levels of a recursion unrolled into each function on it (1: the
+    /// recursive calls of a function are inlined once, their copies' calls
+    /// stay calls).
+    pub recursion_levels: u32,
+    /// No more recursion unrolled into a function once the copies of
+    /// recursive bodies in it have this many statements.
+    pub max_recursion_stmts: usize,
 }
 
 impl Default for InlineOptions {
@@ -46,6 +57,8 @@ impl Default for InlineOptions {
         InlineOptions {
             max_callee_stmts: 48,
             max_caller_stmts: 4000,
+            recursion_levels: 3,
+            max_recursion_stmts: 256,
         }
     }
 }
@@ -75,7 +88,16 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
                 continue;
             }
             stack.pop();
-            let mut func = std::mem::replace(&mut m.functions[f], originals[f].clone());
+            // `f` is on the DFS path while its calls are inlined: a call of
+            // it (recursion) reads `originals`, never this slot.
+            let empty = Function {
+                name: String::new(),
+                params: vec![],
+                results: vec![],
+                vregs: vec![],
+                body: Block::default(),
+            };
+            let mut func = std::mem::replace(&mut m.functions[f], empty);
             let mut body = std::mem::take(&mut func.body);
             let mut cx = Cx {
                 m,
@@ -84,6 +106,8 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
                 opts,
                 caller: &mut func,
                 count: 0,
+                level: 0,
+                recursion_stmts: 0,
             };
             cx.block(&mut body);
             count += cx.count;
@@ -142,6 +166,10 @@ struct Cx<'a> {
     opts: &'a InlineOptions,
     caller: &'a mut Function,
     count: usize,
+    /// Copies of recursive bodies the statements being processed are in.
+    level: u32,
+    /// Statements of the recursive bodies inlined into this function.
+    recursion_stmts: usize,
 }
 
 impl Cx<'_> {
@@ -157,8 +185,29 @@ impl Cx<'_> {
                     site,
                 } => match self.callee_body(func) {
                     Some(callee) => {
-                        self.splice(&callee, &args, &results, site, &mut out);
+                        let callee_stmts = size(&callee.body);
+                        let mut copy = vec![];
+                        self.splice(callee, &args, &results, site, &mut copy);
                         self.count += 1;
+                        // A recursive body's own calls: the next level of
+                        // the recursion, inlined again while the levels and
+                        // the budget allow; past that, their base cases
+                        // are peeled.
+                        if self.state[func.0 as usize] != 2 {
+                            self.recursion_stmts += callee_stmts;
+                            let mut b = Block(copy);
+                            if self.level + 1 < self.opts.recursion_levels
+                                && self.recursion_stmts <= self.opts.max_recursion_stmts
+                            {
+                                self.level += 1;
+                                self.block(&mut b);
+                                self.level -= 1;
+                            } else {
+                                self.peel_block(&mut b);
+                            }
+                            copy = b.0;
+                        }
+                        out.extend(copy);
                     }
                     None => out.push(Stmt::Call {
                         func,
@@ -191,21 +240,174 @@ impl Cx<'_> {
     fn callee_body(&self, g: FuncId) -> Option<Function> {
         let gi = g.0 as usize;
         // Done: with its own calls inlined. On the DFS path: recursion, the original body.
-        let mut callee = if self.state[gi] == 2 {
-            self.m.functions[gi].clone()
+        let source = if self.state[gi] == 2 {
+            &self.m.functions[gi]
         } else {
-            self.originals[gi].clone()
+            &self.originals[gi]
         };
-        if size(&callee.body) > self.opts.max_callee_stmts
+        if size(&source.body) > self.opts.max_callee_stmts
             || size(&self.caller.body) > self.opts.max_caller_stmts
         {
             return None;
         }
+        let mut callee = source.clone();
         callee.body = Block(tail_form(std::mem::take(&mut callee.body.0)));
         if !returns_in_tail(&callee.body.0, true) {
             return None;
         }
         Some(callee)
+    }
+
+    /// Every call in `b` of a function on the path being processed
+    /// (recursion) whose original body starts with a base case (see
+    /// [`base_case`]) becomes `if <base test> { InlineEnter(site); <base
+    /// case>; InlineExit } else { <the call> }`: the test is pure and
+    /// cannot raise, so running it first is unobservable, and the base case
+    /// counts its activation against the depth limit and carries the
+    /// call's site as the call would.
+    fn peel_block(&mut self, b: &mut Block) {
+        let old = std::mem::take(&mut b.0);
+        let mut out = Vec::with_capacity(old.len());
+        for s in old {
+            match s {
+                Stmt::Call {
+                    func,
+                    args,
+                    results,
+                    site,
+                } if self.state[func.0 as usize] == 1 => {
+                    let call = Stmt::Call {
+                        func,
+                        args,
+                        results,
+                        site,
+                    };
+                    self.peel_call(call, &mut out);
+                }
+                Stmt::If {
+                    cond,
+                    mut then_,
+                    mut else_,
+                } => {
+                    self.peel_block(&mut then_);
+                    self.peel_block(&mut else_);
+                    out.push(Stmt::If { cond, then_, else_ });
+                }
+                Stmt::Loop { mut body } => {
+                    self.peel_block(&mut body);
+                    out.push(Stmt::Loop { body });
+                }
+                s => out.push(s),
+            }
+        }
+        b.0 = out;
+    }
+
+    /// `call` (of a function on the path), its base case peeled when its
+    /// original body has one, into `out`: the two arms assign fresh result
+    /// locals, which the call's results copy after the `if`.
+    fn peel_call(&mut self, call: Stmt, out: &mut Vec<Stmt>) {
+        let Stmt::Call {
+            func,
+            args,
+            results,
+            site,
+        } = call
+        else {
+            unreachable!("a call")
+        };
+        let g = &self.originals[func.0 as usize];
+        let body = tail_form(g.body.0.clone());
+        let Some(base) = base_case(g, &body) else {
+            out.push(Stmt::Call {
+                func,
+                args,
+                results,
+                site,
+            });
+            return;
+        };
+        let mut map: Vec<Option<VReg>> = vec![None; g.vregs.len()];
+        for (&p, &a) in g.params.iter().zip(args.iter()) {
+            map[p.index()] = Some(a);
+        }
+        for st in base.prefix {
+            let st = self.rename_fresh(g, st, &mut map);
+            out.push(st);
+        }
+        let locals: Vec<VReg> = g
+            .results
+            .iter()
+            .map(|&ty| {
+                self.fresh(VRegInfo {
+                    ty,
+                    kind: VRegKind::Local,
+                })
+            })
+            .collect();
+        let mut peeled = vec![Stmt::InlineEnter(site)];
+        for st in base.arm {
+            let st = self.rename_fresh(g, st, &mut map);
+            peeled.push(st);
+        }
+        peeled.push(Stmt::InlineExit);
+        for (&l, &v) in locals.iter().zip(base.vals.iter()) {
+            let v = map[v.index()].expect("the base case defines what it returns");
+            peeled.push(Stmt::Assign {
+                dst: l,
+                op: Op::Copy(v),
+            });
+        }
+        let temps: Vec<VReg> = results
+            .iter()
+            .map(|&r| self.fresh(self.caller.vregs[r.index()]))
+            .collect();
+        let mut called = vec![Stmt::Call {
+            func,
+            args,
+            results: temps.clone(),
+            site,
+        }];
+        for (&l, &t) in locals.iter().zip(&temps) {
+            called.push(Stmt::Assign {
+                dst: l,
+                op: Op::Copy(t),
+            });
+        }
+        let cond = map[base.cond.index()].expect("the prefix defines the test");
+        let (then_, else_) = if base.in_then {
+            (peeled, called)
+        } else {
+            (called, peeled)
+        };
+        out.push(Stmt::If {
+            cond,
+            then_: Block(then_),
+            else_: Block(else_),
+        });
+        for (&r, &l) in results.iter().zip(&locals) {
+            out.push(Stmt::Assign {
+                dst: r,
+                op: Op::Copy(l),
+            });
+        }
+        self.count += 1;
+    }
+
+    /// `st` (a statement of `g`) with `g`'s registers renamed to fresh
+    /// registers of the caller (parameters already mapped to arguments).
+    fn rename_fresh(&mut self, g: &Function, st: &Stmt, map: &mut [Option<VReg>]) -> Stmt {
+        let mut st = st.clone();
+        let mut regs = vec![];
+        each_def(&st, |v| regs.push(v));
+        crate::ir::visit::each_use(&st, |v| regs.push(v));
+        for v in regs {
+            if map[v.index()].is_none() {
+                map[v.index()] = Some(self.fresh(g.vregs[v.index()]));
+            }
+        }
+        rename_stmt(&mut st, &|v| map[v.index()].expect("mapped"));
+        st
     }
 
     fn fresh(&mut self, info: VRegInfo) -> VReg {
@@ -214,7 +416,14 @@ impl Cx<'_> {
     }
 
     /// Emit the inlined call into `out`.
-    fn splice(&mut self, g: &Function, args: &[VReg], results: &[VReg], site: SiteId, out: &mut Vec<Stmt>) {
+    fn splice(
+        &mut self,
+        mut g: Function,
+        args: &[VReg],
+        results: &[VReg],
+        site: SiteId,
+        out: &mut Vec<Stmt>,
+    ) {
         let mut assigned = vec![false; g.vregs.len()];
         walk(&g.body, &mut |s| each_def(s, |v| assigned[v.index()] = true));
         let map: Vec<VReg> = (0..g.vregs.len())
@@ -234,7 +443,7 @@ impl Cx<'_> {
                 op: Op::Copy(a),
             });
         }
-        let mut body = g.body.0.clone();
+        let mut body = std::mem::take(&mut g.body.0);
         for s in &mut body {
             rename_stmt(s, &rename);
         }
@@ -273,6 +482,63 @@ impl Cx<'_> {
             });
         }
     }
+}
+
+/// A function body (in tail form) that starts with a base case: `prefix`
+/// (assignments of operations that cannot raise or touch memory, reading
+/// no parameter it writes), then `if cond` whose arm `arm` (such
+/// assignments too) ends in `return vals`, the other arm being the rest.
+struct BaseCase<'b> {
+    prefix: Vec<&'b Stmt>,
+    cond: VReg,
+    in_then: bool,
+    arm: Vec<&'b Stmt>,
+    vals: Vec<VReg>,
+}
+
+fn base_case<'b>(g: &Function, body: &'b [Stmt]) -> Option<BaseCase<'b>> {
+    let pure = |s: &Stmt| match s {
+        Stmt::Mark(_) => true,
+        Stmt::Assign { dst, op } => {
+            !g.params.contains(dst)
+                && matches!(
+                    op,
+                    Op::Const(_)
+                        | Op::Copy(_)
+                        | Op::Unary(..)
+                        | Op::Binary(..)
+                        | Op::Cmp(..)
+                        | Op::Convert(_)
+                )
+        }
+        _ => false,
+    };
+    let (last, prefix) = body.split_last()?;
+    let Stmt::If { cond, then_, else_ } = last else {
+        return None;
+    };
+    if !prefix.iter().all(pure) {
+        return None;
+    }
+    let leaf = |b: &'b Block| -> Option<(Vec<&'b Stmt>, Vec<VReg>)> {
+        let (ret, arm) = b.0.split_last()?;
+        match ret {
+            Stmt::Return(vals) if arm.iter().all(pure) => Some((arm.iter().collect(), vals.clone())),
+            _ => None,
+        }
+    };
+    let (in_then, (arm, vals)) = match (leaf(then_), leaf(else_)) {
+        (Some(l), _) => (true, l),
+        (None, Some(l)) => (false, l),
+        _ => return None,
+    };
+    Some(BaseCase {
+        prefix: prefix.iter().collect(),
+        cond: *cond,
+        in_then,
+        arm,
+        vals,
+    })
 }
 
 /// Whether the block always leaves (ends in `Return`, `Raise`, `Break` or

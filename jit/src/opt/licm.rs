@@ -34,13 +34,6 @@ pub fn hoist_invariants(m: &mut Module) -> usize {
     n
 }
 
-fn uses_in(stmts: &[Stmt], v: VReg) -> usize {
-    let mut n = 0;
-    let b = Block(stmts.to_vec());
-    walk(&b, &mut |s| each_use(s, |u| n += (u == v) as usize));
-    n
-}
-
 /// Step 1 (see the module comment).
 pub fn promote_single_assignments(f: &mut Function) {
     let n = f.vregs.len();
@@ -53,25 +46,65 @@ pub fn promote_single_assignments(f: &mut Function) {
         .map(|i| f.vregs[i].kind == VRegKind::Local && defs[i] == 1 && !f.params.contains(&VReg(i as u32)))
         .collect();
     let mut promote = vec![];
-    find_promotable(&f.body.0, &candidate, &uses, &mut promote);
+    let mut later = vec![NOT_COUNTED; n];
+    find_promotable(&f.body.0, &candidate, &uses, &mut later, &mut promote);
     for v in promote {
         f.vregs[v.index()].kind = VRegKind::Temp;
     }
 }
 
-fn find_promotable(b: &[Stmt], candidate: &[bool], uses: &[usize], out: &mut Vec<VReg>) {
-    for (k, s) in b.iter().enumerate() {
+/// A register whose reads `find_promotable` is not counting.
+const NOT_COUNTED: usize = usize::MAX;
+
+/// The candidates assigned by a statement of `b` that every read of which
+/// (`uses`) comes after that statement in `b`, then the same in every
+/// nested block. One backward pass per block: `later[v]` counts the reads
+/// of `v`, for the candidates this block assigns, in the statements after
+/// the one being visited (nested statements included); the others are
+/// `NOT_COUNTED`, as they are again on return.
+fn find_promotable(b: &[Stmt], candidate: &[bool], uses: &[usize], later: &mut [usize], out: &mut Vec<VReg>) {
+    let mut assigned_here = vec![];
+    for s in b {
         each_def(s, |v| {
-            if candidate[v.index()] && uses_in(&b[k + 1..], v) == uses[v.index()] {
-                out.push(v);
+            if candidate[v.index()] {
+                later[v.index()] = 0;
+                assigned_here.push(v);
             }
         });
+    }
+    if !assigned_here.is_empty() {
+        for s in b.iter().rev() {
+            each_def(s, |v| {
+                if candidate[v.index()] && later[v.index()] == uses[v.index()] {
+                    out.push(v);
+                }
+            });
+            let mut count = |u: VReg| {
+                if later[u.index()] != NOT_COUNTED {
+                    later[u.index()] += 1;
+                }
+            };
+            each_use(s, &mut count);
+            match s {
+                Stmt::If { then_, else_, .. } => {
+                    walk(then_, &mut |t| each_use(t, &mut count));
+                    walk(else_, &mut |t| each_use(t, &mut count));
+                }
+                Stmt::Loop { body } => walk(body, &mut |t| each_use(t, &mut count)),
+                _ => {}
+            }
+        }
+        for v in assigned_here {
+            later[v.index()] = NOT_COUNTED;
+        }
+    }
+    for s in b {
         match s {
             Stmt::If { then_, else_, .. } => {
-                find_promotable(&then_.0, candidate, uses, out);
-                find_promotable(&else_.0, candidate, uses, out);
+                find_promotable(&then_.0, candidate, uses, later, out);
+                find_promotable(&else_.0, candidate, uses, later, out);
             }
-            Stmt::Loop { body } => find_promotable(&body.0, candidate, uses, out),
+            Stmt::Loop { body } => find_promotable(&body.0, candidate, uses, later, out),
             _ => {}
         }
     }

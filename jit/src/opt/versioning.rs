@@ -23,21 +23,26 @@
 //! of `iv` before the loop, every iteration that reaches an access has
 //! `0 <= i0 <= iv <= n - W`; the entry test (in `I64`) is
 //!
-//! `0 <= i0 <= MAX - K && 0 <= n <= MAX - K && for each (ptr, len, c, w): ptr != 0 &&
+//! `0 <= i0 <= MAX - K - C && 0 <= n <= MAX - K - C && for each (ptr, len, c, w): ptr != 0 &&
 //! n - W + c + w <= len` (`w` the lanes of the access, 1 for a scalar),
 //!
-//! where `K` bounds `s` and every `c + w`, so no `iv + s`, `iv + W` or
-//! `iv + c` of the loop wraps. The test computes only pure operations, so
+//! where `K` bounds `s`, `W` and every `c + w`, and `C` is [`MAX_CONST`]:
+//! every value `iv` takes in the copy is in `0 ..= MAX - C` (`i0`, or a
+//! tested `iv <= n - W` plus `s <= K`), so no `iv + s`, `iv + W` or `iv +
+//! c` of the loop wraps, nor any `iv + c` with `c <= C`, which lets the
+//! copy compute the `iv + c` of an `i32` induction variable in `i64`
+//! ([`super::widen`]). The test computes only pure operations, so
 //! running it is unobservable; when it fails (or no iteration would run)
 //! the original loop runs unchanged.
 
 use super::inline::rename_stmt;
-use super::{each_def, walk};
+use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, Function, Module, Op, Stmt, Ty, VReg, VRegInfo, VRegKind, Word};
 use std::collections::HashMap;
 
-/// The largest constant (`s`, `W`, `c + w`) the proof accepts.
-const MAX_CONST: i64 = 1 << 20;
+/// The largest constant (`s`, `W`, `c + w`) the proof accepts, and the
+/// largest offset `iv + c` of the unchecked copy known not to wrap.
+pub(super) const MAX_CONST: i64 = 1 << 20;
 
 /// Version every eligible loop of `m` (verified; the result verifies too).
 /// Returns the number of loops versioned.
@@ -54,7 +59,7 @@ pub fn version_loops(m: &mut Module) -> usize {
 
 /// Temporaries defined by a constant anywhere in `f` (defined once, so
 /// their value is the same wherever they are read).
-fn const_temps(f: &Function) -> HashMap<VReg, Word> {
+pub(super) fn const_temps(f: &Function) -> HashMap<VReg, Word> {
     let mut m = HashMap::new();
     walk(&f.body, &mut |s| {
         if let Stmt::Assign {
@@ -89,7 +94,7 @@ fn version_block(f: &mut Function, consts: &HashMap<VReg, Word>, b: &mut Block) 
                 match plan(f, consts, &body) {
                     Some(p) => {
                         n += 1;
-                        emit_versioned(f, p, body, &mut b.0);
+                        emit_versioned(f, consts, p, body, &mut b.0);
                     }
                     None => b.0.push(Stmt::Loop { body }),
                 }
@@ -179,7 +184,7 @@ impl Facts<'_> {
 }
 
 /// The head of a loop body: pure temporaries, then `if cond {} else {break}`.
-fn head_of(f: &Function, body: &Block) -> Option<(usize, VReg)> {
+pub(super) fn head_of(f: &Function, body: &Block) -> Option<(usize, VReg)> {
     for (k, s) in body.0.iter().enumerate() {
         match s {
             Stmt::Mark(_) => {}
@@ -228,15 +233,13 @@ fn plan(f: &Function, consts: &HashMap<VReg, Word>, body: &Block) -> Option<Plan
             continue;
         }
         let mut defs = HashMap::new();
-        for s in &body.0[..=write] {
-            walk(&Block(vec![s.clone()]), &mut |s| {
-                if let Stmt::Assign { dst, op } = s {
-                    if f.vregs[dst.index()].kind == VRegKind::Temp {
-                        defs.insert(*dst, op.clone());
-                    }
+        walk_stmts(&body.0[..=write], &mut |s| {
+            if let Stmt::Assign { dst, op } = s {
+                if f.vregs[dst.index()].kind == VRegKind::Temp {
+                    defs.insert(*dst, op.clone());
                 }
-            });
-        }
+            }
+        });
         let facts = Facts {
             f,
             consts,
@@ -276,8 +279,8 @@ fn finish(
     };
     let mut bufs: Vec<(VReg, VReg, i64)> = vec![];
     let mut ok = true;
-    for s in &body.0[head + 1..write] {
-        walk(&Block(vec![s.clone()]), &mut |s| {
+    {
+        walk_stmts(&body.0[head + 1..write], &mut |s| {
             let (ptr, len, index, lanes) = match s {
                 Stmt::Assign {
                     dst,
@@ -340,7 +343,17 @@ fn temp(f: &mut Function, ty: Ty) -> VReg {
     VReg(f.vregs.len() as u32 - 1)
 }
 
-fn assign(f: &mut Function, out: &mut Vec<Stmt>, ty: Ty, op: Op) -> VReg {
+/// A new local of type `ty`.
+pub(super) fn local(f: &mut Function, ty: Ty) -> VReg {
+    f.vregs.push(VRegInfo {
+        ty,
+        kind: VRegKind::Local,
+    });
+    VReg(f.vregs.len() as u32 - 1)
+}
+
+/// `out += [t = op]` for a new temporary `t` of type `ty`; returns `t`.
+pub(super) fn assign(f: &mut Function, out: &mut Vec<Stmt>, ty: Ty, op: Op) -> VReg {
     let d = temp(f, ty);
     out.push(Stmt::Assign { dst: d, op });
     d
@@ -356,7 +369,7 @@ fn as_i64(f: &mut Function, out: &mut Vec<Stmt>, v: VReg) -> VReg {
 }
 
 /// Append the entry test and `if ok { fast copy } else { original }`.
-fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
+fn emit_versioned(f: &mut Function, consts: &HashMap<VReg, Word>, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     let max = if f.ty(p.iv) == Ty::I32 {
         i64::from(i32::MAX)
     } else {
@@ -365,7 +378,7 @@ fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     let i0 = as_i64(f, out, p.iv);
     let n = as_i64(f, out, p.n);
     let zero = assign(f, out, Ty::I64, Op::Const(0));
-    let lim = assign(f, out, Ty::I64, Op::Const((max - p.k) as Word));
+    let lim = assign(f, out, Ty::I64, Op::Const((max - p.k - MAX_CONST) as Word));
     let c1 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Ge, i0, zero));
     let c2 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Ge, n, zero));
     let c3 = assign(f, out, Ty::Bool, Op::Cmp(CmpOp::Le, n, lim));
@@ -406,9 +419,18 @@ fn emit_versioned(f: &mut Function, p: Plan, body: Block, out: &mut Vec<Stmt>) {
     for s in &mut fast.0 {
         rename_stmt(s, &|v| map.get(&v).copied().unwrap_or(v));
     }
+    // With an `i32` induction variable, `iv + c` is also computed in
+    // `i64` in the copy (`widen`).
+    let then_ = if f.ty(p.iv) == Ty::I32 {
+        let (mut before, fast) = super::widen::widen(f, consts, p.iv, p.write, MAX_CONST, &fast);
+        before.push(Stmt::Loop { body: fast });
+        before
+    } else {
+        vec![Stmt::Loop { body: fast }]
+    };
     out.push(Stmt::If {
         cond: ok,
-        then_: Block(vec![Stmt::Loop { body: fast }]),
+        then_: Block(then_),
         else_: Block(vec![Stmt::Loop { body }]),
     });
 }

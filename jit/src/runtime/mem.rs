@@ -3,7 +3,6 @@
 //! `Ptr` passed with length `len` points to `len` elements of the accessed
 //! type, valid for reads and writes, for the whole call; the front end's
 //! runtime guarantees it. Null and bounds checks happen before these run.
-//! Also the front end's zeroed buffers ([`zeroed_words`]).
 
 use crate::ir::{sem, Ty, Word};
 
@@ -37,22 +36,4 @@ pub(crate) fn store(ty: Ty, ptr: Word, index: Word, value: Word) {
             _ => (addr as *mut u64).write_unaligned(value),
         }
     }
-}
-
-/// `n` zero words (at least one), or `None` when the allocator refuses.
-/// Allocated zeroed rather than written: a large request is fresh memory
-/// from the OS, already zero, so its pages are touched first by the
-/// program (as with C's `calloc`), not by a `memset` here.
-pub fn zeroed_words(n: usize) -> Option<Vec<u64>> {
-    let n = n.max(1);
-    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
-    // SAFETY: `layout` has a non-zero size (n >= 1).
-    let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut u64;
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: `p` was allocated by the global allocator with the layout of
-    // `[u64; n]`, which is `Vec<u64>`'s for capacity `n`; its `n` elements
-    // are initialised (zero bytes are a valid `u64`).
-    Some(unsafe { Vec::from_raw_parts(p, n, n) })
 }

@@ -7,8 +7,10 @@
 //! Unsafe code here: [`guard`] turns the context pointer a helper receives
 //! into a reference; [`HelperCtx::output`] lends the writer of the running
 //! call; [`mem`] reads and writes through IR pointers; the native stack
-//! lives in [`stack`].
+//! lives in [`stack`]; the front end's zeroed buffers (a mapping with the
+//! huge-page hint when large) in [`buffer`].
 
+pub mod buffer;
 pub mod mem;
 #[cfg(unix)]
 pub(crate) mod stack;

@@ -90,16 +90,13 @@ pub struct FnGen<'a, A: Target> {
     /// `(t, a)`: the temporary `t = Copy(a)` was not emitted; reading `t`
     /// reads `a` (for the one statement that uses `t`).
     copy_of: Option<(VReg, VReg)>,
-    /// Known lower bounds of `i32` values (`v >= k`), from a dominating
-    /// `if v < k: <jump>`: temporaries, and locals the body never writes.
-    lower: Vec<(VReg, i64)>,
+    /// The last `InlineExit` kept its activation for the next
+    /// `InlineEnter` (`control.rs`): neither emits depth code.
+    depth_pair: bool,
     /// Narrow integer values kept with unspecified upper bits.
     loose: super::loose::Loose,
-    /// Locals some statement writes (facts about them are not kept).
-    written: Vec<bool>,
-    /// The value a temporary copies when that is a local never written or
-    /// another temporary (facts are kept on the root).
-    root: Vec<VReg>,
+    /// Value ranges: which narrow results need no extension.
+    ranges: super::range::Ranges,
 }
 
 mod arith;
@@ -129,36 +126,6 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
-/// Which values some statement of `f` writes (parameters count only if
-/// the body assigns them).
-fn written_locals(f: &Function) -> Vec<bool> {
-    fn walk(b: &Block, w: &mut [bool]) {
-        for s in &b.0 {
-            match s {
-                Stmt::Assign { dst, .. } => w[dst.index()] = true,
-                Stmt::Call { results, .. } | Stmt::CallHelper { results, .. } => {
-                    results.iter().for_each(|r| w[r.index()] = true)
-                }
-                Stmt::If { then_, else_, .. } => {
-                    walk(then_, w);
-                    walk(else_, w);
-                }
-                Stmt::Loop { body } => walk(body, w),
-                _ => {}
-            }
-        }
-    }
-    let mut w = vec![false; f.vregs.len()];
-    walk(&f.body, &mut w);
-    // A temporary is written once, before its uses: facts about it hold.
-    for (i, v) in f.vregs.iter().enumerate() {
-        if v.kind == crate::ir::VRegKind::Temp {
-            w[i] = false;
-        }
-    }
-    w
-}
-
 impl<'a, A: Target> FnGen<'a, A> {
     pub fn new(
         em: &'a mut Emitter<A>,
@@ -167,6 +134,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         alloc: &'a Allocation,
         labels: &'a [DynamicLabel],
         recursion_error: ErrCode,
+        ranges: super::range::Ranges,
     ) -> Self {
         let epilogue = em.new_label();
         let mut uses = vec![0; f.vregs.len()];
@@ -205,37 +173,10 @@ impl<'a, A: Target> FnGen<'a, A> {
             in_rax: None,
             rax_val: None,
             copy_of: None,
-            lower: vec![],
+            depth_pair: false,
             loose: super::loose::Loose::analyse(f),
-            written: written_locals(f),
-            root: vec![],
+            ranges,
         }
-        .with_roots()
-    }
-
-    fn with_roots(mut self) -> Self {
-        let f = self.f;
-        let mut root: Vec<VReg> = (0..f.vregs.len() as u32).map(VReg).collect();
-        fn walk(b: &Block, f: &Function, written: &[bool], root: &mut [VReg]) {
-            for s in &b.0 {
-                match s {
-                    Stmt::Assign { dst, op: Op::Copy(a) }
-                        if f.vregs[dst.index()].kind == crate::ir::VRegKind::Temp && !written[a.index()] =>
-                    {
-                        root[dst.index()] = root[a.index()];
-                    }
-                    Stmt::If { then_, else_, .. } => {
-                        walk(then_, f, written, root);
-                        walk(else_, f, written, root);
-                    }
-                    Stmt::Loop { body } => walk(body, f, written, root),
-                    _ => {}
-                }
-            }
-        }
-        walk(&f.body, f, &self.written, &mut root);
-        self.root = root;
-        self
     }
 
     /// Plant the bugs of `m` (test-only).
@@ -399,7 +340,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             Stmt::If { cond, then_, else_ } => {
                 let c = self.int_in(*cond, RAX);
                 self.e(Inst::Alu(Alu::Test, c, c));
-                self.if_(Cond::Cc(Cc::Ne), then_, else_, None);
+                self.if_(Cond::Cc(Cc::Ne), then_, else_);
             }
             Stmt::Loop { body } if !self.depth.versioning && depth::hoistable(body).is_some() => {
                 self.depth_versioned_loop(s)
@@ -421,9 +362,10 @@ impl<'a, A: Target> FnGen<'a, A> {
                 self.marks.push((at, *k));
             }
             Stmt::InlineEnter(site) => {
-                // The callee's entry, without the call: one activation more.
+                // The callee's entry, without the call: one activation more
+                // (unless the last exit's activation is still held).
                 self.inline.push(*site);
-                if !self.depth.unchecked {
+                if !self.depth.unchecked && !std::mem::take(&mut self.depth_pair) {
                     self.e(Inst::AluI(Alu::Sub, DEPTH, 1));
                     let rec = self.stub(StubKind::Error {
                         code: self.recursion_error,
@@ -434,7 +376,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Stmt::InlineExit => {
                 self.inline.pop();
-                if !self.depth.unchecked {
+                if !self.depth.unchecked && !self.depth_pair {
                     self.e(Inst::AluI(Alu::Add, DEPTH, 1));
                 }
             }
@@ -550,7 +492,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                     (UnOp::Not, Ty::Bool) => self.e(Inst::AluI(Alu::Xor, w, 1)),
                     (UnOp::Not, _) => self.e(Inst::Not(w)),
                 }
-                self.finish_int(d, ty, w);
+                self.finish_int(d, ty, w, &[a]);
             }
             Op::Binary(b, x, y) if ty.is_float() => {
                 let w = self.work_xmm(d, Some(y));
@@ -579,7 +521,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                     if let Some(i) = self.imm32(y) {
                         let xr = self.int_in(x, w);
                         self.e(Inst::ImulI(w, xr, i));
-                        self.finish_int(d, ty, w);
+                        self.finish_int(d, ty, w, &[x, y]);
                         return;
                     }
                 }
@@ -598,7 +540,6 @@ impl<'a, A: Target> FnGen<'a, A> {
                     _ => None,
                 };
                 if let (Some(i), Loc::Gpr(xr)) = (disp, self.loc(x)) {
-                    let exact = ty == Ty::I32 && self.add_stays_i32(x, i);
                     if let (Ok(i), true) = (i32::try_from(i), xr != w) {
                         self.e(Inst::Lea(w, Mem::base(xr, i)));
                     } else {
@@ -609,17 +550,13 @@ impl<'a, A: Target> FnGen<'a, A> {
                             self.imm32(y).expect("immediate"),
                         ));
                     }
-                    if exact {
-                        self.store_int(d, w);
-                    } else {
-                        self.finish_int(d, ty, w);
-                    }
+                    self.finish_int(d, ty, w, &[x, y]);
                     return;
                 }
                 if let (BinOp::Add, Loc::Gpr(xr), Loc::Gpr(yr)) = (b, self.loc(x), self.loc(y)) {
                     if xr != w && yr != w && xr != RSP && yr != RSP {
                         self.e(Inst::Lea(w, Mem::indexed(xr, yr, Scale::S1, 0)));
-                        self.finish_int(d, ty, w);
+                        self.finish_int(d, ty, w, &[x, y]);
                         return;
                     }
                 }
@@ -637,7 +574,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                         }
                     }
                 }
-                self.finish_int(d, ty, w);
+                self.finish_int(d, ty, w, &[x, y]);
             }
             Op::FloorDiv { a, b, on_zero } | Op::FloorMod { a, b, on_zero } => {
                 let div = matches!(op, Op::FloorDiv { .. });

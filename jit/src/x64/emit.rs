@@ -936,6 +936,10 @@ impl Target for dynasmrt::VecAssembler<X64Relocation> {
 pub struct Emitter<A: Target> {
     pub asm: A,
     pub count: usize,
+    /// The register whose value ZF and SF describe: the destination of the
+    /// last instruction, an `add`/`sub`/`and`/`or`/`xor`, when no label was
+    /// bound after it (so every path here ran it).
+    flags_of: Option<Gpr>,
 }
 
 /// `dynasm!` with a memory operand: one arm per addressing shape (index or
@@ -962,7 +966,11 @@ macro_rules! with_mem {
 
 impl<A: Target> Emitter<A> {
     pub fn new(asm: A) -> Self {
-        Emitter { asm, count: 0 }
+        Emitter {
+            asm,
+            count: 0,
+            flags_of: None,
+        }
     }
 
     pub fn new_label(&mut self) -> DynamicLabel {
@@ -971,11 +979,19 @@ impl<A: Target> Emitter<A> {
 
     /// Bind `l` to the current position.
     pub fn bind(&mut self, l: DynamicLabel) {
+        self.flags_of = None;
         dynasm!(self.asm ; .arch x64 ; =>l);
+    }
+
+    /// The register whose value the flags ZF and SF describe here, if any
+    /// (a `test r, r` would set them alike).
+    pub fn flags_of(&self) -> Option<Gpr> {
+        self.flags_of
     }
 
     /// Align to 8 bytes and write a constant-pool word at `l`.
     pub fn pool_word(&mut self, l: DynamicLabel, w: u64) {
+        self.flags_of = None;
         dynasm!(self.asm ; .arch x64 ; .align 8 ; =>l ; .u64 w);
     }
 
@@ -983,6 +999,7 @@ impl<A: Target> Emitter<A> {
     /// entered by a jump (the padding is never executed), so that a short
     /// loop body does not straddle a fetch block.
     pub fn align_jump_target(&mut self) {
+        self.flags_of = None;
         dynasm!(self.asm ; .arch x64 ; .align 16, 0xcc);
     }
 
@@ -994,6 +1011,10 @@ impl<A: Target> Emitter<A> {
     /// Emit one instruction.
     pub fn emit(&mut self, i: Inst) {
         self.count += 1;
+        self.flags_of = match i {
+            Inst::AluI(op, d, _) | Inst::Alu(op, d, _) if !matches!(op, Alu::Cmp | Alu::Test) => Some(d),
+            _ => None,
+        };
         encode(&mut self.asm, i);
     }
 }

@@ -53,10 +53,17 @@ pub struct X64Module {
 }
 
 /// The function as the back end compiles it: simplified, then with its
-/// induction-variable multiplications strength-reduced. Listings print
-/// this, since its virtual registers are the ones the allocator placed.
+/// induction-variable multiplications strength-reduced and its exit tests
+/// rewritten with value ranges. Listings print this, since its virtual
+/// registers are the ones the allocator placed.
 pub fn optimize(f: &crate::ir::Function) -> crate::ir::Function {
-    super::strength::reduce(&super::simplify::simplify(f))
+    prepare(f).0
+}
+
+/// [`optimize`]'s function and its value ranges (what code generation
+/// needs of it).
+pub fn prepare(f: &crate::ir::Function) -> (crate::ir::Function, super::range::Ranges) {
+    super::exits::rewrite(super::strength::reduce(&super::simplify::simplify(f)))
 }
 
 pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError> {
@@ -70,13 +77,13 @@ pub fn compile(m: &Module, opts: &CompileOptions) -> Result<X64Module, JitError>
     };
     let mut frames = vec![];
     for (i, f) in m.functions.iter().enumerate() {
-        let optimized = optimize(f);
+        let (optimized, ranges) = prepare(f);
         let f = &optimized;
         let alloc = regalloc::allocate_with(m, f, opts.mutations, opts.simd);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error)
+        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error, ranges)
             .with_simd(opts.simd)
             .with_mutations(opts.mutations)
             .emit_function(FuncId(i as u32));

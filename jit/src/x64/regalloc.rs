@@ -24,7 +24,8 @@
 //!   integer op either operand —, a `Unary`) shares the location of that
 //!   statement's destination, so `x = x * c + d` is computed in `x`'s register;
 //! - *copies*: `t = Copy(a)` shares `a`'s location when no value sharing that
-//!   location is defined while `t` is live.
+//!   location is defined while `t` is live (another copy of the same value
+//!   joined before does not count: it writes what the location holds).
 //!
 //! Values sharing a location form a group; the group is allocated as one
 //! interval (the hull of its members'). Hints (an argument's ABI register, a
@@ -247,6 +248,14 @@ impl Groups {
         self.parent[v] = r;
         r
     }
+    /// Put `v` (a group of its own, a copy of `g`'s value) into `g`'s
+    /// group, without its definitions.
+    fn join_copy(&mut self, v: usize, g: usize) {
+        let g = self.rep(g);
+        self.defs[v].clear();
+        self.parent[v] = g;
+    }
+
     /// Put `v` (a group of its own) into `g`'s group.
     fn join(&mut self, v: usize, g: usize) {
         let g = self.rep(g);
@@ -305,6 +314,9 @@ fn chains(
         }
         let gu = g.rep(u);
         let ok = match *op {
+            // A copy of a copy: both go to the copy rule (they share the
+            // original's location when nothing overwrites it).
+            Op::Copy(_) | Op::Convert(_) if copy_src[t].is_some() => false,
             Op::Copy(a) | Op::Unary(_, a) => a.index() == t,
             Op::Convert(a) => a.index() == t && noop_convert(f.vregs[t].ty, f.vregs[u].ty),
             Op::Binary(bop, x, y) => {
@@ -434,7 +446,9 @@ pub fn allocate_with(m: &Module, f: &Function, mutations: crate::Mutations, simd
         let ga = g.rep(a);
         let (lo, hi) = (p + 1, last[t]);
         if g.defs[ga].iter().all(|&d| d <= lo || d > hi) {
-            g.join(t, ga);
+            // t's definition writes the value the location already holds:
+            // not a definition that could overwrite another copy's value.
+            g.join_copy(t, ga);
         }
     }
     // The hull and weight of each group, on its representative.
@@ -748,6 +762,26 @@ mod tests {
                 "a loop temporary shares {l:?} with a loop-carried value"
             );
         }
+    }
+
+    #[test]
+    fn a_copy_of_a_copy_shares_the_original_location() {
+        // t1 = p; t2 = i64(t1); p stays live: both copies are p's register
+        // (not a chain of their own into a second register).
+        let mut m = ModuleBuilder::new();
+        let f = m.declare("f", &[Ty::I32], &[Ty::I64, Ty::I32]);
+        let mut b = m.function(f);
+        let p = b.param(0);
+        let t1 = b.op(Ty::I32, Op::Copy(p));
+        let t2 = b.convert(Ty::I64, t1);
+        b.ret(&[t2, p]);
+        m.define(b);
+        let m = m.finish().unwrap();
+        let f = &m.functions[0];
+        let a = allocate(&m, f);
+        check(f, &a).unwrap();
+        assert_eq!(a.loc(t1), a.loc(p));
+        assert_eq!(a.loc(t2), a.loc(p));
     }
 
     #[test]

@@ -7,6 +7,10 @@
 //!   that would raise is left alone);
 //! - integer/Bool identities with a constant (`x & 0`, `x & ~0`, `x | 0`,
 //!   `x ^ 0`, `x + 0`, `x - 0`, `x * 1`, `x * 0`) become constants or copies;
+//! - a sum or difference with a constant of a temporary that is itself one
+//!   (`t = x + c1`, `t + c2`) adds the two constants to `x` (wrapping
+//!   addition is associative): `n - 1 - 1` reads `n`, not the first
+//!   difference, which need not live on;
 //! - a temporary that copies another temporary is replaced by it at every
 //!   use (both are defined once, so they are the same value);
 //! - an `if` on a constant is replaced by the arm it takes;
@@ -15,8 +19,9 @@
 //! - unused pure temporaries are removed, and so are the pure assignments
 //!   of a local that is never read.
 //!
-//! Locals are never folded (they are mutable); floats only fold when every
-//! operand is constant.
+//! Nothing is recorded about locals (they are mutable), though their
+//! assignments simplify like a temporary's definition; floats only fold
+//! when every operand is constant.
 
 use super::regalloc::each_use;
 use crate::ir::{sem, BinOp, Block, Function, Op, Stmt, Ty, VOp, VReg, VRegKind, Word};
@@ -26,6 +31,33 @@ struct Facts {
     alias: Vec<VReg>,
     /// `t = Lane(a, k)` of a vector temporary `a`: (a, k).
     lane: Vec<Option<(VReg, u8)>>,
+    /// `t = x + c` or `x - c` of an integer temporary or never-written
+    /// local `x`: (x, the constant added, wrapped to the type).
+    offset: Vec<Option<(VReg, Word)>>,
+    /// Registers no statement writes (a parameter the body never assigns):
+    /// their value is the same everywhere.
+    fixed: Vec<bool>,
+}
+
+impl Facts {
+    /// A new constant temporary of `g` holding `w`, defined in `out`.
+    fn new_const(&mut self, g: &mut Function, ty: Ty, w: Word, out: &mut Vec<Stmt>) -> VReg {
+        g.vregs.push(crate::ir::VRegInfo {
+            ty,
+            kind: VRegKind::Temp,
+        });
+        let v = VReg(g.vregs.len() as u32 - 1);
+        self.konst.push(Some(w));
+        self.alias.push(v);
+        self.lane.push(None);
+        self.offset.push(None);
+        self.fixed.push(false);
+        out.push(Stmt::Assign {
+            dst: v,
+            op: Op::Const(w),
+        });
+        v
+    }
 }
 
 /// The simplified copy of `f`.
@@ -36,10 +68,19 @@ pub fn simplify(f: &Function) -> Function {
         konst: vec![None; n],
         alias: (0..n as u32).map(VReg).collect(),
         lane: vec![None; n],
+        offset: vec![None; n],
+        fixed: {
+            let mut fixed: Vec<bool> = g.vregs.iter().map(|r| r.kind == VRegKind::Local).collect();
+            crate::ir::visit::walk(&g.body, &mut |s| {
+                crate::ir::visit::each_def(s, |v| fixed[v.index()] = false)
+            });
+            fixed
+        },
     };
     let body = std::mem::take(&mut g.body);
-    g.body = fold_block(&g, body, &mut facts);
+    g.body = fold_block(&mut g, body, &mut facts);
     // Remove unused pure temporaries until none is left (a removal can free others).
+    let n = g.vregs.len();
     for _ in 0..8 {
         let mut uses = vec![0u32; n];
         count_uses(&g.body, &mut uses);
@@ -222,7 +263,51 @@ fn rebuilt(f: &Function, dst: VReg, op: &Op, lane: &[Option<(VReg, u8)>]) -> Opt
     (same && f.ty(a) == f.ty(dst)).then_some(Op::Copy(a))
 }
 
-fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
+/// `x + c2` (or `- c2`) of a temporary `t = x + c1` (`x` an integer
+/// temporary or never-written local): `x + (c1 + c2)`, wrapping, which is
+/// exact for every `x` (wrapping addition is associative), so `n - 1 - 1`
+/// reads `n`.
+fn reassociated(ty: Ty, op: &Op, facts: &Facts) -> Option<(VReg, Word)> {
+    if !ty.is_int() {
+        return None;
+    }
+    let (t, c2) = match *op {
+        Op::Binary(BinOp::Add, a, b) => match (facts.konst[a.index()], facts.konst[b.index()]) {
+            (None, Some(c)) => (a, c),
+            (Some(c), None) => (b, c),
+            _ => return None,
+        },
+        Op::Binary(BinOp::Sub, a, b) => (a, sem::unary(crate::ir::UnOp::Neg, ty, facts.konst[b.index()]?)),
+        _ => return None,
+    };
+    let (x, c1) = facts.offset[t.index()]?;
+    Some((x, sem::binary(BinOp::Add, ty, c1, c2)))
+}
+
+/// The (base, constant) of `t = x + c` / `x - c` with `x` an integer
+/// temporary or never-written local and `c` a constant.
+fn offset_of(f: &Function, ty: Ty, op: &Op, facts: &Facts) -> Option<(VReg, Word)> {
+    if !ty.is_int() {
+        return None;
+    }
+    let temp = |v: VReg| {
+        (f.vregs[v.index()].kind == VRegKind::Temp || facts.fixed[v.index()])
+            && facts.konst[v.index()].is_none()
+    };
+    match *op {
+        Op::Binary(BinOp::Add, a, b) => match (facts.konst[a.index()], facts.konst[b.index()]) {
+            (None, Some(c)) if temp(a) => Some((a, c)),
+            (Some(c), None) if temp(b) => Some((b, c)),
+            _ => None,
+        },
+        Op::Binary(BinOp::Sub, a, b) if temp(a) => {
+            Some((a, sem::unary(crate::ir::UnOp::Neg, ty, facts.konst[b.index()]?)))
+        }
+        _ => None,
+    }
+}
+
+fn fold_block(g: &mut Function, b: Block, facts: &mut Facts) -> Block {
     let mut out = Vec::with_capacity(b.0.len());
     let mut work: Vec<Stmt> = b.0;
     work.reverse();
@@ -234,17 +319,29 @@ fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
         match s {
             Stmt::Assign { dst, mut op } => {
                 let d = dst.index();
-                if let Some(o) = rebuilt(f, dst, &op, &facts.lane) {
+                let ty = g.ty(dst);
+                if let Some(o) = rebuilt(g, dst, &op, &facts.lane) {
                     op = o;
                 }
-                if f.vregs[d].kind == VRegKind::Temp {
-                    if let Some(o) = fold(f, f.ty(dst), &op, &facts.konst) {
-                        op = o;
-                    }
+                // A local's operation simplifies too (`x + 0` is a copy),
+                // but nothing is recorded about the mutable local.
+                if let Some(o) = fold(g, ty, &op, &facts.konst) {
+                    op = o;
+                }
+                if let Some((x, k)) = reassociated(ty, &op, facts) {
+                    op = if k == 0 {
+                        Op::Copy(x)
+                    } else {
+                        let kv = facts.new_const(g, ty, k, &mut out);
+                        Op::Binary(BinOp::Add, x, kv)
+                    };
+                }
+                if g.vregs[d].kind == VRegKind::Temp {
+                    facts.offset[d] = offset_of(g, ty, &op, facts);
                     match op {
                         Op::Const(w) => facts.konst[d] = Some(w),
-                        Op::Copy(a) if f.vregs[a.index()].kind == VRegKind::Temp => facts.alias[d] = a,
-                        Op::Vector(VOp::Lane(a, k)) if f.vregs[a.index()].kind == VRegKind::Temp => {
+                        Op::Copy(a) if g.vregs[a.index()].kind == VRegKind::Temp => facts.alias[d] = a,
+                        Op::Vector(VOp::Lane(a, k)) if g.vregs[a.index()].kind == VRegKind::Temp => {
                             facts.lane[d] = Some((a, k))
                         }
                         _ => {}
@@ -259,13 +356,13 @@ fn fold_block(f: &Function, b: Block, facts: &mut Facts) -> Block {
                     work.extend(arm.0.into_iter().rev());
                 }
                 None => {
-                    let then_ = fold_block(f, then_, facts);
-                    let else_ = fold_block(f, else_, facts);
+                    let then_ = fold_block(g, then_, facts);
+                    let else_ = fold_block(g, else_, facts);
                     out.push(Stmt::If { cond, then_, else_ });
                 }
             },
             Stmt::Loop { body } => {
-                let body = fold_block(f, body, facts);
+                let body = fold_block(g, body, facts);
                 out.push(Stmt::Loop { body });
             }
             s => out.push(s),

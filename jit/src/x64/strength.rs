@@ -534,7 +534,7 @@ fn replace_def(b: &mut Block, t: VReg, op: Op) {
 
 /// The statements with `adv` before every `continue` of the loop they
 /// belong to (not of loops nested in them).
-fn before_continues(st: Vec<Stmt>, adv: &Stmt) -> Vec<Stmt> {
+pub(crate) fn before_continues(st: Vec<Stmt>, adv: &Stmt) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(st.len());
     for s in st {
         match s {

@@ -26,18 +26,18 @@ pub(super) fn wrap(text: &str, indent: usize, width: usize) -> Vec<(usize, Strin
     out
 }
 
-fn opens(t: &Tok) -> bool {
+fn opens(t: &Tok<'_>) -> bool {
     matches!(t, Tok::Lpar | Tok::Lsqb | Tok::Lbrace)
 }
 
-fn closes(t: &Tok) -> bool {
+fn closes(t: &Tok<'_>) -> bool {
     matches!(t, Tok::Rpar | Tok::Rsqb | Tok::Rbrace)
 }
 
 /// Wrap `text[range]` at `level` levels deeper than `indent`.
 fn split(
     text: &str,
-    toks: &[(usize, Tok, usize)],
+    toks: &[(usize, Tok<'_>, usize)],
     range: (usize, usize),
     level: usize,
     indent: usize,

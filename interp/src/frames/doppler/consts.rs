@@ -208,6 +208,7 @@ impl Interp<'_> {
     fn short_repr(&self, v: &Value) -> String {
         match v {
             Value::Ptr(_) => "a pointer".to_string(),
+            Value::Ref(_) => "a reference".to_string(),
             Value::List(_) => "a list".to_string(),
             Value::Dict(_) => "a dict".to_string(),
             Value::Meta(_) => "a MetaArg".to_string(),
@@ -283,8 +284,13 @@ impl Interp<'_> {
                     .note_import(&self.modname(f), "__spy__", "EmptyDictType");
                 sh.name("EmptyDictType", range)
             }
-            TypeKind::Ptr { item, gc } => {
-                let name = if gc { "gc_ptr" } else { "raw_ptr" };
+            TypeKind::Ptr { item, gc } | TypeKind::Ref { item, gc } => {
+                let name = match (self.vm.types.kind(t), gc) {
+                    (TypeKind::Ptr { .. }, true) => "gc_ptr",
+                    (TypeKind::Ptr { .. }, false) => "raw_ptr",
+                    (_, true) => "gc_ref",
+                    (_, false) => "raw_ref",
+                };
                 f.shift()?.note_import(&self.modname(f), "unsafe", name);
                 let item = self.type_expr(f, item, range)?;
                 let generic = sh.name(name, range);
@@ -313,6 +319,10 @@ impl Interp<'_> {
             TypeKind::File => {
                 f.shift()?.note_import(&self.modname(f), "_file", "file");
                 sh.name("file", range)
+            }
+            TypeKind::RawBuffer => {
+                f.shift()?.note_import(&self.modname(f), "rawbuffer", "RawBuffer");
+                sh.name("RawBuffer", range)
             }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
@@ -353,6 +363,7 @@ impl Interp<'_> {
                 let t = self.type_expr(f, t, range)?;
                 sh.attribute(t, "__make__", range)
             }
+            Builtin::Rb(r) => imported(self, "rawbuffer", r.name()),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());
                 return Err(self.cannot_redshift(f, what, range));
@@ -368,6 +379,8 @@ impl Interp<'_> {
             Builtin::Alloc { gc: false } => imported(self, "unsafe", "raw_alloc"),
             Builtin::PtrType { gc: true } => imported(self, "unsafe", "gc_ptr"),
             Builtin::PtrType { gc: false } => imported(self, "unsafe", "raw_ptr"),
+            Builtin::RefType { gc: true } => imported(self, "unsafe", "gc_ref"),
+            Builtin::RefType { gc: false } => imported(self, "unsafe", "raw_ref"),
             Builtin::SimdType => imported(self, "simd", "SIMD"),
             Builtin::PtrSimdLoad => imported(self, "simd", "ptr_simd_load"),
             Builtin::SimdWidthOf => imported(self, "simd", "simd_width_of"),

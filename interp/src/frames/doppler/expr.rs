@@ -114,7 +114,7 @@ impl Interp<'_> {
                 }
                 Ok(())
             }
-            TypeKind::List(item) => self.residual_eq_methods(f, item, range),
+            TypeKind::List(item) | TypeKind::Ref { item, .. } => self.residual_eq_methods(f, item, range),
             _ => Ok(()),
         }
     }
@@ -627,14 +627,14 @@ impl Interp<'_> {
         if !is_runtime(obj) {
             return None;
         }
-        let owner = match self.vm.types.kind(obj.ty) {
+        let field = match self.vm.types.kind(obj.ty) {
             TypeKind::Ptr { item, .. } if attr.name == "itemtype" => {
                 return Some(Ok(Typed::blue(TypeId::TYPE, Value::Type(*item))));
             }
-            TypeKind::Ptr { item, .. } => *item,
-            _ => obj.ty,
+            // through a pointer or reference: a struct field by reference
+            TypeKind::Ptr { .. } | TypeKind::Ref { .. } => self.vm.types.mem_field(obj.ty, &attr.name)?.ty,
+            _ => self.vm.types.field_type(obj.ty, &attr.name)?,
         };
-        let field = self.vm.types.field_type(owner, &attr.name)?;
         Some(self.shift_attribute(f, obj, &attr.name, field, range))
     }
 
@@ -699,7 +699,7 @@ impl Interp<'_> {
         Ok(Self::residual_value(ty, sh.subscript(o, vec![slice], range)))
     }
 
-    /// `obj.attr = v` while shifting (pointers to structs).
+    /// `obj.attr = v` while shifting (pointers and references to structs).
     pub(crate) fn shift_set_attr(
         &mut self,
         f: &Frame,
@@ -708,10 +708,7 @@ impl Interp<'_> {
         v: Typed,
         range: TextRange,
     ) -> Option<Eval<()>> {
-        let TypeKind::Ptr { item, .. } = *self.vm.types.kind(obj.ty) else {
-            return None;
-        };
-        let field = self.vm.types.field_type(item, &attr.name)?;
+        let field = self.vm.types.mem_field(obj.ty, &attr.name)?.field;
         Some((|| {
             let v = self.convert_to(f, v, field, range, None)?;
             let o = self.residual(f, obj, range)?;

@@ -308,13 +308,13 @@ pub fn var_decl(
 
 // ---------------------------------------------------------------- imports
 
-pub fn dotted_name(ctx: &ParseCtx, first: String, rest: Vec<String>, l: usize, r: usize) -> Identifier {
-    let mut name = first;
+pub fn dotted_name(ctx: &ParseCtx, first: &str, rest: Vec<&str>, l: usize, r: usize) -> Identifier {
+    let mut name = first.to_string();
     for part in rest {
         name.push('.');
-        name.push_str(&part);
+        name.push_str(part);
     }
-    ctx.ident(name, l, r)
+    ctx.ident(&name, l, r)
 }
 
 pub fn import(
@@ -373,7 +373,7 @@ pub fn import_from(
         None => {
             ctx.defer_at(not_implemented("relative imports"), range(l, r));
             let (dl, dr) = dots[0];
-            return Ok(placeholder(ctx.ident(String::new(), dl, dr)));
+            return Ok(placeholder(ctx.ident("", dl, dr)));
         }
     };
     let names = match targets {

@@ -9,8 +9,8 @@ use crate::syntax::token::Tok;
 /// Keywords CPython lets follow a number without a space (`1if x else 2`).
 const KEYWORDS_AFTER_NUMBER: [&str; 8] = ["and", "else", "for", "if", "in", "is", "not", "or"];
 
-impl Lexer<'_> {
-    pub(super) fn number(&mut self, start: usize) -> Result<Spanned, LexError> {
+impl<'src> Lexer<'src> {
+    pub(super) fn number(&mut self, start: usize) -> Result<Spanned<'src>, LexError> {
         let b = self.bytes;
         if b[start] == b'0' {
             let radix = match b.get(start + 1).map(|c| c | 0x20) {
@@ -55,7 +55,7 @@ impl Lexer<'_> {
         self.error(ParseErrorKind::InvalidNumber(what), start, end)
     }
 
-    fn radix_int(&mut self, start: usize, radix: u32, name: &'static str) -> Result<Spanned, LexError> {
+    fn radix_int(&mut self, start: usize, radix: u32, name: &'static str) -> Result<Spanned<'src>, LexError> {
         let b = self.bytes;
         let invalid = match radix {
             16 => "invalid hexadecimal literal",
@@ -110,7 +110,7 @@ impl Lexer<'_> {
         Ok((start, Tok::Int(value), p))
     }
 
-    fn decimal(&mut self, start: usize) -> Result<Spanned, LexError> {
+    fn decimal(&mut self, start: usize) -> Result<Spanned<'src>, LexError> {
         let b = self.bytes;
         let int_end = self.decimal_digits(start, start)?;
         let mut p = int_end;

@@ -76,10 +76,15 @@ impl Buf {
     }
 }
 
-impl Lexer<'_> {
+impl<'src> Lexer<'src> {
     /// Lex a string whose prefix spans `start..quote` and whose opening
     /// quote is at `quote`.
-    pub(super) fn string(&mut self, start: usize, quote: usize, prefix: Prefix) -> Result<Spanned, LexError> {
+    pub(super) fn string(
+        &mut self,
+        start: usize,
+        quote: usize,
+        prefix: Prefix,
+    ) -> Result<Spanned<'src>, LexError> {
         let b = self.bytes;
         let q = b[quote];
         let triple = b.get(quote + 1) == Some(&q) && b.get(quote + 2) == Some(&q);

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn toks(src: &str) -> Vec<Tok> {
+fn toks(src: &str) -> Vec<Tok<'_>> {
     tokenize(src)
         .unwrap_or_else(|e| panic!("lex error {e} in {src:?}"))
         .into_iter()
@@ -17,8 +17,8 @@ fn err(src: &str) -> ParseErrorKind {
     }
 }
 
-fn name(s: &str) -> Tok {
-    Tok::Name(s.to_owned())
+fn name(s: &str) -> Tok<'_> {
+    Tok::Name(s)
 }
 
 #[test]

@@ -131,9 +131,6 @@ pub fn binop(op: BinOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
 
 /// `a OP b` comparison on primitive values with full dispatch.
 pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
-    if op == CmpOp::NotIn {
-        return Err(operator_not_implemented(op.symbol()));
-    }
     let sig = cmpop_signature(op, a.ty(), b.ty()).ok_or_else(|| cannot_do_cmpop(op, a.ty(), b.ty()))?;
     let (a, b) = (convert(a, sig.operand), convert(b, sig.operand));
     run_cmpop(op, sig.operand, a, b)
@@ -372,9 +369,10 @@ mod tests {
             e(cmpop(CmpOp::Is, Scalar::I32(1), Scalar::I32(1))),
             "TypeError: cannot do `i32` is `i32`"
         );
+        // `not in` is `in`'s negation (spec §6): no primitive contains another
         assert_eq!(
             e(cmpop(CmpOp::NotIn, Scalar::I32(1), Scalar::I32(1))),
-            "WIP: Operator not implemented yet: not in"
+            "TypeError: cannot do `i32` not in `i32`"
         );
         assert_eq!(
             e(unaryop(UnaryOp::Neg, Scalar::U8(1))),

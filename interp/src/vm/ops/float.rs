@@ -42,8 +42,9 @@ pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
         CmpOp::LtE => x <= y,
         CmpOp::Gt => x > y,
         CmpOp::GtE => x >= y,
-        CmpOp::NotIn => return Err(operator_not_implemented(op.symbol())),
-        CmpOp::Is | CmpOp::IsNot | CmpOp::In => return Err(cannot_do_cmpop(op, a.ty(), b.ty())),
+        CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
+            return Err(cannot_do_cmpop(op, a.ty(), b.ty()))
+        }
     };
     Ok(Scalar::Bool(r))
 }

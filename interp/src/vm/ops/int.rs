@@ -90,8 +90,9 @@ pub fn cmpop(op: CmpOp, a: Scalar, b: Scalar) -> Result<Scalar, OpError> {
         CmpOp::LtE => x <= y,
         CmpOp::Gt => x > y,
         CmpOp::GtE => x >= y,
-        CmpOp::NotIn => return Err(operator_not_implemented(op.symbol())),
-        CmpOp::Is | CmpOp::IsNot | CmpOp::In => return Err(cannot_do_cmpop(op, a.ty(), b.ty())),
+        CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
+            return Err(cannot_do_cmpop(op, a.ty(), b.ty()))
+        }
     };
     Ok(Scalar::Bool(r))
 }
@@ -458,7 +459,7 @@ mod tests {
         assert_eq!(err(c(CmpOp::Is, 1, 1)), "TypeError: cannot do `i32` is `i32`");
         assert_eq!(
             err(c(CmpOp::NotIn, 1, 1)),
-            "WIP: Operator not implemented yet: not in"
+            "TypeError: cannot do `i32` not in `i32`"
         );
     }
 

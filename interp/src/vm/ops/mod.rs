@@ -22,6 +22,7 @@
 //! | [`format`]   | `str()`/`repr()` of primitives, `repr(str)`                 |
 //! | [`quote`]    | the string-literal escaper and its policies (repr, source)  |
 //! | [`str`]      | byte-based str operations                                   |
+//! | [`rawbuffer`] | `rawbuffer.RawBuffer`: byte spans, little-endian scalars  |
 //!
 //! Decisions where upstream is silent or crashes are listed in
 //! `spec/notes-ops-decisions.md`.
@@ -42,6 +43,7 @@ pub mod int;
 pub mod math;
 pub mod memops;
 pub mod quote;
+pub mod rawbuffer;
 pub mod seq;
 pub mod signatures;
 pub mod str;

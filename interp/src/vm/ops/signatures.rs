@@ -137,6 +137,9 @@ pub enum BuiltinImpl {
     /// `ptr_simd_store(p, i, v)`: `v` a SIMD vector, `p` a pointer to its
     /// lane type, `i` converted to `i32`.
     SimdStore,
+    /// `rawbuffer.rb_alloc(n)`, `rb_set_i32(b, offset, v)`... (every
+    /// argument converted to its parameter's type): effects.
+    Rb(crate::vm::ops::rawbuffer::RbFn),
 }
 
 impl BuiltinImpl {
@@ -152,6 +155,7 @@ impl BuiltinImpl {
                 | BuiltinImpl::SimdLoad { .. }
                 | BuiltinImpl::SimdStore
                 | BuiltinImpl::Mem(_)
+                | BuiltinImpl::Rb(_)
         )
     }
 }
@@ -238,6 +242,22 @@ pub fn builtin_signature(
                 params: vec![Some(operand); 2],
             })
         }),
+        Builtin::Rb(rb) => {
+            use crate::vm::ops::rawbuffer::RbFn;
+            let (params, result) = match rb {
+                RbFn::Alloc => (vec![Some(TypeId::I32)], TypeId::RAW_BUFFER),
+                RbFn::Set(t) => (
+                    vec![Some(TypeId::RAW_BUFFER), Some(TypeId::I32), Some(TypeId::prim(t))],
+                    TypeId::NONE,
+                ),
+                RbFn::Get(t) => (vec![Some(TypeId::RAW_BUFFER), Some(TypeId::I32)], TypeId::prim(t)),
+            };
+            arity(args.len(), params.len(), params.len()).map(|_| BuiltinSig {
+                imp: BuiltinImpl::Rb(rb),
+                result: Some(result),
+                params,
+            })
+        }
         Builtin::Math(m) => arity(args.len(), m.arity(), m.arity()).map(|_| BuiltinSig {
             imp: BuiltinImpl::Math(m),
             result: Some(TypeId::F64),
@@ -954,9 +974,11 @@ pub fn subscript_signature(
         TypeKind::Dict { key, value, .. } => {
             one("dicts").and_then(|_| sig(SubscriptImpl::DictItem, *value, Some(*key)))
         }
-        TypeKind::Ptr { item, .. } => {
-            one("pointers").and_then(|_| sig(SubscriptImpl::PtrItem, *item, Some(TypeId::I32)))
-        }
+        // a struct item is reached by reference (`gc_ref[T]`/`raw_ref[T]`)
+        TypeKind::Ptr { item, .. } => one("pointers").and_then(|_| {
+            let result = types.ptr_item_result(obj).unwrap_or(*item);
+            sig(SubscriptImpl::PtrItem, result, Some(TypeId::I32))
+        }),
         _ if obj == TypeId::EMPTY_LIST => {
             // `[][i]` is always out of range; its item type is unknown.
             one("lists").and_then(|_| sig(SubscriptImpl::ListItem, TypeId::DYNAMIC, Some(TypeId::I32)))
@@ -981,7 +1003,12 @@ pub fn store_signature(
     if !stores {
         return None;
     }
-    subscript_signature(types, obj, idx)
+    let sig = subscript_signature(types, obj, idx)?;
+    // a pointer stores its item type, whatever a read of an item gives
+    Some(sig.map(|s| match types.kind(obj) {
+        TypeKind::Ptr { item, .. } => SubscriptSig { result: *item, ..s },
+        _ => s,
+    }))
 }
 
 #[cfg(test)]

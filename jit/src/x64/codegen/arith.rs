@@ -87,11 +87,20 @@ impl<'a, A: Target> FnGen<'a, A> {
     ///   `-ceil(a / d) = -1 - floor((a - 1) / d)`.
     ///
     /// The remainder is `a - q * c` (wrapping; exact since `q` is the floor
-    /// quotient), or a mask for a positive power of two.
+    /// quotient), or a mask for a positive power of two. A signed dividend
+    /// the value ranges prove non-negative takes the unsigned sequence, and
+    /// every plan is made for the largest dividend the range allows.
     fn divmod_const(&mut self, d: VReg, ty: Ty, a: VReg, c: u64, div: bool) {
         let bits = ty.bits();
-        if !ty.is_signed() {
-            let n_max = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let range = self.ranges.get(a);
+        let ci = c as i64;
+        // A signed dividend known non-negative, by a positive constant: the
+        // unsigned sequence (floor and truncation agree there).
+        let as_unsigned = !ty.is_signed() || (ci > 0 && range.is_some_and(|r| r.lo >= 0));
+        if as_unsigned {
+            // The largest dividend: the range's, else the type's.
+            let top = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let n_max = range.map_or(top, |r| u64::try_from(r.hi).unwrap_or(top).min(top));
             self.int_into(a, RAX);
             if let (false, UDiv::Shift(k)) = (div, divconst::plan(c, n_max)) {
                 // a % 2^k: the low k bits (k = 0: zero).
@@ -108,7 +117,6 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             return;
         }
-        let ci = c as i64;
         let top = 1u64 << (bits - 1);
         self.int_into(a, RAX);
         if ci == 1 || ci == -1 {
@@ -150,14 +158,12 @@ impl<'a, A: Target> FnGen<'a, A> {
         };
         self.udiv_const(dv, n_max);
         self.e(Inst::Alu(Alu::Xor, RDX, RCX));
+        // Both results are exact 64-bit values in the type's range (only
+        // MIN // -1 leaves it, handled above): canonical as they are.
         if div {
-            // Only MIN // -1 leaves the range, and it is handled above; the
-            // extension keeps the canonical form explicit.
-            self.canon(ty, RDX);
             self.store_int(d, RDX);
         } else {
             self.rem_from_quotient(a, c);
-            self.canon(ty, RAX);
             self.store_int(d, RAX);
         }
     }
@@ -294,6 +300,8 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
         let ra = self.int_in(a, RAX);
         match self.imm32(b) {
+            // The last instruction computed `a` (`sub; jne`): its flags.
+            Some(0) if matches!(cc, Cc::E | Cc::Ne) && self.em.flags_of() == Some(ra) => {}
             Some(0) if matches!(cc, Cc::E | Cc::Ne) => self.e(Inst::Alu(Alu::Test, ra, ra)),
             Some(i) => self.e(Inst::AluI(Alu::Cmp, ra, i)),
             None => {
@@ -347,11 +355,6 @@ impl<'a, A: Target> FnGen<'a, A> {
             return;
         }
         if !from.is_float() {
-            self.int_into(a, RAX);
-            // cvtsi2sd/ss write only the low lane: zeroing the register
-            // first breaks the dependency on its last writer (otherwise a
-            // chain through every conversion of a loop).
-            self.e(Inst::Sse(Sse::Xorpd, X14, X14));
             let f32 = to == Ty::F32;
             let cvt = |x: Xmm, r: Gpr| {
                 if f32 {
@@ -360,25 +363,35 @@ impl<'a, A: Target> FnGen<'a, A> {
                     Inst::Cvtsi2sd(x, r)
                 }
             };
-            if from == Ty::U64 {
-                // >= 2^63: halve with round-to-odd, convert, double (exact rounding).
-                let (big, done) = (self.label(), self.label());
-                self.e(Inst::Alu(Alu::Test, RAX, RAX));
-                self.e(Inst::Jcc(Cc::S, big));
-                self.e(cvt(X14, RAX));
-                self.e(Inst::Jmp(done));
-                self.em.bind(big);
-                self.e(Inst::MovRR(RCX, RAX));
-                self.e(Inst::ShiftI(Sh::Shr, RCX, 1));
-                self.e(Inst::AluI(Alu::And, RAX, 1));
-                self.e(Inst::Alu(Alu::Or, RCX, RAX));
-                self.e(cvt(X14, RCX));
-                self.e(Inst::Sse(if f32 { Sse::Addss } else { Sse::Addsd }, X14, X14));
-                self.em.bind(done);
-            } else {
-                self.e(cvt(X14, RAX));
+            // Straight from the source register into the destination's.
+            let x = self.work_xmm(d, None);
+            // cvtsi2sd/ss write only the low lane: zeroing the register
+            // first breaks the dependency on its last writer (otherwise a
+            // chain through every conversion of a loop).
+            if from != Ty::U64 {
+                let r = self.int_in(a, RAX);
+                self.e(Inst::Sse(Sse::Xorpd, x, x));
+                self.e(cvt(x, r));
+                self.store_float(d, x);
+                return;
             }
-            self.store_float(d, X14);
+            self.int_into(a, RAX);
+            self.e(Inst::Sse(Sse::Xorpd, x, x));
+            // >= 2^63: halve with round-to-odd, convert, double (exact rounding).
+            let (big, done) = (self.label(), self.label());
+            self.e(Inst::Alu(Alu::Test, RAX, RAX));
+            self.e(Inst::Jcc(Cc::S, big));
+            self.e(cvt(x, RAX));
+            self.e(Inst::Jmp(done));
+            self.em.bind(big);
+            self.e(Inst::MovRR(RCX, RAX));
+            self.e(Inst::ShiftI(Sh::Shr, RCX, 1));
+            self.e(Inst::AluI(Alu::And, RAX, 1));
+            self.e(Inst::Alu(Alu::Or, RCX, RAX));
+            self.e(cvt(x, RCX));
+            self.e(Inst::Sse(if f32 { Sse::Addss } else { Sse::Addsd }, x, x));
+            self.em.bind(done);
+            self.store_float(d, x);
             return;
         }
         // From a float: widen F32 to F64 first (exact), then work in F64.

@@ -6,8 +6,8 @@
 //! loop, whose top is aligned).
 
 use super::FnGen;
-use crate::ir::{Block, Class, CmpOp, Op, Stmt, Ty, VReg};
-use crate::x64::emit::{Cc, Inst, Target};
+use crate::ir::{Block, Class, Op, Stmt};
+use crate::x64::emit::{Cc, Inst, Target, RAX};
 use crate::x64::regalloc::{commutes, each_use, Loc};
 use dynasmrt::DynamicLabel;
 
@@ -56,6 +56,30 @@ pub(super) fn swap_cc(c: Cc) -> Cc {
     }
 }
 
+/// Whether some statement of `st` continues the loop they are in (not
+/// loops nested in them).
+fn continues(st: &[Stmt]) -> bool {
+    st.iter().any(|s| match s {
+        Stmt::Continue => true,
+        Stmt::If { then_, else_, .. } => continues(&then_.0) || continues(&else_.0),
+        _ => false,
+    })
+}
+
+/// Whether `st` starts with straight-line statements that neither call a
+/// JIT function nor leave (assignments, stores, markers) and then an
+/// `InlineEnter`.
+fn enter_follows(st: &[Stmt]) -> bool {
+    for s in st {
+        match s {
+            Stmt::InlineEnter(_) => return true,
+            Stmt::Assign { .. } | Stmt::Store { .. } | Stmt::Mark(_) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// Whether control never falls out of the end of `b`.
 pub(crate) fn ends_in_jump(b: &Block) -> bool {
     match b.0.last() {
@@ -71,7 +95,6 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     pub(super) fn stmts(&mut self, st: &[Stmt]) {
-        let facts = self.lower.len();
         let mut i = 0;
         while i < st.len() {
             // A comparison used only by the next `if`: compare and branch.
@@ -84,22 +107,8 @@ impl<'a, A: Target> FnGen<'a, A> {
             ) = (&st[i], st.get(i + 1))
             {
                 if cond == dst && self.uses[dst.index()] == 1 {
-                    // `x < k` false: x >= k (x an i32 value that is never
-                    // reassigned) in the else arm, and after the `if` when
-                    // the then arm always jumps away and there is no else.
-                    let fact = match (self.imm32(*y), c) {
-                        (Some(k), CmpOp::Lt | CmpOp::Le)
-                            if self.f.ty(*x) == Ty::I32 && !self.written[x.index()] =>
-                        {
-                            Some((self.root[x.index()], i64::from(k) + i64::from(*c == CmpOp::Le)))
-                        }
-                        _ => None,
-                    };
                     let cond = self.compare(*c, *x, *y);
-                    self.if_(cond, then_, else_, fact);
-                    if let Some(fact) = fact.filter(|_| ends_in_jump(then_) && else_.0.is_empty()) {
-                        self.lower.push(fact);
-                    }
+                    self.if_(cond, then_, else_);
                     i += 2;
                     continue;
                 }
@@ -179,6 +188,43 @@ impl<'a, A: Target> FnGen<'a, A> {
                     }
                 }
             }
+            // `r = call; d = x op r` (`+ - & | ^`, d in a register) or
+            // `r = call; d = r`: r is read where the call leaves it, in rax.
+            if let (Stmt::Call { results, .. }, Some(Stmt::Assign { dst: d, op })) = (&st[i], st.get(i + 1)) {
+                if let [r] = results.as_slice() {
+                    let consumer = match *op {
+                        Op::Binary(b, x, y) => {
+                            let other = if x == *r { y } else { x };
+                            (x == *r) != (y == *r)
+                                && !matches!(b, crate::ir::BinOp::Mul)
+                                && self.f.ty(other).class() == Class::Int
+                                && matches!(self.loc(*d), Loc::Gpr(w) if w != RAX)
+                        }
+                        Op::Copy(a) => a == *r,
+                        _ => false,
+                    };
+                    if consumer
+                        && self.uses[r.index()] == 1
+                        && self.f.vregs[r.index()].kind == crate::ir::VRegKind::Temp
+                        && self.f.ty(*r).class() == Class::Int
+                        && self.f.ty(*d).class() == Class::Int
+                        && self.in_rax.is_none()
+                    {
+                        self.rax_val = Some(*r);
+                        self.stmt(&st[i]);
+                        self.stmt(&st[i + 1]);
+                        self.rax_val = None;
+                        i += 2;
+                        continue;
+                    }
+                }
+            }
+            // An inlined call's exit followed, with nothing that calls or
+            // leaves in between, by the next one's enter: the activation
+            // given back is taken again at once, at a depth already checked.
+            if matches!(st[i], Stmt::InlineExit) && enter_follows(&st[i + 1..]) {
+                self.depth_pair = true;
+            }
             // `d = x op y; return d`: compute d in the result register.
             if let (
                 Stmt::Assign {
@@ -200,7 +246,6 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.stmt(&st[i]);
             i += 1;
         }
-        self.lower.truncate(facts);
     }
 
     /// A loop whose body starts with plain assignments and then `if a <cmp>
@@ -229,7 +274,12 @@ impl<'a, A: Target> FnGen<'a, A> {
 
     /// The test at the bottom: `jmp test; top: rest; test: prefix; cmp;
     /// j<stay> top` (the same statements in the same order, one jump less
-    /// per iteration).
+    /// per iteration). When nothing continues the loop and the prefix is
+    /// copies and constants, the test is made at the entry instead of
+    /// jumping to it (`prefix; cmp; j<exit> exit; jmp top; top: rest;
+    /// prefix; cmp; j<stay> top`): the bottom test is then reached only
+    /// from the end of the body, so a test of the value the body computed
+    /// last needs no `test` instruction (`sub r, 1; jne top`).
     pub(super) fn rotated_loop(&mut self, body: &Block) {
         let (k, exit_when) = self.rotatable(body).expect("checked");
         let Stmt::Assign {
@@ -238,14 +288,33 @@ impl<'a, A: Target> FnGen<'a, A> {
         else {
             unreachable!("checked")
         };
+        let guarded = !continues(&body.0[k + 2..])
+            && body.0[..k].iter().all(|s| {
+                matches!(
+                    s,
+                    Stmt::Assign {
+                        op: Op::Copy(_) | Op::Const(_),
+                        ..
+                    }
+                )
+            });
         let (top, test, exit) = (self.label(), self.label(), self.label());
-        self.e(Inst::Jmp(test));
+        if guarded {
+            self.stmts(&body.0[..k]);
+            let cond = self.compare(c, x, y);
+            self.branch(cond, exit_when, exit);
+            self.e(Inst::Jmp(top));
+        } else {
+            self.e(Inst::Jmp(test));
+        }
         self.em.align_jump_target();
         self.em.bind(top);
         self.loops.push((test, exit));
         self.stmts(&body.0[k + 2..]);
         self.loops.pop();
-        self.em.bind(test);
+        if !guarded {
+            self.em.bind(test);
+        }
         self.stmts(&body.0[..k]);
         let cond = self.compare(c, x, y);
         self.branch(cond, !exit_when, top);
@@ -280,12 +349,11 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// `if cond: then_ else: else_`; `else_fact` (a value and a lower
-    /// bound) holds in the else arm.
-    pub(super) fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block, else_fact: Option<(VReg, i64)>) {
+    /// `if cond: then_ else: else_`.
+    pub(super) fn if_(&mut self, cond: Cond, then_: &Block, else_: &Block) {
         if let Some(t) = self.lone_jump(then_) {
             self.branch(cond, true, t);
-            self.else_block(else_, else_fact);
+            self.block(else_);
             return;
         }
         if let Some(t) = self.lone_jump(else_) {
@@ -305,14 +373,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             self.e(Inst::Jmp(l_end));
         }
         self.em.bind(l_else);
-        self.else_block(else_, else_fact);
-        self.em.bind(l_end);
-    }
-
-    pub(super) fn else_block(&mut self, else_: &Block, fact: Option<(VReg, i64)>) {
-        let facts = self.lower.len();
-        self.lower.extend(fact);
         self.block(else_);
-        self.lower.truncate(facts);
+        self.em.bind(l_end);
     }
 }

@@ -1,9 +1,9 @@
 //! Values in their locations: where a value is read from (its allocated
 //! home, `rax` for a value returned next, the source of an elided copy),
 //! moving bits and floats between registers, spill slots, immediates and
-//! the constant pool, canonical narrow integers, and the choice of the
-//! register an operation computes in; the known lower bounds of `i32`
-//! values.
+//! the constant pool, canonical narrow integers (and when a result is one
+//! without an extension), and the choice of the register an operation
+//! computes in.
 
 use super::FnGen;
 use crate::ir::{Class, Ty, VReg};
@@ -64,21 +64,11 @@ impl<'a, A: Target> FnGen<'a, A> {
             && self.f.vregs[d.index()].kind == crate::ir::VRegKind::Temp
     }
 
-    /// The known lower bound of an `i32` value.
-    pub(super) fn lower_bound(&self, v: VReg) -> i64 {
-        let v = self.root[v.index()];
-        self.lower
-            .iter()
-            .filter(|(w, _)| *w == v)
-            .map(|&(_, k)| k)
-            .max()
-            .unwrap_or(i64::from(i32::MIN))
-    }
-
-    /// Whether `x + i` (`i32`, `x` canonical) cannot leave the `i32` range,
-    /// so the 64-bit sum is already canonical.
-    pub(super) fn add_stays_i32(&self, x: VReg, i: i64) -> bool {
-        i <= 0 && !self.loose.dirty(x) && self.lower_bound(x) + i >= i64::from(i32::MIN)
+    /// Whether the 64-bit result of `d = op(operands)` (wrapping
+    /// arithmetic) is canonical without an extension: no definition of `d`
+    /// wraps (`x64::range`) and the operands are canonical.
+    pub(super) fn exact(&self, d: VReg, operands: &[VReg]) -> bool {
+        self.ranges.exact(d) && operands.iter().all(|&v| !self.loose.dirty(v))
     }
 
     /// The value's bits into GPR `r` (any class).
@@ -209,10 +199,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
-    /// Write the result computed in `w` to `d`'s home (canonical unless
-    /// `d` is loose).
-    pub(super) fn finish_int(&mut self, d: VReg, ty: Ty, w: Gpr) {
-        if !self.loose.loose(d) {
+    /// Write the result computed in `w` from `operands` to `d`'s home
+    /// (canonical unless `d` is loose or the result is [`Self::exact`]).
+    pub(super) fn finish_int(&mut self, d: VReg, ty: Ty, w: Gpr, operands: &[VReg]) {
+        if !self.loose.loose(d) && !self.exact(d, operands) {
             self.canon(ty, w);
         }
         self.store_int(d, w);

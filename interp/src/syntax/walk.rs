@@ -345,13 +345,61 @@ pub fn module_children<'a>(m: &'a Module, f: &mut dyn FnMut(NodeRef<'a>)) {
     m.body().iter().for_each(|s| f(NodeRef::Stmt(s)));
 }
 
-/// Call `f` on each direct sub-expression of `e`, in source order.
+/// Call `f` on each direct sub-expression of `e`, in source order: the
+/// expressions [`children`] gives, read from the stored node (the resolver
+/// walks every expression this way: no view of the whole kind, no copy of
+/// the name occurrences it skips).
 pub fn for_each_child_expr<'a>(e: ExprRef<'a>, f: &mut dyn FnMut(ExprRef<'a>)) {
-    children(NodeRef::Expr(e), &mut |c| {
-        if let NodeRef::Expr(c) = c {
-            f(c)
+    let m = e.module;
+    let mut x = |id: ExprId| f(m.expr(id));
+    match e.node().node {
+        ExprNode::Int(_)
+        | ExprNode::Float(_)
+        | ExprNode::Str(_)
+        | ExprNode::Bytes(_)
+        | ExprNode::Bool(_)
+        | ExprNode::None
+        | ExprNode::Name { .. }
+        | ExprNode::NameIn(_) => {}
+        ExprNode::Attribute { value, attr: _ } => x(value),
+        ExprNode::Call {
+            func: first,
+            args: rest,
         }
-    });
+        | ExprNode::Subscript {
+            value: first,
+            indices: rest,
+        } => {
+            x(first);
+            m.expr_items(rest).iter().for_each(|&i| x(i));
+        }
+        ExprNode::Slice { lower, upper, step } => {
+            [lower, upper, step].into_iter().flatten().for_each(x);
+        }
+        ExprNode::UnaryOp { op: _, operand } => x(operand),
+        ExprNode::BinOp { left, op: _, right }
+        | ExprNode::Compare { left, op: _, right }
+        | ExprNode::BoolOp { op: _, left, right } => {
+            x(left);
+            x(right);
+        }
+        ExprNode::IfExp { test, body, orelse } => {
+            // Source order: `body if test else orelse`.
+            x(body);
+            x(test);
+            x(orelse);
+        }
+        // (a dict's items are its keys and values alternating)
+        ExprNode::Tuple(items) | ExprNode::List(items) | ExprNode::Dict(items) => {
+            m.expr_items(items).iter().for_each(|&i| x(i));
+        }
+        ExprNode::GeneratorExp { elt, target: _, iter } => {
+            x(elt);
+            x(iter);
+        }
+        ExprNode::Starred(inner) => x(inner),
+        ExprNode::Walrus { target: _, value } => x(value),
+    }
 }
 
 /// Pre-order walk over an expression and its sub-expressions, in source
@@ -422,5 +470,30 @@ class C[T]:
         let mut ids = Vec::new();
         for_each_ident(&m, &mut |i| ids.push(i.ident.id.0));
         assert_eq!(ids, (0..m.name_count).collect::<Vec<_>>());
+    }
+
+    /// `for_each_child_expr` (read from the stored nodes) gives exactly
+    /// the expressions `children` gives, in the same order.
+    #[test]
+    fn child_expressions_are_the_walkers() {
+        let m = crate::syntax::parse_str(PROGRAM).expect("parses");
+        let mut checked = 0;
+        let mut stack: Vec<NodeRef<'_>> = Vec::new();
+        module_children(&m, &mut |n| stack.push(n));
+        while let Some(n) = stack.pop() {
+            if let NodeRef::Expr(e) = &n {
+                let (mut walked, mut direct) = (Vec::new(), Vec::new());
+                children(n.clone(), &mut |c| {
+                    if let NodeRef::Expr(c) = c {
+                        walked.push(c.id)
+                    }
+                });
+                for_each_child_expr(*e, &mut |c| direct.push(c.id));
+                assert_eq!(walked, direct, "children of the expression at {:?}", e.range);
+                checked += 1;
+            }
+            children(n, &mut |c| stack.push(c));
+        }
+        assert!(checked > 40, "{checked} expressions");
     }
 }

@@ -58,7 +58,7 @@ fn wrapped_is_the_same_module(
         for (name, t) in [("", main)].into_iter().chain(files) {
             let m = spy_interp::syntax::parse_str(t).map_err(|e| format!("{name}: {e} at {:?}", e.range))?;
             out.push_str(name);
-            out.push_str(&spy_interp::backend::print_module(&m));
+            out.push_str(&spy_interp::backend::print_module(m.body()));
         }
         Ok::<_, String>(out)
     };

@@ -15,16 +15,16 @@
 //! consistent. `write_case` turns the result into a conformance case.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::time::Instant;
 
 use crate::oracle::{check, OracleConfig, Signature, Verdict};
 use spy_interp::backend::print_module;
 use spy_interp::engine::{run_program, Engine, Limits};
-use spy_interp::source::TextRange;
-use spy_interp::syntax::ast::{Expr, ExprKind, Module, Stmt, StmtKind};
+use spy_interp::syntax::ast::{
+    Block, Expr, ExprId, ExprKind, ExprNode, ExprRef, Module, StmtId, StmtKind, StmtNode,
+};
 use spy_interp::syntax::parse_str;
-use spy_interp::syntax::walk::{self, NodeMut};
+use spy_interp::syntax::walk::{self, NodeRef};
 
 /// Limits of one reduction, in steps, never in time: a reduction that
 /// stops at a wall-clock budget ends wherever the machine's load left it,
@@ -141,7 +141,7 @@ pub fn reduce_until(
         trail: vec![],
     };
     // The printed form must itself still show the finding.
-    let printed = print_module(&r.best);
+    let printed = print_module(r.best.body());
     if r.interesting(&printed) {
         r.best_text = printed;
     }
@@ -200,7 +200,7 @@ impl Reducer<'_> {
         if self.exhausted() {
             return false;
         }
-        let text = print_module(&cand);
+        let text = print_module(cand.body());
         // Only strictly smaller programs, by (length, text): a well-founded
         // order, so the reduction reaches a fixpoint.
         let smaller = (text.len(), &text) < (self.best_text.len(), &self.best_text);
@@ -222,18 +222,20 @@ impl Reducer<'_> {
     fn pass_blocks(&mut self) -> bool {
         let mut changed = false;
         let mut b = 0;
-        while b < count_blocks(&mut self.best.clone()) && !self.exhausted() {
-            let len = block_len(&mut self.best.clone(), b);
+        while b < blocks(&self.best).len() && !self.exhausted() {
+            let len = block_len(&self.best, b);
             let mut size = len.max(1);
             while size >= 1 {
                 let mut start = 0;
-                while start < block_len(&mut self.best.clone(), b) {
+                while start < block_len(&self.best, b) {
                     let mut cand = self.best.clone();
-                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else {
+                    let Some(&block) = blocks(&cand).get(b) else {
                         break;
                     };
-                    let end = (start + size).min(block.len());
-                    block.drain(start..end);
+                    let mut items = cand.block_items(block).to_vec();
+                    let end = (start + size).min(items.len());
+                    items.drain(start..end);
+                    set_block(&mut cand, block, items);
                     if self.attempt(cand) {
                         changed = true;
                     } else {
@@ -251,16 +253,16 @@ impl Reducer<'_> {
     fn pass_stmts(&mut self) -> bool {
         let mut changed = false;
         let mut b = 0;
-        while b < count_blocks(&mut self.best.clone()) && !self.exhausted() {
+        while b < blocks(&self.best).len() && !self.exhausted() {
             let mut i = 0;
-            while i < block_len(&mut self.best.clone(), b) {
+            while i < block_len(&self.best, b) {
                 let mut accepted = false;
                 for variant in 0..4 {
                     let mut cand = self.best.clone();
-                    let Some(block) = nth_block(&mut cand.body, &mut b.clone()) else {
+                    let Some(&block) = blocks(&cand).get(b) else {
                         break;
                     };
-                    if !stmt_variant(block, i, variant) {
+                    if !stmt_variant(&mut cand, block, i, variant) {
                         continue;
                     }
                     if self.attempt(cand) {
@@ -282,16 +284,14 @@ impl Reducer<'_> {
     fn pass_exprs(&mut self) -> bool {
         let mut changed = false;
         let mut k = 0;
-        while k < count_exprs(&self.best) && !self.exhausted() {
-            let Some(e) = nth_expr(&mut self.best.clone().body, &mut k.clone()).cloned() else {
+        while k < expr_ids(&self.best).len() && !self.exhausted() {
+            let Some(&e) = expr_ids(&self.best).get(k) else {
                 break;
             };
             let mut accepted = false;
-            for replacement in expr_variants(&e, &self.best) {
+            for edit in expr_variants(self.best.expr(e)) {
                 let mut cand = self.best.clone();
-                if let Some(slot) = nth_expr(&mut cand.body, &mut k.clone()) {
-                    *slot = replacement;
-                }
+                edit.apply(&mut cand, e);
                 if self.attempt(cand) {
                     accepted = true;
                     changed = true;
@@ -308,167 +308,207 @@ impl Reducer<'_> {
 
 // ------------------------------------------------------------ tree access
 
-/// The expressions directly in a statement (also those of its assignment
-/// target and parameters), and its nested blocks, in source order.
-fn stmt_parts(s: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) {
-    fn collect<'a>(node: NodeMut<'a>, exprs: &mut Vec<&'a mut Expr>, blocks: &mut Vec<&'a mut Vec<Stmt>>) {
-        walk::children_mut(node, &mut |child| match child {
-            NodeMut::Expr(e) => exprs.push(e),
-            NodeMut::Block(b) => blocks.push(b),
-            part @ (NodeMut::Target(_) | NodeMut::Param(_)) => collect(part, exprs, blocks),
-            NodeMut::Stmt(_) | NodeMut::ImportName(_) | NodeMut::Ident(_) => {}
-        });
-    }
-    let (mut exprs, mut blocks) = (Vec::new(), Vec::new());
-    collect(NodeMut::Stmt(s), &mut exprs, &mut blocks);
-    (exprs, blocks)
-}
-
-fn expr_children(e: &mut Expr) -> Vec<&mut Expr> {
-    let mut children = Vec::new();
-    walk::for_each_child_expr_mut(e, &mut |c| children.push(c));
-    children
-}
-
-/// The `n`-th block (pre-order; the module body is block 0).
-fn nth_block<'a>(stmts: &'a mut Vec<Stmt>, n: &mut usize) -> Option<&'a mut Vec<Stmt>> {
-    if *n == 0 {
-        return Some(stmts);
-    }
-    *n -= 1;
-    for s in stmts.iter_mut() {
-        for b in stmt_parts(s).1 {
-            if let Some(found) = nth_block(b, n) {
-                return Some(found);
+/// Every block of the module, pre-order (the module body is block 0; a
+/// statement's blocks in source order).
+fn blocks(m: &Module) -> Vec<Block> {
+    fn visit(m: &Module, b: Block, out: &mut Vec<Block>) {
+        out.push(b);
+        for &s in m.block_items(b) {
+            for inner in stmt_blocks(m, s) {
+                visit(m, inner, out);
             }
         }
     }
-    None
+    let mut out = Vec::new();
+    visit(m, m.body, &mut out);
+    out
 }
 
-fn count_blocks(m: &mut Module) -> usize {
-    let mut n = usize::MAX;
-    let _ = nth_block(&mut m.body, &mut n);
-    usize::MAX - n
-}
-
-fn block_len(m: &mut Module, b: usize) -> usize {
-    nth_block(&mut m.body, &mut b.clone()).map_or(0, |b| b.len())
-}
-
-fn nth_in_expr<'a>(e: &'a mut Expr, n: &mut usize) -> Option<&'a mut Expr> {
-    if *n == 0 {
-        return Some(e);
+/// The blocks directly in statement `s`.
+fn stmt_blocks(m: &Module, s: StmtId) -> Vec<Block> {
+    match &m.stmt_node(s).node {
+        StmtNode::FuncDef(f) => vec![m.func_node(*f).body],
+        StmtNode::ClassDef(c) => vec![m.class_node(*c).body],
+        StmtNode::If { body, orelse, .. } => vec![*body, *orelse],
+        StmtNode::While { body, .. } | StmtNode::For { body, .. } => vec![*body],
+        _ => Vec::new(),
     }
-    *n -= 1;
-    for c in expr_children(e) {
-        if let Some(found) = nth_in_expr(c, n) {
-            return Some(found);
-        }
-    }
-    None
 }
 
-/// The `n`-th expression node of the module (pre-order).
-fn nth_expr<'a>(stmts: &'a mut [Stmt], n: &mut usize) -> Option<&'a mut Expr> {
-    for s in stmts.iter_mut() {
-        let (es, bs) = stmt_parts(s);
-        for e in es {
-            if let Some(found) = nth_in_expr(e, n) {
-                return Some(found);
-            }
-        }
-        for b in bs {
-            if let Some(found) = nth_expr(b, n) {
-                return Some(found);
-            }
-        }
-    }
-    None
+fn block_len(m: &Module, b: usize) -> usize {
+    blocks(m).get(b).map_or(0, |&b| m.block_items(b).len())
 }
 
-fn count_exprs(m: &Module) -> usize {
-    let mut n = usize::MAX;
-    let _ = nth_expr(&mut m.clone().body, &mut n);
-    usize::MAX - n
+/// Give `block` the statements `items` (the module body and the empty
+/// body are blocks of their own).
+fn set_block(m: &mut Module, block: Block, items: Vec<StmtId>) {
+    if block == m.body {
+        m.body = m.add_block(items);
+    } else {
+        m.set_block(block, items);
+    }
+}
+
+/// Every expression of the module, pre-order (also those of assignment
+/// targets and parameters).
+fn expr_ids(m: &Module) -> Vec<ExprId> {
+    fn visit(n: NodeRef<'_>, out: &mut Vec<ExprId>) {
+        if let NodeRef::Expr(e) = &n {
+            out.push(e.id);
+        }
+        walk::children(n, &mut |c| visit(c, out));
+    }
+    let mut out = Vec::new();
+    walk::module_children(m, &mut |n| visit(n, &mut out));
+    out
 }
 
 // ------------------------------------------------------------ candidates
 
-/// Apply statement variant `v` to `block[i]`; false if it does not apply.
-fn stmt_variant(block: &mut Vec<Stmt>, i: usize, v: usize) -> bool {
-    let Some(s) = block.get_mut(i) else { return false };
-    let replacement: Option<Vec<Stmt>> = match (&mut s.kind, v) {
-        (StmtKind::If { body, .. }, 0) => Some(body.clone()),
-        (StmtKind::If { orelse, .. }, 1) if !orelse.is_empty() => Some(orelse.clone()),
-        (StmtKind::If { orelse, .. }, 2) if !orelse.is_empty() => {
-            orelse.clear();
+/// Apply statement variant `v` to statement `i` of `block`; false if it
+/// does not apply.
+fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
+    let mut items = m.block_items(block).to_vec();
+    let Some(&s) = items.get(i) else { return false };
+    let node = m.stmt_node(s).node.clone();
+    let replacement: Option<Block> = match (node, v) {
+        (StmtNode::If { body, .. }, 0) => Some(body),
+        (StmtNode::If { orelse, .. }, 1) if orelse != Block::EMPTY => Some(orelse),
+        (StmtNode::If { test, body, orelse }, 2) if orelse != Block::EMPTY => {
+            m.stmt_mut(s).node = StmtNode::If {
+                test,
+                body,
+                orelse: Block::EMPTY,
+            };
             return true;
         }
-        (StmtKind::While { body, .. } | StmtKind::For { body, .. }, 0) => Some(body.clone()),
-        (StmtKind::FuncDef(d), 0) if !d.decorators.is_empty() => {
-            Rc::make_mut(d).decorators.clear();
+        (StmtNode::While { body, .. } | StmtNode::For { body, .. }, 0) => Some(body),
+        (StmtNode::FuncDef(d), 0) if !m.func_node(d).decorators.is_empty() => {
+            let none = m.add_exprs([]);
+            m.func_mut(d).decorators = none;
             return true;
         }
-        (StmtKind::ImportFrom { names, .. }, k) if names.len() > 1 && k < names.len() => {
-            names.remove(k);
+        (StmtNode::ImportFrom { module, names }, k) if names.len() > 1 && k < names.len() => {
+            let mut kept = m.import_name_nodes(names).to_vec();
+            kept.remove(k);
+            let names = m.add_import_names(kept);
+            m.stmt_mut(s).node = StmtNode::ImportFrom { module, names };
             return true;
         }
         _ => None,
     };
     match replacement {
-        Some(stmts) => {
-            block.splice(i..=i, stmts);
+        Some(inner) => {
+            let inner = m.block_items(inner).to_vec();
+            items.splice(i..=i, inner);
+            set_block(m, block, items);
             true
         }
         None => false,
     }
 }
 
-fn lit(kind: ExprKind, range: TextRange) -> Expr {
-    Expr::new(kind, range)
+/// A smaller replacement for an expression.
+enum Edit {
+    Int(u64),
+    Float(f64),
+    EmptyStr,
+    /// The expression `e` (a child, or a constant deeper inside).
+    Hoist(ExprId),
+    /// The call without argument `k`.
+    DropArg(usize),
+    /// The tuple without item `k`.
+    DropItem(usize),
+    /// The body (its `return`'s expression) of the one-`return` function
+    /// called, its parameters replaced by the arguments.
+    Inline(ExprId, Vec<String>),
+}
+
+impl Edit {
+    /// Make expression `e` of `m` this replacement.
+    fn apply(&self, m: &mut Module, e: ExprId) {
+        let range = m.expr_node(e).range;
+        let node = match self {
+            Edit::Int(v) => ExprNode::Int(*v),
+            Edit::Float(v) => ExprNode::Float(*v),
+            Edit::EmptyStr => ExprNode::Str(m.add_str("")),
+            Edit::Hoist(c) => {
+                let c = m.expr_node(*c).clone();
+                *m.expr_mut(e) = c;
+                return;
+            }
+            Edit::DropArg(k) => {
+                let ExprNode::Call { func, args } = m.expr_node(e).node.clone() else {
+                    return;
+                };
+                let mut a = m.expr_items(args).to_vec();
+                a.remove(*k);
+                ExprNode::Call {
+                    func,
+                    args: m.add_exprs(a),
+                }
+            }
+            Edit::DropItem(k) => {
+                let ExprNode::Tuple(items) = m.expr_node(e).node.clone() else {
+                    return;
+                };
+                let mut a = m.expr_items(items).to_vec();
+                a.remove(*k);
+                ExprNode::Tuple(m.add_exprs(a))
+            }
+            Edit::Inline(body, names) => {
+                let ExprNode::Call { args, .. } = m.expr_node(e).node.clone() else {
+                    return;
+                };
+                let args = m.expr_items(args).to_vec();
+                let inlined = substitute(m, *body, names, &args);
+                *m.expr_mut(e) = inlined;
+                return;
+            }
+        };
+        *m.expr_mut(e) = Expr { node, range };
+    }
 }
 
 /// Smaller replacements for `e`, most promising first.
-fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
-    let r = e.range;
+fn expr_variants(e: ExprRef<'_>) -> Vec<Edit> {
     let mut out = Vec::new();
-    match &e.kind {
+    match e.kind() {
         ExprKind::Int(v) => {
             for c in [0, 1, v / 2] {
-                if c != *v {
-                    out.push(lit(ExprKind::Int(c), r));
+                if c != v {
+                    out.push(Edit::Int(c));
                 }
             }
             return out;
         }
         ExprKind::Float(v) => {
             for c in [0.0, 1.0] {
-                if c != *v {
-                    out.push(lit(ExprKind::Float(c), r));
+                if c != v {
+                    out.push(Edit::Float(c));
                 }
             }
             return out;
         }
-        ExprKind::Str(s) if !s.is_empty() => return vec![lit(ExprKind::Str(String::new()), r)],
-        ExprKind::Name(_) => return vec![lit(ExprKind::Int(0), r)],
+        ExprKind::Str(s) if !s.is_empty() => return vec![Edit::EmptyStr],
+        ExprKind::Name(_) => return vec![Edit::Int(0)],
         ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::None => return out,
         _ => {}
     }
-    if let Some(inlined) = inline_call(e, module) {
+    if let Some(inlined) = inline_call(e) {
         out.push(inlined);
     }
-    let hoistable = |c: &Expr| {
+    let hoistable = |c: &ExprRef<'_>| {
         !matches!(
-            c.kind,
+            c.kind(),
             ExprKind::Starred(_) | ExprKind::Slice { .. } | ExprKind::GeneratorExp { .. }
         )
     };
-    let mut copy = e.clone();
-    let children = expr_children(&mut copy);
+    let mut children = Vec::new();
+    walk::for_each_child_expr(e, &mut |c| children.push(c));
     for c in &children {
         if hoistable(c) {
-            out.push((*c).clone());
+            out.push(Edit::Hoist(c.id));
         }
     }
     // then the constants deeper inside: `S[T](a, -0.0).get()` becomes
@@ -478,99 +518,146 @@ fn expr_variants(e: &Expr, module: &Module) -> Vec<Expr> {
     for c in children {
         deep_constants(c, &mut constants);
     }
-    out.extend(constants.into_iter().take(8));
-    match &e.kind {
-        ExprKind::Call { func, args } => {
-            for k in 0..args.len() {
-                let mut a = args.to_vec();
-                a.remove(k);
-                out.push(lit(
-                    ExprKind::Call {
-                        func: func.clone(),
-                        args: a.into(),
-                    },
-                    r,
-                ));
-            }
-        }
-        ExprKind::Tuple(items) if items.len() > 1 => {
-            for k in 0..items.len() {
-                let mut a = items.clone();
-                a.remove(k);
-                out.push(lit(ExprKind::Tuple(a), r));
-            }
-        }
+    out.extend(constants.into_iter().take(8).map(Edit::Hoist));
+    match e.kind() {
+        ExprKind::Call { args, .. } => out.extend((0..args.len()).map(Edit::DropArg)),
+        ExprKind::Tuple(items) if items.len() > 1 => out.extend((0..items.len()).map(Edit::DropItem)),
         _ => {}
     }
-    out.push(lit(ExprKind::Int(0), r));
+    out.push(Edit::Int(0));
     out
 }
 
 /// The constants (a literal, or a negated one) strictly inside `e`'s
 /// children, in source order.
-fn deep_constants(e: &mut Expr, out: &mut Vec<Expr>) {
-    for c in expr_children(e) {
-        let literal = |k: &ExprKind| {
+fn deep_constants(e: ExprRef<'_>, out: &mut Vec<ExprId>) {
+    walk::for_each_child_expr(e, &mut |c| {
+        let literal = |k: &ExprKind<'_>| {
             matches!(
                 k,
                 ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Bool(_)
             )
         };
-        match &c.kind {
-            k if literal(k) => out.push(c.clone()),
-            ExprKind::UnaryOp { operand, .. } if literal(&operand.kind) => out.push(c.clone()),
+        match c.kind() {
+            k if literal(&k) => out.push(c.id),
+            ExprKind::UnaryOp { operand, .. } if literal(&operand.kind()) => out.push(c.id),
             _ => deep_constants(c, out),
         }
-    }
+    });
 }
 
 /// `f(a, b)` of a module-level `def f(x, y) -> T: return e` becomes `e`
 /// with `x, y` replaced by `(a), (b)`.
-fn inline_call(e: &Expr, module: &Module) -> Option<Expr> {
-    let ExprKind::Call { func, args } = &e.kind else {
+fn inline_call(e: ExprRef<'_>) -> Option<Edit> {
+    let ExprKind::Call { func, args } = e.kind() else {
         return None;
     };
-    let ExprKind::Name(fname) = &func.kind else {
+    let ExprKind::Name(fname) = func.kind() else {
         return None;
     };
-    let def = module.body.iter().find_map(|s| match &s.kind {
-        StmtKind::FuncDef(d) if d.name.name == fname.name => Some(d.clone()),
+    let def = e.module.body().iter().find_map(|s| match s.kind() {
+        StmtKind::FuncDef(d) if d.name.name == fname.name => Some(d),
         _ => None,
     })?;
     if def.type_params.is_some()
         || def.params.len() != args.len()
-        || args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
+        || args.iter().any(|a| matches!(a.kind(), ExprKind::Starred(_)))
     {
         return None;
     }
-    let [Stmt {
-        kind: StmtKind::Return(Some(body)),
-        ..
-    }] = def.body.as_slice()
-    else {
+    let (1, Some(StmtKind::Return(Some(body)))) = (def.body.len(), def.body.first().map(|s| s.kind())) else {
         return None;
     };
-    let mut body = body.clone();
-    substitute(
-        &mut body,
-        &def.params
-            .iter()
-            .map(|p| p.name.name.to_string())
-            .collect::<Vec<_>>(),
-        args,
-    );
-    Some(body)
+    let names = def.params.iter().map(|p| p.name.name.to_string()).collect();
+    Some(Edit::Inline(body.id, names))
 }
 
-fn substitute(e: &mut Expr, names: &[String], args: &[Expr]) {
-    if let ExprKind::Name(id) = &e.kind {
-        if let Some(k) = names.iter().position(|n| *n == id.name) {
-            *e = args[k].clone();
-        }
-        return;
+/// A copy of expression `e` in which every name in `names` is the
+/// matching expression of `args`.
+fn substitute(m: &mut Module, e: ExprId, names: &[String], args: &[ExprId]) -> Expr {
+    if let Some(id) = m.expr(e).name_ident() {
+        return match names.iter().position(|n| *n == id.name) {
+            Some(k) => m.expr_node(args[k]).clone(),
+            None => m.expr_node(e).clone(),
+        };
     }
-    for c in expr_children(e) {
-        substitute(c, names, args);
+    let mut copy = m.expr_node(e).clone();
+    let mut children = Vec::new();
+    walk::for_each_child_expr(m.expr(e), &mut |c| children.push(c.id));
+    for c in children {
+        let sub = substitute(m, c, names, args);
+        let fresh = m.add_expr(sub.node, sub.range);
+        replace_child(m, &mut copy.node, c, fresh);
+    }
+    copy
+}
+
+/// In `node`, the child `old` (by index) replaced by `new`.
+fn replace_child(m: &mut Module, node: &mut ExprNode, old: ExprId, new: ExprId) {
+    let swap = |x: &mut ExprId| {
+        if *x == old {
+            *x = new;
+        }
+    };
+    match node {
+        ExprNode::Attribute { value, .. } | ExprNode::Starred(value) | ExprNode::Walrus { value, .. } => {
+            swap(value)
+        }
+        ExprNode::UnaryOp { operand, .. } => swap(operand),
+        ExprNode::BinOp { left, right, .. }
+        | ExprNode::Compare { left, right, .. }
+        | ExprNode::BoolOp { left, right, .. } => {
+            swap(left);
+            swap(right);
+        }
+        ExprNode::IfExp { test, body, orelse } => {
+            swap(test);
+            swap(body);
+            swap(orelse);
+        }
+        ExprNode::GeneratorExp { elt, iter, .. } => {
+            swap(elt);
+            swap(iter);
+        }
+        ExprNode::Slice { lower, upper, step } => {
+            for part in [lower, upper, step].into_iter().flatten() {
+                swap(part);
+            }
+        }
+        ExprNode::Call { func, args } => {
+            swap(func);
+            let items: Vec<ExprId> = m
+                .expr_items(*args)
+                .iter()
+                .map(|&x| if x == old { new } else { x })
+                .collect();
+            *args = m.add_exprs(items);
+        }
+        ExprNode::Subscript { value, indices } => {
+            swap(value);
+            let items: Vec<ExprId> = m
+                .expr_items(*indices)
+                .iter()
+                .map(|&x| if x == old { new } else { x })
+                .collect();
+            *indices = m.add_exprs(items);
+        }
+        ExprNode::Tuple(items) | ExprNode::List(items) | ExprNode::Dict(items) => {
+            let list: Vec<ExprId> = m
+                .expr_items(*items)
+                .iter()
+                .map(|&x| if x == old { new } else { x })
+                .collect();
+            *items = m.add_exprs(list);
+        }
+        ExprNode::Int(_)
+        | ExprNode::Float(_)
+        | ExprNode::Str(_)
+        | ExprNode::Bytes(_)
+        | ExprNode::Bool(_)
+        | ExprNode::None
+        | ExprNode::Name { .. }
+        | ExprNode::NameIn(_) => {}
     }
 }
 

@@ -121,7 +121,7 @@ fn main() {
     println!(
         "input: {bytes} bytes, {} lines, {} top-level statements, {} names",
         file.text.lines().count(),
-        module.body.len(),
+        module.body().len(),
         module.name_count
     );
 

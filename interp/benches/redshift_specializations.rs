@@ -40,7 +40,7 @@ fn time_redshift(name: &str, source: &str, specializations: usize) {
         let start = Instant::now();
         let residual = interp.redshift_with("bench.spy", src.as_bytes(), RedshiftOptions::default());
         let elapsed = start.elapsed();
-        let functions = residual.map(|r| r.module.body.len()).unwrap_or(0);
+        let functions = residual.map(|r| r.body().len()).unwrap_or(0);
         (elapsed, functions)
     };
     let (elapsed, functions) =

@@ -52,8 +52,10 @@ impl fmt::Debug for TextRange {
 pub struct SourceFile {
     pub path: String,
     pub text: String,
-    /// Byte offset of the first character of every line.
-    line_starts: Vec<u32>,
+    /// Byte offset of the first character of every line, built the first
+    /// time a position is shown (only diagnostics and tools need it: a run
+    /// that reports nothing does not pay 4 bytes a line, issue 14 item 5).
+    line_starts: std::cell::OnceCell<Vec<u32>>,
 }
 
 /// 1-based line and column (column counted in characters, as editors do).
@@ -65,23 +67,28 @@ pub struct LineCol {
 
 impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Rc<SourceFile> {
-        let text = text.into();
-        let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
         Rc::new(SourceFile {
             path: path.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::cell::OnceCell::new(),
+        })
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            for (i, b) in self.text.bytes().enumerate() {
+                if b == b'\n' {
+                    starts.push(i as u32 + 1);
+                }
+            }
+            starts
         })
     }
 
     /// 0-based index of the line that contains byte `offset`.
     pub fn line_index(&self, offset: u32) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -90,7 +97,7 @@ impl SourceFile {
     pub fn line_col(&self, offset: u32) -> LineCol {
         let offset = offset.min(self.text.len() as u32);
         let line = self.line_index(offset);
-        let start = self.line_starts[line] as usize;
+        let start = self.line_starts()[line] as usize;
         let mut end = offset as usize;
         while !self.text.is_char_boundary(end) {
             end -= 1;
@@ -104,19 +111,19 @@ impl SourceFile {
 
     /// Number of lines (a final line without a newline counts).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// Byte offset where the (0-based) line `line` starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts[line] as usize
+        self.line_starts()[line] as usize
     }
 
     /// The text of the (0-based) line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
-        let start = self.line_starts[line] as usize;
-        let end = self
-            .line_starts
+        let starts = self.line_starts();
+        let start = starts[line] as usize;
+        let end = starts
             .get(line + 1)
             .map(|&e| e as usize)
             .unwrap_or(self.text.len());

@@ -76,27 +76,28 @@ fn peak_of<R>(run: impl FnOnce() -> R) -> (R, usize) {
 
 /// Where the AST's bytes are: (nodes, bytes of the nodes themselves) per
 /// node kind, counted by walking the tree. A statement or expression is
-/// counted at its own size wherever it sits (in a vector, a box, inline in
-/// its parent); a `def` adds its shared record, a parameter and an
-/// assignment target theirs. Vector and allocator slack is not counted.
+/// counted at its stored size; a `def` adds its record, a parameter its
+/// record, an identifier of the table its entry; list entries and vector
+/// slack are not counted.
 fn profile(module: &Module) -> Vec<(&'static str, usize, usize)> {
-    use spy_interp::syntax::ast::{AssignTarget, Expr, FuncDef, Param, Stmt};
+    use spy_interp::syntax::ast::{Expr, FuncNode, Identifier, ParamNode, Stmt};
+    use spy_interp::syntax::walk::IdentAt;
     use std::collections::BTreeMap;
     use std::mem::size_of;
     let mut by_kind: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     fn visit<'a>(n: NodeRef<'a>, by_kind: &mut BTreeMap<&'static str, (usize, usize)>) {
-        let (kind, bytes) = match n {
-            NodeRef::Stmt(s) => match &s.kind {
+        let (kind, bytes) = match &n {
+            NodeRef::Stmt(s) => match s.kind() {
                 StmtKind::FuncDef(_) => (
-                    "Stmt::FuncDef (+ its FuncDef record)",
-                    size_of::<Stmt>() + 16 + size_of::<FuncDef>(),
+                    "Stmt::FuncDef (+ its FuncNode record)",
+                    size_of::<Stmt>() + size_of::<FuncNode>(),
                 ),
                 StmtKind::Assign { .. } => ("Stmt::Assign", size_of::<Stmt>()),
                 StmtKind::If { .. } => ("Stmt::If", size_of::<Stmt>()),
                 StmtKind::Return(_) => ("Stmt::Return", size_of::<Stmt>()),
                 _ => ("Stmt (other)", size_of::<Stmt>()),
             },
-            NodeRef::Expr(e) => match &e.kind {
+            NodeRef::Expr(e) => match e.kind() {
                 ExprKind::Name(_) => ("Expr::Name", size_of::<Expr>()),
                 ExprKind::Int(_) => ("Expr::Int", size_of::<Expr>()),
                 ExprKind::BinOp { .. } | ExprKind::Compare { .. } => {
@@ -105,9 +106,12 @@ fn profile(module: &Module) -> Vec<(&'static str, usize, usize)> {
                 ExprKind::Call { .. } => ("Expr::Call", size_of::<Expr>()),
                 _ => ("Expr (other)", size_of::<Expr>()),
             },
-            NodeRef::Target(_) => ("AssignTarget (boxed)", size_of::<AssignTarget>()),
-            NodeRef::Param(_) => ("Param", size_of::<Param>()),
-            NodeRef::ImportName(_) | NodeRef::Ident(_) => ("Identifier (inline)", 0),
+            NodeRef::Target(_) => ("Expr (assignment target)", size_of::<Expr>()),
+            NodeRef::Param(..) => ("ParamNode", size_of::<ParamNode>()),
+            NodeRef::Ident(i) if matches!(i.at, IdentAt::Table(_)) => {
+                ("Identifier (table)", size_of::<Identifier>())
+            }
+            NodeRef::ImportName(..) | NodeRef::Ident(_) => ("Identifier (in a name expression)", 0),
         };
         let e = by_kind.entry(kind).or_default();
         e.0 += 1;

@@ -5,11 +5,11 @@
 //! tree. `and`/`or` chains are binary and left-nested, as upstream SPy
 //! builds them.
 
-use spy_interp::syntax::ast::{Expr, ExprKind, StmtKind};
+use spy_interp::syntax::ast::{ExprKind, ExprRef, StmtKind};
 use spy_interp::syntax::parse_str;
 
-fn sexpr(e: &Expr) -> String {
-    match &e.kind {
+fn sexpr(e: ExprRef<'_>) -> String {
+    match e.kind() {
         ExprKind::Name(id) => id.name.to_string(),
         ExprKind::Int(v) => v.to_string(),
         ExprKind::BinOp { left, op, right } => {
@@ -193,10 +193,10 @@ fn trees_match_cpython() {
     for (src, expected) in CASES {
         let module = parse_str(&format!("def f():\n    v = {src}\n"))
             .unwrap_or_else(|e| panic!("{src:?} should parse: {e}"));
-        let StmtKind::FuncDef(f) = &module.body[0].kind else {
+        let StmtKind::FuncDef(f) = module.body().first().expect("a def").kind() else {
             panic!("not a def")
         };
-        let StmtKind::Assign { value, .. } = &f.body[0].kind else {
+        let StmtKind::Assign { value, .. } = f.body.first().expect("a statement").kind() else {
             panic!("not an assignment")
         };
         let got = sexpr(value);

@@ -20,8 +20,7 @@ use spy_interp::backend::{print_expr, print_module, print_module_width};
 use spy_interp::engine::{run_program, Engine, Outcome, RunConfig};
 
 use spy_interp::syntax::ast::{
-    AssignTarget, BinOp, BoolOp, CmpOp, Expr, ExprKind, FuncColor, FuncKind, Module, ParamKind, StmtKind,
-    UnaryOp, VarKind,
+    BinOp, BoolOp, CmpOp, FuncColor, FuncKind, Module, ParamKind, UnaryOp, VarKind,
 };
 use spy_interp::syntax::dump::dump_module;
 use spy_interp::syntax::parse_str;
@@ -32,7 +31,7 @@ use printer_support::*;
 
 /// Check one parsed module; `Err` describes the first difference.
 fn round_trip(m: &Module) -> Result<(), String> {
-    let printed = print_module(m);
+    let printed = print_module(m.body());
     let back = parse_str(&printed)
         .map_err(|e| format!("printed source does not parse: {e} at {:?}\n{printed}", e.range))?;
     if normalize(&back, false) != normalize(m, false) {
@@ -42,7 +41,7 @@ fn round_trip(m: &Module) -> Result<(), String> {
             dump_module(&back)
         ));
     }
-    let again = print_module(&back);
+    let again = print_module(back.body());
     if again != printed {
         return Err(format!("not a fixpoint\n--- first\n{printed}--- second\n{again}"));
     }
@@ -58,7 +57,7 @@ const WRAP_WIDTHS: [usize; 2] = [24, 60];
 /// `m` printed with lines wrapped at `width` parses back to the same tree,
 /// and so does it printed again from that tree.
 fn wrapped_round_trip(m: &Module, width: usize) -> Result<(), String> {
-    let wrapped = print_module_width(m, width);
+    let wrapped = print_module_width(m.body(), width);
     let back = parse_str(&wrapped).map_err(|e| {
         format!(
             "wrapped at {width}, the printed source does not parse: {e} at {:?}\n{wrapped}",
@@ -72,7 +71,7 @@ fn wrapped_round_trip(m: &Module, width: usize) -> Result<(), String> {
             dump_module(&back)
         ));
     }
-    let again = print_module_width(&back, width);
+    let again = print_module_width(back.body(), width);
     if again != wrapped {
         return Err(format!(
             "wrapped at {width}, not a fixpoint\n--- first\n{wrapped}--- second\n{again}"
@@ -147,7 +146,7 @@ fn check_runs(sources: &[Source], path_of: impl Fn(&Source) -> String) -> usize 
         };
         checked += 1;
         let path = path_of(s);
-        let printed = print_module(&m);
+        let printed = print_module(m.body());
         let before = run_program(Engine::Interp, &path, s.text.as_bytes(), RunConfig::default());
         let after = run_program(Engine::Interp, &path, printed.as_bytes(), RunConfig::default());
         if !same_outcome(&before, &after) {
@@ -323,10 +322,10 @@ fn arb_expr() -> impl Strategy<Value = Expr> {
 
 fn module_of(e: Expr) -> Module {
     let body = vec![expr_stmt(e.clone()), assign("x", e.clone()), ret(e)];
-    Module {
+    Tree {
         body: vec![def(func("f", Vec::new(), None, body))],
-        name_count: 0,
     }
+    .build()
 }
 
 /// 1024 cases unless `PROPTEST_CASES` says otherwise.
@@ -344,7 +343,7 @@ proptest! {
     #[test]
     fn random_expressions_round_trip(e in arb_expr()) {
         let m = module_of(e);
-        let printed = print_module(&m);
+        let printed = print_module(m.body());
         let back = match parse_str(&printed) {
             Ok(back) => back,
             Err(err) => return Err(TestCaseError::fail(format!("{err} at {:?}:\n{printed}", err.range))),
@@ -355,7 +354,7 @@ proptest! {
             dump_module(&m),
             dump_module(&back)
         );
-        prop_assert_eq!(print_module(&back), printed);
+        prop_assert_eq!(print_module(back.body()), printed);
         for width in WRAP_WIDTHS {
             if let Err(why) = wrapped_round_trip(&m, width) {
                 return Err(TestCaseError::fail(why));
@@ -368,14 +367,14 @@ proptest! {
 fn wrapping_breaks_long_lines_inside_brackets() {
     let src = "def main() -> None:\n    print(`partial[partial::add3, 1]::meta::impl`(alpha + beta, gamma(delta, epsilon), 3))\n";
     let m = parse_str(src).unwrap();
-    let wrapped = print_module_width(&m, 40);
+    let wrapped = print_module_width(m.body(), 40);
     assert_eq!(
         wrapped,
         "def main() -> None:\n    print(\n        `partial[partial::add3, 1]::meta::impl`(\n            alpha + beta,\n            gamma(delta, epsilon),\n            3\n        )\n    )\n"
     );
     assert_eq!(
-        print_module_width(&m, 100),
-        print_module(&m),
+        print_module_width(m.body(), 100),
+        print_module(m.body()),
         "a line within the width stays whole"
     );
 }
@@ -386,7 +385,8 @@ fn print_expr_stands_alone() {
         target: Box::new(id("x$1")),
         value: Box::new(binop(int(1), BinOp::Add, int(2))),
     });
-    assert_eq!(print_expr(&w), "(`x$1` := 1 + 2)");
+    let (m, w) = build_expr(&w);
+    assert_eq!(print_expr(&m.expr(w)), "(`x$1` := 1 + 2)");
 }
 
 // -------------------------------------------------------------- snapshots
@@ -437,7 +437,7 @@ fn residual_module() -> Module {
             )),
         ],
     );
-    Module {
+    Tree {
         body: vec![
             comment("Residual module of `demo`, redshifted for main().\nDo not edit."),
             pair,
@@ -446,8 +446,8 @@ fn residual_module() -> Module {
             def(adder),
             def(main),
         ],
-        name_count: 0,
     }
+    .build()
 }
 
 /// Blue functions, generics, decorators, classes with methods.
@@ -502,7 +502,7 @@ fn decorated_module() -> Module {
         true,
         vec![var_def(None, "if", Some(i32_()), None), def(method)],
     );
-    Module {
+    Tree {
         body: vec![
             def(generic),
             def(meta),
@@ -518,8 +518,8 @@ fn decorated_module() -> Module {
             ),
             var_def(Some(VarKind::Const), "N", None, Some(int(10))),
         ],
-        name_count: 0,
     }
+    .build()
 }
 
 /// Statements and a mix of expressions.
@@ -593,20 +593,20 @@ fn statements_module() -> Module {
         }),
         st(StmtKind::Raise(call(name("ValueError"), vec![string("bad")]))),
     ];
-    Module {
+    Tree {
         body: vec![def(func(
             "classify",
             vec![param("x", i32_())],
             Some(name("str")),
             body,
         ))],
-        name_count: 0,
     }
+    .build()
 }
 
 /// Print `m`, snapshot it, and check it parses back to `m` minus comments.
 fn snapshot_and_reparse(snapshot: &str, m: &Module) -> String {
-    let printed = print_module(m);
+    let printed = print_module(m.body());
     insta::assert_snapshot!(snapshot, printed);
     let back = parse_str(&printed).unwrap_or_else(|e| panic!("{e} at {:?}:\n{printed}", e.range));
     assert!(
@@ -615,7 +615,10 @@ fn snapshot_and_reparse(snapshot: &str, m: &Module) -> String {
         dump_module(m),
         dump_module(&back)
     );
-    assert_eq!(print_module(&back), print_module(&normalize(m, true)));
+    assert_eq!(
+        print_module(back.body()),
+        print_module(normalize(m, true).build().body())
+    );
     printed
 }
 

@@ -47,9 +47,9 @@ use std::fmt::Write as _;
 use crate::backend::origins::{Origin, Origins};
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    AssignTarget, ClassDef, Expr, FuncColor, FuncDef, FuncKind, Module, Param, ParamKind, Stmt, StmtKind,
-    VarKind,
+    AssignTarget, ClassDef, FuncColor, FuncDef, FuncKind, Param, ParamKind, StmtKind, VarKind,
 };
+use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 
 pub use literal::{format_name, is_plain_identifier};
 
@@ -57,11 +57,11 @@ use expr::{Prec, Writer};
 
 const INDENT: &str = "    ";
 
-/// Print a whole module as SPy source (empty for an empty module, else
-/// ending with a newline).
-pub fn print_module(m: &Module) -> String {
+/// Print a whole module (its top-level statements, `m.body()`) as SPy
+/// source (empty for an empty module, else ending with a newline).
+pub fn print_module(body: Stmts<'_>) -> String {
     let mut p = Printer::default();
-    p.spaced(&m.body);
+    p.spaced(&body);
     p.out
 }
 
@@ -86,40 +86,42 @@ pub enum Marked {
 /// [`print_module`] with lines longer than `width` columns wrapped inside
 /// their brackets (`wrap`); 0: no wrapping. The text parses to the same
 /// tree.
-pub fn print_module_width(m: &Module, width: usize) -> String {
+pub fn print_module_width(body: Stmts<'_>, width: usize) -> String {
     let mut p = Printer {
         width,
         ..Printer::default()
     };
-    p.spaced(&m.body);
+    p.spaced(&body);
     p.out
 }
 
 /// [`print_module_width`], and where every comment and `def` starts.
-pub fn print_module_marked(m: &Module, width: usize) -> (String, Vec<Mark>) {
+pub fn print_module_marked(body: Stmts<'_>, width: usize) -> (String, Vec<Mark>) {
     let mut p = Printer {
         marks: Some(Vec::new()),
         width,
         ..Printer::default()
     };
-    p.spaced(&m.body);
+    p.spaced(&body);
     (p.out, p.marks.unwrap_or_default())
 }
 
 /// [`print_module`], and where every printed node comes from (its range
 /// next to where it was printed; see `backend::origins`).
-pub fn print_module_with_origins(m: &Module) -> (String, Origins) {
+pub fn print_module_with_origins(body: Stmts<'_>) -> (String, Origins) {
     let mut p = Printer {
         origins: Some(Origins::default()),
         ..Printer::default()
     };
-    p.spaced(&m.body);
-    (p.out, p.origins.unwrap_or_default())
+    p.spaced(&body);
+    let mut origins = p.origins.unwrap_or_default();
+    origins.shrink_to_fit();
+    (p.out, origins)
 }
 
 /// Print one expression as it may stand on its own (e.g. after `return`):
 /// parenthesized only if it must be (a walrus, a starred item).
-pub fn print_expr(e: &Expr) -> String {
+pub fn print_expr(e: &ExprRef<'_>) -> String {
     let mut w = Writer::default();
     w.expr(e, Prec::TEST);
     w.out
@@ -199,27 +201,30 @@ impl Printer {
     /// The top level and class bodies: a blank line between two statements
     /// when either is a definition; comments stay glued to the statement
     /// they precede.
-    fn spaced(&mut self, body: &[Stmt]) {
+    fn spaced(&mut self, body: &Stmts<'_>) {
         let mut prev_is_def: Option<bool> = None;
         let mut i = 0;
         while i < body.len() {
             // A chunk: comments, then the statement they annotate (if any).
             let mut j = i;
-            while j < body.len() && matches!(body[j].kind, StmtKind::Comment(_)) {
+            while body
+                .get(j)
+                .is_some_and(|s| matches!(s.kind(), StmtKind::Comment(_)))
+            {
                 j += 1;
             }
             let end = (j + 1).min(body.len());
             let is_def = body
                 .get(j)
-                .is_some_and(|s| matches!(s.kind, StmtKind::FuncDef(_) | StmtKind::ClassDef(_)));
+                .is_some_and(|s| matches!(s.kind(), StmtKind::FuncDef(_) | StmtKind::ClassDef(_)));
             if let Some(prev) = prev_is_def {
                 if prev || is_def {
                     self.out.push('\n');
                     self.lines += 1;
                 }
             }
-            for s in &body[i..end] {
-                self.stmt(s);
+            for s in body.iter().skip(i).take(end - i) {
+                self.stmt(&s);
             }
             prev_is_def = Some(is_def);
             i = end;
@@ -228,22 +233,22 @@ impl Printer {
 
     /// An indented block; `pass` when it holds no statement. Class bodies
     /// are `spaced` like the top level.
-    fn block(&mut self, body: &[Stmt], spaced: bool) {
+    fn block(&mut self, body: &Stmts<'_>, spaced: bool) {
         self.indent += 1;
         if spaced {
             self.spaced(body);
         } else {
-            body.iter().for_each(|s| self.stmt(s));
+            body.iter().for_each(|s| self.stmt(&s));
         }
-        if body.iter().all(|s| matches!(s.kind, StmtKind::Comment(_))) {
+        if body.iter().all(|s| matches!(s.kind(), StmtKind::Comment(_))) {
             self.line("pass");
         }
         self.indent -= 1;
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    fn stmt(&mut self, s: &StmtRef<'_>) {
         if self.marks.is_some() {
-            match &s.kind {
+            match &s.kind() {
                 StmtKind::Comment(_) => self.mark(Marked::Comment(s.range)),
                 StmtKind::FuncDef(f) => self.mark(Marked::Def {
                     name: f.name.name.to_string(),
@@ -254,13 +259,13 @@ impl Printer {
         }
         let start = self.out.len() + self.indent * INDENT.len();
         self.stmt_lines(s);
-        if !matches!(s.kind, StmtKind::Comment(_)) {
+        if !matches!(s.kind(), StmtKind::Comment(_)) {
             self.mark_since(start, s.range);
         }
     }
 
-    fn stmt_lines(&mut self, s: &Stmt) {
-        match &s.kind {
+    fn stmt_lines(&mut self, s: &StmtRef<'_>) {
+        match &s.kind() {
             StmtKind::FuncDef(f) => self.funcdef(f),
             StmtKind::ClassDef(c) => self.classdef(c),
             StmtKind::Import { module, alias } => {
@@ -277,7 +282,7 @@ impl Printer {
                         text.push_str(", ");
                     }
                     text.push_str(&format_name(&n.name.name));
-                    if let Some(a) = &n.alias {
+                    if let Some(a) = n.alias {
                         let _ = write!(text, " as {}", format_name(&a.name));
                     }
                 }
@@ -303,7 +308,7 @@ impl Printer {
                     Some(VarKind::Const) => w.out.push_str("const "),
                     None => {}
                 }
-                w.marked_name(&v.name);
+                w.marked_name(v.name);
                 if let Some(a) = &v.annotation {
                     w.out.push_str(": ");
                     w.expr(a, Prec::TEST);
@@ -354,7 +359,7 @@ impl Printer {
     }
 
     /// `keyword expr` on one line.
-    fn simple(&mut self, keyword: &str, e: &Expr) {
+    fn simple(&mut self, keyword: &str, e: &ExprRef<'_>) {
         let mut w = Writer::default();
         w.out.push_str(keyword);
         w.expr(e, Prec::TEST);
@@ -362,7 +367,7 @@ impl Printer {
     }
 
     /// `keyword test:`
-    fn header(&mut self, keyword: &str, test: &Expr, min: Prec) {
+    fn header(&mut self, keyword: &str, test: &ExprRef<'_>, min: Prec) {
         let mut w = Writer::default();
         w.out.push_str(keyword);
         w.expr(test, min);
@@ -371,29 +376,27 @@ impl Printer {
     }
 
     /// `if`/`elif`/`else`: an `If` alone in an `orelse` is an `elif`.
-    fn if_chain(&mut self, test: &Expr, body: &[Stmt], orelse: &[Stmt]) {
+    fn if_chain(&mut self, test: &ExprRef<'_>, body: &Stmts<'_>, orelse: &Stmts<'_>) {
         self.header("if ", test, Prec::NAMED);
         self.block(body, false);
-        let mut orelse = orelse;
+        let mut orelse = *orelse;
         loop {
-            match orelse {
-                [] => break,
-                [Stmt {
-                    kind:
-                        StmtKind::If {
-                            test,
-                            body,
-                            orelse: next,
-                        },
-                    ..
-                }] => {
-                    self.header("elif ", test, Prec::NAMED);
-                    self.block(body, false);
+            if orelse.is_empty() {
+                break;
+            }
+            let elif = match (orelse.len(), orelse.first().map(|s| s.kind())) {
+                (1, Some(StmtKind::If { test, body, orelse })) => Some((test, body, orelse)),
+                _ => None,
+            };
+            match elif {
+                Some((test, body, next)) => {
+                    self.header("elif ", &test, Prec::NAMED);
+                    self.block(&body, false);
                     orelse = next;
                 }
-                _ => {
+                None => {
                     self.line("else:");
-                    self.block(orelse, false);
+                    self.block(&orelse, false);
                     break;
                 }
             }
@@ -413,7 +416,7 @@ impl Printer {
         }
     }
 
-    fn decorator(&mut self, e: &Expr) {
+    fn decorator(&mut self, e: &ExprRef<'_>) {
         let mut w = Writer::default();
         w.out.push('@');
         w.expr(e, Prec::NAMED);
@@ -427,17 +430,17 @@ impl Printer {
             (FuncColor::Blue, FuncKind::Generic) => self.line("@blue.generic"),
             (FuncColor::Blue, FuncKind::Metafunc) => self.line("@blue.metafunc"),
         }
-        f.decorators.iter().for_each(|d| self.decorator(d));
+        f.decorators.iter().for_each(|d| self.decorator(&d));
         let mut w = Writer::default();
         w.out.push_str("def ");
-        w.marked_name(&f.name);
-        type_params(&mut w, f.type_params.as_deref());
+        w.marked_name(f.name);
+        type_params(&mut w, f.type_params);
         w.out.push('(');
         for (k, p) in f.params.iter().enumerate() {
             if k > 0 {
                 w.out.push_str(", ");
             }
-            param(&mut w, p);
+            param(&mut w, &p);
         }
         w.out.push(')');
         if let Some(r) = &f.return_type {
@@ -454,11 +457,11 @@ impl Printer {
         if c.is_struct {
             self.line("@struct");
         }
-        c.decorators.iter().for_each(|d| self.decorator(d));
+        c.decorators.iter().for_each(|d| self.decorator(&d));
         let mut w = Writer::default();
         w.out.push_str("class ");
         w.out.push_str(&format_name(&c.name.name));
-        type_params(&mut w, c.type_params.as_deref());
+        type_params(&mut w, c.type_params);
         w.out.push(':');
         self.emit(w);
         let outer = self.class.replace(c.name.name.to_string());
@@ -468,7 +471,7 @@ impl Printer {
 }
 
 /// `[T, U]` (nothing for `None` or an empty list).
-fn type_params(w: &mut Writer, tps: Option<&[crate::syntax::ast::Identifier]>) {
+fn type_params(w: &mut Writer, tps: Option<crate::syntax::ast::Idents<'_>>) {
     let Some(tps) = tps.filter(|t| !t.is_empty()) else {
         return;
     };
@@ -488,7 +491,7 @@ fn param(w: &mut Writer, p: &Param) {
     if p.kind == ParamKind::Star {
         w.out.push('*');
     }
-    w.marked_name(&p.name);
+    w.marked_name(p.name);
     if let Some(a) = &p.annotation {
         w.out.push_str(": ");
         // `*args: *Ts` is the one place an annotation may be starred.
@@ -514,20 +517,23 @@ impl Writer {
             AssignTarget::Name(id) => self.out.push_str(&format_name(&id.name)),
             AssignTarget::Attribute { value, attr, .. } => self.attribute(value, attr),
             AssignTarget::Subscript { value, indices, .. } => self.subscript(value, indices),
-            AssignTarget::Unpack { names, .. } => match names.as_slice() {
-                [] => self.out.push_str("()"),
-                [one] => {
-                    let _ = write!(self.out, "({},)", format_name(&one.name));
-                }
-                _ => {
-                    for (k, n) in names.iter().enumerate() {
-                        if k > 0 {
-                            self.out.push_str(", ");
+            AssignTarget::Unpack { names, .. } => {
+                let names: Vec<_> = names.iter().collect();
+                match names.as_slice() {
+                    [] => self.out.push_str("()"),
+                    [one] => {
+                        let _ = write!(self.out, "({},)", format_name(&one.name));
+                    }
+                    _ => {
+                        for (k, n) in names.iter().enumerate() {
+                            if k > 0 {
+                                self.out.push_str(", ");
+                            }
+                            self.out.push_str(&format_name(&n.name));
                         }
-                        self.out.push_str(&format_name(&n.name));
                     }
                 }
-            },
+            }
         }
     }
 }

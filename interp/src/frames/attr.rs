@@ -9,7 +9,8 @@ use crate::frames::meta::{ArgSpec, ResolvedOp};
 use crate::frames::signatures::Site;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, FuncKind};
+use crate::syntax::ast::{self, ExprKind, FuncKind};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
 use crate::vm::ops::signatures::{
@@ -25,7 +26,7 @@ impl Interp<'_> {
         f: &Frame,
         ty: TypeId,
         attr: &ast::Identifier,
-        obj: &Expr,
+        obj: &ExprRef<'_>,
     ) -> crate::error::Failure {
         let name = self.vm.types.name(ty).to_string();
         SpyError::new(
@@ -40,7 +41,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
     ) -> Eval<Typed> {
         if let Some(result) = self.meta_attr(f, &obj, obj_expr.range, attr) {
@@ -105,11 +106,7 @@ impl Interp<'_> {
                             sh.state().user_imports.insert((here, owner.clone()));
                         }
                         let r = obj_expr.range.cover(attr.range);
-                        let e = crate::frames::doppler::build::attribute(
-                            crate::frames::doppler::name_expr(&owner, obj_expr.range),
-                            &attr.name,
-                            r,
-                        );
+                        let e = sh.attribute(sh.name(&owner, obj_expr.range), &attr.name, r);
                         Ok(Self::residual_value(g.ty, e))
                     }
                     Some(g) => match g.value {
@@ -161,7 +158,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         value: Typed,
         value_range: TextRange,
@@ -220,7 +217,7 @@ impl Interp<'_> {
         f: &mut Frame,
         m: &Rc<Function>,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
     ) -> Eval<Typed> {
         let ty = obj.ty;
@@ -241,7 +238,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         args: Args,
         call_range: TextRange,
@@ -259,7 +256,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &ast::Identifier,
         args: Args,
         call_range: TextRange,
@@ -438,13 +435,13 @@ impl Interp<'_> {
     pub(crate) fn eval_subscript(
         &mut self,
         f: &mut Frame,
-        e: &Expr,
-        value: &Expr,
-        indices: &[Expr],
+        e: &ExprRef<'_>,
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
     ) -> Eval<Typed> {
         let obj = self.eval_expr(f, value)?;
-        if let [index] = indices {
-            if let ExprKind::Slice { lower, upper, step } = &index.kind {
+        if let Some([index]) = indices.as_array() {
+            if let ExprKind::Slice { lower, upper, step } = index.kind() {
                 return self.eval_slice(f, obj, value, [lower, upper, step]);
             }
         }
@@ -456,7 +453,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         idx: Args,
         whole: TextRange,
     ) -> Eval<Typed> {
@@ -664,14 +661,14 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
-        parts: [&Option<Box<Expr>>; 3],
+        obj_expr: &ExprRef<'_>,
+        parts: [Option<ExprRef<'_>>; 3],
     ) -> Eval<Typed> {
         let mut bounds: [Option<i64>; 3] = [None; 3];
         let mut typed: [Option<Typed>; 3] = [None, None, None];
         let mut color = obj.color;
         for ((slot, t), part) in bounds.iter_mut().zip(typed.iter_mut()).zip(parts) {
-            if let Some(p) = part {
+            if let Some(p) = &part {
                 let v = self.eval_expr(f, p)?;
                 if matches!(v.value, Value::None) {
                     continue;
@@ -733,7 +730,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         idx: Args,
         v: Typed,
         whole: TextRange,

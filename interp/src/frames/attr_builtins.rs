@@ -6,9 +6,9 @@
 //! the residual code holds `o.NAME` (and `o.NAME = v`), never a call.
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::doppler::{is_runtime, name_expr};
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
-use crate::syntax::ast::{Expr, Identifier, NameId};
+use crate::syntax::ast::{ExprRef, Exprs, Identifier, NameId};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
@@ -20,8 +20,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         b: Builtin,
-        func: &Expr,
-        args: &[Expr],
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
     ) -> Option<Eval<Typed>> {
         let n = match b {
             Builtin::Getattr | Builtin::Hasattr => 2,
@@ -36,8 +36,8 @@ impl Interp<'_> {
         f: &mut Frame,
         b: Builtin,
         n: usize,
-        func: &Expr,
-        args: &[Expr],
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
     ) -> Eval<Typed> {
         let argv = self.eval_items(f, args)?;
         self.check_arity(f, n, n, &argv, func.range, None)?;
@@ -45,7 +45,7 @@ impl Interp<'_> {
         let (obj, _) = argv.next().expect("arity checked");
         let (name, name_range) = argv.next().expect("arity checked");
         let attr = self.name_of(f, name, name_range)?;
-        let obj_expr = &args[0];
+        let obj_expr = &args.first().ok_or_else(|| crate::bug!("arity checked"))?;
         match b {
             Builtin::Getattr => self.get_attr(f, obj, obj_expr, &attr),
             Builtin::Setattr => {
@@ -75,7 +75,13 @@ impl Interp<'_> {
     /// `hasattr`: blue `True` iff reading `o.NAME` is accepted for `o`'s
     /// static type, or `NAME` is a method of it. A `dynamic` receiver asks
     /// its value's type when the call runs (`dynamic_has_attr`).
-    fn has_attr(&mut self, f: &mut Frame, obj: Typed, obj_expr: &Expr, attr: &Identifier) -> Eval<Typed> {
+    fn has_attr(
+        &mut self,
+        f: &mut Frame,
+        obj: Typed,
+        obj_expr: &ExprRef<'_>,
+        attr: &Identifier,
+    ) -> Eval<Typed> {
         if obj.ty == TypeId::DYNAMIC {
             return self.dynamic_has_attr(f, obj, obj_expr, attr);
         }
@@ -111,12 +117,12 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         obj: Typed,
-        obj_expr: &Expr,
+        obj_expr: &ExprRef<'_>,
         attr: &Identifier,
     ) -> Eval<Typed> {
         if f.is_shifting() && is_runtime(&obj) {
             let name = Typed::blue(TypeId::STR, Value::str(&attr.name));
-            let callee = name_expr("hasattr", obj_expr.range);
+            let callee = f.shift()?.name("hasattr", obj_expr.range);
             let args = [(obj, obj_expr.range), (name, attr.range)];
             return self.shift_call(
                 f,

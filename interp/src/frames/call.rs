@@ -9,7 +9,8 @@ use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::{add_trace, Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, FuncColor, FuncKind};
+use crate::syntax::ast::{self, ExprKind, FuncColor, FuncKind};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Function, Local, StarKind, TupleValue, Typed, Value};
 
@@ -25,12 +26,23 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 impl Interp<'_> {
-    pub(crate) fn eval_call(&mut self, f: &mut Frame, e: &Expr, func: &Expr, args: &[Expr]) -> Eval<Typed> {
+    pub(crate) fn eval_call(
+        &mut self,
+        f: &mut Frame,
+        e: &ExprRef<'_>,
+        func: &ExprRef<'_>,
+        args: &Exprs<'_>,
+    ) -> Eval<Typed> {
         if let Some(lit) = self.prefixed_literal(f, e) {
             return Ok(lit);
         }
-        let method_call = match &func.kind {
-            ExprKind::Attribute { value, attr } => {
+        // (read as a view only when it is an attribute: every call asks)
+        let kind = match func.node().node {
+            ast::ExprNode::Attribute { .. } => Some(func.kind()),
+            _ => None,
+        };
+        let method_call = match &kind {
+            Some(ExprKind::Attribute { value, attr }) => {
                 let obj = self.eval_expr(f, value)?;
                 if self.is_method_receiver(&obj) {
                     Some((obj, value, attr))
@@ -100,11 +112,33 @@ impl Interp<'_> {
 
     /// `i8(3)`, `u64(18446744073709551615)`, `f64(1)`, `f32(0.5)`: typed
     /// literals, as upstream's parser makes them (range checked statically).
-    fn prefixed_literal(&self, f: &Frame, e: &Expr) -> Option<Typed> {
-        let ExprKind::Call { func, args } = &e.kind else {
+    fn prefixed_literal(&self, f: &Frame, e: &ExprRef<'_>) -> Option<Typed> {
+        // (read as stored first: every call asks; a literal is one
+        // argument, a number or a negated one, and a builtin callee)
+        let ast::ExprNode::Call { func, args } = e.node().node else {
             return None;
         };
-        let ExprKind::Name(id) = &func.kind else {
+        let literal =
+            |e: ExprRef<'_>| matches!(e.node().node, ast::ExprNode::Int(_) | ast::ExprNode::Float(_));
+        match e.module.expr_items(args) {
+            [arg] => match e.at(*arg).node().node {
+                ast::ExprNode::UnaryOp {
+                    op: ast::UnaryOp::Neg,
+                    operand,
+                } if literal(e.at(operand)) => {}
+                _ if literal(e.at(*arg)) => {}
+                _ => return None,
+            },
+            _ => return None,
+        }
+        let callee = e.at(func).name_id()?;
+        if !matches!(f.res.name(callee), NameRef::Builtin(_)) {
+            return None;
+        }
+        let ExprKind::Call { func, args } = &e.kind() else {
+            return None;
+        };
+        let ExprKind::Name(id) = &func.kind() else {
             return None;
         };
         let NameRef::Builtin(b) = f.res.name(id.id) else {
@@ -117,17 +151,17 @@ impl Interp<'_> {
             let s = crate::vm::ops::Scalar::wrap_int(v, ty.as_prim()?)?;
             return Some(Typed::blue(ty, Value::Scalar(s)));
         }
-        let [arg] = &args[..] else { return None };
-        let (neg, lit) = match &arg.kind {
+        let [arg] = args.as_array()?;
+        let (neg, lit) = match arg.kind() {
             ExprKind::UnaryOp {
                 op: ast::UnaryOp::Neg,
                 operand,
-            } => (true, &operand.kind),
+            } => (true, operand.kind()),
             other => (false, other),
         };
         let x = match lit {
-            ExprKind::Int(v) => *v as f64,
-            ExprKind::Float(x) => *x,
+            ExprKind::Int(v) => v as f64,
+            ExprKind::Float(x) => x,
             _ => return None,
         };
         let x = if neg { -x } else { x };
@@ -172,8 +206,8 @@ impl Interp<'_> {
                                 .with_error(&f.file, callee_range, format!("this is `{ty}`"))
                                 .with_note(
                                     &func.code.file,
-                                    func.code.def.name.range,
-                                    format!("`{}` defined here", func.code.def.name.name),
+                                    func.code.def().name.range,
+                                    format!("`{}` defined here", func.code.def().name.name),
                                 )
                                 .into(),
                         )
@@ -223,11 +257,7 @@ impl Interp<'_> {
             )
             .with_error(&f.file, callee_range, "this is blue")
             .with_error(&f.file, *range, "this is red")
-            .with_note(
-                &func.code.file,
-                func.code.def.proto_range,
-                "function defined here",
-            )
+            .with_note(&func.code.file, func.code.proto_range(), "function defined here")
             .into()),
         }
     }
@@ -341,13 +371,13 @@ impl Interp<'_> {
             self.pools.recycle_args(args);
             return Ok(bound);
         }
-        let def_loc = Some((&func.code.file, func.code.def.proto_range));
+        let def_loc = Some((&func.code.file, func.code.proto_range()));
         let convert = |this: &mut Self, v: Typed, ty: TypeId, range: TextRange| {
             this.convert_to(f, v, ty, range, None).map_err(|e| {
                 add_note(
                     e,
                     &func.code.file,
-                    func.code.def.proto_range,
+                    func.code.proto_range(),
                     "function defined here",
                 )
             })
@@ -361,7 +391,7 @@ impl Interp<'_> {
                 let (arg, range) = match given.next() {
                     Some(a) => a,
                     None => match &p.default {
-                        Some(d) => (d.clone(), call_range),
+                        Some(d) => ((**d).clone(), call_range),
                         None => return Err(crate::bug!("missing argument after arity check")),
                     },
                 };
@@ -433,18 +463,18 @@ impl Interp<'_> {
         ns: Rc<str>,
         shift: Option<crate::frames::doppler::Shift>,
         args: impl IntoIterator<Item = A>,
-        mut local: impl FnMut(&mut Self, &ast::Param, u32, A) -> Eval<Local>,
+        mut local: impl FnMut(&mut Self, &ast::Param<'_>, u32, A) -> Eval<Local>,
     ) -> Eval<Frame> {
         let code = &func.code;
         let locals = self.pools.fresh_env(code.scope.slot_count());
         for (slot, preset) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(preset.clone());
         }
-        for (p, arg) in code.def.params.iter().zip(args) {
+        for (p, arg) in code.params().iter().zip(args) {
             let NameRef::Local(slot) = code.res.name(p.name.id) else {
                 return Err(crate::bug!("parameter `{}` is not a local", p.name.name));
             };
-            let value = local(self, p, slot, arg)?;
+            let value = local(self, &p, slot, arg)?;
             locals.borrow_mut()[slot as usize] = Some(value);
         }
         Ok(Frame::function(func, locals, name, ns, shift))
@@ -491,8 +521,8 @@ impl Interp<'_> {
         self.pools.recycle_bound(args);
         let color = if blue { Color::Blue } else { Color::Red };
         let body = self
-            .forward_declare_structs(&mut frame, &code.def.body)
-            .and_then(|_| self.exec_block(&mut frame, &code.def.body));
+            .forward_declare_structs(&mut frame, &code.body())
+            .and_then(|_| self.exec_block(&mut frame, &code.body()));
         let result = match body {
             Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
@@ -506,11 +536,11 @@ impl Interp<'_> {
             }
             Ok(_) => {
                 let end = code
-                    .def
+                    .def()
                     .body
                     .last()
                     .map(|s| s.range)
-                    .unwrap_or(code.def.proto_range);
+                    .unwrap_or(code.proto_range());
                 let err = SpyError::new(
                     ExcKind::TypeError,
                     "reached the end of the function without a `return`",
@@ -569,8 +599,8 @@ impl Interp<'_> {
     }
 }
 
-pub(crate) fn is_name(e: &Expr, name: &str) -> bool {
-    matches!(&e.kind, ExprKind::Name(id) if id.name == name)
+pub(crate) fn is_name(e: &ExprRef<'_>, name: &str) -> bool {
+    matches!(&e.kind(), ExprKind::Name(id) if id.name == name)
 }
 
 pub(crate) fn add_note(

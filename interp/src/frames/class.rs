@@ -19,7 +19,7 @@ use crate::vm::value::{Color, Env, GenericStructValue, Local, Typed, Value};
 use crate::vm::StructInfo;
 
 impl Interp<'_> {
-    pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &Rc<ast::ClassDef>) -> Eval<()> {
+    pub(crate) fn exec_classdef(&mut self, f: &mut Frame, c: &ast::ClassDef<'_>) -> Eval<()> {
         if !c.is_struct {
             return Err(self.error_at(
                 f,
@@ -39,19 +39,20 @@ impl Interp<'_> {
             ));
         }
         for stmt in &c.body {
-            check_class_stmt(self, f, stmt)?;
+            check_class_stmt(self, f, &stmt)?;
         }
         if c.type_params.is_some() {
             let generic = GenericStructValue {
-                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)).into(),
-                def: c.clone(),
+                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)),
+                ast: f.ast.clone(),
+                class: c.id,
                 module: f.module,
                 file: f.file.clone(),
                 res: f.res.clone(),
                 closure: self.closure_of(f),
             };
             let v = Typed::blue(TypeId::TYPE, Value::GenericStruct(Rc::new(generic)));
-            return self.declare_slot(f, &c.name, v);
+            return self.declare_slot(f, c.name, v);
         }
         // Module-level structs were forward-declared by module init.
         let mut bind = true;
@@ -72,15 +73,16 @@ impl Interp<'_> {
             }
             _ => {
                 let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
-                self.vm.types.new_struct(fqn)
+                self.vm.types.new_struct(fqn.to_string())
             }
         };
         // Bind the name first so methods can mention the struct type.
         if bind {
-            self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+            self.declare_slot(f, c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
         }
         let site = StructSite {
             module: f.module,
+            ast: f.ast.clone(),
             file: f.file.clone(),
             res: f.res.clone(),
             closure: self.closure_of(f),
@@ -92,17 +94,21 @@ impl Interp<'_> {
     /// defined at the outermost level of the body is declared (an
     /// incomplete type) when the call starts, so annotations above the
     /// `class` can name it.
-    pub(crate) fn forward_declare_structs(&mut self, f: &mut Frame, body: &[ast::Stmt]) -> Eval<()> {
+    pub(crate) fn forward_declare_structs(&mut self, f: &mut Frame, body: &ast::Stmts<'_>) -> Eval<()> {
         for stmt in body {
-            let ast::StmtKind::ClassDef(c) = &stmt.kind else {
+            // (a call asks this of every statement of its body)
+            if !matches!(stmt.node().node, ast::StmtNode::ClassDef(_)) {
+                continue;
+            }
+            let ast::StmtKind::ClassDef(c) = &stmt.kind() else {
                 continue;
             };
             if !c.is_struct || c.type_params.is_some() || !c.decorators.is_empty() {
                 continue;
             }
             let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
-            let ty = self.vm.types.new_struct(fqn);
-            self.declare_slot(f, &c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
+            let ty = self.vm.types.new_struct(fqn.to_string());
+            self.declare_slot(f, c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
         }
         Ok(())
     }
@@ -143,7 +149,7 @@ impl Interp<'_> {
         Ok(())
     }
 
-    fn run_struct_body(&mut self, site: &StructSite, c: &ast::ClassDef, ty: TypeId) -> Eval<()> {
+    fn run_struct_body(&mut self, site: &StructSite, c: &ast::ClassDef<'_>, ty: TypeId) -> Eval<()> {
         let Some(scope) = site.res.scope_of(c.name.id).cloned() else {
             return Err(crate::bug!("no scope for class `{}`", c.name.name));
         };
@@ -152,6 +158,7 @@ impl Interp<'_> {
             kind: FrameKind::Class,
             module: site.module,
             file: site.file.clone(),
+            ast: site.ast.clone(),
             res: site.res.clone(),
             scope: scope.clone(),
             locals,
@@ -186,9 +193,11 @@ impl Interp<'_> {
         let decorated = |name: &str| -> Vec<String> {
             c.body
                 .iter()
-                .filter_map(|s| match &s.kind {
+                .filter_map(|s| match &s.kind() {
                     ast::StmtKind::FuncDef(d)
-                        if d.decorators.iter().any(|e| crate::frames::call::is_name(e, name)) =>
+                        if d.decorators
+                            .iter()
+                            .any(|e| crate::frames::call::is_name(&e, name)) =>
                     {
                         Some(d.name.name.to_string())
                     }
@@ -236,7 +245,8 @@ impl Interp<'_> {
         idx: Args,
         range: TextRange,
     ) -> Eval<Typed> {
-        let params = g.def.type_params.as_deref().unwrap_or_default();
+        let def = g.def();
+        let params: Vec<&ast::Identifier> = def.type_params.iter().flatten().collect();
         self.check_arity(f, params.len(), params.len(), &idx, range, None)?;
         if let Some((_, r)) = idx.iter().find(|(a, _)| !a.is_blue()) {
             return Err(crate::error::SpyError::new(
@@ -256,7 +266,7 @@ impl Interp<'_> {
         }
         let args: Vec<String> = idx.iter().map(|(a, _)| self.ns_repr(&a.value)).collect();
         let fqn = self.unique_fqn(format!("{}[{}]", g.fqn, args.join(", ")));
-        let ty = self.vm.types.new_struct(fqn);
+        let ty = self.vm.types.new_struct(fqn.to_string());
         self.generic_structs.insert(key, (g.clone(), ty));
         self.type_origins.insert(ty, Value::GenericStruct(g.clone()));
         // The type parameters' environment (see the resolver): the type
@@ -283,11 +293,12 @@ impl Interp<'_> {
         let closure = g.closure.iter().cloned().chain(std::iter::once(env)).collect();
         let site = StructSite {
             module: g.module,
+            ast: g.ast.clone(),
             file: g.file.clone(),
             res: g.res.clone(),
             closure,
         };
-        self.run_struct_body(&site, &g.def, ty)?;
+        self.run_struct_body(&site, &def, ty)?;
         Ok(Typed::blue(TypeId::TYPE, Value::Type(ty)))
     }
 }
@@ -295,6 +306,7 @@ impl Interp<'_> {
 /// Where a struct body runs: its module and the environments it closes over.
 struct StructSite {
     module: crate::vm::value::ModuleId,
+    ast: Rc<ast::Module>,
     file: Rc<crate::source::SourceFile>,
     res: Rc<crate::resolve::Resolution>,
     closure: Rc<[Env]>,
@@ -302,9 +314,9 @@ struct StructSite {
 
 /// Statements allowed in a class body: fields, assignments, `def`, `if`,
 /// `pass` (and docstrings).
-fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
+fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::StmtRef<'_>) -> Eval<()> {
     use ast::StmtKind as S;
-    match &stmt.kind {
+    match &stmt.kind() {
         S::VarDef(v) if v.kind.is_none() && v.value.is_some() && v.annotation.is_some() => Err(interp
             .error_at(
                 f,
@@ -315,8 +327,8 @@ fn check_class_stmt(interp: &Interp, f: &Frame, stmt: &ast::Stmt) -> Eval<()> {
             )),
         S::VarDef(_) | S::Assign { .. } | S::FuncDef(_) | S::Pass | S::Expr(_) => Ok(()),
         S::If { body, orelse, .. } => {
-            for s in body.iter().chain(orelse) {
-                check_class_stmt(interp, f, s)?;
+            for s in body.iter().chain(orelse.iter()) {
+                check_class_stmt(interp, f, &s)?;
             }
             Ok(())
         }

@@ -8,7 +8,7 @@ use crate::frames::meta::{ArgSpec, ResolvedOp};
 use crate::frames::stmt::Because;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::ExprRef;
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::signatures::ConvImpl;
 use crate::vm::ops::{self, convert as opconv, Scalar};
@@ -301,7 +301,7 @@ impl Interp<'_> {
     }
 
     /// Evaluate an annotation: it must be a type (`None` means NoneType).
-    pub(crate) fn eval_type_expr(&mut self, f: &mut Frame, t: &Expr) -> Eval<TypeId> {
+    pub(crate) fn eval_type_expr(&mut self, f: &mut Frame, t: &ExprRef<'_>) -> Eval<TypeId> {
         let v = self.eval_expr(f, t)?;
         match v.value {
             Value::Type(ty) => Ok(ty),

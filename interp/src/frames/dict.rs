@@ -11,7 +11,7 @@ use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::ast;
 use crate::vm::dict::DictValue;
 use crate::vm::ops::signatures::DictMethod;
 use crate::vm::rt_error::RuntimeError;
@@ -104,28 +104,31 @@ impl Interp<'_> {
     pub(crate) fn eval_dict(
         &mut self,
         f: &mut Frame,
-        pairs: &[(Expr, Expr)],
+        pairs: &ast::Pairs<'_>,
         range: TextRange,
     ) -> Eval<Typed> {
         let mut evaluated = Vec::with_capacity(pairs.len());
-        for (k, v) in pairs {
-            let kt = self.eval_expr(f, k)?;
-            let vt = self.eval_expr(f, v)?;
+        for (k, v) in pairs.iter() {
+            let kt = self.eval_expr(f, &k)?;
+            let vt = self.eval_expr(f, &v)?;
             evaluated.push(((kt, k.range), (vt, v.range)));
         }
         let ty = self.display_dict_type(f, &evaluated)?;
         if !f.is_shifting() {
             return self.make_dict(f, ty, evaluated, range);
         }
-        let mut out = Vec::with_capacity(evaluated.len());
+        let mut out = Vec::with_capacity(2 * evaluated.len());
         if let Some((kt, vt)) = self.vm.types.dict_types(ty) {
             for ((k, kr), (v, vr)) in evaluated {
                 let k = self.convert_to(f, k, kt, kr, None)?;
                 let v = self.convert_to(f, v, vt, vr, None)?;
-                out.push((self.residual(f, &k, kr)?, self.residual(f, &v, vr)?));
+                out.push(self.residual(f, &k, kr)?);
+                out.push(self.residual(f, &v, vr)?);
             }
         }
-        Ok(Self::residual_value(ty, Expr::new(ExprKind::Dict(out), range)))
+        let sh = f.shift()?;
+        let out = sh.exprs(out);
+        Ok(Self::residual_value(ty, sh.expr(ast::ExprNode::Dict(out), range)))
     }
 
     /// `{k: v, ...}` on values. `ty` is [`Self::display_dict_type`]'s.

@@ -6,13 +6,14 @@
 use std::rc::Rc;
 
 use crate::source::TextRange;
+use crate::syntax::ast::ExprRef;
 
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::doppler::is_runtime;
 use crate::frames::doppler::BinSym;
 use crate::frames::lowlevel::SimdOp;
 use crate::frames::{Eval, Frame, Interp, Mutation};
-use crate::syntax::ast::{BinOp, CmpOp, Expr, UnaryOp};
+use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::vm::ops::{self, PrimTy, Scalar};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Function, Typed, Value};
@@ -258,7 +259,7 @@ impl Interp<'_> {
         f: &mut Frame,
         op: UnaryOp,
         v: Typed,
-        operand: &Expr,
+        operand: &ExprRef<'_>,
         whole: TextRange,
     ) -> Eval<Typed> {
         if matches!(op, UnaryOp::Pos | UnaryOp::Invert) {
@@ -654,6 +655,7 @@ fn op_error(f: &Frame, e: ops::OpError, whole: TextRange) -> Failure {
     SpyError::from(e).with_error(&f.file, whole, "").into()
 }
 
+#[inline]
 fn prim_operand(v: &Value, to: PrimTy) -> Eval<Scalar> {
     match v {
         Value::Scalar(s) if s.ty() == to => Ok(*s),

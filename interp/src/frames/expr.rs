@@ -3,11 +3,12 @@
 //! expression yields a `Typed`: value, color and static type.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{is_runtime, name_expr};
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Frame, Interp};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, BoolOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{self, BoolOp, ExprKind, UnaryOp};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins;
 use crate::vm::ops::Scalar;
 use crate::vm::types::TypeId;
@@ -18,7 +19,8 @@ use crate::vm::value::{Color, Local, TupleValue, Typed, Value};
 impl Interp<'_> {
     /// Evaluate `e`; while shifting, its color and type are recorded for
     /// tools when they asked (`doppler::record`).
-    pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+    #[inline]
+    pub(crate) fn eval_expr(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
         let result = self.eval_expr_kind(f, e);
         if let (Some(sh), Ok(t)) = (&f.shift, &result) {
             sh.record_color(f, e.range, t);
@@ -26,63 +28,74 @@ impl Interp<'_> {
         result
     }
 
-    fn eval_expr_kind(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
-        match &e.kind {
-            ExprKind::Int(v) if f.is_shifting() => {
+    /// The evaluation rule of each kind of expression. (It matches the
+    /// stored node, not the `ExprKind` view: this is the interpreter's
+    /// hottest dispatch, and it reads only the children it evaluates.)
+    fn eval_expr_kind(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
+        use ast::ExprNode as N;
+        let m = e.module;
+        let x = |id: ast::ExprId| e.at(id);
+        match &e.node().node {
+            N::Int(v) if f.is_shifting() => {
                 let lit = self.int_literal(f, *v, false, e);
                 self.lazy_raise_or(f, lit, TypeId::I32, e.range)
             }
-            ExprKind::Int(v) => self.int_literal(f, *v, false, e),
-            ExprKind::Float(x) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(*x)))),
-            ExprKind::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(s))),
-            ExprKind::Bool(b) => Ok(Typed::blue(TypeId::BOOL, Value::bool(*b))),
-            ExprKind::None => Ok(Typed::none()),
-            ExprKind::Bytes(b) => Ok(Typed::blue(TypeId::BYTES, Value::bytes(b))),
-            ExprKind::Name(id) => self.eval_name(f, id),
-            ExprKind::Attribute { value, attr } => {
-                let obj = self.eval_expr(f, value)?;
-                self.get_attr(f, obj, value, attr)
+            N::Int(v) => self.int_literal(f, *v, false, e),
+            N::Float(v) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(*v)))),
+            N::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(m.str(*s)))),
+            N::Bool(b) => Ok(Typed::blue(TypeId::BOOL, Value::bool(*b))),
+            N::None => Ok(Typed::none()),
+            N::Bytes(b) => Ok(Typed::blue(TypeId::BYTES, Value::bytes(m.bytes(*b)))),
+            N::Name { name, id } => self.eval_name_at(f, name, *id, e.range),
+            N::NameIn(id) => self.eval_name(f, m.ident(*id)),
+            N::Attribute { value, attr } => {
+                let value = x(*value);
+                let obj = self.eval_expr(f, &value)?;
+                self.get_attr(f, obj, &value, m.ident(*attr))
             }
-            ExprKind::Call { func, args } => self.eval_call(f, e, func, args),
-            ExprKind::Subscript { value, indices } => self.eval_subscript(f, e, value, indices),
-            ExprKind::Slice { .. } => Err(self.error_at(
+            N::Call { func, args } => self.eval_call(f, e, &x(*func), &m.exprs(*args)),
+            N::Subscript { value, indices } => self.eval_subscript(f, e, &x(*value), &m.exprs(*indices)),
+            N::Slice { .. } => Err(self.error_at(
                 f,
                 ExcKind::ParseError,
                 "slices are only allowed inside `[...]`",
                 e.range,
                 "this is a slice",
             )),
-            ExprKind::UnaryOp { op, operand } => self.eval_unary(f, e, *op, operand),
-            ExprKind::BinOp { left, op, right } => {
-                let l = self.eval_expr(f, left)?;
-                let r = self.eval_expr(f, right)?;
+            N::UnaryOp { op, operand } => self.eval_unary(f, e, *op, &x(*operand)),
+            N::BinOp { left, op, right } => {
+                let (left, right) = (x(*left), x(*right));
+                let l = self.eval_expr(f, &left)?;
+                let r = self.eval_expr(f, &right)?;
                 self.binop(f, *op, (l, left.range), (r, right.range), e.range)
             }
-            ExprKind::Compare { left, op, right } => {
-                let l = self.eval_expr(f, left)?;
-                let r = self.eval_expr(f, right)?;
+            N::Compare { left, op, right } => {
+                let (left, right) = (x(*left), x(*right));
+                let l = self.eval_expr(f, &left)?;
+                let r = self.eval_expr(f, &right)?;
                 self.cmpop(f, *op, (l, left.range), (r, right.range), e.range)
             }
-            ExprKind::BoolOp { op, left, right } => self.eval_boolop(f, *op, left, right),
-            ExprKind::IfExp { test, body, orelse } => {
-                let cond = self.eval_condition(f, test)?;
+            N::BoolOp { op, left, right } => self.eval_boolop(f, *op, &x(*left), &x(*right)),
+            N::IfExp { test, body, orelse } => {
+                let (test, body, orelse) = (x(*test), x(*body), x(*orelse));
+                let cond = self.eval_condition(f, &test)?;
                 if is_runtime(&cond) {
-                    return self.shift_ifexp(f, cond, body, orelse, e.range);
+                    return self.shift_ifexp(f, cond, &body, &orelse, e.range);
                 }
                 // Interp mode evaluates only the taken branch; the result
                 // is red when the condition is (as in redshift).
                 let mut r = if cond.value.as_bool() == Some(true) {
-                    self.eval_expr(f, body)?
+                    self.eval_expr(f, &body)?
                 } else {
-                    self.eval_expr(f, orelse)?
+                    self.eval_expr(f, &orelse)?
                 };
                 if cond.color == Color::Red {
                     r.color = Color::Red;
                 }
                 Ok(r)
             }
-            ExprKind::Tuple(items) => {
-                let items = self.eval_items(f, items)?;
+            N::Tuple(items) => {
+                let items = self.eval_items(f, &m.exprs(*items))?;
                 if items.iter().any(|(t, _)| is_runtime(t)) {
                     // (an interp tuple with red items is a display again in the
                     // residual code)
@@ -93,17 +106,14 @@ impl Interp<'_> {
                         ..self.make_tuple(items.clone())
                     };
                     let elts = self.residuals(f, &items)?;
-                    return Ok(Self::residual_value(
-                        t.ty,
-                        Expr::new(ExprKind::Tuple(elts), e.range),
-                    ));
+                    return Ok(Self::residual_value(t.ty, f.shift()?.tuple(elts, e.range)));
                 }
                 Ok(self.make_tuple(items))
             }
-            ExprKind::List(items) => {
+            N::List(items) => {
                 // Lists of blue-time objects (`[m_a, m_b]` for OpSpec) are
                 // interp lists; runtime lists are not supported yet.
-                let items = self.eval_items(f, items)?;
+                let items = self.eval_items(f, &m.exprs(*items))?;
                 if !items.is_empty()
                     && items
                         .iter()
@@ -120,30 +130,33 @@ impl Interp<'_> {
                         let t = self.convert_to(f, t.clone(), item_ty, *r, None)?;
                         elts.push(self.residual(f, &t, *r)?);
                     }
+                    let sh = f.shift()?;
+                    let elts = sh.exprs(elts);
                     return Ok(Self::residual_value(
                         list.ty,
-                        Expr::new(ExprKind::List(elts), e.range),
+                        sh.expr(ast::ExprNode::List(elts), e.range),
                     ));
                 }
                 Ok(list)
             }
-            ExprKind::Dict(pairs) => self.eval_dict(f, pairs, e.range),
-            ExprKind::GeneratorExp { .. } => Err(self.error_at(
+            N::Dict(pairs) => self.eval_dict(f, &m.pairs(*pairs), e.range),
+            N::GeneratorExp { .. } => Err(self.error_at(
                 f,
                 ExcKind::Wip,
                 "generator expressions are only supported as `*(... for i in UNROLL_RANGE(n))`",
                 e.range,
                 "this is a generator expression",
             )),
-            ExprKind::Starred(_) => Err(self.error_at(
+            N::Starred(_) => Err(self.error_at(
                 f,
                 ExcKind::ParseError,
                 "can't use starred expression here",
                 e.range,
                 "this is starred",
             )),
-            ExprKind::Walrus { target, value } => {
-                let v = self.eval_expr(f, value)?;
+            N::Walrus { target, value } => {
+                let (target, value) = (m.ident(*target), x(*value));
+                let v = self.eval_expr(f, &value)?;
                 if f.is_shifting() {
                     if let Some(r) = self.shift_walrus(f, target, v.clone(), value.range) {
                         return r;
@@ -157,7 +170,8 @@ impl Interp<'_> {
     }
 
     /// An int literal is i32; out of range is a lazy ValueError, as upstream.
-    fn int_literal(&mut self, f: &Frame, v: u64, negated: bool, e: &Expr) -> Eval<Typed> {
+    #[inline]
+    fn int_literal(&mut self, f: &Frame, v: u64, negated: bool, e: &ExprRef<'_>) -> Eval<Typed> {
         let signed: i128 = if negated { -(v as i128) } else { v as i128 };
         match i32::try_from(signed) {
             Ok(x) => Ok(Typed::blue(TypeId::I32, Value::i32(x))),
@@ -174,7 +188,25 @@ impl Interp<'_> {
     }
 
     pub(crate) fn eval_name(&mut self, f: &mut Frame, id: &ast::Identifier) -> Eval<Typed> {
-        match f.res.name(id.id) {
+        self.eval_name_at(f, &id.name, id.id, id.range)
+    }
+
+    /// [`Interp::eval_name`] of the parts of an identifier (a name
+    /// expression has no `Identifier` stored: one is made only for an
+    /// error).
+    fn eval_name_at(
+        &mut self,
+        f: &mut Frame,
+        name: &ast::Name,
+        name_id: ast::NameId,
+        range: TextRange,
+    ) -> Eval<Typed> {
+        let id = || ast::Identifier {
+            name: name.clone(),
+            range,
+            id: name_id,
+        };
+        match f.res.name(name_id) {
             NameRef::Local(slot) => {
                 let read = match f.locals.borrow().get(slot as usize) {
                     Some(Some(Local {
@@ -184,11 +216,11 @@ impl Interp<'_> {
                     })) => Some(Typed {
                         color: *color,
                         ty: *ty,
-                        value: read_here(value, id.range),
+                        value: read_here(f.shift.as_ref(), value, range),
                     }),
                     _ => None,
                 };
-                read.ok_or_else(|| self.unassigned(f, id, "local"))
+                read.ok_or_else(|| self.unassigned(f, &id(), "local"))
             }
             NameRef::Outer { depth, slot } => {
                 let env = f
@@ -198,19 +230,19 @@ impl Interp<'_> {
                     .and_then(|i| f.closure.get(i))
                     .cloned();
                 let Some(env) = env else {
-                    return Err(crate::bug!("closure of depth {depth} missing for `{}`", id.name));
+                    return Err(crate::bug!("closure of depth {depth} missing for `{}`", name));
                 };
                 let local = env.borrow().get(slot as usize).cloned().flatten();
                 match local.and_then(|l| l.value.map(|v| (l.ty, v))) {
                     // Reads of outer values are blue and late-bound (upstream
                     // NameOuterDirect).
                     Some((ty, value)) => Ok(Typed::blue(ty, value)),
-                    None => Err(self.unassigned(f, id, "local")),
+                    None => Err(self.unassigned(f, &id(), "local")),
                 }
             }
             NameRef::Global(slot) => {
                 if self.blue_depth > 0 && self.is_module_var(f, slot) {
-                    return Err(self.module_var_in_blue_code(f, id, "read"));
+                    return Err(self.module_var_in_blue_code(f, &id(), "read"));
                 }
                 let module = self.vm.module(f.module);
                 let global = module.globals.get(slot as usize).cloned().flatten();
@@ -218,18 +250,18 @@ impl Interp<'_> {
                     // A module `var` changes at run time: while shifting it
                     // is read by name.
                     Some((Color::Red, ty, _)) if f.is_shifting() => {
-                        Ok(Self::residual_value(ty, name_expr(&id.name, id.range)))
+                        Ok(Self::residual_value(ty, f.shift()?.name(name, range)))
                     }
                     Some((color, ty, value)) => Ok(Typed { color, ty, value }),
-                    None => Err(self.unassigned(f, id, "global")),
+                    None => Err(self.unassigned(f, &id(), "global")),
                 }
             }
             NameRef::Builtin(i) => Ok(builtins::value(i)),
             NameRef::Undefined => Err(self.error_at(
                 f,
                 ExcKind::NameError,
-                format!("name `{}` is not defined", id.name),
-                id.range,
+                format!("name `{name}` is not defined"),
+                range,
                 "not found in this scope",
             )),
         }
@@ -269,10 +301,16 @@ impl Interp<'_> {
         )
     }
 
-    fn eval_unary(&mut self, f: &mut Frame, e: &Expr, op: UnaryOp, operand: &Expr) -> Eval<Typed> {
+    fn eval_unary(
+        &mut self,
+        f: &mut Frame,
+        e: &ExprRef<'_>,
+        op: UnaryOp,
+        operand: &ExprRef<'_>,
+    ) -> Eval<Typed> {
         // `-<int literal>` is one literal (so -2147483648 is valid).
         if op == UnaryOp::Neg {
-            if let ExprKind::Int(v) = operand.kind {
+            if let ExprKind::Int(v) = operand.kind() {
                 let lit = self.int_literal(f, v, true, e);
                 return if f.is_shifting() {
                     self.lazy_raise_or(f, lit, TypeId::I32, e.range)
@@ -299,7 +337,13 @@ impl Interp<'_> {
 
     /// `and`/`or`: short-circuit; each operand converted to bool; the result
     /// is a bool with the color of the operand that decided it.
-    fn eval_boolop(&mut self, f: &mut Frame, op: BoolOp, left: &Expr, right: &Expr) -> Eval<Typed> {
+    fn eval_boolop(
+        &mut self,
+        f: &mut Frame,
+        op: BoolOp,
+        left: &ExprRef<'_>,
+        right: &ExprRef<'_>,
+    ) -> Eval<Typed> {
         let l = self.eval_condition(f, left)?;
         if is_runtime(&l) {
             let r = self.eval_condition(f, right)?;
@@ -322,20 +366,25 @@ impl Interp<'_> {
     }
 
     /// Evaluate `e` and convert it to bool (conditions, `not`, `and`/`or`).
-    pub(crate) fn eval_condition(&mut self, f: &mut Frame, e: &Expr) -> Eval<Typed> {
+    pub(crate) fn eval_condition(&mut self, f: &mut Frame, e: &ExprRef<'_>) -> Eval<Typed> {
         let v = self.eval_expr(f, e)?;
         self.convert_to(f, v, TypeId::BOOL, e.range, None)
     }
 
     /// Evaluate a list of items where `*e` splices a tuple's items. Each
     /// starred operand is evaluated exactly once, left to right.
-    pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &[Expr]) -> Eval<Vec<(Typed, TextRange)>> {
+    pub(crate) fn eval_items(&mut self, f: &mut Frame, items: &Exprs<'_>) -> Eval<Vec<(Typed, TextRange)>> {
         let mut out = self.pools.args_vec(items.len());
         for item in items {
-            if let ExprKind::Starred(inner) = &item.kind {
-                if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind {
+            // (a starred item is rare: read as a view only then)
+            let starred = match item.node().node {
+                ast::ExprNode::Starred(_) => Some(item.kind()),
+                _ => None,
+            };
+            if let Some(ExprKind::Starred(inner)) = &starred {
+                if let ExprKind::GeneratorExp { elt, target, iter } = &inner.kind() {
                     if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
-                        self.splice_unroll(f, elt, target, n_expr, &mut out)?;
+                        self.splice_unroll(f, elt, target, &n_expr, &mut out)?;
                         continue;
                     }
                 }
@@ -386,7 +435,7 @@ impl Interp<'_> {
                     ));
                 }
             } else {
-                let t = self.eval_expr(f, item)?;
+                let t = self.eval_expr(f, &item)?;
                 out.push((t, item.range));
             }
         }
@@ -444,11 +493,14 @@ impl Interp<'_> {
 /// A local's value as read at `range`: a red local of a shifting frame is
 /// the residual name, located at the read (not at its declaration), so an
 /// error there points where ASTFrame's would.
-fn read_here(value: &Value, range: TextRange) -> Value {
-    match value {
-        Value::Residual(e) if e.range != range && matches!(e.kind, ExprKind::Name(_)) => {
-            Value::Residual(Rc::new(Expr::new(e.kind.clone(), range)))
+#[inline]
+fn read_here(sh: Option<&crate::frames::doppler::Shift>, value: &Value, range: TextRange) -> Value {
+    if let (Value::Residual(e), Some(sh)) = (value, sh) {
+        if sh.expr_node(*e).range != range {
+            if let Some(id) = sh.name_of(*e) {
+                return Value::Residual(sh.name_at(&id, range));
+            }
         }
-        v => v.clone_fast(),
     }
+    value.clone_fast()
 }

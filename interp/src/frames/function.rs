@@ -16,7 +16,7 @@ use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarPar
 
 /// How to build a function from a `def`.
 pub(crate) struct FunctionSpec {
-    pub fqn: String,
+    pub fqn: Rc<str>,
     pub self_type: Option<TypeId>,
     pub closure: Rc<[Env]>,
     pub presets: Rc<[(u32, Local)]>,
@@ -27,15 +27,16 @@ pub(crate) struct FunctionSpec {
 impl Interp<'_> {
     /// A fresh FQN `ns::name`, made unique with `#1`, `#2`... as upstream's
     /// `get_unique_FQN`, so two different functions never share a name.
-    pub(crate) fn unique_fqn(&mut self, base: String) -> String {
+    pub(crate) fn unique_fqn(&mut self, base: String) -> Rc<str> {
+        let base: Rc<str> = base.into();
         if self.fqns.insert(base.clone()) {
             return base;
         }
         // Continue from the last suffix given to this base (no rescans).
-        let next = self.fqn_suffixes.entry(base.clone()).or_insert(0);
+        let next = self.fqn_suffixes.entry(base.to_string()).or_insert(0);
         loop {
             *next += 1;
-            let name = format!("{base}#{next}");
+            let name: Rc<str> = format!("{base}#{next}").into();
             if self.fqns.insert(name.clone()) {
                 return name;
             }
@@ -63,7 +64,7 @@ impl Interp<'_> {
     pub(crate) fn make_function_in(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         self_type: Option<TypeId>,
     ) -> Eval<Typed> {
         let fqn = self.unique_fqn(format!("{}::{}", f.ns, def.name.name));
@@ -72,7 +73,7 @@ impl Interp<'_> {
             fqn,
             self_type,
             closure: self.closure_of(f),
-            presets: Rc::from(Vec::new()),
+            presets: crate::vm::value::no_presets(),
             in_blue_code,
         };
         let mut result = if def.type_params.is_some() {
@@ -86,12 +87,12 @@ impl Interp<'_> {
             // `@staticmethod`, `@classmethod` and `@property` mark a method
             // of the class being defined (`StructInfo`); the function itself
             // is unchanged
-            if is_name(d, "staticmethod")
-                || (f.class_type.is_some() && (is_name(d, "property") || is_name(d, "classmethod")))
+            if is_name(&d, "staticmethod")
+                || (f.class_type.is_some() && (is_name(&d, "property") || is_name(&d, "classmethod")))
             {
                 continue;
             }
-            let deco = self.eval_expr(f, d)?;
+            let deco = self.eval_expr(f, &d)?;
             if !deco.is_blue() {
                 return Err(SpyError::new(ExcKind::TypeError, "decorators must be @blue")
                     .with_error(&f.file, d.range, "this is red")
@@ -113,7 +114,7 @@ impl Interp<'_> {
     pub(crate) fn build_function(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Rc<Function>> {
         let blue = def.color == FuncColor::Blue;
@@ -121,21 +122,13 @@ impl Interp<'_> {
         let mut star = None;
         for (i, p) in def.params.iter().enumerate() {
             if p.kind == ParamKind::Star {
-                let kind = self.star_kind(f, p, blue)?;
+                let kind = self.star_kind(f, &p, blue)?;
                 let ty = match &kind {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
                 };
-                star = Some(StarParam {
-                    index: i,
-                    name: p.name.name.to_string(),
-                    kind,
-                });
-                params.push(ParamSpec {
-                    name: p.name.name.to_string(),
-                    ty,
-                    default: None,
-                });
+                star = Some(Box::new(StarParam { index: i, kind }));
+                params.push(ParamSpec { ty, default: None });
                 continue;
             }
             let ty = match &p.annotation {
@@ -156,14 +149,10 @@ impl Interp<'_> {
                 }
             };
             let default = match &p.default {
-                Some(d) => Some(self.eval_expr(f, d)?),
+                Some(d) => Some(Box::new(self.eval_expr(f, d)?)),
                 None => None,
             };
-            params.push(ParamSpec {
-                name: p.name.name.to_string(),
-                ty,
-                default,
-            });
+            params.push(ParamSpec { ty, default });
         }
         let mut inferred_ret = None;
         let ret = match &def.return_type {
@@ -183,7 +172,8 @@ impl Interp<'_> {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let code = Rc::new(FuncCode {
-            def: def.clone(),
+            ast: f.ast.clone(),
+            func: def.id,
             scope,
             module: f.module,
             file: f.file.clone(),
@@ -195,13 +185,13 @@ impl Interp<'_> {
             kind_prefix(def.color, def.kind),
         );
         let func = Rc::new(Function {
-            fqn: spec.fqn.into(),
+            fqn: spec.fqn,
             code,
             module: f.module,
             color: def.color,
             kind: def.kind,
             ty,
-            params,
+            params: params.into_boxed_slice(),
             ret,
             closure: spec.closure,
             presets: spec.presets,
@@ -231,7 +221,7 @@ impl Interp<'_> {
 
     /// `*args`, `*args: T`, or `*args: types` (a blue tuple of types: a
     /// parameter pack).
-    fn star_kind(&mut self, f: &mut Frame, p: &ast::Param, blue: bool) -> Eval<StarKind> {
+    fn star_kind(&mut self, f: &mut Frame, p: &ast::Param<'_>, blue: bool) -> Eval<StarKind> {
         let Some(annotation) = &p.annotation else {
             let _ = blue;
             return Ok(StarKind::Variadic(TypeId::DYNAMIC));
@@ -285,23 +275,24 @@ impl Interp<'_> {
     fn make_pep695_generic(
         &mut self,
         f: &mut Frame,
-        def: &Rc<ast::FuncDef>,
+        def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Typed> {
         let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let type_params = def.type_params.as_deref().unwrap_or_default();
-        let params: Vec<ParamSpec> = type_params
+        let params: Box<[ParamSpec]> = def
+            .type_params
             .iter()
-            .map(|tp| ParamSpec {
-                name: tp.name.to_string(),
+            .flatten()
+            .map(|_| ParamSpec {
                 ty: TypeId::DYNAMIC,
                 default: None,
             })
             .collect();
         let code = Rc::new(FuncCode {
-            def: def.clone(),
+            ast: f.ast.clone(),
+            func: def.id,
             scope,
             module: f.module,
             file: f.file.clone(),
@@ -313,7 +304,7 @@ impl Interp<'_> {
             "@blue.generic ",
         );
         let func = Rc::new(Function {
-            fqn: spec.fqn.into(),
+            fqn: spec.fqn,
             code,
             module: f.module,
             color: FuncColor::Blue,
@@ -322,7 +313,7 @@ impl Interp<'_> {
             params,
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
-            presets: Rc::from(Vec::new()),
+            presets: crate::vm::value::no_presets(),
             star: None,
             inferred_ret: None,
             force_inline: false,
@@ -339,10 +330,10 @@ impl Interp<'_> {
         ns: String,
     ) -> Eval<Typed> {
         let code = generic.code.clone();
-        let def = code.def.clone();
+        let def = code.def();
         let mut presets = Vec::new();
         let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope.slot_count()]));
-        for (tp, arg) in def.type_params.as_deref().unwrap_or_default().iter().zip(args) {
+        for (tp, arg) in def.type_params.iter().flatten().zip(args) {
             let NameRef::Local(slot) = code.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));
             };
@@ -398,16 +389,17 @@ impl Interp<'_> {
             .with_error(&f.file, range, "")
             .into());
         }
-        let body = &func.code.def.body;
+        let code = func.code.clone();
+        let body = &code.body();
         let returns = count_returns(body);
-        let tail_return = matches!(body.last().map(|s| &s.kind), Some(ast::StmtKind::Return(_)));
+        let tail_return = matches!(body.last().map(|s| s.kind()), Some(ast::StmtKind::Return(_)));
         let returns_none = func.ret == TypeId::NONE && returns == 0;
         if !returns_none && (returns != 1 || !tail_return) {
             return Err(
                 SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
                     .with_error(
                         &func.code.file,
-                        func.code.def.proto_range,
+                        func.code.proto_range(),
                         "`return` must be the last statement of the body",
                     )
                     .into(),
@@ -440,9 +432,9 @@ fn clone_function(f: &Function) -> Function {
     }
 }
 
-fn count_returns(body: &[ast::Stmt]) -> usize {
+fn count_returns(body: &ast::Stmts<'_>) -> usize {
     body.iter()
-        .map(|s| match &s.kind {
+        .map(|s| match &s.kind() {
             ast::StmtKind::Return(_) => 1,
             ast::StmtKind::If { body, orelse, .. } => count_returns(body) + count_returns(orelse),
             ast::StmtKind::While { body, .. } | ast::StmtKind::For { body, .. } => count_returns(body),

@@ -51,8 +51,8 @@ struct Importer {
 /// builtin modules, `builtins` included, are not files).
 fn imports_of(m: &ast::Module) -> Vec<(String, TextRange, String)> {
     let mut out = Vec::new();
-    for stmt in &m.body {
-        match &stmt.kind {
+    for stmt in &m.body() {
+        match &stmt.kind() {
             ast::StmtKind::Import { module, .. } => {
                 out.push((module.name.to_string(), stmt.range, module.name.to_string()));
             }

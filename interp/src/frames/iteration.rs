@@ -17,10 +17,10 @@
 //! `interp_tuple`) keep their own loops in `stmt.rs`.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{ident, name_expr};
 use crate::frames::{Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
-use crate::syntax::ast::{self, AssignTarget, Expr, Stmt, StmtKind};
+use crate::syntax::ast::{self, StmtNode};
+use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Local, Typed, Value};
 
@@ -39,14 +39,24 @@ impl Interp<'_> {
     /// `recv.name()` where `recv` is the value of `recv_expr` (or the
     /// iterator, which has no expression of its own: the loop's iterable
     /// stands for it in messages).
-    fn protocol_call(&mut self, f: &mut Frame, recv: Typed, recv_expr: &Expr, name: &str) -> Eval<Typed> {
-        let attr = ident(name, recv_expr.range);
+    fn protocol_call(
+        &mut self,
+        f: &mut Frame,
+        recv: Typed,
+        recv_expr: &ExprRef<'_>,
+        name: &str,
+    ) -> Eval<Typed> {
+        let attr = ast::Identifier {
+            name: name.into(),
+            range: recv_expr.range,
+            id: ast::NameId(0),
+        };
         self.call_method(f, recv, recv_expr, &attr, Vec::new(), recv_expr.range)
     }
 
     /// `it = it.__next__()`: the iterator keeps the type `__fastiter__`
     /// gave it (upstream's hidden `var` local).
-    fn next_iterator(&mut self, f: &mut Frame, it: Typed, iter: &Expr) -> Eval<Typed> {
+    fn next_iterator(&mut self, f: &mut Frame, it: Typed, iter: &ExprRef<'_>) -> Eval<Typed> {
         let ty = it.ty;
         let next = self.protocol_call(f, it, iter, NEXT)?;
         self.convert_to(f, next, ty, iter.range, None)
@@ -57,9 +67,9 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         target: &ast::Identifier,
-        iter: &Expr,
+        iter: &ExprRef<'_>,
         value: Typed,
-        body: &[Stmt],
+        body: &Stmts<'_>,
     ) -> Eval<Flow> {
         let mut it = self.protocol_call(f, value, iter, FASTITER)?;
         loop {
@@ -86,19 +96,20 @@ impl Interp<'_> {
     pub(crate) fn shift_protocol_for(
         &mut self,
         f: &mut Frame,
-        s: &Stmt,
+        s: &StmtRef<'_>,
         target: &ast::Identifier,
-        iter: &Expr,
+        iter: &ExprRef<'_>,
         value: Typed,
-        body: &[Stmt],
+        body: &Stmts<'_>,
     ) -> Eval<Flow> {
         let range = iter.range;
         let first = self.protocol_call(f, value, iter, FASTITER)?;
         let it_ty = first.ty;
         let first = self.residual(f, &first, range)?;
-        let it_name = f.shift()?.temp_name("iter");
+        let sh = f.shift()?;
+        let it_name = sh.temp_name("iter");
         self.emit_declaration(f, &it_name, it_ty, Some(first), range)?;
-        let it = Self::residual_value(it_ty, name_expr(&it_name, range));
+        let it = Self::residual_value(it_ty, sh.name(&it_name, range));
 
         // the test is evaluated on every iteration: it must be one expression
         f.shift()?.push_block();
@@ -117,17 +128,12 @@ impl Interp<'_> {
             .into());
         }
 
-        f.shift()?.push_block();
+        sh.push_block();
         let result = self.shift_protocol_body(f, target, iter, it, &it_name, body);
-        let block = f.shift()?.pop_block()?;
+        let block = sh.pop_block()?;
         result?;
-        f.shift()?.emit(Stmt::new(
-            StmtKind::While {
-                test: Box::new(test),
-                body: block,
-            },
-            s.range,
-        ));
+        let body = sh.block(block);
+        sh.emit(StmtNode::While { test, body }, s.range);
         Ok(Flow::Normal)
     }
 
@@ -137,33 +143,29 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         target: &ast::Identifier,
-        iter: &Expr,
+        iter: &ExprRef<'_>,
         it: Typed,
         it_name: &str,
-        body: &[Stmt],
+        body: &Stmts<'_>,
     ) -> Eval<()> {
         let range = iter.range;
         let item = self.protocol_call(f, it.clone(), iter, ITEM)?;
         let NameRef::Local(slot) = f.res.name(target.id) else {
             return Err(crate::bug!("for target `{}` is not a local", target.name));
         };
-        let name = f.shift()?.declare_residual_name(slot, &target.name)?;
+        let sh = f.shift()?;
+        let name = sh.declare_residual_name(slot, &target.name)?;
         let item_expr = self.residual(f, &item, range)?;
         self.emit_declaration(f, &name, item.ty, Some(item_expr), target.range)?;
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty: item.ty,
             color: Color::Red,
-            value: Some(Value::Residual(std::rc::Rc::new(name_expr(&name, target.range)))),
+            value: Some(Value::Residual(sh.name(&name, target.range))),
         });
         let next = self.next_iterator(f, it, iter)?;
         let next = self.residual(f, &next, range)?;
-        f.shift()?.emit(Stmt::new(
-            StmtKind::Assign {
-                target: Box::new(AssignTarget::Name(ident(it_name, range))),
-                value: next,
-            },
-            range,
-        ));
+        let target = sh.name(it_name, range);
+        sh.emit(StmtNode::Assign { target, value: next }, range);
         // the body's control flow is abstract here (see `shift_block`)
         self.exec_block(f, body)?;
         Ok(())

@@ -217,7 +217,7 @@ impl Interp<'_> {
                 n,
                 &args,
                 call_range,
-                Some((&func.code.file, func.code.def.proto_range)),
+                Some((&func.code.file, func.code.proto_range())),
             )?;
             self.specialize_pep695(func, values, ns)?
         } else {
@@ -373,11 +373,7 @@ impl Interp<'_> {
                 format!("wrong metafunc return type: expected `operator::OpSpec`, got `{got}`"),
             )
             .with_error(&f.file, callee_range, "this is a metafunc")
-            .with_note(
-                &func.code.file,
-                func.code.def.proto_range,
-                "metafunc defined here",
-            )
+            .with_note(&func.code.file, func.code.proto_range(), "metafunc defined here")
             .into());
         };
         Ok(match &**spec {
@@ -400,11 +396,7 @@ impl Interp<'_> {
                             "a red MetaArg in OpSpec must be one of the metafunc's arguments",
                         )
                         .with_error(&f.file, callee_range, "this is a metafunc")
-                        .with_note(
-                            &func.code.file,
-                            func.code.def.proto_range,
-                            "metafunc defined here",
-                        )
+                        .with_note(&func.code.file, func.code.proto_range(), "metafunc defined here")
                         .into());
                     }
                 }

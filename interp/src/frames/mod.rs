@@ -95,6 +95,8 @@ pub struct Frame {
     pub kind: FrameKind,
     pub module: ModuleId,
     pub file: Rc<SourceFile>,
+    /// The tree of the code this frame runs (its module's).
+    pub ast: Rc<crate::syntax::ast::Module>,
     pub res: Rc<Resolution>,
     /// The symbols of the body being executed (slots of `locals`).
     pub scope: Rc<Scope>,
@@ -120,6 +122,8 @@ pub struct Frame {
 
 impl Frame {
     /// A frame that runs (or shifts) the body of `func` with `locals`.
+    /// (Built in place in the caller's activation: a frame is large.)
+    #[inline(always)]
     pub(crate) fn function(
         func: &Rc<Function>,
         locals: Env,
@@ -132,6 +136,7 @@ impl Frame {
             kind: FrameKind::Function,
             module: code.module,
             file: code.file.clone(),
+            ast: code.ast.clone(),
             res: code.res.clone(),
             scope: code.scope.clone(),
             locals,
@@ -140,7 +145,7 @@ impl Frame {
             class_type: None,
             name,
             ns,
-            current: code.def.proto_range,
+            current: code.proto_range(),
             shift,
         }
     }
@@ -185,8 +190,9 @@ pub struct Interp<'out> {
     pub steps: u64,
     /// Memoized blue calls and metafunc resolutions.
     pub cache: meta::BlueCache,
-    /// FQNs handed out so far (each one is unique).
-    pub fqns: HashSet<String>,
+    /// FQNs handed out so far (each one is unique; the text the function
+    /// or type keeps, not a copy).
+    pub fqns: HashSet<Rc<str>>,
     /// The last `#n` suffix given to each FQN base.
     pub(crate) fqn_suffixes: std::collections::HashMap<String, u32>,
     /// The redshift in progress, if any, from its module init on: it

@@ -187,6 +187,7 @@ impl Interp<'_> {
             kind: FrameKind::Module,
             module: id,
             file: m.file.clone(),
+            ast: m.ast.clone(),
             res: m.resolution.clone(),
             scope: m.resolution.module_scope.clone(),
             locals: Rc::new(RefCell::new(Vec::new())),
@@ -205,14 +206,14 @@ impl Interp<'_> {
     fn init_module(&mut self, id: ModuleId) -> Eval<()> {
         let ast = self.vm.module(id).ast.clone();
         let mut frame = self.module_frame(id);
-        for stmt in &ast.body {
-            if let ast::StmtKind::ClassDef(c) = &stmt.kind {
+        for stmt in &ast.body() {
+            if let ast::StmtKind::ClassDef(c) = &stmt.kind() {
                 if c.is_struct && c.type_params.is_none() {
                     let fqn = format!("{}::{}", self.vm.module(id).name, c.name.name);
                     let ty = self.vm.types.new_struct(fqn);
                     self.store_slot(
                         &mut frame,
-                        &c.name,
+                        c.name,
                         TypeId::TYPE,
                         crate::vm::value::Color::Blue,
                         Value::Type(ty),
@@ -220,8 +221,8 @@ impl Interp<'_> {
                 }
             }
         }
-        for stmt in &ast.body {
-            self.exec_stmt(&mut frame, stmt)
+        for stmt in &ast.body() {
+            self.exec_stmt(&mut frame, &stmt)
                 .map_err(|e| add_trace(e, &frame))?;
         }
         Ok(())
@@ -251,13 +252,13 @@ impl Interp<'_> {
                 .with_error(&file, range, format!("this is `{}`", self.vm.types.name(ty)))
                 .into());
         };
-        let def = func.code.def.clone();
+        let def = func.code.def();
         if func.color == crate::syntax::ast::FuncColor::Blue {
             return Err(SpyError::new(ExcKind::TypeError, "`main` must be a red function")
                 .with_error(&file, def.proto_range, "this function is `@blue`")
                 .into());
         }
-        let argv_ok = match func.params.as_slice() {
+        let argv_ok = match &func.params[..] {
             [] => true,
             [p] => matches!(
                 self.vm.types.kind(p.ty),
@@ -386,7 +387,7 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         module: &ast::Identifier,
-        names: &[ast::ImportName],
+        names: &ast::ImportNames<'_>,
     ) -> Eval<()> {
         let builtin_module = crate::vm::modules::BuiltinModule::find(&module.name);
         let first = names.first().map(|n| n.name.name.as_str()).unwrap_or("");

@@ -2,11 +2,12 @@
 //! (names, attributes, subscripts, unpacking), `raise` and `assert`.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{ident, residual_local};
+use crate::frames::doppler::residual_local;
 use crate::frames::{Eval, Flow, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, Origin, VarKind};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, AssignTarget, Expr, Stmt, StmtKind};
+use crate::syntax::ast::{self, AssignTarget, StmtKind, StmtNode};
+use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::builtins::Builtin;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
@@ -22,13 +23,13 @@ pub(crate) struct Because<'a> {
 }
 
 impl Interp<'_> {
-    pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Flow> {
+    pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &Stmts<'_>) -> Eval<Flow> {
         let lazy = f.shift.as_ref().is_some_and(|sh| sh.error_mode().is_lazy());
         for stmt in body {
             let flow = if lazy {
-                self.shift_stmt_lazily(f, stmt)?
+                self.shift_stmt_lazily(f, &stmt)?
             } else {
-                self.exec_stmt(f, stmt)?
+                self.exec_stmt(f, &stmt)?
             };
             match flow {
                 Flow::Normal => {}
@@ -38,15 +39,16 @@ impl Interp<'_> {
         Ok(Flow::Normal)
     }
 
-    pub(crate) fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
+    pub(crate) fn exec_stmt(&mut self, f: &mut Frame, s: &StmtRef<'_>) -> Eval<Flow> {
         self.tick()?;
         f.current = s.range;
         if f.is_shifting() {
-            let whole = match &s.kind {
+            let whole = match &s.kind() {
                 StmtKind::Expr(e) | StmtKind::Return(Some(e)) => Some(e.range),
-                StmtKind::Assign { target, value } if matches!(**target, AssignTarget::Name(_)) => {
-                    Some(value.range)
-                }
+                StmtKind::Assign {
+                    target: AssignTarget::Name(_),
+                    value,
+                } => Some(value.range),
                 StmtKind::VarDef(v) => v.value.as_ref().map(|e| e.range),
                 _ => None,
             };
@@ -55,23 +57,34 @@ impl Interp<'_> {
                 return flow;
             }
         }
-        match &s.kind {
-            StmtKind::FuncDef(def) => {
+        // (The stored node, not the `StmtKind` view: the interpreter's
+        // hottest dispatch reads only the parts it runs.)
+        use ast::StmtNode as N;
+        let m = s.module;
+        let x = |id: ast::ExprId| m.expr(id);
+        match &s.node().node {
+            N::FuncDef(def) => {
+                let def = m.func(*def);
                 let is_static = def
                     .decorators
                     .iter()
-                    .any(|d| crate::frames::call::is_name(d, "staticmethod"));
+                    .any(|d| crate::frames::call::is_name(&d, "staticmethod"));
                 let self_type = f.class_type.filter(|_| !is_static);
-                let func = self.make_function_in(f, def, self_type)?;
-                self.declare_slot(f, &def.name, func)?;
+                let func = self.make_function_in(f, &def, self_type)?;
+                self.declare_slot(f, def.name, func)?;
             }
-            StmtKind::ClassDef(c) => self.exec_classdef(f, c)?,
-            StmtKind::Import { module, alias } => self.exec_import(f, module, alias.as_ref())?,
-            StmtKind::ImportFrom { module, names } => self.exec_import_from(f, module, names)?,
-            StmtKind::Assign { target, value } => self.exec_assign(f, target, value)?,
-            StmtKind::AugAssign { target, op, value } => {
+            N::ClassDef(c) => self.exec_classdef(f, &m.class(*c))?,
+            N::Import { module, alias } => {
+                self.exec_import(f, m.ident(*module), alias.map(|a| m.ident(a)))?
+            }
+            N::ImportFrom { module, names } => {
+                self.exec_import_from(f, m.ident(*module), &m.import_names(*names))?
+            }
+            N::Assign { target, value } => self.exec_assign(f, &x(*target).as_target(), &x(*value))?,
+            N::AugAssign { target, op, value } => {
+                let (target, value) = (m.ident(*target), x(*value));
                 let l = self.eval_name(f, target)?;
-                let r = self.eval_expr(f, value)?;
+                let r = self.eval_expr(f, &value)?;
                 let l = match *op {
                     ast::BinOp::Add => match self.append_to_local_str(f, target, l, &r, target.range)? {
                         Some(l) => l,
@@ -82,37 +95,55 @@ impl Interp<'_> {
                 let result = self.binop(f, *op, (l, target.range), (r, value.range), target.range)?;
                 self.assign_name(f, target, result, s.range)?;
             }
-            StmtKind::VarDef(v) => self.exec_vardef(f, v)?,
-            StmtKind::If { test, body, orelse } => {
-                let cond = self.eval_condition(f, test)?;
+            N::VarDef {
+                kind,
+                name,
+                annotation,
+                value,
+            } => {
+                let v = ast::VarDef {
+                    kind: *kind,
+                    name: m.ident(*name),
+                    annotation: annotation.map(x),
+                    value: value.map(x),
+                };
+                self.exec_vardef(f, &v)?
+            }
+            N::If { test, body, orelse } => {
+                let cond = self.eval_condition(f, &x(*test))?;
                 let branch = if cond.value.as_bool() == Some(true) {
                     body
                 } else {
                     orelse
                 };
-                return self.exec_block(f, branch);
+                return self.exec_block(f, &m.block(*branch));
             }
-            StmtKind::While { test, body } => loop {
-                f.current = test.range;
-                let cond = self.eval_condition(f, test)?;
-                if cond.value.as_bool() != Some(true) {
-                    break;
+            N::While { test, body } => {
+                let (test, body) = (x(*test), m.block(*body));
+                loop {
+                    f.current = test.range;
+                    let cond = self.eval_condition(f, &test)?;
+                    if cond.value.as_bool() != Some(true) {
+                        break;
+                    }
+                    match self.exec_block(f, &body)? {
+                        Flow::Break => break,
+                        Flow::Normal | Flow::Continue => {}
+                        ret @ Flow::Return(_) => return Ok(ret),
+                    }
                 }
-                match self.exec_block(f, body)? {
-                    Flow::Break => break,
-                    Flow::Normal | Flow::Continue => {}
-                    ret @ Flow::Return(_) => return Ok(ret),
-                }
-            },
-            StmtKind::For { target, iter, body } => return self.exec_for(f, target, iter, body),
-            StmtKind::Break => return Ok(Flow::Break),
-            StmtKind::Continue => return Ok(Flow::Continue),
-            StmtKind::Pass | StmtKind::Comment(_) => {}
-            StmtKind::Return(value) => return self.exec_return(f, s, value.as_ref()),
-            StmtKind::Raise(e) => return Err(self.exec_raise(f, s, e)),
-            StmtKind::Assert { test, msg } => self.exec_assert(f, s, test, msg.as_deref())?,
-            StmtKind::Expr(e) => {
-                self.eval_expr(f, e)?;
+            }
+            N::For { target, iter, body } => {
+                return self.exec_for(f, m.ident(*target), &x(*iter), &m.block(*body))
+            }
+            N::Break => return Ok(Flow::Break),
+            N::Continue => return Ok(Flow::Continue),
+            N::Pass | N::Comment(_) => {}
+            N::Return(value) => return self.exec_return(f, s, value.map(x).as_ref()),
+            N::Raise(e) => return Err(self.exec_raise(f, s, &x(*e))),
+            N::Assert { test, msg } => self.exec_assert(f, s, &x(*test), msg.map(x).as_ref())?,
+            N::Expr(e) => {
+                self.eval_expr(f, &x(*e))?;
             }
         }
         Ok(Flow::Normal)
@@ -133,11 +164,11 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         target: &ast::Identifier,
-        iter: &Expr,
-        body: &[Stmt],
+        iter: &ExprRef<'_>,
+        body: &Stmts<'_>,
     ) -> Eval<Flow> {
         if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
-            return self.exec_unrolled_for(f, target, n_expr, body);
+            return self.exec_unrolled_for(f, target, &n_expr, body);
         }
         let it = self.eval_expr(f, iter)?;
         if let Value::Tuple(t) = &it.value {
@@ -222,7 +253,12 @@ impl Interp<'_> {
         Ok(Flow::Normal)
     }
 
-    pub(crate) fn exec_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
+    pub(crate) fn exec_return(
+        &mut self,
+        f: &mut Frame,
+        s: &StmtRef<'_>,
+        value: Option<&ExprRef<'_>>,
+    ) -> Eval<Flow> {
         let (v, range) = match value {
             Some(e) => (self.eval_expr(f, e)?, e.range),
             None => (Typed::none(), s.range),
@@ -247,7 +283,7 @@ impl Interp<'_> {
                 Some(ty) => Ok(Flow::Return(self.convert_to(f, v, ty, range, None)?)),
             };
         }
-        let because = func.code.def.return_type.as_ref().map(|t| Because {
+        let because = func.code.return_type().as_ref().map(|t| Because {
             range: t.range,
             message: "because of return type",
         });
@@ -255,7 +291,7 @@ impl Interp<'_> {
         Ok(Flow::Return(v))
     }
 
-    fn exec_raise(&mut self, f: &mut Frame, s: &Stmt, e: &Expr) -> crate::error::Failure {
+    fn exec_raise(&mut self, f: &mut Frame, s: &StmtRef<'_>, e: &ExprRef<'_>) -> crate::error::Failure {
         let raised = self.eval_expr(f, e).and_then(|v| self.raised_exception(f, &v, e));
         match raised {
             Ok((kind, message)) => SpyError::new(kind, message)
@@ -266,7 +302,7 @@ impl Interp<'_> {
     }
 
     /// What `raise e` raises: `e` must be a blue exception or class.
-    pub(crate) fn raised_exception(&self, f: &Frame, v: &Typed, e: &Expr) -> Eval<(ExcKind, String)> {
+    pub(crate) fn raised_exception(&self, f: &Frame, v: &Typed, e: &ExprRef<'_>) -> Eval<(ExcKind, String)> {
         if !v.is_blue() {
             return Err(
                 SpyError::new(ExcKind::TypeError, "`raise` only accepts blue values for now")
@@ -291,9 +327,9 @@ impl Interp<'_> {
     pub(crate) fn exec_assert(
         &mut self,
         f: &mut Frame,
-        s: &Stmt,
-        test: &Expr,
-        msg: Option<&Expr>,
+        s: &StmtRef<'_>,
+        test: &ExprRef<'_>,
+        msg: Option<&ExprRef<'_>>,
     ) -> Eval<()> {
         let cond = self.eval_condition(f, test)?;
         if cond.value.as_bool() == Some(true) {
@@ -330,7 +366,7 @@ impl Interp<'_> {
             let Some((ty, _)) = declared else {
                 return Err(crate::bug!("VarDef without type and value"));
             };
-            return self.declare_unassigned(f, &v.name, ty);
+            return self.declare_unassigned(f, v.name, ty);
         };
         let value = self.eval_expr(f, value_expr)?;
         let value = match declared {
@@ -346,10 +382,10 @@ impl Interp<'_> {
             )?,
             None => value,
         };
-        self.declare_slot(f, &v.name, value)
+        self.declare_slot(f, v.name, value)
     }
 
-    fn exec_assign(&mut self, f: &mut Frame, target: &AssignTarget, value: &Expr) -> Eval<()> {
+    fn exec_assign(&mut self, f: &mut Frame, target: &AssignTarget, value: &ExprRef<'_>) -> Eval<()> {
         match target {
             AssignTarget::Name(id) if f.kind == FrameKind::Class && id.name == "__extra_fields__" => {
                 let v = self.eval_expr(f, value)?;
@@ -368,9 +404,9 @@ impl Interp<'_> {
                     left,
                     op: ast::BinOp::Add,
                     right,
-                } = &value.kind
+                } = &value.kind()
                 {
-                    if let ast::ExprKind::Name(left_id) = &left.kind {
+                    if let ast::ExprKind::Name(left_id) = &left.kind() {
                         if f.res.name(left_id.id) == f.res.name(id.id) {
                             let l = self.eval_name(f, left_id)?;
                             let r = self.eval_expr(f, right)?;
@@ -441,7 +477,7 @@ impl Interp<'_> {
                     let mut items = Vec::with_capacity(item_types.len());
                     self.shift_splat(f, &v, &item_types, value.range, &mut items)?;
                     for (id, (t, _)) in names.iter().zip(items) {
-                        self.assign_name(f, id, t, value.range)?;
+                        self.assign_name(f, &id, t, value.range)?;
                     }
                     return Ok(());
                 }
@@ -454,7 +490,7 @@ impl Interp<'_> {
                         ty,
                         value: item.clone(),
                     };
-                    self.assign_name(f, id, t, value.range)?;
+                    self.assign_name(f, &id, t, value.range)?;
                 }
                 Ok(())
             }
@@ -504,7 +540,7 @@ impl Interp<'_> {
                                 Some(Some(Local {
                                     value: Some(Value::Residual(e)),
                                     ..
-                                })) => Some((**e).clone()),
+                                })) => Some(*e),
                                 _ => None,
                             };
                             let target = match residual_name {
@@ -517,11 +553,11 @@ impl Interp<'_> {
                                 }
                             };
                             let value = self.residual(f, &v, value_range)?;
-                            let target = Box::new(AssignTarget::Name(name_of(&target, id)));
-                            f.shift()?.emit(Stmt::new(
-                                StmtKind::Assign { target, value },
-                                id.range.cover(value_range),
-                            ));
+                            let sh = f.shift()?;
+                            // the residual name (`x` or `x$1`), where it was declared
+                            let name = sh.name_of(target).unwrap_or_else(|| id.clone());
+                            let target = sh.name_at(&name, name.range);
+                            sh.emit(StmtNode::Assign { target, value }, id.range.cover(value_range));
                             return Ok(());
                         }
                         self.write_slot(f, slot, local_ty, local_color, v.value);
@@ -545,11 +581,9 @@ impl Interp<'_> {
                         let v = self.convert_to(f, v, g.ty, value_range, None)?;
                         if f.is_shifting() {
                             let value = self.residual(f, &v, value_range)?;
-                            let target = Box::new(AssignTarget::Name(ident(&id.name, id.range)));
-                            f.shift()?.emit(Stmt::new(
-                                StmtKind::Assign { target, value },
-                                id.range.cover(value_range),
-                            ));
+                            let sh = f.shift()?;
+                            let target = sh.name(&id.name, id.range);
+                            sh.emit(StmtNode::Assign { target, value }, id.range.cover(value_range));
                             return Ok(());
                         }
                         self.vm.module_mut(module).globals[slot as usize] = Some(Local {
@@ -664,10 +698,11 @@ impl Interp<'_> {
         self.check_redeclaration(f, id)?;
         match f.res.name(id.id) {
             NameRef::Local(slot) if f.is_shifting() => {
-                let name = f.shift()?.declare_residual_name(slot, &id.name)?;
+                let sh = f.shift()?;
+                let name = sh.declare_residual_name(slot, &id.name)?;
                 self.emit_declaration(f, &name, ty, None, id.range)?;
-                f.locals.borrow_mut()[slot as usize] = Some(residual_local(ty, &name, id.range));
-                f.shift()?.mark_unassigned(slot);
+                f.locals.borrow_mut()[slot as usize] = Some(residual_local(&sh, ty, &name, id.range));
+                sh.mark_unassigned(slot);
                 Ok(())
             }
             NameRef::Local(slot) => {
@@ -736,10 +771,11 @@ impl Interp<'_> {
         v: Typed,
         range: TextRange,
     ) -> Eval<()> {
-        let name = f.shift()?.declare_residual_name(slot, &id.name)?;
+        let sh = f.shift()?;
+        let name = sh.declare_residual_name(slot, &id.name)?;
         let value = self.residual(f, &v, range)?;
         self.emit_declaration(f, &name, v.ty, Some(value), id.range.cover(range))?;
-        f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, id.range));
+        f.locals.borrow_mut()[slot as usize] = Some(residual_local(&sh, v.ty, &name, id.range));
         Ok(())
     }
 
@@ -788,13 +824,5 @@ impl Interp<'_> {
             color,
             value: Some(value),
         });
-    }
-}
-
-/// The identifier of a residual name expression (`x` or `x$1`).
-fn name_of(e: &Expr, original: &ast::Identifier) -> ast::Identifier {
-    match &e.kind {
-        ast::ExprKind::Name(id) => id.clone(),
-        _ => original.clone(),
     }
 }

@@ -12,7 +12,8 @@
 use crate::error::{ExcKind, SpyError};
 use crate::frames::{Eval, Flow, Frame, Interp, Mutation};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use crate::syntax::ast::{self, ExprKind, StmtKind};
+use crate::syntax::ast::{ExprRef, Stmts};
 use crate::vm::builtins::Builtin;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
@@ -27,23 +28,29 @@ pub(crate) const RESIDUAL_EXPR_BYTES: u64 = 256;
 
 impl Interp<'_> {
     /// If `iter` is `UNROLL_RANGE(n)`, its argument expression.
-    pub(crate) fn unroll_range_arg<'e>(&mut self, f: &mut Frame, iter: &'e Expr) -> Eval<Option<&'e Expr>> {
-        let ExprKind::Call { func, args } = &iter.kind else {
+    pub(crate) fn unroll_range_arg<'e>(
+        &mut self,
+        f: &mut Frame,
+        iter: &ExprRef<'e>,
+    ) -> Eval<Option<ExprRef<'e>>> {
+        let ExprKind::Call { func, args } = iter.kind() else {
             return Ok(None);
         };
-        if !matches!(func.kind, ExprKind::Name(_) | ExprKind::Attribute { .. }) {
+        if !matches!(func.kind(), ExprKind::Name(_) | ExprKind::Attribute { .. }) {
             return Ok(None);
         }
-        let [arg] = &args[..] else { return Ok(None) };
-        if matches!(arg.kind, ExprKind::Starred(_)) {
+        let Some([arg]) = args.as_array() else {
+            return Ok(None);
+        };
+        if matches!(arg.kind(), ExprKind::Starred(_)) {
             return Ok(None);
         }
-        let callee = self.eval_expr(f, func)?;
+        let callee = self.eval_expr(f, &func)?;
         Ok(matches!(callee.value, Value::Builtin(Builtin::UnrollRange)).then_some(arg))
     }
 
     /// The trip count of an unrolled loop: a blue i32.
-    fn unroll_count(&mut self, f: &mut Frame, n_expr: &Expr) -> Eval<i32> {
+    fn unroll_count(&mut self, f: &mut Frame, n_expr: &ExprRef<'_>) -> Eval<i32> {
         let n = self.eval_expr(f, n_expr)?;
         if !n.is_blue() {
             return Err(
@@ -65,8 +72,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         target: &ast::Identifier,
-        n_expr: &Expr,
-        body: &[Stmt],
+        n_expr: &ExprRef<'_>,
+        body: &Stmts<'_>,
     ) -> Eval<Flow> {
         if let Some((stmt, what)) = find_loop_jump(body) {
             return Err(SpyError::new(
@@ -118,9 +125,9 @@ impl Interp<'_> {
     pub(crate) fn splice_unroll(
         &mut self,
         f: &mut Frame,
-        elt: &Expr,
+        elt: &ExprRef<'_>,
         target: &ast::Identifier,
-        n_expr: &Expr,
+        n_expr: &ExprRef<'_>,
         out: &mut Vec<(Typed, TextRange)>,
     ) -> Eval<()> {
         let n = self.unroll_count(f, n_expr)?;
@@ -185,8 +192,8 @@ impl Interp<'_> {
 
 /// A `break`/`continue` that would leave an unrolled body (not one of a
 /// nested loop).
-fn find_loop_jump(body: &[Stmt]) -> Option<(TextRange, &'static str)> {
-    body.iter().find_map(|s| match &s.kind {
+fn find_loop_jump(body: &Stmts<'_>) -> Option<(TextRange, &'static str)> {
+    body.iter().find_map(|s| match &s.kind() {
         StmtKind::Break => Some((s.range, "break")),
         StmtKind::Continue => Some((s.range, "continue")),
         StmtKind::If { body, orelse, .. } => find_loop_jump(body).or_else(|| find_loop_jump(orelse)),

@@ -121,10 +121,10 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
             record: true,
             width: 100,
         };
-        let residual = interp.redshift_with(&path, &source, options).map_err(render)?;
+        let mut residual = interp.redshift_with(&path, &source, options).map_err(render)?;
         drop(interp);
         let text = String::from_utf8_lossy(&source).into_owned();
-        let record = residual.record.unwrap_or_default();
+        let record = residual.record.take().unwrap_or_default();
         // (start, longer first) -> (seen blue, seen red, type names)
         let mut by_range: BTreeMap<(u32, std::cmp::Reverse<u32>), Seen> = BTreeMap::new();
         for c in &record.colors {
@@ -158,7 +158,7 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
                 }
             })
             .collect();
-        let (printed, marks) = print_module_marked(&residual.module, 100);
+        let (printed, marks) = print_module_marked(residual.body(), 100);
         let jit_dump = jit.then(|| {
             let mut sink = Vec::new();
             let mut interp = Interp::new(&mut sink, limits.into());

@@ -139,14 +139,14 @@ fn kind_name(k: VarKind) -> &'static str {
 /// Every `def`/`class` scope in source order, with the uses of its slots.
 fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUse>) {
     let mut stack: Vec<(NodeRef<'_>, Option<usize>)> = module
-        .body
+        .body()
         .iter()
         .rev()
         .map(|s| (NodeRef::Stmt(s), None))
         .collect();
     while let Some((node, current)) = stack.pop() {
         match node {
-            NodeRef::Stmt(s) => match &s.kind {
+            NodeRef::Stmt(s) => match &s.kind() {
                 StmtKind::FuncDef(def) => {
                     if let Some(scope) = res.scope_of(def.name.id) {
                         let color = match def.color {
@@ -183,7 +183,7 @@ fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUs
                 _ => {}
             },
             NodeRef::Expr(e) => {
-                if let (ExprKind::Name(id), Some(k)) = (&e.kind, current) {
+                if let (ExprKind::Name(id), Some(k)) = (&e.kind(), current) {
                     if let NameRef::Local(slot) = res.name(id.id) {
                         if let Some((c, t)) = seen.get(&(e.range.start, e.range.end)) {
                             let u = out[k].uses.entry(slot).or_default();

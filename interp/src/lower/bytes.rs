@@ -11,7 +11,7 @@ use spy_jit::ir::{Ty, VReg};
 use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::signatures::{self, BuiltinImpl, MethodImpl, Param, StrMethod};
 use crate::vm::types::TypeId;
@@ -54,7 +54,7 @@ impl FnLower<'_, '_, '_> {
 
     /// `b[i]` (`i` converted to `i32`): a `u8`, or `IndexError` at the
     /// whole subscript (ASTFrame's `BytesByte`). (A slice is `list_slice`.)
-    pub fn bytes_getitem(&mut self, b: LVal, index: &Expr, whole: TextRange) -> Lowered<LVal> {
+    pub fn bytes_getitem(&mut self, b: LVal, index: &ExprRef<'_>, whole: TextRange) -> Lowered<LVal> {
         let i = self.expr(index)?;
         let i = self.coerce(i, TypeId::I32, index.range)?;
         let i = self.fb.convert(Ty::I64, i.regs[0]);
@@ -73,11 +73,11 @@ impl FnLower<'_, '_, '_> {
     /// `ord(x)` of a `bytes` (a `u8`) or a `str` (an `i32`), as the
     /// builtin's signature selects; an error is annotated at the argument,
     /// its frame at the call (ASTFrame's `exec_builtin`).
-    pub fn ord_call(&mut self, args: &[Expr], call: TextRange) -> Lowered<LVal> {
-        let [a] = args else {
+    pub fn ord_call(&mut self, args: &Exprs<'_>, call: TextRange) -> Lowered<LVal> {
+        let Some([a]) = args.as_array() else {
             return self.unsupported("`ord` with other than one argument", call);
         };
-        let v = self.expr(a)?;
+        let v = self.expr(&a)?;
         let types = &mut self.cx.interp.vm.types;
         let sig = signatures::builtin_signature(types, Builtin::Ord, &[v.ty], |_| false);
         let Some(Ok(sig)) = sig else {

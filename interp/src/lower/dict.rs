@@ -12,7 +12,7 @@ use spy_jit::ir::{CmpOp as IC, Op, Ty, VReg};
 use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::ExprRef;
 use crate::vm::types::TypeId;
 
 /// How one dict type's keys and values live in entry words.
@@ -103,11 +103,11 @@ impl FnLower<'_, '_, '_> {
     /// `{k: v, ...}`: every key and value evaluated in order, then the
     /// dict typed by the first pair, each pair converted to it and
     /// inserted (ASTFrame's `eval_dict`/`make_dict`).
-    pub fn dict_display(&mut self, pairs: &[(Expr, Expr)], range: TextRange) -> Lowered<LVal> {
+    pub fn dict_display(&mut self, pairs: &crate::syntax::ast::Pairs<'_>, range: TextRange) -> Lowered<LVal> {
         let mut vals = Vec::new();
-        for (k, v) in pairs {
-            let kv = self.expr(k)?;
-            let vv = self.expr(v)?;
+        for (k, v) in pairs.iter() {
+            let kv = self.expr(&k)?;
+            let vv = self.expr(&v)?;
             vals.push(((kv, k.range), (vv, v.range)));
         }
         let Some(((k0, _), (v0, _))) = vals.first() else {
@@ -166,7 +166,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `d[k]`, the key converted to the key type; `KeyError` at the key.
-    pub fn dict_getitem(&mut self, d: LVal, key: &Expr, _whole: TextRange) -> Lowered<LVal> {
+    pub fn dict_getitem(&mut self, d: LVal, key: &ExprRef<'_>, _whole: TextRange) -> Lowered<LVal> {
         let s = self.shape(d.ty, key.range)?;
         let k = self.expr(key)?;
         let k = self.coerce(k, s.key, key.range)?;
@@ -176,7 +176,13 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `d[k] = v` (the statement): key, then value, converted.
-    pub fn dict_setitem(&mut self, d: LVal, key: &Expr, value: &Expr, whole: TextRange) -> Lowered<()> {
+    pub fn dict_setitem(
+        &mut self,
+        d: LVal,
+        key: &ExprRef<'_>,
+        value: &ExprRef<'_>,
+        whole: TextRange,
+    ) -> Lowered<()> {
         let s = self.shape(d.ty, key.range)?;
         let k = self.expr(key)?;
         let v = self.expr(value)?;
@@ -287,8 +293,8 @@ impl FnLower<'_, '_, '_> {
         &mut self,
         target: &crate::syntax::ast::Identifier,
         d: LVal,
-        iter: &Expr,
-        body: &[crate::syntax::ast::Stmt],
+        iter: &ExprRef<'_>,
+        body: &crate::syntax::ast::Stmts<'_>,
     ) -> Lowered<()> {
         let s = self.shape(d.ty, iter.range)?;
         self.declare_local(target, s.key)?;

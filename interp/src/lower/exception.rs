@@ -16,7 +16,7 @@ use super::helpers::with;
 use super::Lowered;
 use crate::error::ExcKind;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::op_select;
 use crate::vm::types::TypeId;
 use crate::vm::value::{ExceptionValue, Value};
@@ -64,8 +64,8 @@ impl FnLower<'_, '_, '_> {
     /// `E(args)` of an exception class: evaluated by ASTFrame when every
     /// argument is blue (its checks and its value); red arguments are a
     /// static error redshift has left as a lazy `raise`.
-    pub fn exception_make(&mut self, e: &Expr, args: &[Expr]) -> Lowered<LVal> {
-        if !args.iter().all(|a| self.is_static_expr(a)) {
+    pub fn exception_make(&mut self, e: &ExprRef<'_>, args: &Exprs<'_>) -> Lowered<LVal> {
+        if !args.iter().all(|a| self.is_static_expr(&a)) {
             return self.unsupported("an exception constructor with red arguments", e.range);
         }
         let interp = &mut *self.cx.interp;

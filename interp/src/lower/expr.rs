@@ -13,7 +13,8 @@ use crate::error::ExcKind;
 use crate::resolve::NameRef;
 use crate::source::TextRange;
 use crate::syntax::ast;
-use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{BinOp, BoolOp, CmpOp, ExprKind, UnaryOp};
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::builtins::{self, Builtin};
 use crate::vm::op_select::{self, EqImpl, OpImpl};
 use crate::vm::ops::signatures::{self, BuiltinImpl, ConvImpl};
@@ -31,8 +32,9 @@ fn no_result() -> LowerError {
 impl FnLower<'_, '_, '_> {
     /// The blue value a name (or `module.attr`) denotes, if it is one
     /// (builtins, module-level constants, functions and types).
-    pub fn static_value(&mut self, e: &Expr) -> Option<Value> {
-        let id = match &e.kind {
+    pub fn static_value(&mut self, e: &ExprRef<'_>) -> Option<Value> {
+        let kind = e.kind();
+        let id = match &kind {
             ExprKind::Name(id) => id,
             ExprKind::Attribute { value, attr } => return self.static_attr(value, attr),
             // `SIMD[T, N]`: a type, evaluated by ASTFrame.
@@ -69,7 +71,7 @@ impl FnLower<'_, '_, '_> {
     /// `obj.attr` of a static type or module (`T.__make__`, `T.method`,
     /// `m.f`), looked up by ASTFrame's `get_attr` (which has no effects on
     /// those).
-    fn static_attr(&mut self, obj: &Expr, attr: &ast::Identifier) -> Option<Value> {
+    fn static_attr(&mut self, obj: &ExprRef<'_>, attr: &ast::Identifier) -> Option<Value> {
         let v = self.static_value(obj)?;
         let ty = match &v {
             Value::Type(_) => TypeId::TYPE,
@@ -87,7 +89,7 @@ impl FnLower<'_, '_, '_> {
     /// `B[...]` of a static generic builtin or type with blue indices
     /// (`gc_alloc[T]`, `gc_ptr[T]`, `tuple[A, B]`), evaluated by ASTFrame in
     /// the module (which has no effects on those).
-    fn static_subscript(&mut self, obj: &Expr, e: &Expr) -> Option<Value> {
+    fn static_subscript(&mut self, obj: &ExprRef<'_>, e: &ExprRef<'_>) -> Option<Value> {
         match self.static_value(obj)? {
             Value::Builtin(_) | Value::Type(_) => {}
             _ => return None,
@@ -125,8 +127,8 @@ impl FnLower<'_, '_, '_> {
         LVal::one(TypeId::prim(s.ty()), r)
     }
 
-    pub fn expr(&mut self, e: &Expr) -> Lowered<LVal> {
-        match &e.kind {
+    pub fn expr(&mut self, e: &ExprRef<'_>) -> Lowered<LVal> {
+        match &e.kind() {
             ExprKind::Int(v) => match i32::try_from(*v) {
                 Ok(x) => Ok(self.konst(Scalar::I32(x))),
                 Err(_) => self.unsupported("an integer literal out of the `i32` range", e.range),
@@ -150,8 +152,8 @@ impl FnLower<'_, '_, '_> {
             ExprKind::UnaryOp {
                 op: UnaryOp::Neg,
                 operand,
-            } if matches!(operand.kind, ExprKind::Int(_)) => {
-                let ExprKind::Int(v) = operand.kind else {
+            } if matches!(operand.kind(), ExprKind::Int(_)) => {
+                let ExprKind::Int(v) = operand.kind() else {
                     return Err(LowerError::bug("a negated literal that is not an int"));
                 };
                 match i32::try_from(-(v as i128)) {
@@ -236,10 +238,10 @@ impl FnLower<'_, '_, '_> {
                 let mut tys = Vec::new();
                 let mut regs = Vec::new();
                 for item in items {
-                    if matches!(item.kind, ExprKind::Starred(_)) {
+                    if matches!(item.kind(), ExprKind::Starred(_)) {
                         return self.unsupported("a starred item in a tuple display", item.range);
                     }
-                    let v = self.expr(item)?;
+                    let v = self.expr(&item)?;
                     tys.push(v.ty);
                     regs.extend(v.regs);
                 }
@@ -268,7 +270,7 @@ impl FnLower<'_, '_, '_> {
                     let v = self.static_attr(value, attr);
                     self.static_lval(v, &attr.name, e.range)
                 }
-                None => match &value.kind {
+                None => match &value.kind() {
                     ExprKind::Subscript { value: v, indices } => {
                         self.subscript_field(v, indices, value.range, attr, e.range)
                     }
@@ -286,7 +288,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `e` converted to `bool` (conditions, `not`, `and`/`or`).
-    pub fn condition(&mut self, e: &Expr) -> Lowered<VReg> {
+    pub fn condition(&mut self, e: &ExprRef<'_>) -> Lowered<VReg> {
         let v = self.expr(e)?;
         Ok(self.coerce(v, TypeId::BOOL, e.range)?.regs[0])
     }
@@ -636,10 +638,10 @@ impl FnLower<'_, '_, '_> {
         Ok(LVal::one(TypeId::BOOL, v))
     }
 
-    fn subscript(&mut self, value: &Expr, indices: &[Expr], range: TextRange) -> Lowered<LVal> {
-        if let (ExprKind::Name(id), [index]) = (&value.kind, indices) {
+    fn subscript(&mut self, value: &ExprRef<'_>, indices: &Exprs<'_>, range: TextRange) -> Lowered<LVal> {
+        if let (ExprKind::Name(id), Some([index])) = (&value.kind(), indices.as_array()) {
             if self.is_interp_tuple_local(id) {
-                return self.interp_tuple_item(id, index, range);
+                return self.interp_tuple_item(id, &index, range);
             }
         }
         let v = self.expr(value)?;
@@ -653,21 +655,21 @@ impl FnLower<'_, '_, '_> {
     /// field.
     fn subscript_field(
         &mut self,
-        value: &Expr,
-        indices: &[Expr],
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
         sub_range: TextRange,
         attr: &ast::Identifier,
         range: TextRange,
     ) -> Lowered<LVal> {
-        if let (ExprKind::Name(id), [_]) = (&value.kind, indices) {
+        if let (ExprKind::Name(id), 1) = (&value.kind(), indices.len()) {
             if self.is_interp_tuple_local(id) {
                 let obj = self.subscript(value, indices, sub_range)?;
                 return self.field(obj, attr, range);
             }
         }
         let v = self.expr(value)?;
-        if let [index] = indices {
-            if let Some(r) = self.item_field(&v, index, attr, sub_range)? {
+        if let Some([index]) = indices.as_array() {
+            if let Some(r) = self.item_field(&v, &index, attr, sub_range)? {
                 return Ok(r);
             }
         }
@@ -676,15 +678,22 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `v[indices]` of an evaluated `v` (the expression `value`).
-    fn subscript_of(&mut self, v: LVal, value: &Expr, indices: &[Expr], range: TextRange) -> Lowered<LVal> {
-        let [index] = indices else {
+    fn subscript_of(
+        &mut self,
+        v: LVal,
+        value: &ExprRef<'_>,
+        indices: &Exprs<'_>,
+        range: TextRange,
+    ) -> Lowered<LVal> {
+        let Some([index]) = indices.as_array() else {
             return self.unsupported("a subscript with several indices", range);
         };
+        let index = &index;
         if matches!(
             self.cx.interp.vm.types.kind(v.ty),
             crate::vm::types::TypeKind::Simd { .. }
         ) {
-            let blue = match (&index.kind, self.static_value(index)) {
+            let blue = match (&index.kind(), self.static_value(index)) {
                 (ExprKind::Int(k), _) => Some(i32::try_from(*k).ok()),
                 (_, Some(Value::Scalar(Scalar::I32(k)))) => Some(Some(k)),
                 (_, Some(_)) => Some(None),
@@ -712,8 +721,8 @@ impl FnLower<'_, '_, '_> {
             return self.ptr_getitem(v, i.regs[0], range);
         }
         if self.list_item(v.ty).is_some() {
-            if let ExprKind::Slice { lower, upper, step } = &index.kind {
-                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+            if let ExprKind::Slice { lower, upper, step } = &index.kind() {
+                let b = [lower.as_ref(), upper.as_ref(), step.as_ref()];
                 return self.list_slice(v, value.range, b);
             }
             let i = self.expr(index)?;
@@ -721,8 +730,8 @@ impl FnLower<'_, '_, '_> {
             return self.list_getitem(v, i.regs[0], index.range);
         }
         if v.ty == TypeId::BYTES {
-            if let ExprKind::Slice { lower, upper, step } = &index.kind {
-                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+            if let ExprKind::Slice { lower, upper, step } = &index.kind() {
+                let b = [lower.as_ref(), upper.as_ref(), step.as_ref()];
                 return self.list_slice(v, value.range, b);
             }
             return self.bytes_getitem(v, index, range);
@@ -731,8 +740,8 @@ impl FnLower<'_, '_, '_> {
             return self.dict_getitem(v, index, range);
         }
         if v.ty == TypeId::STR {
-            if let ExprKind::Slice { lower, upper, step } = &index.kind {
-                let b = [lower.as_deref(), upper.as_deref(), step.as_deref()];
+            if let ExprKind::Slice { lower, upper, step } = &index.kind() {
+                let b = [lower.as_ref(), upper.as_ref(), step.as_ref()];
                 return self.list_slice(v, value.range, b);
             }
             let i = self.expr(index)?;
@@ -745,12 +754,12 @@ impl FnLower<'_, '_, '_> {
         let Some(items) = self.cx.interp.vm.types.tuple_items(v.ty).map(|i| i.to_vec()) else {
             return self.unsupported(format!("a subscript of a `{}`", self.type_name(v.ty)), range);
         };
-        let k = match &index.kind {
+        let k = match &index.kind() {
             ExprKind::Int(k) => Some(*k as i128),
             ExprKind::UnaryOp {
                 op: UnaryOp::Neg,
                 operand,
-            } => match operand.kind {
+            } => match operand.kind() {
                 ExprKind::Int(k) => Some(-(k as i128)),
                 _ => None,
             },
@@ -968,31 +977,31 @@ impl FnLower<'_, '_, '_> {
 
     // -------------------------------------------------------------- calls
 
-    fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr]) -> Lowered<LVal> {
+    fn call(&mut self, e: &ExprRef<'_>, func: &ExprRef<'_>, args: &Exprs<'_>) -> Lowered<LVal> {
         if let Some((name, v, _)) = crate::resolve::prefixed_int_literal(e) {
             if matches!(
-                self.res.name(match &func.kind {
+                self.res.name(match &func.kind() {
                     ExprKind::Name(id) => id.id,
                     _ => return Err(LowerError::bug("a prefixed literal whose callee is not a name")),
                 }),
                 NameRef::Builtin(_)
             ) {
                 let p =
-                    PrimTy::from_name(name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
+                    PrimTy::from_name(&name).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 let s = Scalar::wrap_int(v, p).ok_or_else(|| LowerError::bug("a prefixed literal's type"))?;
                 return Ok(self.konst(s));
             }
         }
-        if args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) {
+        if args.iter().any(|a| matches!(a.kind(), ExprKind::Starred(_))) {
             return self.unsupported("a starred call argument", e.range);
         }
         let callee = self.static_value(func);
-        if let (None, ExprKind::Attribute { value, attr }) = (&callee, &func.kind) {
+        if let (None, ExprKind::Attribute { value, attr }) = (&callee, &func.kind()) {
             let recv = self.expr(value)?;
             if recv.ty == TypeId::EMPTY_LIST || self.list_item(recv.ty).is_some() {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 return self.list_method(recv, value.range, &attr.name, vals, e.range);
             }
@@ -1002,21 +1011,21 @@ impl FnLower<'_, '_, '_> {
             if recv.ty == TypeId::FILE {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 return self.file_method(recv, &attr.name, attr.range, vals, e.range);
             }
             if self.dict_types(recv.ty).is_some() {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 return self.dict_method(recv, value.range, &attr.name, vals, e.range);
             }
             if recv.ty == TypeId::STR || recv.ty == TypeId::BYTES {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 return self.text_method(recv, &attr.name, vals, func.range, e.range);
             }
@@ -1027,7 +1036,7 @@ impl FnLower<'_, '_, '_> {
                 self.cx.declare(&f, &self.file, e.range)?;
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 self.call_red(&f, vals, e.range)
             }
@@ -1045,7 +1054,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 let mut regs = Vec::new();
                 for ((v, r), fd) in vals.into_iter().zip(&fields) {
@@ -1056,7 +1065,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::AllocOf { item, gc })) => {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
                 let types = &mut self.cx.interp.vm.types;
@@ -1074,14 +1083,14 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(b @ (Builtin::PtrSimdLoadOf(_) | Builtin::PtrSimdStore))) => {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 self.simd_memory(b, vals, e.range)
             }
             Some(Value::Builtin(b @ Builtin::Mem(op))) => {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
                 let types = &mut self.cx.interp.vm.types;
@@ -1108,7 +1117,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(b @ (Builtin::Time | Builtin::Sleep | Builtin::Math(_)))) => {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
                 let types = &mut self.cx.interp.vm.types;
@@ -1176,7 +1185,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 let mut regs = Vec::new();
                 for ((v, r), &it) in vals.into_iter().zip(&items) {
@@ -1185,10 +1194,10 @@ impl FnLower<'_, '_, '_> {
                 Ok(LVal { ty: t, regs })
             }
             Some(Value::Builtin(Builtin::Repr)) => {
-                let [a] = args else {
+                let Some([a]) = args.as_array() else {
                     return self.unsupported("`repr` with other than one argument", e.range);
                 };
-                let v = self.expr(a)?;
+                let v = self.expr(&a)?;
                 let outer = self.display_call.replace(e.range);
                 let s = self.repr(v, a.range);
                 self.display_call = outer;
@@ -1197,7 +1206,7 @@ impl FnLower<'_, '_, '_> {
             Some(Value::Builtin(Builtin::Len)) => {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push(self.expr(a)?);
+                    vals.push(self.expr(&a)?);
                 }
                 let tys: Vec<TypeId> = vals.iter().map(|v| v.ty).collect();
                 let types = &mut self.cx.interp.vm.types;
@@ -1231,16 +1240,16 @@ impl FnLower<'_, '_, '_> {
             {
                 let mut vals = Vec::new();
                 for a in args {
-                    vals.push((self.expr(a)?, a.range));
+                    vals.push((self.expr(&a)?, a.range));
                 }
                 self.simd_make(t, vals, e.range)
             }
             Some(Value::Type(t)) if t.as_prim().is_some() || t == TypeId::STR => {
-                let [a] = args else {
+                let Some([a]) = args.as_array() else {
                     let n = self.type_name(t);
                     return self.unsupported(format!("`{n}(...)` with other than one argument"), e.range);
                 };
-                let v = self.expr(a)?;
+                let v = self.expr(&a)?;
                 self.conversion(t, v, a.range, e.range)
             }
             Some(Value::Builtin(b @ (Builtin::Min | Builtin::Max | Builtin::Abs))) => {
@@ -1283,8 +1292,8 @@ impl FnLower<'_, '_, '_> {
 
     /// `str(e)` of a blue value that is not a scalar or a str (a type, a
     /// function, a builtin), formatted now by ASTFrame's `str_of`.
-    fn static_text(&mut self, e: &Expr) -> Option<String> {
-        if let ExprKind::Tuple(items) = &e.kind {
+    fn static_text(&mut self, e: &ExprRef<'_>) -> Option<String> {
+        if let ExprKind::Tuple(items) = &e.kind() {
             return self.static_tuple_text(e, items);
         }
         let v = self.static_value(e)?;
@@ -1304,12 +1313,12 @@ impl FnLower<'_, '_, '_> {
 
     /// Whether `e` is made of blue values only (literals, static names,
     /// tuples of those): evaluating it has no effect.
-    pub(crate) fn is_static_expr(&mut self, e: &Expr) -> bool {
-        match &e.kind {
+    pub(crate) fn is_static_expr(&mut self, e: &ExprRef<'_>) -> bool {
+        match &e.kind() {
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => {
                 true
             }
-            ExprKind::Tuple(items) => items.iter().all(|i| self.is_static_expr(i)),
+            ExprKind::Tuple(items) => items.iter().all(|i| self.is_static_expr(&i)),
             ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } => {
                 self.static_value(e).is_some()
             }
@@ -1320,8 +1329,8 @@ impl FnLower<'_, '_, '_> {
     /// The text of a tuple display of blue values that is not a value of
     /// a static tuple type (an interp tuple: types, functions), formatted
     /// now by ASTFrame.
-    fn static_tuple_text(&mut self, e: &Expr, items: &[Expr]) -> Option<String> {
-        if !items.iter().all(|i| self.is_static_expr(i)) {
+    fn static_tuple_text(&mut self, e: &ExprRef<'_>, items: &Exprs<'_>) -> Option<String> {
+        if !items.iter().all(|i| self.is_static_expr(&i)) {
             return None;
         }
         let interp = &mut *self.cx.interp;
@@ -1458,16 +1467,16 @@ impl FnLower<'_, '_, '_> {
 
     /// `print(a, b, ...)`: every argument evaluated, then formatted, then
     /// the line written by the interpreter's rule (parts joined by a space).
-    fn print(&mut self, args: &[Expr], range: TextRange) -> Lowered<LVal> {
+    fn print(&mut self, args: &Exprs<'_>, range: TextRange) -> Lowered<LVal> {
         let mut values = Vec::new();
         for a in args {
-            match self.static_text(a) {
+            match self.static_text(&a) {
                 Some(text) => {
                     let h = self.cx.string(&text);
                     let r = self.fb.const_(Ty::Handle, h);
                     values.push((LVal::one(TypeId::STR, r), a.range));
                 }
-                None => values.push((self.expr(a)?, a.range)),
+                None => values.push((self.expr(&a)?, a.range)),
             }
         }
         let mut parts = Vec::new();

@@ -11,18 +11,19 @@ use spy_jit::ir::{Block, CmpOp as IC, Stmt as IrStmt, Ty};
 use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::{Expr, Identifier, Stmt};
+use crate::syntax::ast::Identifier;
+use crate::syntax::ast::{ExprRef, Exprs, Stmts};
 use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {
     /// `open(path[, mode])` (mode `"r"` when not given).
-    pub fn file_open(&mut self, args: &[Expr], call: TextRange) -> Lowered<LVal> {
+    pub fn file_open(&mut self, args: &Exprs<'_>, call: TextRange) -> Lowered<LVal> {
         if args.is_empty() || args.len() > 2 {
             return self.unsupported("this `open` call", call);
         }
         let mut regs = Vec::new();
         for a in args {
-            let v = self.expr(a)?;
+            let v = self.expr(&a)?;
             regs.push(self.coerce(v, TypeId::STR, a.range)?.regs[0]);
         }
         if regs.len() < 2 {
@@ -101,8 +102,8 @@ impl FnLower<'_, '_, '_> {
         &mut self,
         target: &Identifier,
         f: LVal,
-        iter: &Expr,
-        body: &[Stmt],
+        iter: &ExprRef<'_>,
+        body: &Stmts<'_>,
     ) -> Lowered<()> {
         self.declare_local(target, TypeId::STR)?;
         let hs = self.cx.helpers;

@@ -12,7 +12,8 @@ use super::{Declared, LowerCx, LowerError, Lowered};
 use crate::error::ExcKind;
 use crate::resolve::{NameRef, Resolution};
 use crate::source::{SourceFile, TextRange};
-use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, Stmt, StmtKind};
+use crate::syntax::ast::{self, AssignTarget, ExprKind, StmtKind};
+use crate::syntax::ast::{ExprRef, Exprs, StmtRef, Stmts};
 use crate::vm::builtins::Builtin;
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
@@ -102,7 +103,7 @@ fn lower_body(
         file: code.file.clone(),
         res: code.res.clone(),
         locals: HashMap::new(),
-        stmt_range: code.def.proto_range,
+        stmt_range: code.proto_range(),
         display_call: None,
         defined: HashSet::new(),
         dead: false,
@@ -112,7 +113,7 @@ fn lower_body(
     };
     // Parameters: each is the local the resolver gave it.
     let mut next = 0;
-    for (p, spec) in code.def.params.iter().zip(&func.params) {
+    for (p, spec) in code.params().iter().zip(&func.params) {
         let tys = l.cx.flatten(spec.ty, &l.file, p.range)?;
         let n = super::simd::abi_tys(&tys).len();
         let abi: Vec<VReg> = (next..next + n).map(|k| l.fb.param(k)).collect();
@@ -130,7 +131,7 @@ fn lower_body(
     }
     // Flagged locals: registers zeroed and the flag cleared at entry.
     for (&slot, &ty) in flagged {
-        let tys = l.cx.flatten(ty, &l.file, code.def.proto_range)?;
+        let tys = l.cx.flatten(ty, &l.file, code.proto_range())?;
         let regs: Vec<VReg> = tys.iter().map(|&t| l.fb.local(t)).collect();
         for &r in &regs {
             let t = l.fb.ty(r);
@@ -143,7 +144,7 @@ fn lower_body(
         l.locals.insert(slot, LVal { ty, regs });
         l.flags.insert(slot, flag);
     }
-    l.block(&code.def.body)?;
+    l.block(&code.body())?;
     // Falling off the end: `return None` (a body whose every path returns
     // makes this dead code, which the IR allows).
     if func.ret == TypeId::NONE {
@@ -151,11 +152,11 @@ fn lower_body(
     } else {
         // ASTFrame: the error points at the last statement of the body.
         let end = code
-            .def
+            .def()
             .body
             .last()
             .map(|s| s.range)
-            .unwrap_or(code.def.proto_range);
+            .unwrap_or(code.proto_range());
         l.stmt_range = end;
         let code = l.fixed_code(
             ExcKind::TypeError,
@@ -250,21 +251,21 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// Lower statements into the current block, then `f` runs nothing else.
-    fn nested(&mut self, body: &[Stmt]) -> Lowered<Block> {
+    fn nested(&mut self, body: &Stmts<'_>) -> Lowered<Block> {
         self.fb.open_block();
         let r = self.block(body);
         let b = self.fb.close_block();
         r.map(|_| b)
     }
 
-    pub(super) fn block(&mut self, body: &[Stmt]) -> Lowered<()> {
+    pub(super) fn block(&mut self, body: &Stmts<'_>) -> Lowered<()> {
         for s in body {
-            self.stmt(s)?;
+            self.stmt(&s)?;
         }
         Ok(())
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Lowered<()> {
+    fn stmt(&mut self, s: &StmtRef<'_>) -> Lowered<()> {
         self.stmt_range = s.range;
         // The listing's source line for the code that follows.
         let mark = self.cx.marks.len() as u32;
@@ -273,7 +274,7 @@ impl FnLower<'_, '_, '_> {
             offset: s.range.start,
         });
         self.fb.push(IrStmt::Mark(mark));
-        match &s.kind {
+        match &s.kind() {
             StmtKind::Pass | StmtKind::Comment(_) => {}
             StmtKind::Expr(e) => {
                 self.expr(e)?;
@@ -343,7 +344,7 @@ impl FnLower<'_, '_, '_> {
                 self.fb.raise(code, [None, None]);
                 self.dead = true;
             }
-            StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_deref())?,
+            StmtKind::Assert { test, msg } => self.assert(s, test, msg.as_ref())?,
             StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => {
                 return self.unsupported("a nested `def`/`class`", s.range)
             }
@@ -376,7 +377,7 @@ impl FnLower<'_, '_, '_> {
         r
     }
 
-    fn while_body(&mut self, test: &Expr, body: &[Stmt]) -> Lowered<()> {
+    fn while_body(&mut self, test: &ExprRef<'_>, body: &Stmts<'_>) -> Lowered<()> {
         let c = self.condition(test)?;
         let stop = Block(vec![IrStmt::Break]);
         self.fb.push(IrStmt::If {
@@ -389,8 +390,9 @@ impl FnLower<'_, '_, '_> {
 
     /// `for i in range(start, stop, step)`, as ASTFrame runs it: the
     /// counter is an `i64`, the target an `i32`, a zero step raises.
-    fn for_range(&mut self, target: &ast::Identifier, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
-        let range_args = match &iter.kind {
+    fn for_range(&mut self, target: &ast::Identifier, iter: &ExprRef<'_>, body: &Stmts<'_>) -> Lowered<()> {
+        let kind = iter.kind();
+        let range_args = match &kind {
             ExprKind::Call { func, args }
                 if matches!(self.static_value(func), Some(Value::Builtin(Builtin::Range))) =>
             {
@@ -424,7 +426,7 @@ impl FnLower<'_, '_, '_> {
     /// header, where ASTFrame's frame is at the statement).
     pub fn range_parts(
         &mut self,
-        args: &[Expr],
+        args: &Exprs<'_>,
         range: TextRange,
         call: Option<TextRange>,
     ) -> Lowered<(VReg, VReg, VReg)> {
@@ -433,7 +435,7 @@ impl FnLower<'_, '_, '_> {
         }
         let mut ints = Vec::new();
         for a in args {
-            let v = self.expr(a)?;
+            let v = self.expr(&a)?;
             let v = self.coerce(v, TypeId::I32, a.range)?;
             ints.push(self.fb.convert(Ty::I64, v.regs[0]));
         }
@@ -451,7 +453,7 @@ impl FnLower<'_, '_, '_> {
             let at = (
                 self.frame_at(frame),
                 Label {
-                    range: args[2].range,
+                    range: args.get(2).map_or(frame, |a| a.range),
                     text: "this is zero".into(),
                 },
             );
@@ -476,7 +478,7 @@ impl FnLower<'_, '_, '_> {
         start: VReg,
         stop: VReg,
         step: VReg,
-        body: &[Stmt],
+        body: &Stmts<'_>,
     ) -> Lowered<()> {
         let zero = self.fb.const_(Ty::I64, 0);
         // The target is an `i32` local (declared by the loop, as ASTFrame's
@@ -515,7 +517,13 @@ impl FnLower<'_, '_, '_> {
     /// `for x in l:` over a `list[T]`, as ASTFrame's: item `k` is read
     /// while `k` is below the list's length at that moment (the body may
     /// change the list).
-    fn for_list(&mut self, target: &ast::Identifier, l: LVal, iter: &Expr, body: &[Stmt]) -> Lowered<()> {
+    fn for_list(
+        &mut self,
+        target: &ast::Identifier,
+        l: LVal,
+        iter: &ExprRef<'_>,
+        body: &Stmts<'_>,
+    ) -> Lowered<()> {
         let Some(item) = self.list_item(l.ty) else {
             return self.unsupported(
                 format!("a `for` loop over a `{}`", self.type_name(l.ty)),
@@ -572,7 +580,7 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
-    fn assert(&mut self, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Lowered<()> {
+    fn assert(&mut self, s: &StmtRef<'_>, test: &ExprRef<'_>, msg: Option<&ExprRef<'_>>) -> Lowered<()> {
         let c = self.condition(test)?;
         self.fb.open_block();
         let r = (|| {
@@ -615,19 +623,19 @@ impl FnLower<'_, '_, '_> {
 
     /// What `raise e` raises: a blue exception, spelled as a literal in
     /// residual code (`ValueError('msg')` or `ValueError`).
-    fn raised(&mut self, e: &Expr) -> Lowered<(ExcKind, String)> {
-        let class = |l: &mut Self, callee: &Expr| match l.static_value(callee) {
+    fn raised(&mut self, e: &ExprRef<'_>) -> Lowered<(ExcKind, String)> {
+        let class = |l: &mut Self, callee: &ExprRef<'_>| match l.static_value(callee) {
             Some(Value::Builtin(Builtin::ExcClass(k))) => Some(k),
             _ => None,
         };
-        match &e.kind {
+        match &e.kind() {
             ExprKind::Call { func, args } => {
-                if let (Some(k), [arg]) = (class(self, func), &args[..]) {
-                    if let ExprKind::Str(m) = &arg.kind {
-                        return Ok((k, m.clone()));
+                if let (Some(k), Some([arg])) = (class(self, func), args.as_array()) {
+                    if let ExprKind::Str(m) = arg.kind() {
+                        return Ok((k, m.to_string()));
                     }
                 }
-                if let (Some(k), []) = (class(self, func), &args[..]) {
+                if let (Some(k), true) = (class(self, func), args.is_empty()) {
                     return Ok((k, String::new()));
                 }
             }
@@ -693,20 +701,20 @@ impl FnLower<'_, '_, '_> {
         let ty = self.eval_type(annotation)?;
         if ty == TypeId::INTERP_TUPLE {
             return match &v.value {
-                Some(value) => self.interp_tuple_store(&v.name, value),
+                Some(value) => self.interp_tuple_store(v.name, value),
                 None => self.unsupported("an interp tuple declared without a value", range),
             };
         }
-        self.declare_local(&v.name, ty)?;
+        self.declare_local(v.name, ty)?;
         if let Some(value) = &v.value {
             let x = self.expr(value)?;
-            self.store_local(&v.name, x, value.range)?;
+            self.store_local(v.name, x, value.range)?;
         }
         Ok(())
     }
 
     /// The type an annotation denotes, evaluated by ASTFrame in the module.
-    pub fn eval_type(&mut self, t: &Expr) -> Lowered<TypeId> {
+    pub fn eval_type(&mut self, t: &ExprRef<'_>) -> Lowered<TypeId> {
         let interp = &mut *self.cx.interp;
         let mut frame = interp.module_frame(self.module);
         interp
@@ -714,7 +722,7 @@ impl FnLower<'_, '_, '_> {
             .or_else(|_| self.unsupported("a type annotation that cannot be evaluated", t.range))
     }
 
-    fn assign(&mut self, target: &AssignTarget, value: &Expr) -> Lowered<()> {
+    fn assign(&mut self, target: &AssignTarget, value: &ExprRef<'_>) -> Lowered<()> {
         match target {
             AssignTarget::Name(id) if self.is_interp_tuple_local(id) => self.interp_tuple_store(id, value),
             AssignTarget::Name(id) => {
@@ -745,7 +753,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 let parts = self.split(&x, &items, *range)?;
                 for (id, part) in names.iter().zip(parts) {
-                    self.store_local(id, part, value.range)?;
+                    self.store_local(&id, part, value.range)?;
                 }
                 Ok(())
             }
@@ -771,20 +779,20 @@ impl FnLower<'_, '_, '_> {
                 range,
             } => {
                 let o = self.expr(obj)?;
-                if let (Some(_), [index]) = (self.dict_types(o.ty), indices.as_slice()) {
-                    return self.dict_setitem(o, index, value, *range);
+                if let (Some(_), Some([index])) = (self.dict_types(o.ty), indices.as_array()) {
+                    return self.dict_setitem(o, &index, value, *range);
                 }
-                if let (Some(item), [index]) = (self.list_item(o.ty), indices.as_slice()) {
-                    let i = self.expr(index)?;
+                if let (Some(item), Some([index])) = (self.list_item(o.ty), indices.as_array()) {
+                    let i = self.expr(&index)?;
                     let v = self.expr(value)?;
                     let i = self.coerce(i, TypeId::I32, index.range)?;
                     let v = self.coerce(v, item, value.range)?;
                     return self.list_setitem(o, i.regs[0], v, index.range);
                 }
-                let (Some(item), [index]) = (self.ptr_item(o.ty), indices.as_slice()) else {
+                let (Some(item), Some([index])) = (self.ptr_item(o.ty), indices.as_array()) else {
                     return self.unsupported("an assignment to a subscript", *range);
                 };
-                let i = self.expr(index)?;
+                let i = self.expr(&index)?;
                 let v = self.expr(value)?;
                 let i = self.coerce(i, TypeId::I32, index.range)?;
                 let v = self.coerce(v, item, value.range)?;

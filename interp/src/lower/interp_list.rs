@@ -9,7 +9,7 @@ use spy_jit::ir::Ty;
 use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::Exprs;
 use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {
@@ -23,7 +23,7 @@ impl FnLower<'_, '_, '_> {
     pub fn interp_list_make(
         &mut self,
         t: TypeId,
-        args: &[Expr],
+        args: &Exprs<'_>,
         callee: TextRange,
         whole: TextRange,
     ) -> Lowered<LVal> {
@@ -32,7 +32,7 @@ impl FnLower<'_, '_, '_> {
         };
         let mut vals = Vec::new();
         for a in args {
-            vals.push((self.expr(a)?, a.range));
+            vals.push((self.expr(&a)?, a.range));
         }
         let empty = self.list_empty(t, whole)?;
         if let Some(parts) = self.wide_item(item, whole)? {

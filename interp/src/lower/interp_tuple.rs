@@ -11,7 +11,8 @@ use super::func::{FnLower, LVal};
 use super::Lowered;
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind};
+use crate::syntax::ast::ExprRef;
+use crate::syntax::ast::{self, ExprKind};
 use crate::vm::value::Value;
 
 /// One item of an interp tuple local.
@@ -26,24 +27,24 @@ pub(crate) enum Item {
 impl FnLower<'_, '_, '_> {
     /// `id = (a, b, ...)` for a local declared `interp_tuple`: the first
     /// assignment fixes the shape; a later one must give the same.
-    pub fn interp_tuple_store(&mut self, id: &ast::Identifier, value: &Expr) -> Lowered<()> {
+    pub fn interp_tuple_store(&mut self, id: &ast::Identifier, value: &ExprRef<'_>) -> Lowered<()> {
         let NameRef::Local(slot) = self.res.name(id.id) else {
             return self.unsupported("an interp tuple that is not a local", id.range);
         };
-        let ExprKind::Tuple(items) = &value.kind else {
+        let ExprKind::Tuple(items) = &value.kind() else {
             return self.unsupported("an interp tuple that is not a tuple display", value.range);
         };
         let mut shape = Vec::new();
         for e in items {
-            if self.is_static_expr(e) {
+            if self.is_static_expr(&e) {
                 let interp = &mut *self.cx.interp;
                 let mut frame = interp.module_frame(self.module);
-                match interp.eval_expr(&mut frame, e) {
+                match interp.eval_expr(&mut frame, &e) {
                     Ok(v) if v.is_blue() => shape.push(Item::Blue(v.value)),
                     _ => return self.unsupported("this item of an interp tuple", e.range),
                 }
             } else {
-                let v = self.expr(e)?;
+                let v = self.expr(&e)?;
                 shape.push(Item::Red(v));
             }
         }
@@ -104,7 +105,7 @@ impl FnLower<'_, '_, '_> {
     pub fn interp_tuple_item(
         &mut self,
         id: &ast::Identifier,
-        index: &Expr,
+        index: &ExprRef<'_>,
         range: TextRange,
     ) -> Lowered<LVal> {
         let NameRef::Local(slot) = self.res.name(id.id) else {
@@ -112,7 +113,7 @@ impl FnLower<'_, '_, '_> {
         };
         let items = self.interp_tuples.get(&slot).cloned().unwrap_or_default();
         // ASTFrame does not count from the end of an interp tuple.
-        let k = match &index.kind {
+        let k = match &index.kind() {
             ExprKind::Int(k) => Some(*k as i128),
             _ => None,
         };

@@ -12,7 +12,7 @@ use super::helpers::STR_ITEM;
 use super::layout::prim_code;
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::{ExprRef, Exprs};
 use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {
@@ -31,13 +31,13 @@ impl FnLower<'_, '_, '_> {
 
     /// `[a, b, ...]`: the item type is the first item's; every item is
     /// evaluated, then converted to it (ASTFrame's `make_list`).
-    pub fn list_display(&mut self, items: &[Expr], range: TextRange) -> Lowered<LVal> {
+    pub fn list_display(&mut self, items: &Exprs<'_>, range: TextRange) -> Lowered<LVal> {
         if items.is_empty() {
             return self.empty_list(range);
         }
         let mut vals = Vec::new();
         for e in items {
-            vals.push((self.expr(e)?, e.range));
+            vals.push((self.expr(&e)?, e.range));
         }
         let item = vals[0].0.ty;
         let ty = self.cx.interp.vm.types.list(item);
@@ -258,7 +258,12 @@ impl FnLower<'_, '_, '_> {
 
     /// `l[a:b:c]` of a list, a str or a bytes: each given bound converted to `i32` (ASTFrame's
     /// `eval_slice`); a zero step raises at the list's expression.
-    pub fn list_slice(&mut self, l: LVal, obj: TextRange, bounds: [Option<&Expr>; 3]) -> Lowered<LVal> {
+    pub fn list_slice(
+        &mut self,
+        l: LVal,
+        obj: TextRange,
+        bounds: [Option<&ExprRef<'_>>; 3],
+    ) -> Lowered<LVal> {
         let h = if l.ty == TypeId::STR {
             self.cx.helpers.str_slice
         } else if l.ty == TypeId::BYTES {

@@ -82,7 +82,7 @@ impl FnLower<'_, '_, '_> {
     pub(super) fn item_field(
         &mut self,
         p: &LVal,
-        index: &crate::syntax::ast::Expr,
+        index: &ast::ExprRef<'_>,
         attr: &ast::Identifier,
         sub_range: TextRange,
     ) -> Lowered<Option<LVal>> {

@@ -11,17 +11,17 @@ use super::func::{FnLower, LVal};
 use super::layout::prim_ty;
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::Exprs;
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::signatures::{self, BuiltinImpl};
 use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {
     /// `min(a, b, ...)`, `max(a, b, ...)` or `abs(a)` with red operands.
-    pub(super) fn min_max_abs(&mut self, b: Builtin, args: &[Expr], whole: TextRange) -> Lowered<LVal> {
+    pub(super) fn min_max_abs(&mut self, b: Builtin, args: &Exprs<'_>, whole: TextRange) -> Lowered<LVal> {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
-            vals.push((self.expr(a)?, a.range));
+            vals.push((self.expr(&a)?, a.range));
         }
         let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
         let types = &mut self.cx.interp.vm.types;

@@ -294,7 +294,7 @@ impl LowerCx<'_, '_> {
             return Ok(d.clone());
         }
         let def_file = func.code.file.clone();
-        let proto = func.code.def.proto_range;
+        let proto = func.code.proto_range();
         if func.color != FuncColor::Red {
             return Err(LowerError::unsupported(
                 format!("a call of `{}` (not a red function of the module)", func.fqn),
@@ -372,7 +372,7 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
 
 /// Whether `main` is `main(argv: list[str])`.
 pub fn takes_argv(interp: &Interp<'_>, main: &Function) -> bool {
-    matches!(main.params.as_slice(), [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
+    matches!(&main.params[..], [p] if interp.vm.types.list_item(p.ty) == Some(TypeId::STR))
 }
 
 /// Lower `main` of the initialized residual module `module` and every
@@ -403,7 +403,7 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     cx.string("");
     cx.bytes_const(b"");
     let file = main.code.file.clone();
-    let main_decl = cx.declare(main, &file, main.code.def.proto_range)?;
+    let main_decl = cx.declare(main, &file, main.code.proto_range())?;
     while let Some(d) = cx.queue.pop() {
         let body = func::lower_function(&mut cx, &d)?;
         cx.builder.define(body);

@@ -10,7 +10,7 @@ use super::func::{FnLower, LVal};
 use super::layout::{prim_code, prim_ty};
 use super::Lowered;
 use crate::source::TextRange;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::Exprs;
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::rawbuffer::RbFn;
 use crate::vm::ops::signatures;
@@ -19,10 +19,10 @@ use crate::vm::types::TypeId;
 
 impl FnLower<'_, '_, '_> {
     /// `rb_alloc(n)`, `rb_set_*(b, offset, v)`, `rb_get_*(b, offset)`.
-    pub(super) fn rawbuffer_call(&mut self, rbfn: RbFn, args: &[Expr], call: TextRange) -> Lowered<LVal> {
+    pub(super) fn rawbuffer_call(&mut self, rbfn: RbFn, args: &Exprs<'_>, call: TextRange) -> Lowered<LVal> {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
-            vals.push((self.expr(a)?, a.range));
+            vals.push((self.expr(&a)?, a.range));
         }
         let tys: Vec<TypeId> = vals.iter().map(|(v, _)| v.ty).collect();
         let types = &mut self.cx.interp.vm.types;

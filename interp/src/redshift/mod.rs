@@ -26,11 +26,11 @@ pub use printed::{print_checked, split_files, PrintedResidual, FILE_SEPARATOR};
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
 pub use crate::frames::doppler::ErrorMode;
-use crate::frames::doppler::{ident, name_expr, DopplerState, Shift};
+use crate::frames::doppler::{DopplerState, Shift};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, FuncColor, FuncKind, Stmt, StmtKind};
+use crate::syntax::ast::{self, FuncColor, FuncKind, StmtId, StmtKind, StmtNode};
 use crate::vm::types::{TypeId, TypeKind};
 use crate::vm::value::{Color, Function, Local, ModuleId, StarKind, Value};
 
@@ -128,13 +128,13 @@ pub fn redshift_source_in(
         // Shown only once it is known to parse back (the wrapped form parses
         // to the same module: `backend::spy_printer::wrap`).
         let shown = result.and_then(|r| {
-            let show = |m: &ast::Module| match format {
-                Format::Ast => Some(crate::syntax::dump::dump_module(m)),
-                _ if options.width > 0 => Some(crate::backend::print_module_width(m, options.width)),
+            let show = |r: &Residual| match format {
+                Format::Ast => Some(crate::syntax::dump::dump_body(0, r.body())),
+                _ if options.width > 0 => Some(crate::backend::print_module_width(r.body(), options.width)),
                 _ => None,
             };
-            let main_shown = show(&r.module);
-            let deps_shown: Vec<Option<String>> = r.deps.iter().map(|d| show(&d.module)).collect();
+            let main_shown = show(&r);
+            let deps_shown: Vec<Option<String>> = r.deps.iter().map(show).collect();
             let printed = print_checked(r, &printed_path)?;
             // the main module's, then each other module's after its
             // `# file: NAME.spy` line (spec §16.8)
@@ -177,8 +177,13 @@ pub struct Residual {
     pub modname: String,
     /// The user's source file the residual nodes' ranges point into.
     pub file: Rc<crate::source::SourceFile>,
-    pub module: ast::Module,
-    /// Where each residual `def` comes from, in the order of the module.
+    /// The residual code of the whole program (every module's is built in
+    /// one tree); this module's statements are `body`.
+    pub module: Rc<ast::Module>,
+    pub body: ast::Block,
+    /// Where each residual `def` comes from, in the order of the module;
+    /// only when `RedshiftOptions::record` asked (the tools show it; a run
+    /// does not keep a record per residual function, issue 14 item 5).
     pub functions: Vec<ResidualFunc>,
     /// The colors and note sites, when `RedshiftOptions::record` asked.
     pub record: Option<Record>,
@@ -194,6 +199,13 @@ pub struct Residual {
     /// The residual modules of the other modules of the program, in load
     /// order (empty for a one-module program; spec §16.8).
     pub deps: Vec<Residual>,
+}
+
+impl Residual {
+    /// This module's statements.
+    pub fn body(&self) -> ast::Stmts<'_> {
+        self.module.block(self.body)
+    }
 }
 
 /// The residual modules import each other only along the source modules'
@@ -314,7 +326,6 @@ impl Interp<'_> {
             self.redshift_module(&sh, id)
         });
         self.redshift = None;
-        crate::frames::doppler::forget_residual_names();
         result
     }
 
@@ -347,6 +358,14 @@ impl Interp<'_> {
             }
         }
         let mut main = self.assemble(sh, id, &mut shifted, &order, true)?;
+        // The residual code is complete: every module shares its tree.
+        let mut module = std::mem::take(&mut sh.state().residual);
+        module.shrink_to_fit();
+        let module = Rc::new(module);
+        for d in &mut deps {
+            d.module = module.clone();
+        }
+        main.module = module;
         main.deps = deps;
         if let Some((from, to)) = check_residual_imports(&main) {
             return Err(self.residual_cycle(&from, &to));
@@ -368,7 +387,7 @@ impl Interp<'_> {
             return e.into();
         };
         let m = self.vm.module(id);
-        let stmt = m.ast.body.iter().find(|s| match &s.kind {
+        let stmt = m.ast.body().iter().find(|s| match &s.kind() {
             StmtKind::Import { module, .. } | StmtKind::ImportFrom { module, .. } => module.name == from,
             _ => false,
         });
@@ -399,7 +418,7 @@ impl Interp<'_> {
         state.in_progress.remove(&*func.fqn);
         let def = def?;
         state.order.push(func.clone());
-        state.shifted.insert(func.fqn.clone(), Rc::new(def));
+        state.shifted.insert(func.fqn.clone(), def);
         Ok(())
     }
 
@@ -427,7 +446,7 @@ impl Interp<'_> {
                 .with_error(&f.file, range, "recursive call")
                 .with_note(
                     &func.code.file,
-                    func.code.def.proto_range,
+                    func.code.proto_range(),
                     "help: declare the return type with `-> T`",
                 )
                 .into());
@@ -439,9 +458,9 @@ impl Interp<'_> {
     }
 
     /// Shift one red function into its residual `def`.
-    fn shift_function(&mut self, sh: &Shift, func: &Rc<Function>) -> Eval<ast::FuncDef> {
+    fn shift_function(&mut self, sh: &Shift, func: &Rc<Function>) -> Eval<ast::FuncId> {
         let code = func.code.clone();
-        let def = code.def.clone();
+        let def = code.def();
         sh.push_names(Vec::new());
         let mut params = Vec::with_capacity(def.params.len());
         let name: Rc<str> = format!("[redshift] {}", func.fqn).into();
@@ -453,7 +472,7 @@ impl Interp<'_> {
             &func.params,
             |_, p, slot, spec| {
                 let name = sh.declare_residual_name(slot, &p.name.name)?;
-                let value = Value::Residual(Rc::new(name_expr(&name, p.name.range)));
+                let value = Value::Residual(sh.name(&name, p.name.range));
                 params.push((name, spec.ty));
                 Ok(Local {
                     ty: spec.ty,
@@ -470,10 +489,10 @@ impl Interp<'_> {
         sh.pop_names();
         result?;
         if body.is_empty() {
-            body.push(Stmt::new(StmtKind::Pass, def.proto_range));
+            body.push(sh.stmt(StmtNode::Pass, def.proto_range));
         }
         let mut residual_params = Vec::with_capacity(params.len());
-        for ((name, ty), p) in params.into_iter().zip(&def.params) {
+        for ((name, ty), p) in params.into_iter().zip(def.params.iter()) {
             let annotation = match (&p.kind, &func.star) {
                 (ast::ParamKind::Star, Some(star)) => match &star.kind {
                     StarKind::Pack(_, types) => {
@@ -481,14 +500,14 @@ impl Interp<'_> {
                         for t in types {
                             items.push(self.type_expr(&frame, *t, p.range)?);
                         }
-                        ast::Expr::new(ast::ExprKind::Tuple(items), p.range)
+                        sh.tuple(items, p.range)
                     }
                     StarKind::Variadic(t) => self.type_expr(&frame, *t, p.range)?,
                 },
                 _ => self.type_expr(&frame, ty, p.range)?,
             };
-            residual_params.push(ast::Param {
-                name: ident(&name, p.name.range),
+            residual_params.push(ast::ParamNode {
+                name: sh.ident(&name, p.name.range),
                 kind: p.kind,
                 annotation: Some(annotation),
                 default: None,
@@ -502,55 +521,53 @@ impl Interp<'_> {
         };
         let return_type = Some(self.type_expr(&frame, ret, def.proto_range)?);
         let modname = self.vm.module(code.module).name.clone();
-        Ok(ast::FuncDef {
-            name: ident(&sh.global_name(&modname, &func.fqn), def.name.range),
-            color: FuncColor::Red,
-            kind: FuncKind::Plain,
-            decorators: Vec::new(),
-            type_params: None,
-            params: residual_params,
+        let name = sh.ident(&sh.global_name(&modname, &func.fqn), def.name.range);
+        Ok(residual_def(
+            sh,
+            name,
+            residual_params,
             return_type,
             body,
-            proto_range: def.proto_range,
-        })
+            def.proto_range,
+        ))
     }
 
     /// `def __eq__(self: T, other: T) -> bool: return body`: the red method
     /// that stands for a metafunc `__eq__` in residual code.
-    fn residual_eq_method(&mut self, frame: &crate::frames::Frame, t: TypeId, body: ast::Expr) -> Eval<Stmt> {
+    fn residual_eq_method(
+        &mut self,
+        frame: &crate::frames::Frame,
+        t: TypeId,
+        body: ast::ExprId,
+    ) -> Eval<StmtId> {
         let range = TextRange::default();
+        let sh = frame.shift()?;
         let mut params = Vec::with_capacity(2);
         for name in ["self", "other"] {
-            params.push(ast::Param {
-                name: ident(name, range),
+            params.push(ast::ParamNode {
+                name: sh.ident(name, range),
                 kind: ast::ParamKind::Positional,
                 annotation: Some(self.type_expr(frame, t, range)?),
                 default: None,
                 range,
             });
         }
-        let def = ast::FuncDef {
-            name: ident("__eq__", range),
-            color: ast::FuncColor::Red,
-            kind: ast::FuncKind::Plain,
-            decorators: Vec::new(),
-            type_params: None,
-            params,
-            return_type: Some(self.type_expr(frame, TypeId::BOOL, range)?),
-            body: vec![Stmt::new(StmtKind::Return(Some(body)), range)],
-            proto_range: range,
-        };
-        Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
+        let return_type = Some(self.type_expr(frame, TypeId::BOOL, range)?);
+        let ret = sh.stmt(StmtNode::Return(Some(body)), range);
+        let name = sh.ident("__eq__", range);
+        let def = residual_def(&sh, name, params, return_type, vec![ret], range);
+        Ok(sh.stmt(StmtNode::FuncDef(def), range))
     }
 
     /// The residual module: imports, `var` globals of scalar types, structs
     /// (fields and red methods), the other `var` globals, then the red
-    /// functions in the order they were made.
+    /// functions in the order they were made. (Its tree is the redshift's
+    /// residual code, set in `module` once every module is assembled.)
     fn assemble(
         &mut self,
         sh: &Shift,
         id: ModuleId,
-        shifted: &mut HashMap<Rc<str>, Rc<ast::FuncDef>>,
+        shifted: &mut HashMap<Rc<str>, ast::FuncId>,
         order: &[Rc<Function>],
         is_main: bool,
     ) -> Eval<Residual> {
@@ -584,6 +601,7 @@ impl Interp<'_> {
         };
         let mut body = Vec::new();
         let mut functions = Vec::new();
+        let keep_functions = sh.read().record.is_some();
         // Struct definitions, with their red methods.
         let mut class_defs = Vec::new();
         let own_structs: Vec<TypeId> = struct_types
@@ -596,30 +614,39 @@ impl Interp<'_> {
             let mut class_body = Vec::new();
             for fd in fields {
                 let annotation = self.type_expr(&frame, fd.ty, range)?;
-                let v = ast::VarDef {
+                let name = sh.ident(&fd.name, range);
+                let v = StmtNode::VarDef {
                     kind: None,
-                    name: ident(&fd.name, range),
+                    name,
                     annotation: Some(annotation),
                     value: None,
                 };
-                class_body.push(Stmt::new(StmtKind::VarDef(Box::new(v)), range));
+                class_body.push(sh.stmt(v, range));
             }
             for func in &order {
                 if let Some((owner, member, is_static)) = methods.get(&*func.fqn) {
                     if owner != t {
                         continue;
                     }
-                    if let Some(mut def) = shifted.remove(&*func.fqn) {
-                        // The only reference: changed in place, not copied.
-                        let def_mut = Rc::make_mut(&mut def);
-                        def_mut.name = ident(member, def_mut.name.range);
+                    if let Some(def) = shifted.remove(&*func.fqn) {
+                        let def_range = sh.with_residual(|m| m.ident(m.func_node(def).name).range);
+                        let name = sh.ident(member, def_range);
+                        let staticmethod = is_static.then(|| sh.name("staticmethod", range));
+                        {
+                            let mut state = sh.state();
+                            let node = state.residual.func_mut(def);
+                            node.name = name;
+                            if let Some(d) = staticmethod {
+                                let decorators = state.residual.add_exprs([d]);
+                                state.residual.func_mut(def).decorators = decorators;
+                            }
+                        }
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
-                        functions.push(self.residual_func(sh, func, member, Some(class)));
-                        if *is_static {
-                            def_mut.decorators.push(name_expr("staticmethod", range));
+                        if keep_functions {
+                            functions.push(self.residual_func(sh, func, member, Some(class)));
                         }
                         class_body.extend(self.provenance_comments(sh, func));
-                        class_body.push(Stmt::new(StmtKind::FuncDef(def), range));
+                        class_body.push(sh.stmt(StmtNode::FuncDef(def), range));
                     }
                 }
             }
@@ -628,17 +655,22 @@ impl Interp<'_> {
                 class_body.push(self.residual_eq_method(&frame, *t, body)?);
             }
             if class_body.is_empty() {
-                class_body.push(Stmt::new(StmtKind::Pass, range));
+                class_body.push(sh.stmt(StmtNode::Pass, range));
             }
-            let name = ident(&sh.global_name(&modname, self.vm.types.name(*t)), range);
-            let class = ast::ClassDef {
-                name,
-                is_struct: true,
-                decorators: Vec::new(),
-                type_params: None,
-                body: class_body,
+            let name = sh.ident(&sh.global_name(&modname, self.vm.types.name(*t)), range);
+            let class_body = sh.block(class_body);
+            let class = {
+                let mut state = sh.state();
+                let decorators = state.residual.add_exprs([]);
+                state.residual.add_class(ast::ClassNode {
+                    name,
+                    is_struct: true,
+                    decorators,
+                    type_params: None,
+                    body: class_body,
+                })
             };
-            class_defs.push(Stmt::new(StmtKind::ClassDef(Rc::new(class)), range));
+            class_defs.push(sh.stmt(StmtNode::ClassDef(class), range));
         }
         // `var` globals keep their value after module initialization.
         // Those of a scalar, `str`, `bytes` or SIMD type come before the
@@ -659,9 +691,10 @@ impl Interp<'_> {
             let Some(v) = g.value else { continue };
             let annotation = self.type_expr(&frame, g.ty, range)?;
             let value = self.const_expr(&frame, &v, g.ty, sym.decl_range)?;
-            let def = ast::VarDef {
+            let name = sh.ident(&sym.name, range);
+            let def = StmtNode::VarDef {
                 kind: Some(ast::VarKind::Var),
-                name: ident(&sym.name, range),
+                name,
                 annotation: Some(annotation),
                 value: Some(value),
             };
@@ -669,7 +702,7 @@ impl Interp<'_> {
                 self.vm.types.kind(g.ty),
                 TypeKind::Prim(_) | TypeKind::Str | TypeKind::Bytes | TypeKind::Simd { .. }
             );
-            let stmt = Stmt::new(StmtKind::VarDef(Box::new(def)), range);
+            let stmt = sh.stmt(def, range);
             if early {
                 early_globals.push(stmt);
             } else {
@@ -694,13 +727,8 @@ impl Interp<'_> {
             .map(|(_, m, n)| (*m, *n))
             .collect();
         for m in &user_imports {
-            body.push(Stmt::new(
-                StmtKind::Import {
-                    module: ident(m, range),
-                    alias: None,
-                },
-                range,
-            ));
+            let module = sh.ident(m, range);
+            body.push(sh.stmt(StmtNode::Import { module, alias: None }, range));
         }
         let mut by_module: Vec<(&str, Vec<&str>)> = Vec::new();
         for (m, n) in imports {
@@ -710,21 +738,17 @@ impl Interp<'_> {
             }
         }
         for (m, names) in by_module {
-            let names = names
+            let names: Vec<ast::ImportNameNode> = names
                 .into_iter()
-                .map(|n| ast::ImportName {
-                    name: ident(n, range),
+                .map(|n| ast::ImportNameNode {
+                    name: sh.ident(n, range),
                     alias: None,
                     range,
                 })
                 .collect();
-            body.push(Stmt::new(
-                StmtKind::ImportFrom {
-                    module: ident(m, range),
-                    names,
-                },
-                range,
-            ));
+            let names = sh.state().residual.add_import_names(names);
+            let module = sh.ident(m, range);
+            body.push(sh.stmt(StmtNode::ImportFrom { module, names }, range));
         }
         body.extend(early_globals);
         body.extend(class_defs);
@@ -735,9 +759,12 @@ impl Interp<'_> {
                 continue;
             }
             if let Some(def) = shifted.remove(&*func.fqn) {
-                functions.push(self.residual_func(sh, func, &def.name.name, None));
+                if keep_functions {
+                    let name = sh.with_residual(|m| m.ident(m.func_node(def).name).name.to_string());
+                    functions.push(self.residual_func(sh, func, &name, None));
+                }
                 body.extend(self.provenance_comments(sh, func));
-                body.push(Stmt::new(StmtKind::FuncDef(def), range));
+                body.push(sh.stmt(StmtNode::FuncDef(def), range));
             }
         }
         let (record, warnings) = if is_main {
@@ -757,14 +784,15 @@ impl Interp<'_> {
         // (every residual module defines the helpers, so every one maps
         // their errors back)
         let folded = sh.read().folded.clone();
-        body.shrink_to_fit();
+        let body = sh.block(body);
         Ok(Residual {
             modname,
             file,
             folded,
             user_imports,
             deps: Vec::new(),
-            module: ast::Module { body, name_count: 0 },
+            module: Rc::new(ast::Module::new()),
+            body,
             functions,
             record,
             type_names,
@@ -786,7 +814,7 @@ impl Interp<'_> {
             name: name.to_string(),
             class,
             def_path: func.code.file.path.clone(),
-            def_range: func.code.def.proto_range,
+            def_range: func.code.proto_range(),
             made_by: sh.read().made_by.get(&*func.fqn).cloned().unwrap_or_default(),
             force_inline: func.force_inline,
         }
@@ -794,7 +822,7 @@ impl Interp<'_> {
 
     /// The helper functions residual code calls: implicit conversions with
     /// no explicit spelling, and errors found while folding blue operations.
-    fn residual_helpers(&mut self, sh: &Shift, frame: &Frame) -> Eval<Vec<Stmt>> {
+    fn residual_helpers(&mut self, sh: &Shift, frame: &Frame) -> Eval<Vec<StmtId>> {
         let range = TextRange::default();
         let (conversions, raisers) = {
             // (every residual module of the program gets them)
@@ -802,66 +830,57 @@ impl Interp<'_> {
             (state.conversions.clone(), state.raisers.clone())
         };
         let mut defs = Vec::new();
-        let helper =
-            |this: &mut Self, name: &str, params: Vec<ast::Param>, ret: TypeId, body: Stmt| -> Eval<Stmt> {
-                let def = ast::FuncDef {
-                    name: ident(name, range),
-                    color: FuncColor::Red,
-                    kind: FuncKind::Plain,
-                    decorators: Vec::new(),
-                    type_params: None,
-                    params,
-                    return_type: Some(this.type_expr(frame, ret, range)?),
-                    body: vec![body],
-                    proto_range: range,
-                };
-                Ok(Stmt::new(StmtKind::FuncDef(Rc::new(def)), range))
-            };
+        let helper = |this: &mut Self,
+                      name: &str,
+                      params: Vec<ast::ParamNode>,
+                      ret: TypeId,
+                      body: StmtId|
+         -> Eval<StmtId> {
+            let return_type = Some(this.type_expr(frame, ret, range)?);
+            let name = sh.ident(name, range);
+            let def = residual_def(sh, name, params, return_type, vec![body], range);
+            Ok(sh.stmt(StmtNode::FuncDef(def), range))
+        };
         let module_scope = self.vm.module(frame.module).resolution.module_scope.clone();
         for (name, (from, to)) in conversions {
             if module_scope.find(&name).is_some() {
                 // the module is already residual and defines the helper
                 continue;
             }
-            let param = ast::Param {
-                name: ident("x", range),
+            let param = ast::ParamNode {
+                name: sh.ident("x", range),
                 kind: ast::ParamKind::Positional,
                 annotation: Some(self.type_expr(frame, from, range)?),
                 default: None,
                 range,
             };
-            let body = Stmt::new(StmtKind::Return(Some(name_expr("x", range))), range);
+            let x = sh.name("x", range);
+            let body = sh.stmt(StmtNode::Return(Some(x)), range);
             defs.push(helper(self, &name, vec![param], to, body)?);
         }
         for (name, (raised, ty)) in raisers {
-            let msg = ast::Expr::new(ast::ExprKind::Str(raised.message()), range);
-            let exc =
-                crate::frames::doppler::build::call(name_expr(raised.kind().name(), range), vec![msg], range);
-            defs.push(helper(
-                self,
-                &name,
-                Vec::new(),
-                ty,
-                Stmt::new(StmtKind::Raise(exc), range),
-            )?);
+            let msg = sh.str(raised.message(), range);
+            let callee = sh.name(raised.kind().name(), range);
+            let exc = sh.call(callee, vec![msg], range);
+            let body = sh.stmt(StmtNode::Raise(exc), range);
+            defs.push(helper(self, &name, Vec::new(), ty, body)?);
         }
         Ok(defs)
     }
 
     /// `--provenance`: where a residual function comes from.
-    fn provenance_comments(&self, sh: &Shift, func: &Rc<Function>) -> Vec<Stmt> {
-        let state = sh.read();
-        if !state.provenance {
+    fn provenance_comments(&self, sh: &Shift, func: &Rc<Function>) -> Vec<StmtId> {
+        if !sh.read().provenance {
             return Vec::new();
         }
         let code = &func.code;
         let mut text = format!(
             "`{}`: from `def {}` at {}",
             func.fqn,
-            code.def.name.name,
-            code.file.location(code.def.proto_range.start)
+            code.def().name.name,
+            code.file.location(code.proto_range().start)
         );
-        if let Some(sites) = state.made_by.get(&*func.fqn) {
+        if let Some(sites) = sh.read().made_by.get(&*func.fqn) {
             text.push_str(", made by blue code:");
             for site in sites {
                 text.push_str(&format!("\n  {}", site.text));
@@ -870,6 +889,32 @@ impl Interp<'_> {
         if func.force_inline {
             text.push_str("\n(@force_inline: its calls are inlined)");
         }
-        vec![Stmt::new(StmtKind::Comment(text), TextRange::default())]
+        vec![sh.comment(text, TextRange::default())]
     }
+}
+
+/// A red residual `def` (no decorators, no type parameters).
+fn residual_def(
+    sh: &Shift,
+    name: ast::IdentId,
+    params: Vec<ast::ParamNode>,
+    return_type: Option<ast::ExprId>,
+    body: Vec<StmtId>,
+    proto_range: TextRange,
+) -> ast::FuncId {
+    let body = sh.block(body);
+    let mut state = sh.state();
+    let params = state.residual.add_params(params);
+    let decorators = state.residual.add_exprs([]);
+    state.residual.add_func(ast::FuncNode {
+        name,
+        color: FuncColor::Red,
+        kind: FuncKind::Plain,
+        decorators,
+        type_params: None,
+        params,
+        return_type,
+        body,
+        proto_range,
+    })
 }

@@ -98,6 +98,7 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
         modname,
         file: source,
         module,
+        body,
         folded,
         deps,
         ..
@@ -108,7 +109,7 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
         printed_deps.push(print_checked(d, &path)?);
     }
     let others = printed_deps.iter().map(|d| d.map.clone()).collect();
-    let (text, origins) = crate::backend::print_module_with_origins(&module);
+    let (text, origins) = crate::backend::print_module_with_origins(module.block(body));
     drop(module);
     let map = ResidualMap {
         printed_path: printed_path.to_string(),

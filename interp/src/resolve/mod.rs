@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
 use crate::source::{SourceFile, TextRange};
-use crate::syntax::ast::{self, AssignTarget, Expr, ExprKind, NameId, Stmt, StmtKind};
+use crate::syntax::ast::{self, AssignTarget, ExprKind, ExprRef, NameId, StmtKind, StmtRef, Stmts};
 use crate::syntax::walk;
 
 pub use scope::{NameRef, Origin, Scope, ScopeKind, Symbol, VarKind};
@@ -61,8 +61,8 @@ pub fn resolve_module(
         visible_at_def: HashMap::new(),
         limits: vec![usize::MAX],
     };
-    r.declare_module(&module.body)?;
-    r.resolve_block(&module.body)?;
+    r.declare_module(&module.body())?;
+    r.resolve_block(&module.body())?;
     if let Some(e) = r.error {
         return Err(e);
     }
@@ -108,32 +108,32 @@ impl Resolver {
 
     // ------------------------------------------------------------ declare
 
-    fn declare_module(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+    fn declare_module(&mut self, body: &Stmts<'_>) -> Result<(), SpyError> {
         for stmt in body {
-            match &stmt.kind {
+            match &stmt.kind() {
                 StmtKind::FuncDef(f) => {
-                    self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?;
-                    self.note_def(&f.name);
+                    self.declare_new(f.name, VarKind::Const, Origin::FuncDef)?;
+                    self.note_def(f.name);
                 }
                 StmtKind::ClassDef(c) => {
-                    self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?;
-                    self.note_def(&c.name);
+                    self.declare_new(c.name, VarKind::Const, Origin::ClassDef)?;
+                    self.note_def(c.name);
                 }
                 StmtKind::Import { module, alias } => {
-                    let id = alias.as_ref().unwrap_or(module);
+                    let id = alias.unwrap_or(*module);
                     self.declare_new(id, VarKind::Const, Origin::Import)?;
                 }
                 StmtKind::ImportFrom { names, .. } => {
                     for n in names {
-                        let id = n.alias.as_ref().unwrap_or(&n.name);
+                        let id = n.alias.unwrap_or(n.name);
                         self.declare_new(id, VarKind::Const, Origin::Import)?;
                     }
                 }
-                StmtKind::Assign { target, .. } => match target.as_ref() {
+                StmtKind::Assign { target, .. } => match target {
                     AssignTarget::Name(id) => self.declare_new(id, VarKind::Const, Origin::GlobalConst)?,
                     AssignTarget::Unpack { names, .. } => {
                         for id in names {
-                            self.declare_new(id, VarKind::Const, Origin::GlobalConst)?;
+                            self.declare_new(&id, VarKind::Const, Origin::GlobalConst)?;
                         }
                     }
                     _ => {}
@@ -144,7 +144,7 @@ impl Resolver {
                         Some(ast::VarKind::Const) => (VarKind::Const, Origin::Explicit),
                         None => (VarKind::Const, Origin::GlobalConst),
                     };
-                    self.declare_new(&v.name, kind, origin)?;
+                    self.declare_new(v.name, kind, origin)?;
                 }
                 _ => {}
             }
@@ -255,38 +255,38 @@ impl Resolver {
         });
     }
 
-    fn declare_block(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+    fn declare_block(&mut self, body: &Stmts<'_>) -> Result<(), SpyError> {
         for stmt in body {
-            self.declare_stmt(stmt)?;
+            self.declare_stmt(&stmt)?;
         }
         Ok(())
     }
 
-    fn declare_stmt(&mut self, stmt: &Stmt) -> Result<(), SpyError> {
+    fn declare_stmt(&mut self, stmt: &StmtRef<'_>) -> Result<(), SpyError> {
         let in_loop = self.loop_depth > 0;
-        match &stmt.kind {
+        match &stmt.kind() {
             StmtKind::FuncDef(f) => {
-                self.declare_new(&f.name, VarKind::Const, Origin::FuncDef)?;
-                self.note_def(&f.name);
+                self.declare_new(f.name, VarKind::Const, Origin::FuncDef)?;
+                self.note_def(f.name);
             }
             StmtKind::ClassDef(c) => {
-                self.declare_new(&c.name, VarKind::Const, Origin::ClassDef)?;
-                self.note_def(&c.name);
+                self.declare_new(c.name, VarKind::Const, Origin::ClassDef)?;
+                self.note_def(c.name);
             }
             StmtKind::Import { .. } | StmtKind::ImportFrom { .. } => {}
             StmtKind::Assign { target, value } => {
                 self.declare_expr(value);
-                match target.as_ref() {
+                match target {
                     AssignTarget::Name(id) => self.declare_assign(id),
                     AssignTarget::Unpack { names, .. } => {
                         for id in names {
-                            self.declare_assign(id);
+                            self.declare_assign(&id);
                         }
                     }
                     AssignTarget::Attribute { value, .. } => self.declare_expr(value),
                     AssignTarget::Subscript { value, indices, .. } => {
                         self.declare_expr(value);
-                        indices.iter().for_each(|e| self.declare_expr(e));
+                        indices.iter().for_each(|e| self.declare_expr(&e));
                     }
                 }
             }
@@ -313,7 +313,7 @@ impl Resolver {
                     None if in_loop => (VarKind::Var, Origin::Auto),
                     None => (VarKind::Const, Origin::Auto),
                 };
-                self.declare_new(&v.name, kind, origin)?;
+                self.declare_new(v.name, kind, origin)?;
                 if v.value.is_some() {
                     // `x: T = v` is the first assignment: a second one
                     // promotes an auto const to var.
@@ -360,9 +360,9 @@ impl Resolver {
 
     /// Expressions only declare through walrus targets. (A generator's
     /// target lives in a hidden slot of its own, see `resolve_genexp`.)
-    fn declare_expr(&mut self, e: &Expr) {
-        walk_in_evaluation_order(e, &mut |e| {
-            if let ExprKind::Walrus { target, .. } = &e.kind {
+    fn declare_expr(&mut self, e: &ExprRef<'_>) {
+        walk_in_evaluation_order(*e, &mut |e| {
+            if let ExprKind::Walrus { target, .. } = &e.kind() {
                 self.declare_assign(target)
             }
         });
@@ -415,34 +415,34 @@ impl Resolver {
         }
     }
 
-    fn resolve_block(&mut self, body: &[Stmt]) -> Result<(), SpyError> {
+    fn resolve_block(&mut self, body: &Stmts<'_>) -> Result<(), SpyError> {
         for stmt in body {
-            self.resolve_stmt(stmt)?;
+            self.resolve_stmt(&stmt)?;
         }
         Ok(())
     }
 
-    fn resolve_stmt(&mut self, stmt: &Stmt) -> Result<(), SpyError> {
-        match &stmt.kind {
+    fn resolve_stmt(&mut self, stmt: &StmtRef<'_>) -> Result<(), SpyError> {
+        match &stmt.kind() {
             StmtKind::FuncDef(f) => self.resolve_funcdef(f)?,
             StmtKind::ClassDef(c) => self.resolve_classdef(c)?,
             StmtKind::Import { module, alias } => {
-                self.bind(alias.as_ref().unwrap_or(module));
+                self.bind(alias.unwrap_or(*module));
             }
             StmtKind::ImportFrom { names, .. } => {
                 for n in names {
-                    self.bind(n.alias.as_ref().unwrap_or(&n.name));
+                    self.bind(n.alias.unwrap_or(n.name));
                 }
             }
             StmtKind::Assign { target, value } => {
                 self.resolve_expr(value);
-                match target.as_ref() {
+                match target {
                     AssignTarget::Name(id) => self.bind(id),
-                    AssignTarget::Unpack { names, .. } => names.iter().for_each(|id| self.bind(id)),
+                    AssignTarget::Unpack { names, .. } => names.iter().for_each(|id| self.bind(&id)),
                     AssignTarget::Attribute { value, .. } => self.resolve_expr(value),
                     AssignTarget::Subscript { value, indices, .. } => {
                         self.resolve_expr(value);
-                        indices.iter().for_each(|e| self.resolve_expr(e));
+                        indices.iter().for_each(|e| self.resolve_expr(&e));
                     }
                 }
             }
@@ -457,7 +457,7 @@ impl Resolver {
                 if let Some(e) = &v.value {
                     self.resolve_expr(e);
                 }
-                self.bind(&v.name);
+                self.bind(v.name);
             }
             StmtKind::If { test, body, orelse } => {
                 self.resolve_expr(test);
@@ -489,8 +489,8 @@ impl Resolver {
         Ok(())
     }
 
-    fn resolve_expr(&mut self, e: &Expr) {
-        match &e.kind {
+    fn resolve_expr(&mut self, e: &ExprRef<'_>) {
+        match &e.kind() {
             ExprKind::Name(id) => self.bind(id),
             ExprKind::Walrus { target, value } => {
                 self.resolve_expr(value);
@@ -498,7 +498,7 @@ impl Resolver {
             }
             ExprKind::GeneratorExp { elt, target, iter } => self.resolve_genexp(elt, target, iter),
             _ => {
-                if let (ExprKind::Call { .. }, None) = (&e.kind, &self.error) {
+                if let (ExprKind::Call { .. }, None) = (&e.kind(), &self.error) {
                     if let Err((msg, range)) = check_prefixed_literal(e) {
                         self.error = Some(SpyError::new(ExcKind::ParseError, msg).with_error(
                             &self.file,
@@ -507,7 +507,7 @@ impl Resolver {
                         ));
                     }
                 }
-                for_each_child_in_evaluation_order(e, &mut |c| self.resolve_expr(c));
+                for_each_child_in_evaluation_order(*e, &mut |c| self.resolve_expr(&c));
             }
         }
     }
@@ -515,7 +515,7 @@ impl Resolver {
     /// `(elt for target in iter)`: the target gets a hidden slot of the
     /// enclosing body (as if the generator had its own scope), visible only
     /// in `elt`; it neither shadows nor is shadowed by other names.
-    fn resolve_genexp(&mut self, elt: &Expr, target: &ast::Identifier, iter: &Expr) {
+    fn resolve_genexp(&mut self, elt: &ExprRef<'_>, target: &ast::Identifier, iter: &ExprRef<'_>) {
         self.resolve_expr(iter);
         let hidden = format!("{}@gen{}", target.name, target.id.0);
         let scope = self.current();
@@ -538,11 +538,11 @@ impl Resolver {
         self.generator_targets.pop();
     }
 
-    fn resolve_funcdef(&mut self, f: &ast::FuncDef) -> Result<(), SpyError> {
+    fn resolve_funcdef(&mut self, f: &ast::FuncDef<'_>) -> Result<(), SpyError> {
         // Decorators, defaults and annotations are evaluated in the
         // enclosing scope when the `def` executes.
         for d in &f.decorators {
-            self.resolve_expr(d);
+            self.resolve_expr(&d);
         }
         let generic = f.type_params.is_some();
         if !generic {
@@ -560,7 +560,7 @@ impl Resolver {
                 self.resolve_expr(d);
             }
         }
-        self.bind(&f.name);
+        self.bind(f.name);
         let qualname = format!("{}::{}", self.current().qualname, f.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
         let mut scope = Scope::new(ScopeKind::Function, qualname);
@@ -574,7 +574,7 @@ impl Resolver {
         Ok(())
     }
 
-    fn resolve_function_body(&mut self, f: &ast::FuncDef, generic: bool) -> Result<(), SpyError> {
+    fn resolve_function_body(&mut self, f: &ast::FuncDef<'_>, generic: bool) -> Result<(), SpyError> {
         let param_origin = if f.color == ast::FuncColor::Blue {
             (VarKind::Const, Origin::BlueParam)
         } else {
@@ -590,8 +590,8 @@ impl Resolver {
             }
         }
         for p in &f.params {
-            self.declare_new(&p.name, param_origin.0, param_origin.1)?;
-            self.bind(&p.name);
+            self.declare_new(p.name, param_origin.0, param_origin.1)?;
+            self.bind(p.name);
         }
         if generic {
             for p in &f.params {
@@ -607,11 +607,11 @@ impl Resolver {
         self.resolve_block(&f.body)
     }
 
-    fn resolve_classdef(&mut self, c: &ast::ClassDef) -> Result<(), SpyError> {
+    fn resolve_classdef(&mut self, c: &ast::ClassDef<'_>) -> Result<(), SpyError> {
         for d in &c.decorators {
-            self.resolve_expr(d);
+            self.resolve_expr(&d);
         }
-        self.bind(&c.name);
+        self.bind(c.name);
         let qualname = format!("{}::{}", self.current().qualname, c.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
         // The type parameters of a generic struct live in a scope of their
@@ -660,7 +660,7 @@ impl Resolver {
 
 /// Pre-order walk over an expression and its sub-expressions, in
 /// evaluation order (not into nested statements: expressions contain none).
-fn walk_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+fn walk_in_evaluation_order<'a>(e: ExprRef<'a>, f: &mut impl FnMut(ExprRef<'a>)) {
     f(e);
     for_each_child_in_evaluation_order(e, &mut |c| walk_in_evaluation_order(c, f));
 }
@@ -668,8 +668,8 @@ fn walk_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
 /// Call `f` on each direct sub-expression of `e`, in evaluation order: the
 /// walker's source order, except that a conditional evaluates its test
 /// first and a generator its iterable.
-fn for_each_child_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
-    match &e.kind {
+fn for_each_child_in_evaluation_order<'a>(e: ExprRef<'a>, f: &mut impl FnMut(ExprRef<'a>)) {
+    match e.kind() {
         ExprKind::IfExp { test, body, orelse } => {
             f(test);
             f(body);
@@ -685,38 +685,38 @@ fn for_each_child_in_evaluation_order<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Ex
 
 /// The literal of a prefixed-literal call such as `u8(255)` or `i64(-5)`:
 /// (type name, value, range of the literal).
-pub fn prefixed_int_literal(e: &Expr) -> Option<(&str, i128, crate::source::TextRange)> {
-    let ExprKind::Call { func, args } = &e.kind else {
+pub fn prefixed_int_literal(e: &ExprRef<'_>) -> Option<(ast::Name, i128, crate::source::TextRange)> {
+    let ExprKind::Call { func, args } = e.kind() else {
         return None;
     };
-    let ExprKind::Name(id) = &func.kind else {
+    let ExprKind::Name(id) = func.kind() else {
         return None;
     };
     if !matches!(id.name.as_str(), "i8" | "u8" | "i32" | "u32" | "i64" | "u64") {
         return None;
     }
-    let [arg] = &args[..] else { return None };
-    let value = match &arg.kind {
-        ExprKind::Int(v) => *v as i128,
+    let [arg] = args.as_array()?;
+    let value = match arg.kind() {
+        ExprKind::Int(v) => v as i128,
         ExprKind::UnaryOp {
             op: ast::UnaryOp::Neg,
             operand,
-        } => match operand.kind {
+        } => match operand.kind() {
             ExprKind::Int(v) => -(v as i128),
             _ => return None,
         },
         _ => return None,
     };
-    Some((id.name.as_str(), value, arg.range))
+    Some((id.name, value, arg.range))
 }
 
 /// Upstream turns `u8(256)`-style calls into typed literals at parse time, so
 /// an out-of-range one is a ParseError before anything runs.
-fn check_prefixed_literal(e: &Expr) -> Result<(), (String, crate::source::TextRange)> {
+fn check_prefixed_literal(e: &ExprRef<'_>) -> Result<(), (String, crate::source::TextRange)> {
     let Some((ty, value, range)) = prefixed_int_literal(e) else {
         return Ok(());
     };
-    let (min, max): (i128, i128) = match ty {
+    let (min, max): (i128, i128) = match ty.as_str() {
         "i8" => (i8::MIN.into(), i8::MAX.into()),
         "u8" => (0, u8::MAX.into()),
         "i32" => (i32::MIN.into(), i32::MAX.into()),

@@ -81,7 +81,10 @@ pub struct Symbols {
     /// Slot of the first symbol of each name, once there are more than
     /// [`Symbols::INDEXED_FROM`] (a function's few locals are found by a
     /// scan: a hash table each would cost more memory than its source).
-    by_name: Option<HashMap<Name, usize, foldhash::fast::RandomState>>,
+    /// (Boxed: most scopes have none, and an inline table would make
+    /// every function's scope 40 bytes larger.)
+    #[allow(clippy::box_collection)]
+    by_name: Option<Box<HashMap<Name, usize, foldhash::fast::RandomState>>>,
 }
 
 impl Symbols {
@@ -100,7 +103,7 @@ impl Symbols {
             for (k, s) in self.list.iter().enumerate() {
                 index.entry(s.name.clone()).or_insert(k);
             }
-            self.by_name = Some(index);
+            self.by_name = Some(Box::new(index));
         }
         slot
     }

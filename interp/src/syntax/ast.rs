@@ -1,20 +1,40 @@
 //! The SPy abstract syntax tree: what the parser produces and every later
 //! phase consumes (name resolution, ASTFrame, DopplerFrame, the printer).
 //!
+//! A module's tree is one arena, [`Module`]: its expressions, statements,
+//! identifiers, definitions and lists each in a vector, nodes naming their
+//! children by typed index (`ExprId`, `StmtId`, `IdentId`, `FuncId`...),
+//! as rust-analyzer's and rustc's IRs do. A node costs its own bytes only:
+//! no allocation of its own, 4-byte child references (an expression is 24
+//! bytes, a statement 24), so a program's tree takes about 6 bytes per
+//! source byte (issue 14 item 5; `interp/tests/memory_per_source_byte.rs`).
+//!
+//! Reading goes through views (`ast/view.rs`): [`ExprRef`] and [`StmtRef`]
+//! are a node with the arena it lives in; `e.kind()` gives the node as an
+//! [`ExprKind`] whose children are views again, so every walk reads as a
+//! match on node kinds. Building goes through `Module::add_*`, with the
+//! stored forms ([`ExprNode`], [`StmtNode`], [`FuncNode`]...).
+//!
 //! Naming legend (as in the WebAssembly reference interpreter's `ast.ml`):
-//! - `Stmt`/`Expr` are enums of `StmtX`/`ExprX`-shaped variants; every node
-//!   carries `range: TextRange` (byte offsets; line:col only in diagnostics).
+//! - every expression and statement carries `range: TextRange` (byte
+//!   offsets; line:col only in diagnostics).
 //! - `Identifier` is a name occurrence. Its `id` is unique within a module and
 //!   keys the resolver's side tables, so evaluation never looks names up by
 //!   string.
 //! - `e` is an expression, `s` a statement, `t` a type expression (still an
-//!   `Expr`: types are ordinary blue values in SPy).
+//!   expression: types are ordinary blue values in SPy).
 //!
 //! The AST is pure syntax: colors, types and slots live in `resolve` and `vm`.
 
+mod view;
+
+use std::fmt;
+use std::num::NonZeroU32;
 use std::rc::Rc;
 
 use crate::source::TextRange;
+
+pub use view::*;
 
 /// The text of a name. The parser interns it: every occurrence of one
 /// name in a module shares one allocation, so an `Identifier` costs no
@@ -127,6 +147,9 @@ impl PartialEq<Name> for &str {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NameId(pub u32);
 
+/// A name occurrence that is not a name expression (a definition's name,
+/// a parameter, an attribute, an import...), kept in the module's
+/// identifier table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Identifier {
     pub name: Name,
@@ -134,135 +157,302 @@ pub struct Identifier {
     pub id: NameId,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Module {
-    pub body: Vec<Stmt>,
-    /// Number of `NameId`s handed out while parsing this module.
-    pub name_count: u32,
+// ----------------------------------------------------------------- indices
+
+macro_rules! index_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(NonZeroU32);
+
+        impl $name {
+            fn at(index: usize) -> $name {
+                // (A module has fewer nodes than source bytes, and a residual
+                // module is bounded by the memory budget: far below 2^32.)
+                let n = u32::try_from(index + 1).ok().and_then(NonZeroU32::new);
+                $name(n.expect("fewer than 2^32 nodes of a kind in a module"))
+            }
+
+            /// The position in its vector.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0.get() as usize - 1
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}#{}", stringify!($name), self.index())
+            }
+        }
+    };
 }
 
-// ---------------------------------------------------------------- statements
+index_type!(
+    /// An expression of a module (`Option<ExprId>` is 4 bytes).
+    ExprId
+);
+index_type!(
+    /// A statement of a module.
+    StmtId
+);
+index_type!(
+    /// An entry of a module's identifier table.
+    IdentId
+);
+index_type!(
+    /// A `def` of a module (dense: the resolver keeps one scope per `def`).
+    FuncId
+);
+index_type!(
+    /// A `class` of a module.
+    ClassId
+);
+index_type!(
+    /// A string literal's text.
+    StrId
+);
+index_type!(
+    /// A bytes literal's bytes.
+    BytesId
+);
 
+/// A run of `len` entries from `start` of one of the module's item vectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+macro_rules! list_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name(Span);
+
+        impl $name {
+            #[inline]
+            pub fn len(self) -> usize {
+                self.0.len as usize
+            }
+
+            #[inline]
+            pub fn is_empty(self) -> bool {
+                self.0.len == 0
+            }
+        }
+    };
+}
+
+list_type!(
+    /// Expressions in a row (call arguments, display items; a dict's keys
+    /// and values alternate).
+    ExprList
+);
+list_type!(
+    /// Identifiers in a row (type parameters).
+    IdentList
+);
+list_type!(
+    /// The parameters of a `def`.
+    ParamList
+);
+list_type!(
+    /// The names of a `from m import ...`.
+    ImportNameList
+);
+
+/// A statement body. One 4-byte index into the module's table of bodies
+/// (an `if` has two and stays small); `Block::EMPTY` is the empty body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Block(u32);
+
+impl Block {
+    pub const EMPTY: Block = Block(0);
+}
+
+// ------------------------------------------------------------ stored nodes
+
+/// An expression as stored: its node and its range.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stmt {
-    pub kind: StmtKind,
+pub struct Expr {
+    pub node: ExprNode,
     pub range: TextRange,
 }
 
+/// An expression node as stored (children by index). Read it as an
+/// [`ExprKind`] through [`ExprRef::kind`].
 #[derive(Clone, Debug, PartialEq)]
-pub enum StmtKind {
-    FuncDef(Rc<FuncDef>),
-    ClassDef(Rc<ClassDef>),
+pub enum ExprNode {
+    /// Integer literal. Python ints are unbounded; SPy literals must fit in
+    /// u64 at most (larger ones are a ParseError).
+    Int(u64),
+    Float(f64),
+    Str(StrId),
+    Bytes(BytesId),
+    Bool(bool),
+    None,
+    /// A name; the identifier's range is the expression's.
+    Name {
+        name: Name,
+        id: NameId,
+    },
+    /// A name whose expression is wider than the identifier (`(x)`: the
+    /// parentheses are part of the expression's range).
+    NameIn(IdentId),
+    Attribute {
+        value: ExprId,
+        attr: IdentId,
+    },
+    /// `args` may contain `Starred` items, anywhere, any number.
+    Call {
+        func: ExprId,
+        args: ExprList,
+    },
+    /// `v[i]`, `v[i, j]`, `v[a:b]`, `v[*ts]`: one entry per index.
+    Subscript {
+        value: ExprId,
+        indices: ExprList,
+    },
+    /// `a:b:c`, only as a subscript index.
+    Slice {
+        lower: Option<ExprId>,
+        upper: Option<ExprId>,
+        step: Option<ExprId>,
+    },
+    UnaryOp {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    BinOp {
+        left: ExprId,
+        op: BinOp,
+        right: ExprId,
+    },
+    /// A binary comparison (chains are rejected by the parser, as upstream).
+    Compare {
+        left: ExprId,
+        op: CmpOp,
+        right: ExprId,
+    },
+    /// `a and b` / `a or b`
+    BoolOp {
+        op: BoolOp,
+        left: ExprId,
+        right: ExprId,
+    },
+    /// `body if test else orelse`
+    IfExp {
+        test: ExprId,
+        body: ExprId,
+        orelse: ExprId,
+    },
+    /// `(a, b)`, `a, b`, `(*t, 1)`
+    Tuple(ExprList),
+    List(ExprList),
+    /// Keys and values alternate.
+    Dict(ExprList),
+    /// `(elt for target in iter)`: exactly one `for`, no `if`.
+    GeneratorExp {
+        elt: ExprId,
+        target: IdentId,
+        iter: ExprId,
+    },
+    /// `*e` in call arguments, tuple displays and subscripts.
+    Starred(ExprId),
+    /// `x := e`
+    Walrus {
+        target: IdentId,
+        value: ExprId,
+    },
+}
+
+/// A statement as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub node: StmtNode,
+    pub range: TextRange,
+}
+
+/// A statement node as stored. Read it as a [`StmtKind`] through
+/// [`StmtRef::kind`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtNode {
+    FuncDef(FuncId),
+    ClassDef(ClassId),
     /// `import m` / `import m as a`
     Import {
-        module: Identifier,
-        alias: Option<Identifier>,
+        module: IdentId,
+        alias: Option<IdentId>,
     },
     /// `from m import a, b as c`
     ImportFrom {
-        module: Identifier,
-        names: Vec<ImportName>,
+        module: IdentId,
+        names: ImportNameList,
     },
-    /// `x = e`, `o.a = e`, `o[i] = e`, `a, b = e`
+    /// `x = e`, `o.a = e`, `o[i] = e`, `a, b = e`: the target is the
+    /// expression it was written as (a name, attribute, subscript, or a
+    /// tuple of names), read through [`AssignTarget`].
     Assign {
-        target: Box<AssignTarget>,
-        value: Expr,
+        target: ExprId,
+        value: ExprId,
     },
     /// `x += e` (name targets only; others are rejected by the parser)
     AugAssign {
-        target: Identifier,
+        target: IdentId,
         op: BinOp,
-        value: Box<Expr>,
+        value: ExprId,
     },
     /// `x: T`, `x: T = e`, `var x = e`, `var x: T = e`, `const x = e` ...
-    VarDef(Box<VarDef>),
-    // (The tests and iterables of compound statements are boxed: inline,
-    // they would make every `Stmt` 40 bytes larger, issue 14 item 5.)
+    /// (`kind` is `None` for `x: T = e`, no keyword).
+    VarDef {
+        kind: Option<VarKind>,
+        name: IdentId,
+        annotation: Option<ExprId>,
+        value: Option<ExprId>,
+    },
+    /// `elif` becomes a nested `If` as the only statement of `orelse`.
     If {
-        test: Box<Expr>,
-        body: Vec<Stmt>,
-        /// `elif` becomes a nested `If` as the only statement of `orelse`.
-        orelse: Vec<Stmt>,
+        test: ExprId,
+        body: Block,
+        orelse: Block,
     },
     While {
-        test: Box<Expr>,
-        body: Vec<Stmt>,
+        test: ExprId,
+        body: Block,
     },
     For {
-        target: Identifier,
-        iter: Box<Expr>,
-        body: Vec<Stmt>,
+        target: IdentId,
+        iter: ExprId,
+        body: Block,
     },
     Break,
     Continue,
     Pass,
-    Return(Option<Expr>),
-    Raise(Expr),
+    Return(Option<ExprId>),
+    Raise(ExprId),
     Assert {
-        test: Expr,
-        msg: Option<Box<Expr>>,
+        test: ExprId,
+        msg: Option<ExprId>,
     },
-    Expr(Expr),
+    Expr(ExprId),
     /// A provenance comment inserted by redshift into a residual module; the
     /// SPy printer writes it as `# text` lines (one per `\n`-separated
     /// line). The parser never produces it (comments are not in the AST) and
     /// executing it does nothing.
-    Comment(String),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ImportName {
-    pub name: Identifier,
-    pub alias: Option<Identifier>,
-    pub range: TextRange,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum AssignTarget {
-    Name(Identifier),
-    /// (`value` boxed: every assignment's target is boxed, and most are
-    /// plain names.)
-    Attribute {
-        value: Box<Expr>,
-        attr: Identifier,
-        range: TextRange,
-    },
-    Subscript {
-        value: Box<Expr>,
-        indices: Vec<Expr>,
-        range: TextRange,
-    },
-    /// `a, b = e` / `(a, b) = e`: plain names only.
-    Unpack {
-        names: Vec<Identifier>,
-        range: TextRange,
-    },
-}
-
-impl AssignTarget {
-    pub fn range(&self) -> TextRange {
-        match self {
-            AssignTarget::Name(id) => id.range,
-            AssignTarget::Attribute { range, .. }
-            | AssignTarget::Subscript { range, .. }
-            | AssignTarget::Unpack { range, .. } => *range,
-        }
-    }
+    Comment(StrId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarKind {
     Var,
     Const,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct VarDef {
-    /// `None` for `x: T = e` (no keyword).
-    pub kind: Option<VarKind>,
-    pub name: Identifier,
-    pub annotation: Option<Expr>,
-    pub value: Option<Expr>,
 }
 
 /// Color of a function: plain `def` is red; `@blue*` is blue.
@@ -280,28 +470,22 @@ pub enum FuncKind {
     Metafunc,
 }
 
+/// A `def` as stored.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FuncDef {
-    pub name: Identifier,
+pub struct FuncNode {
+    pub name: IdentId,
     pub color: FuncColor,
     pub kind: FuncKind,
     /// Decorators other than `@blue`, `@blue.generic`, `@blue.metafunc`,
     /// outermost first (applied bottom-up).
-    pub decorators: Vec<Expr>,
+    pub decorators: ExprList,
     /// PEP 695 type parameters: `def f[T, n](...)`. `None` when absent.
-    pub type_params: Option<Vec<Identifier>>,
-    pub params: Vec<Param>,
-    pub return_type: Option<Expr>,
-    pub body: Vec<Stmt>,
+    pub type_params: Option<IdentList>,
+    pub params: ParamList,
+    pub return_type: Option<ExprId>,
+    pub body: Block,
     /// The `def name(...) -> T` prototype, for "function defined here".
     pub proto_range: TextRange,
-}
-
-impl FuncDef {
-    /// Index of the `*args` parameter, if any.
-    pub fn vararg_index(&self) -> Option<usize> {
-        self.params.iter().position(|p| p.kind == ParamKind::Star)
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,114 +497,327 @@ pub enum ParamKind {
     Star,
 }
 
+/// A parameter as stored.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Param {
-    pub name: Identifier,
+pub struct ParamNode {
+    pub name: IdentId,
     pub kind: ParamKind,
-    pub annotation: Option<Expr>,
-    /// Boxed: most parameters have none.
-    pub default: Option<Box<Expr>>,
+    pub annotation: Option<ExprId>,
+    pub default: Option<ExprId>,
     pub range: TextRange,
 }
 
+/// A `class` as stored.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ClassDef {
-    pub name: Identifier,
+pub struct ClassNode {
+    pub name: IdentId,
     /// `@struct` was present.
     pub is_struct: bool,
     /// Other decorators (rejected at execution, as upstream).
-    pub decorators: Vec<Expr>,
-    pub type_params: Option<Vec<Identifier>>,
-    pub body: Vec<Stmt>,
+    pub decorators: ExprList,
+    pub type_params: Option<IdentList>,
+    pub body: Block,
 }
 
-// --------------------------------------------------------------- expressions
-
+/// One name of a `from m import ...`, as stored.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Expr {
-    pub kind: ExprKind,
+pub struct ImportNameNode {
+    pub name: IdentId,
+    pub alias: Option<IdentId>,
     pub range: TextRange,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind {
-    /// Integer literal. Python ints are unbounded; SPy literals must fit in
-    /// u64 at most (larger ones are a ParseError).
-    Int(u64),
-    Float(f64),
-    Str(String),
-    Bytes(Vec<u8>),
-    Bool(bool),
-    None,
-    Name(Identifier),
-    /// (`attr` boxed, as the other rare identifiers of expressions: an
-    /// inline one would make every `Expr` 16 bytes larger.)
-    Attribute {
-        value: Box<Expr>,
-        attr: Box<Identifier>,
-    },
-    Call {
-        func: Box<Expr>,
-        /// May contain `Starred` items, anywhere, any number. (A boxed
-        /// slice, not a `Vec`: no capacity word, and no spare room.)
-        args: Box<[Expr]>,
-    },
-    /// `v[i]`, `v[i, j]`, `v[a:b]`, `v[*ts]`: one entry per index.
-    Subscript {
-        value: Box<Expr>,
-        indices: Box<[Expr]>,
-    },
-    /// `a:b:c`, only as a subscript index.
-    Slice {
-        lower: Option<Box<Expr>>,
-        upper: Option<Box<Expr>>,
-        step: Option<Box<Expr>>,
-    },
-    UnaryOp {
-        op: UnaryOp,
-        operand: Box<Expr>,
-    },
-    BinOp {
-        left: Box<Expr>,
-        op: BinOp,
-        right: Box<Expr>,
-    },
-    /// A binary comparison (chains are rejected by the parser, as upstream).
-    Compare {
-        left: Box<Expr>,
-        op: CmpOp,
-        right: Box<Expr>,
-    },
-    /// `a and b` / `a or b`
-    BoolOp {
-        op: BoolOp,
-        left: Box<Expr>,
-        right: Box<Expr>,
-    },
-    /// `body if test else orelse`
-    IfExp {
-        test: Box<Expr>,
-        body: Box<Expr>,
-        orelse: Box<Expr>,
-    },
-    /// `(a, b)`, `a, b`, `(*t, 1)`
-    Tuple(Vec<Expr>),
-    List(Vec<Expr>),
-    Dict(Vec<(Expr, Expr)>),
-    /// `(elt for target in iter)`: exactly one `for`, no `if`.
-    GeneratorExp {
-        elt: Box<Expr>,
-        target: Box<Identifier>,
-        iter: Box<Expr>,
-    },
-    /// `*e` in call arguments, tuple displays and subscripts.
-    Starred(Box<Expr>),
-    /// `x := e`
-    Walrus {
-        target: Box<Identifier>,
-        value: Box<Expr>,
-    },
+// ------------------------------------------------------------------ module
+
+/// The tree of one module: every node in a vector of its kind, the
+/// top-level body, and the number of `NameId`s handed out.
+#[derive(Clone)]
+pub struct Module {
+    exprs: Vec<Expr>,
+    stmts: Vec<Stmt>,
+    idents: Vec<Identifier>,
+    funcs: Vec<FuncNode>,
+    classes: Vec<ClassNode>,
+    params: Vec<ParamNode>,
+    import_names: Vec<ImportNameNode>,
+    expr_items: Vec<ExprId>,
+    ident_items: Vec<IdentId>,
+    stmt_items: Vec<StmtId>,
+    /// The statements of each `Block` (0: the empty body).
+    blocks: Vec<Span>,
+    strs: Vec<Box<str>>,
+    bytes: Vec<Box<[u8]>>,
+    /// The top-level statements.
+    pub body: Block,
+    /// Number of `NameId`s handed out while parsing this module (0 for a
+    /// module redshift built: its ids are placeholders).
+    pub name_count: u32,
 }
+
+impl Default for Module {
+    fn default() -> Module {
+        Module::new()
+    }
+}
+
+impl Module {
+    /// An empty module.
+    pub fn new() -> Module {
+        Module {
+            exprs: Vec::new(),
+            stmts: Vec::new(),
+            idents: Vec::new(),
+            funcs: Vec::new(),
+            classes: Vec::new(),
+            params: Vec::new(),
+            import_names: Vec::new(),
+            expr_items: Vec::new(),
+            ident_items: Vec::new(),
+            stmt_items: Vec::new(),
+            blocks: vec![Span::default()],
+            strs: Vec::new(),
+            bytes: Vec::new(),
+            body: Block::EMPTY,
+            name_count: 0,
+        }
+    }
+
+    /// An empty module with room for the tree of about `source_len` bytes
+    /// of source, so that parsing a large file does not copy its node
+    /// vectors while they double (the room is only address space until
+    /// nodes are written into it).
+    pub fn with_capacity_for(source_len: usize) -> Module {
+        let mut m = Module::new();
+        // (about one expression per 6 source bytes, one statement per 25)
+        m.exprs.reserve(source_len / 6);
+        m.stmts.reserve(source_len / 25);
+        m.stmt_items.reserve(source_len / 25);
+        m.expr_items.reserve(source_len / 50);
+        m
+    }
+
+    /// Give back the room no node took.
+    pub fn shrink_to_fit(&mut self) {
+        self.exprs.shrink_to_fit();
+        self.stmts.shrink_to_fit();
+        self.idents.shrink_to_fit();
+        self.funcs.shrink_to_fit();
+        self.classes.shrink_to_fit();
+        self.params.shrink_to_fit();
+        self.import_names.shrink_to_fit();
+        self.expr_items.shrink_to_fit();
+        self.ident_items.shrink_to_fit();
+        self.stmt_items.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        self.strs.shrink_to_fit();
+        self.bytes.shrink_to_fit();
+    }
+
+    // ---------------------------------------------------------- building
+
+    pub fn add_expr(&mut self, node: ExprNode, range: TextRange) -> ExprId {
+        self.exprs.push(Expr { node, range });
+        ExprId::at(self.exprs.len() - 1)
+    }
+
+    pub fn add_stmt(&mut self, node: StmtNode, range: TextRange) -> StmtId {
+        self.stmts.push(Stmt { node, range });
+        StmtId::at(self.stmts.len() - 1)
+    }
+
+    pub fn add_ident(&mut self, ident: Identifier) -> IdentId {
+        self.idents.push(ident);
+        IdentId::at(self.idents.len() - 1)
+    }
+
+    pub fn add_func(&mut self, func: FuncNode) -> FuncId {
+        self.funcs.push(func);
+        FuncId::at(self.funcs.len() - 1)
+    }
+
+    pub fn add_class(&mut self, class: ClassNode) -> ClassId {
+        self.classes.push(class);
+        ClassId::at(self.classes.len() - 1)
+    }
+
+    pub fn add_str(&mut self, text: impl Into<Box<str>>) -> StrId {
+        self.strs.push(text.into());
+        StrId::at(self.strs.len() - 1)
+    }
+
+    pub fn add_bytes(&mut self, bytes: impl Into<Box<[u8]>>) -> BytesId {
+        self.bytes.push(bytes.into());
+        BytesId::at(self.bytes.len() - 1)
+    }
+
+    pub fn add_exprs(&mut self, items: impl IntoIterator<Item = ExprId>) -> ExprList {
+        ExprList(push_span(&mut self.expr_items, items))
+    }
+
+    pub fn add_idents(&mut self, items: impl IntoIterator<Item = IdentId>) -> IdentList {
+        IdentList(push_span(&mut self.ident_items, items))
+    }
+
+    pub fn add_params(&mut self, items: impl IntoIterator<Item = ParamNode>) -> ParamList {
+        ParamList(push_span(&mut self.params, items))
+    }
+
+    pub fn add_import_names(&mut self, items: impl IntoIterator<Item = ImportNameNode>) -> ImportNameList {
+        ImportNameList(push_span(&mut self.import_names, items))
+    }
+
+    /// A new body of `items` (the empty body is shared).
+    pub fn add_block(&mut self, items: impl IntoIterator<Item = StmtId>) -> Block {
+        let span = push_span(&mut self.stmt_items, items);
+        if span.len == 0 {
+            return Block::EMPTY;
+        }
+        self.blocks.push(span);
+        Block(u32::try_from(self.blocks.len() - 1).expect("fewer than 2^32 bodies"))
+    }
+
+    /// A name expression (its identifier's range is `range`).
+    pub fn add_name(&mut self, name: Name, id: NameId, range: TextRange) -> ExprId {
+        self.add_expr(ExprNode::Name { name, id }, range)
+    }
+
+    // ---------------------------------------------------------- rewriting
+
+    /// Change the statements of `block` (a body other than the empty one;
+    /// for tools that rewrite trees: the old list stays unused).
+    pub fn set_block(&mut self, block: Block, items: impl IntoIterator<Item = StmtId>) {
+        let span = push_span(&mut self.stmt_items, items);
+        if block != Block::EMPTY {
+            self.blocks[block.0 as usize] = span;
+        }
+    }
+
+    pub fn expr_mut(&mut self, id: ExprId) -> &mut Expr {
+        &mut self.exprs[id.index()]
+    }
+
+    pub fn stmt_mut(&mut self, id: StmtId) -> &mut Stmt {
+        &mut self.stmts[id.index()]
+    }
+
+    pub fn ident_mut(&mut self, id: IdentId) -> &mut Identifier {
+        &mut self.idents[id.index()]
+    }
+
+    pub fn func_mut(&mut self, id: FuncId) -> &mut FuncNode {
+        &mut self.funcs[id.index()]
+    }
+
+    pub fn class_mut(&mut self, id: ClassId) -> &mut ClassNode {
+        &mut self.classes[id.index()]
+    }
+
+    pub fn params_mut(&mut self, list: ParamList) -> &mut [ParamNode] {
+        &mut self.params[list.0.range()]
+    }
+
+    pub fn import_names_mut(&mut self, list: ImportNameList) -> &mut [ImportNameNode] {
+        &mut self.import_names[list.0.range()]
+    }
+
+    // ---------------------------------------------------- stored reading
+
+    /// The stored expression (reading goes through [`Module::expr`]).
+    #[inline]
+    pub fn expr_node(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    #[inline]
+    pub fn stmt_node(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id.index()]
+    }
+
+    #[inline]
+    pub fn ident(&self, id: IdentId) -> &Identifier {
+        &self.idents[id.index()]
+    }
+
+    #[inline]
+    pub fn func_node(&self, id: FuncId) -> &FuncNode {
+        &self.funcs[id.index()]
+    }
+
+    #[inline]
+    pub fn class_node(&self, id: ClassId) -> &ClassNode {
+        &self.classes[id.index()]
+    }
+
+    #[inline]
+    pub fn str(&self, id: StrId) -> &str {
+        &self.strs[id.index()]
+    }
+
+    #[inline]
+    pub fn bytes(&self, id: BytesId) -> &[u8] {
+        &self.bytes[id.index()]
+    }
+
+    #[inline]
+    pub fn expr_items(&self, list: ExprList) -> &[ExprId] {
+        &self.expr_items[list.0.range()]
+    }
+
+    #[inline]
+    pub fn ident_items(&self, list: IdentList) -> &[IdentId] {
+        &self.ident_items[list.0.range()]
+    }
+
+    #[inline]
+    pub fn param_nodes(&self, list: ParamList) -> &[ParamNode] {
+        &self.params[list.0.range()]
+    }
+
+    #[inline]
+    pub fn import_name_nodes(&self, list: ImportNameList) -> &[ImportNameNode] {
+        &self.import_names[list.0.range()]
+    }
+
+    #[inline]
+    pub fn block_items(&self, block: Block) -> &[StmtId] {
+        &self.stmt_items[self.blocks[block.0 as usize].range()]
+    }
+
+    /// The index of `ident`, an identifier of this module's table (for
+    /// walkers that rewrite what they read; found by its address).
+    pub fn ident_id_of(&self, ident: &Identifier) -> IdentId {
+        let base = self.idents.as_ptr() as usize;
+        let at = (ident as *const Identifier as usize).wrapping_sub(base) / std::mem::size_of::<Identifier>();
+        assert!(
+            self.idents.get(at).is_some_and(|i| std::ptr::eq(i, ident)),
+            "an identifier of another module"
+        );
+        IdentId::at(at)
+    }
+
+    /// Number of `def`s (`FuncId`s are `0..func_count()`).
+    pub fn func_count(&self) -> usize {
+        self.funcs.len()
+    }
+
+    /// Number of `class`es.
+    pub fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+}
+
+/// Append `items` to `vec`; the span they take.
+fn push_span<T>(vec: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Span {
+    let start = vec.len();
+    vec.extend(items);
+    let (start, end) = (start as u32, vec.len() as u32);
+    Span {
+        start,
+        len: end - start,
+    }
+}
+
+// --------------------------------------------------------------- operators
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
@@ -559,18 +956,6 @@ impl BoolOp {
     }
 }
 
-impl Expr {
-    pub fn new(kind: ExprKind, range: TextRange) -> Expr {
-        Expr { kind, range }
-    }
-}
-
-impl Stmt {
-    pub fn new(kind: StmtKind, range: TextRange) -> Stmt {
-        Stmt { kind, range }
-    }
-}
-
 #[cfg(test)]
 mod size_tests {
     use super::*;
@@ -578,16 +963,17 @@ mod size_tests {
     /// Hot types stay small: a size change is a deliberate decision (the
     /// AST is most of the memory a large program takes, issue 14 item 5;
     /// `interp/tests/memory_per_source_byte.rs` measures the whole).
-    /// Rare identifiers and expressions inside nodes are boxed for this.
     #[test]
     fn node_sizes() {
         use std::mem::size_of;
         assert_eq!(size_of::<Name>(), 8);
+        assert_eq!(size_of::<Option<ExprId>>(), 4);
         assert_eq!(size_of::<Identifier>(), 24);
-        assert_eq!(size_of::<Expr>(), 40);
-        assert_eq!(size_of::<Stmt>(), 72);
-        assert_eq!(size_of::<AssignTarget>(), 48);
-        assert_eq!(size_of::<Param>(), 88);
-        assert_eq!(size_of::<FuncDef>(), 176);
+        assert_eq!(size_of::<ExprNode>(), 16);
+        assert_eq!(size_of::<Expr>(), 24);
+        assert_eq!(size_of::<StmtNode>(), 16);
+        assert_eq!(size_of::<Stmt>(), 24);
+        assert_eq!(size_of::<ParamNode>(), 24);
+        assert_eq!(size_of::<FuncNode>(), 52);
     }
 }

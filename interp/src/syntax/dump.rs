@@ -10,14 +10,20 @@ use std::fmt::Write as _;
 
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    AssignTarget, Expr, ExprKind, FuncColor, FuncKind, Identifier, Module, ParamKind, Stmt, StmtKind, VarKind,
+    AssignTarget, ExprKind, ExprRef, FuncColor, FuncKind, Identifier, Module, ParamKind, StmtKind, StmtRef,
+    Stmts, VarKind,
 };
 
 pub fn dump_module(m: &Module) -> String {
+    dump_body(m.name_count, m.body())
+}
+
+/// [`dump_module`] of the statements `body` of a module with `name_count`
+/// name ids (a residual module's: 0).
+pub fn dump_body(name_count: u32, body: Stmts<'_>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Module name_count={}", m.name_count);
-    let mut stack: Vec<Task<'_>> = m
-        .body
+    let _ = writeln!(out, "Module name_count={name_count}");
+    let mut stack: Vec<Task<'_>> = body
         .iter()
         .rev()
         .map(|s| Task {
@@ -54,9 +60,9 @@ pub fn dump_module(m: &Module) -> String {
 }
 
 enum Item<'a> {
-    Stmt(&'a Stmt),
-    Expr(&'a Expr),
-    Target(&'a AssignTarget),
+    Stmt(StmtRef<'a>),
+    Expr(ExprRef<'a>),
+    Target(AssignTarget<'a>),
     /// An already rendered line (empty: just `label:`).
     Text(String),
 }
@@ -83,17 +89,17 @@ impl<'a> Kids<'a> {
         });
     }
 
-    fn expr(&mut self, label: &'static str, e: &'a Expr) {
+    fn expr(&mut self, label: &'static str, e: ExprRef<'a>) {
         self.push(label, Item::Expr(e));
     }
 
-    fn opt_expr(&mut self, label: &'static str, e: Option<&'a Expr>) {
+    fn opt_expr(&mut self, label: &'static str, e: Option<ExprRef<'a>>) {
         if let Some(e) = e {
             self.expr(label, e);
         }
     }
 
-    fn block(&mut self, label: &'static str, stmts: &'a [Stmt]) {
+    fn block(&mut self, label: &'static str, stmts: Stmts<'a>) {
         self.push(label, Item::Text(String::new()));
         self.indent += 1;
         for s in stmts {
@@ -111,9 +117,9 @@ impl<'a> Kids<'a> {
     }
 }
 
-fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
+fn stmt<'a>(s: StmtRef<'a>, k: &mut Kids<'a>) -> String {
     let r = R(s.range);
-    match &s.kind {
+    match s.kind() {
         StmtKind::FuncDef(f) => {
             let color = match f.color {
                 FuncColor::Red => "red",
@@ -125,34 +131,34 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
                 FuncKind::Metafunc => "metafunc",
             };
             f.decorators.iter().for_each(|e| k.expr("decorator", e));
-            if let Some(tps) = &f.type_params {
-                k.push("type_params", Item::Text(ident_list(tps)));
+            if let Some(tps) = f.type_params {
+                k.push("type_params", Item::Text(ident_list(tps.iter())));
             }
-            for p in &f.params {
+            for p in f.params {
                 let pk = match p.kind {
                     ParamKind::Positional => "positional",
                     ParamKind::Star => "star",
                 };
-                k.text_with(format!("Param {} {pk} {}", I(&p.name), R(p.range)), |k| {
-                    k.opt_expr("annotation", p.annotation.as_ref());
-                    k.opt_expr("default", p.default.as_deref());
+                k.text_with(format!("Param {} {pk} {}", I(p.name), R(p.range)), |k| {
+                    k.opt_expr("annotation", p.annotation);
+                    k.opt_expr("default", p.default);
                 });
             }
-            k.opt_expr("return_type", f.return_type.as_ref());
-            k.block("body", &f.body);
+            k.opt_expr("return_type", f.return_type);
+            k.block("body", f.body);
             format!(
                 "FuncDef {} color={color} kind={kind} proto={} {r}",
-                I(&f.name),
+                I(f.name),
                 R(f.proto_range)
             )
         }
         StmtKind::ClassDef(c) => {
             c.decorators.iter().for_each(|e| k.expr("decorator", e));
-            if let Some(tps) = &c.type_params {
-                k.push("type_params", Item::Text(ident_list(tps)));
+            if let Some(tps) = c.type_params {
+                k.push("type_params", Item::Text(ident_list(tps.iter())));
             }
-            k.block("body", &c.body);
-            format!("ClassDef {} struct={} {r}", I(&c.name), c.is_struct)
+            k.block("body", c.body);
+            format!("ClassDef {} struct={} {r}", I(c.name), c.is_struct)
         }
         StmtKind::Import { module, alias } => match alias {
             Some(a) => format!("Import {} as {} {r}", I(module), I(a)),
@@ -160,9 +166,9 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
         },
         StmtKind::ImportFrom { module, names } => {
             for n in names {
-                let text = match &n.alias {
-                    Some(a) => format!("ImportName {} as {} {}", I(&n.name), I(a), R(n.range)),
-                    None => format!("ImportName {} {}", I(&n.name), R(n.range)),
+                let text = match n.alias {
+                    Some(a) => format!("ImportName {} as {} {}", I(n.name), I(a), R(n.range)),
+                    None => format!("ImportName {} {}", I(n.name), R(n.range)),
                 };
                 k.push("", Item::Text(text));
             }
@@ -183,9 +189,9 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
                 Some(VarKind::Var) => "var",
                 Some(VarKind::Const) => "const",
             };
-            k.opt_expr("annotation", v.annotation.as_ref());
-            k.opt_expr("value", v.value.as_ref());
-            format!("VarDef kind={kind} {} {r}", I(&v.name))
+            k.opt_expr("annotation", v.annotation);
+            k.opt_expr("value", v.value);
+            format!("VarDef kind={kind} {} {r}", I(v.name))
         }
         StmtKind::If { test, body, orelse } => {
             k.expr("test", test);
@@ -209,7 +215,7 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
         StmtKind::Continue => format!("Continue {r}"),
         StmtKind::Pass => format!("Pass {r}"),
         StmtKind::Return(value) => {
-            k.opt_expr("", value.as_ref());
+            k.opt_expr("", value);
             format!("Return {r}")
         }
         StmtKind::Raise(e) => {
@@ -218,7 +224,7 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
         }
         StmtKind::Assert { test, msg } => {
             k.expr("test", test);
-            k.opt_expr("msg", msg.as_deref());
+            k.opt_expr("msg", msg);
             format!("Assert {r}")
         }
         StmtKind::Expr(e) => {
@@ -229,12 +235,12 @@ fn stmt<'a>(s: &'a Stmt, k: &mut Kids<'a>) -> String {
     }
 }
 
-fn target<'a>(t: &'a AssignTarget, k: &mut Kids<'a>) -> String {
+fn target<'a>(t: AssignTarget<'a>, k: &mut Kids<'a>) -> String {
     match t {
-        AssignTarget::Name(id) => format!("Name {}", I(id)),
+        AssignTarget::Name(id) => format!("Name {}", I(&id)),
         AssignTarget::Attribute { value, attr, range } => {
             k.expr("value", value);
-            format!("Attribute .{} {}", I(attr), R(*range))
+            format!("Attribute .{} {}", I(attr), R(range))
         }
         AssignTarget::Subscript {
             value,
@@ -243,17 +249,18 @@ fn target<'a>(t: &'a AssignTarget, k: &mut Kids<'a>) -> String {
         } => {
             k.expr("value", value);
             indices.iter().for_each(|i| k.expr("index", i));
-            format!("Subscript {}", R(*range))
+            format!("Subscript {}", R(range))
         }
         AssignTarget::Unpack { names, range } => {
-            format!("Unpack {} {}", ident_list(names), R(*range))
+            let names: Vec<Identifier> = names.iter().collect();
+            format!("Unpack {} {}", ident_list(names.iter()), R(range))
         }
     }
 }
 
-fn expr<'a>(e: &'a Expr, k: &mut Kids<'a>) -> String {
+fn expr<'a>(e: ExprRef<'a>, k: &mut Kids<'a>) -> String {
     let r = R(e.range);
-    match &e.kind {
+    match e.kind() {
         ExprKind::Int(v) => format!("Int {v} {r}"),
         ExprKind::Float(v) => format!("Float {v:?} {r}"),
         ExprKind::Str(s) => format!("Str {s:?} {r}"),
@@ -318,7 +325,7 @@ fn expr<'a>(e: &'a Expr, k: &mut Kids<'a>) -> String {
             format!("List {r}")
         }
         ExprKind::Dict(pairs) => {
-            for (key, value) in pairs {
+            for (key, value) in pairs.iter() {
                 k.expr("key", key);
                 k.expr("value", value);
             }
@@ -358,8 +365,8 @@ impl std::fmt::Display for I<'_> {
     }
 }
 
-fn ident_list(ids: &[Identifier]) -> String {
-    let parts: Vec<String> = ids.iter().map(|i| I(i).to_string()).collect();
+fn ident_list<'i>(ids: impl Iterator<Item = &'i Identifier>) -> String {
+    let parts: Vec<String> = ids.map(|i| I(i).to_string()).collect();
     format!("[{}]", parts.join(", "))
 }
 

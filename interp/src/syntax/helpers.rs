@@ -16,7 +16,10 @@ mod stmt;
 use std::cell::{Cell, RefCell};
 
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Identifier, Name, NameId, UnaryOp};
+use crate::syntax::ast::{
+    BinOp, BoolOp, CmpOp, ExprId, ExprKind, ExprNode, ExprRef, IdentId, Identifier, Module, Name, NameId,
+    StmtId, StmtNode, UnaryOp,
+};
 use crate::syntax::error::{ParseError, ParseErrorKind};
 use crate::syntax::token::Tok;
 
@@ -32,9 +35,10 @@ pub type Res<T> = Result<T, LpError>;
 /// statement + expression limit of the finished tree).
 pub const MAX_EXPR_DEPTH: u32 = 1000;
 
-/// State shared by all actions of one parse.
+/// State shared by all actions of one parse, and the tree being built.
 #[derive(Default)]
 pub struct ParseCtx {
+    module: RefCell<Module>,
     next_id: Cell<u32>,
     /// Some ids were handed out twice or dropped (a special decorator in an
     /// unusual place): ids must be reassigned after parsing.
@@ -48,8 +52,52 @@ pub struct ParseCtx {
 }
 
 impl ParseCtx {
-    pub fn new() -> ParseCtx {
-        ParseCtx::default()
+    /// A parse of `source_len` bytes (the tree's vectors sized for it).
+    pub fn for_source(source_len: usize) -> ParseCtx {
+        ParseCtx {
+            module: RefCell::new(Module::with_capacity_for(source_len)),
+            ..ParseCtx::default()
+        }
+    }
+
+    /// The tree built, once the parse is over.
+    pub fn into_module(self) -> Module {
+        self.module.into_inner()
+    }
+
+    /// Read the tree built so far.
+    pub fn read<R>(&self, f: impl FnOnce(&Module) -> R) -> R {
+        f(&self.module.borrow())
+    }
+
+    /// Change the tree built so far.
+    pub fn build<R>(&self, f: impl FnOnce(&mut Module) -> R) -> R {
+        f(&mut self.module.borrow_mut())
+    }
+
+    pub fn add_expr(&self, node: ExprNode, range: TextRange) -> ExprId {
+        self.module.borrow_mut().add_expr(node, range)
+    }
+
+    pub fn add_stmt(&self, node: StmtNode, range: TextRange) -> StmtId {
+        self.module.borrow_mut().add_stmt(node, range)
+    }
+
+    pub fn add_ident(&self, ident: Identifier) -> IdentId {
+        self.module.borrow_mut().add_ident(ident)
+    }
+
+    pub fn expr_range(&self, id: ExprId) -> TextRange {
+        self.module.borrow().expr_node(id).range
+    }
+
+    pub fn stmt_range(&self, id: StmtId) -> TextRange {
+        self.module.borrow().stmt_node(id).range
+    }
+
+    /// Whether expression `id` is stored as `matches`.
+    pub fn expr_is(&self, id: ExprId, matches: impl FnOnce(&ExprNode) -> bool) -> bool {
+        matches(&self.module.borrow().expr_node(id).node)
     }
 
     /// A name occurrence with a fresh id.
@@ -140,11 +188,9 @@ impl ParseCtx {
 }
 
 /// An expression under construction, with what its parents need to know.
-/// The expression is boxed: values on the parser stack must stay small (a
-/// parent takes the box as is; a list or statement unboxes it).
 #[derive(Debug)]
 pub struct Node {
-    pub expr: Box<Expr>,
+    pub expr: ExprId,
     /// 1 for a leaf; 1 + the deepest child otherwise.
     pub depth: u32,
     /// Written in parentheses (`(a < b) < c` is not a chain).
@@ -171,22 +217,22 @@ pub fn not_implemented(what: &str) -> ParseErrorKind {
 }
 
 /// Build a node `depth` deep, refusing trees deeper than the limit.
-pub fn node(ctx: &ParseCtx, kind: ExprKind, l: usize, r: usize, depth: u32) -> Res<Node> {
+pub fn node(ctx: &ParseCtx, kind: ExprNode, l: usize, r: usize, depth: u32) -> Res<Node> {
     if depth > MAX_EXPR_DEPTH {
         // Point at where the too-deep node starts (its range can be huge).
         return Err(fail(ParseErrorKind::TooDeeplyNested, range(l, l)));
     }
     ctx.saw_depth(depth);
     Ok(Node {
-        expr: Box::new(Expr::new(kind, range(l, r))),
+        expr: ctx.add_expr(kind, range(l, r)),
         depth,
         parens: false,
     })
 }
 
-pub fn leaf(kind: ExprKind, l: usize, r: usize) -> Node {
+pub fn leaf(ctx: &ParseCtx, kind: ExprNode, l: usize, r: usize) -> Node {
     Node {
-        expr: Box::new(Expr::new(kind, range(l, r))),
+        expr: ctx.add_expr(kind, range(l, r)),
         depth: 1,
         parens: false,
     }
@@ -203,32 +249,31 @@ pub fn prepend(first: Node, rest: Vec<Node>) -> Vec<Node> {
     v
 }
 
-fn exprs(nodes: Vec<Node>) -> Vec<Expr> {
-    nodes.into_iter().map(|n| *n.expr).collect()
+fn exprs(ctx: &ParseCtx, nodes: Vec<Node>) -> crate::syntax::ast::ExprList {
+    ctx.build(|m| m.add_exprs(nodes.into_iter().map(|n| n.expr)))
 }
 
 // ------------------------------------------------------------------ leaves
 
-pub fn int(v: u64) -> ExprKind {
-    ExprKind::Int(v)
+pub fn int(v: u64) -> ExprNode {
+    ExprNode::Int(v)
 }
 
-pub fn float(v: f64) -> ExprKind {
-    ExprKind::Float(v)
+pub fn float(v: f64) -> ExprNode {
+    ExprNode::Float(v)
 }
 
-pub fn none() -> ExprKind {
-    ExprKind::None
+pub fn none() -> ExprNode {
+    ExprNode::None
 }
 
-pub fn boolean(v: bool) -> ExprKind {
-    ExprKind::Bool(v)
+pub fn boolean(v: bool) -> ExprNode {
+    ExprNode::Bool(v)
 }
 
-pub fn name(id: Identifier) -> Node {
-    let r = id.range;
+pub fn name(ctx: &ParseCtx, id: Identifier) -> Node {
     Node {
-        expr: Box::new(Expr::new(ExprKind::Name(id), r)),
+        expr: ctx.build(|m| m.add_name(id.name, id.id, id.range)),
         depth: 1,
         parens: false,
     }
@@ -237,12 +282,12 @@ pub fn name(id: Identifier) -> Node {
 /// A Python expression SPy does not support: deferred error + placeholder.
 pub fn unsupported_expr(ctx: &ParseCtx, what: &str, l: usize, r: usize) -> Node {
     ctx.defer_at(not_implemented(what), range(l, r));
-    leaf(ExprKind::None, l, r)
+    leaf(ctx, ExprNode::None, l, r)
 }
 
 pub fn ellipsis(ctx: &ParseCtx, l: usize, r: usize) -> Node {
     ctx.defer_at(ParseErrorKind::EllipsisLiteral, range(l, r));
-    leaf(ExprKind::None, l, r)
+    leaf(ctx, ExprNode::None, l, r)
 }
 
 /// One string token of an implicitly concatenated group.
@@ -255,8 +300,14 @@ pub enum StrPart {
 /// A single string literal (no concatenation).
 pub fn string(ctx: &ParseCtx, part: StrPart, l: usize, r: usize) -> Node {
     match part {
-        StrPart::Str(s) => leaf(ExprKind::Str(s), l, r),
-        StrPart::Bytes(b) => leaf(ExprKind::Bytes(b), l, r),
+        StrPart::Str(s) => {
+            let s = ctx.build(|m| m.add_str(s));
+            leaf(ctx, ExprNode::Str(s), l, r)
+        }
+        StrPart::Bytes(b) => {
+            let b = ctx.build(|m| m.add_bytes(b));
+            leaf(ctx, ExprNode::Bytes(b), l, r)
+        }
         StrPart::FString => unsupported_expr(ctx, "JoinedStr", l, r),
     }
 }
@@ -288,7 +339,7 @@ pub fn strings(ctx: &ParseCtx, parts: Vec<StrPart>, l: usize, r: usize) -> Res<N
                 }
             }
         }
-        ExprKind::Bytes(out)
+        ExprNode::Bytes(ctx.build(|m| m.add_bytes(out)))
     } else {
         let mut out = String::new();
         for p in parts {
@@ -300,23 +351,23 @@ pub fn strings(ctx: &ParseCtx, parts: Vec<StrPart>, l: usize, r: usize) -> Res<N
                 }
             }
         }
-        ExprKind::Str(out)
+        ExprNode::Str(ctx.build(|m| m.add_str(out)))
     };
-    Ok(leaf(kind, l, r))
+    Ok(leaf(ctx, kind, l, r))
 }
 
 // ------------------------------------------------------------- operators
 
 pub fn unary(ctx: &ParseCtx, op: UnaryOp, e: Node, l: usize, r: usize) -> Res<Node> {
     let depth = e.depth + 1;
-    node(ctx, ExprKind::UnaryOp { op, operand: e.expr }, l, r, depth)
+    node(ctx, ExprNode::UnaryOp { op, operand: e.expr }, l, r, depth)
 }
 
 pub fn binop(ctx: &ParseCtx, a: Node, op: BinOp, b: Node, l: usize, r: usize) -> Res<Node> {
     let depth = a.depth.max(b.depth) + 1;
     node(
         ctx,
-        ExprKind::BinOp {
+        ExprNode::BinOp {
             left: a.expr,
             op,
             right: b.expr,
@@ -331,7 +382,7 @@ pub fn bool_op(ctx: &ParseCtx, a: Node, op: BoolOp, b: Node, l: usize, r: usize)
     let depth = a.depth.max(b.depth) + 1;
     node(
         ctx,
-        ExprKind::BoolOp {
+        ExprNode::BoolOp {
             op,
             left: a.expr,
             right: b.expr,
@@ -344,13 +395,13 @@ pub fn bool_op(ctx: &ParseCtx, a: Node, op: BoolOp, b: Node, l: usize, r: usize)
 
 /// Comparisons are binary in SPy: `a < b < c` is rejected at `c`.
 pub fn compare(ctx: &ParseCtx, a: Node, op: CmpOp, b: Node, l: usize, r: usize) -> Res<Node> {
-    if !a.parens && matches!(a.expr.kind, ExprKind::Compare { .. }) {
-        ctx.defer_at(not_implemented("chained comparisons"), b.expr.range);
+    if !a.parens && ctx.expr_is(a.expr, |e| matches!(e, ExprNode::Compare { .. })) {
+        ctx.defer_at(not_implemented("chained comparisons"), ctx.expr_range(b.expr));
     }
     let depth = a.depth.max(b.depth) + 1;
     node(
         ctx,
-        ExprKind::Compare {
+        ExprNode::Compare {
             left: a.expr,
             op,
             right: b.expr,
@@ -365,7 +416,7 @@ pub fn if_exp(ctx: &ParseCtx, body: Node, test: Node, orelse: Node, l: usize, r:
     let depth = deepest([&body, &test, &orelse]) + 1;
     node(
         ctx,
-        ExprKind::IfExp {
+        ExprNode::IfExp {
             test: test.expr,
             body: body.expr,
             orelse: orelse.expr,
@@ -380,8 +431,8 @@ pub fn walrus(ctx: &ParseCtx, target: Identifier, value: Node, l: usize, r: usiz
     let depth = value.depth + 1;
     node(
         ctx,
-        ExprKind::Walrus {
-            target: Box::new(target),
+        ExprNode::Walrus {
+            target: ctx.add_ident(target),
             value: value.expr,
         },
         l,
@@ -392,17 +443,33 @@ pub fn walrus(ctx: &ParseCtx, target: Identifier, value: Node, l: usize, r: usiz
 
 pub fn starred(ctx: &ParseCtx, e: Node, l: usize, r: usize) -> Res<Node> {
     let depth = e.depth + 1;
-    node(ctx, ExprKind::Starred(e.expr), l, r, depth)
+    node(ctx, ExprNode::Starred(e.expr), l, r, depth)
 }
 
 /// `(e)`: the node's range grows to include the parentheses (unlike
 /// Python's AST), so a parent's range is always the cover of its children.
-pub fn parenthesized(mut e: Node, l: usize, r: usize) -> Res<Node> {
-    if matches!(e.expr.kind, ExprKind::Starred(_)) {
-        return Err(syntax("cannot use starred expression here", e.expr.range));
+pub fn parenthesized(ctx: &ParseCtx, mut e: Node, l: usize, r: usize) -> Res<Node> {
+    if ctx.expr_is(e.expr, |e| matches!(e, ExprNode::Starred(_))) {
+        return Err(syntax(
+            "cannot use starred expression here",
+            ctx.expr_range(e.expr),
+        ));
     }
     e.parens = true;
-    e.expr.range = range(l, r);
+    ctx.build(|m| {
+        let expr = m.expr_mut(e.expr);
+        // a name keeps its own range as its identifier's
+        if let ExprNode::Name { name, id } = &expr.node {
+            let ident = Identifier {
+                name: name.clone(),
+                range: expr.range,
+                id: *id,
+            };
+            let ident = m.add_ident(ident);
+            m.expr_mut(e.expr).node = ExprNode::NameIn(ident);
+        }
+        m.expr_mut(e.expr).range = range(l, r);
+    });
     Ok(e)
 }
 
@@ -426,7 +493,10 @@ pub fn fold_arith(ctx: &ParseCtx, first: Node, mut rest: Vec<(BinOp, Node)>) -> 
     if rest.len() == 1 {
         // The common `a + b`: no operator stack needed.
         if let Some((op, b)) = rest.pop() {
-            let (l, r) = (first.expr.range.start as usize, b.expr.range.end as usize);
+            let (l, r) = (
+                ctx.expr_range(first.expr).start as usize,
+                ctx.expr_range(b.expr).end as usize,
+            );
             return binop(ctx, first, op, b, l, r);
         }
     }
@@ -462,7 +532,10 @@ fn reduce_top(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<BinOp>) ->
             range(0, 0),
         ));
     };
-    let (l, r) = (a.expr.range.start as usize, b.expr.range.end as usize);
+    let (l, r) = (
+        ctx.expr_range(a.expr).start as usize,
+        ctx.expr_range(b.expr).end as usize,
+    );
     operands.push(binop(ctx, a, op, b, l, r)?);
     Ok(())
 }
@@ -565,7 +638,7 @@ fn apply_logic(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<Pending>)
     let b = operands.pop().ok_or_else(broken)?;
     let n = match op {
         Pending::Not(at) => {
-            let r = b.expr.range.end as usize;
+            let r = ctx.expr_range(b.expr).end as usize;
             unary(ctx, UnaryOp::Not, b, at as usize, r)?
         }
         Pending::Infix(op) => {
@@ -578,7 +651,10 @@ fn apply_logic(ctx: &ParseCtx, operands: &mut Vec<Node>, ops: &mut Vec<Pending>)
 }
 
 fn logic_infix(ctx: &ParseCtx, a: Node, op: LogicOp, b: Node) -> Res<Node> {
-    let (l, r) = (a.expr.range.start as usize, b.expr.range.end as usize);
+    let (l, r) = (
+        ctx.expr_range(a.expr).start as usize,
+        ctx.expr_range(b.expr).end as usize,
+    );
     match op {
         LogicOp::Or => bool_op(ctx, a, BoolOp::Or, b, l, r),
         LogicOp::And => bool_op(ctx, a, BoolOp::And, b, l, r),
@@ -590,14 +666,16 @@ fn logic_infix(ctx: &ParseCtx, a: Node, op: LogicOp, b: Node) -> Res<Node> {
 
 pub fn tuple(ctx: &ParseCtx, items: Vec<Node>, l: usize, r: usize, parens: bool) -> Res<Node> {
     let depth = deepest(&items) + 1;
-    let mut n = node(ctx, ExprKind::Tuple(exprs(items)), l, r, depth)?;
+    let items = exprs(ctx, items);
+    let mut n = node(ctx, ExprNode::Tuple(items), l, r, depth)?;
     n.parens = parens;
     Ok(n)
 }
 
 pub fn list(ctx: &ParseCtx, items: Vec<Node>, l: usize, r: usize) -> Res<Node> {
     let depth = deepest(&items) + 1;
-    node(ctx, ExprKind::List(exprs(items)), l, r, depth)
+    let items = exprs(ctx, items);
+    node(ctx, ExprNode::List(items), l, r, depth)
 }
 
 pub enum DictItem {
@@ -614,14 +692,19 @@ pub fn dict(ctx: &ParseCtx, items: Vec<DictItem>, l: usize, r: usize) -> Res<Nod
             DictItem::Pair(kv) => {
                 let (k, v) = *kv;
                 depth = depth.max(k.depth).max(v.depth);
-                pairs.push((*k.expr, *v.expr));
+                pairs.push(k.expr);
+                pairs.push(v.expr);
             }
             DictItem::Unpack(e) => {
-                ctx.defer_at(not_implemented("dict unpacking is unsupported."), e.expr.range);
+                ctx.defer_at(
+                    not_implemented("dict unpacking is unsupported."),
+                    ctx.expr_range(e.expr),
+                );
             }
         }
     }
-    node(ctx, ExprKind::Dict(pairs), l, r, depth + 1)
+    let pairs = ctx.build(|m| m.add_exprs(pairs));
+    node(ctx, ExprNode::Dict(pairs), l, r, depth + 1)
 }
 
 /// One `for ... in ...` or `if ...` clause of a comprehension.
@@ -641,7 +724,7 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
     let simple = clauses.len() == 1
         && matches!(
             &clauses[0],
-            CompClause::For(f) if !f.is_async && matches!(f.target.expr.kind, ExprKind::Name(_))
+            CompClause::For(f) if !f.is_async && ctx.read(|m| m.expr(f.target.expr).is_name())
         );
     let complex = |ctx| Ok(unsupported_expr(ctx, "complex generator expressions", l, r));
     if !simple {
@@ -651,15 +734,15 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
         return complex(ctx);
     };
     let CompFor { target, iter, .. } = *f;
-    let ExprKind::Name(target) = target.expr.kind else {
+    let Some(target) = ctx.read(|m| m.expr(target.expr).name_ident()) else {
         return complex(ctx);
     };
     let depth = elt.depth.max(iter.depth) + 1;
     node(
         ctx,
-        ExprKind::GeneratorExp {
+        ExprNode::GeneratorExp {
             elt: elt.expr,
-            target: Box::new(target),
+            target: ctx.add_ident(target),
             iter: iter.expr,
         },
         l,
@@ -693,17 +776,17 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
                 if seen_double_star {
                     return Err(syntax(
                         "positional argument follows keyword argument unpacking",
-                        e.expr.range,
+                        ctx.expr_range(e.expr),
                     ));
                 }
                 if seen_keyword {
                     return Err(syntax(
                         "positional argument follows keyword argument",
-                        e.expr.range,
+                        ctx.expr_range(e.expr),
                     ));
                 }
                 depth = depth.max(e.depth);
-                out.push(*e.expr);
+                out.push(e.expr);
             }
             Arg::Genexp(g, gl, gr) => {
                 let (elt, clauses) = *g;
@@ -716,17 +799,17 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
                 // Python gives the genexp the call's parentheses.
                 let g = genexp(ctx, elt, clauses, lpar, r)?;
                 depth = depth.max(g.depth);
-                out.push(*g.expr);
+                out.push(g.expr);
             }
             Arg::Star(s) => {
                 if seen_double_star {
                     return Err(syntax(
                         "iterable argument unpacking follows keyword argument unpacking",
-                        s.expr.range,
+                        ctx.expr_range(s.expr),
                     ));
                 }
                 depth = depth.max(s.depth);
-                out.push(*s.expr);
+                out.push(s.expr);
             }
             Arg::DoubleStar(kl, kr) => {
                 seen_double_star = true;
@@ -738,11 +821,12 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
             }
         }
     }
+    let args = ctx.build(|m| m.add_exprs(out));
     node(
         ctx,
-        ExprKind::Call {
+        ExprNode::Call {
             func: func.expr,
-            args: out.into_boxed_slice(),
+            args,
         },
         l,
         r,
@@ -753,26 +837,27 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
 /// `v[i]`, `v[i, j]`: a tuple index becomes several indices (as upstream).
 pub fn subscript(ctx: &ParseCtx, value: Node, mut indices: Vec<Node>, l: usize, r: usize) -> Res<Node> {
     let mut depth = value.depth.max(deepest(&indices));
-    let single_tuple = indices.len() == 1 && matches!(indices[0].expr.kind, ExprKind::Tuple(_));
+    let single_tuple =
+        indices.len() == 1 && ctx.expr_is(indices[0].expr, |e| matches!(e, ExprNode::Tuple(_)));
     let indices = match indices.pop() {
         Some(last) if single_tuple => {
-            // The tuple level disappears.
+            // The tuple level disappears (its node stays unused).
             depth = value.depth.max(last.depth.saturating_sub(1));
-            match last.expr.kind {
-                ExprKind::Tuple(items) => items,
-                other => vec![Expr::new(other, last.expr.range)],
-            }
+            ctx.read(|m| match &m.expr_node(last.expr).node {
+                ExprNode::Tuple(items) => *items,
+                _ => unreachable!("checked: a tuple"),
+            })
         }
         last => {
             indices.extend(last);
-            exprs(indices)
+            exprs(ctx, indices)
         }
     };
     node(
         ctx,
-        ExprKind::Subscript {
+        ExprNode::Subscript {
             value: value.expr,
-            indices: indices.into_boxed_slice(),
+            indices,
         },
         l,
         r,
@@ -792,7 +877,7 @@ pub fn slice(
     let boxed = |n: Option<Node>| n.map(|n| n.expr);
     node(
         ctx,
-        ExprKind::Slice {
+        ExprNode::Slice {
             lower: boxed(lo),
             upper: boxed(hi),
             step: boxed(step),
@@ -807,9 +892,9 @@ pub fn attribute(ctx: &ParseCtx, value: Node, attr: Identifier, l: usize, r: usi
     let depth = value.depth + 1;
     node(
         ctx,
-        ExprKind::Attribute {
+        ExprNode::Attribute {
             value: value.expr,
-            attr: Box::new(attr),
+            attr: ctx.add_ident(attr),
         },
         l,
         r,
@@ -818,7 +903,11 @@ pub fn attribute(ctx: &ParseCtx, value: Node, attr: Identifier, l: usize, r: usi
 }
 
 /// CPython's name for an expression in "cannot assign to ..." messages.
-pub fn expr_name(kind: &ExprKind) -> &'static str {
+pub fn expr_name(e: ExprRef<'_>) -> &'static str {
+    expr_kind_name(&e.kind())
+}
+
+fn expr_kind_name(kind: &ExprKind<'_>) -> &'static str {
     match kind {
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Bytes(_) => "literal",
         ExprKind::Bool(true) => "True",

@@ -91,18 +91,24 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
             0,
         ));
     }
-    let ctx = ParseCtx::new();
+    let ctx = ParseCtx::for_source(text.len());
     let lexer = lexer::Lexer::new(text);
-    let mut module = grammar::ModuleParser::new()
+    grammar::ModuleParser::new()
         .parse(&ctx, lexer)
         .map_err(|e| soft_keyword_statement(text, from_lalrpop(e)))?;
+    let (max_expr_depth, deferred, needs_renumber, ids) = (
+        ctx.max_expr_depth(),
+        ctx.take_deferred(),
+        ctx.needs_renumber(),
+        ctx.ids_handed_out(),
+    );
+    let mut module = ctx.into_module();
     let checked = validate::check_module(&module);
     // The exact depth walk is needed only when the bound allows too deep a
     // tree (an expression of depth e under s statements is s + e deep).
-    if checked.stmt_depth + ctx.max_expr_depth() > MAX_TOTAL_DEPTH {
+    if checked.stmt_depth + max_expr_depth > MAX_TOTAL_DEPTH {
         validate::check_depth(&module)?;
     }
-    let deferred = ctx.take_deferred();
     let first = match (checked.violation, deferred) {
         (Some(v), Some(d)) => Some(if v.range.start <= d.range.start { v } else { d }),
         (v, d) => v.or(d),
@@ -110,11 +116,12 @@ pub fn parse_str(text: &str) -> Result<ast::Module, ParseError> {
     if let Some(err) = first {
         return Err(err);
     }
-    module.name_count = if ctx.needs_renumber() {
+    module.name_count = if needs_renumber {
         validate::renumber(&mut module)
     } else {
-        ctx.ids_handed_out()
+        ids
     };
+    module.shrink_to_fit();
     Ok(module)
 }
 

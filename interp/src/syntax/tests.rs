@@ -20,7 +20,7 @@ fn func(body: &str) -> String {
 #[test]
 fn empty_module() {
     let m = parse_str("").unwrap();
-    assert!(m.body.is_empty());
+    assert!(m.body().is_empty());
     assert_eq!(m.name_count, 0);
 }
 
@@ -29,17 +29,17 @@ fn name_ids_are_dense_after_special_decorators() {
     let m = parse_str("@blue.generic\ndef f(x):\n    return x\n").unwrap();
     // `blue` and `generic` were handed ids 0 and 1, then dropped.
     assert_eq!(m.name_count, 3);
-    let StmtKind::FuncDef(f) = &m.body[0].kind else {
+    let StmtKind::FuncDef(f) = &m.body().get(0).expect("a statement").kind() else {
         panic!("not a def")
     };
     assert_eq!(f.name.id, ast::NameId(0));
-    assert_eq!(f.params[0].name.id, ast::NameId(1));
+    assert_eq!(f.params.first().expect("a param").name.id, ast::NameId(1));
 }
 
 #[test]
 fn struct_decorator_is_not_kept() {
     let m = parse_str("@struct\nclass C:\n    x: i32\n").unwrap();
-    let StmtKind::ClassDef(c) = &m.body[0].kind else {
+    let StmtKind::ClassDef(c) = &m.body().get(0).expect("a statement").kind() else {
         panic!("not a class")
     };
     assert!(c.is_struct);
@@ -50,12 +50,12 @@ fn struct_decorator_is_not_kept() {
 #[test]
 fn decorators_that_are_not_special_stay() {
     let m = parse_str("@struct\ndef f() -> None:\n    pass\n@blue\nclass C:\n    pass\n").unwrap();
-    let StmtKind::FuncDef(f) = &m.body[0].kind else {
+    let StmtKind::FuncDef(f) = &m.body().get(0).expect("a statement").kind() else {
         panic!()
     };
     assert_eq!(f.decorators.len(), 1);
     assert_eq!(f.color, ast::FuncColor::Red);
-    let StmtKind::ClassDef(c) = &m.body[1].kind else {
+    let StmtKind::ClassDef(c) = &m.body().get(1).expect("a statement").kind() else {
         panic!()
     };
     assert_eq!(c.decorators.len(), 1);
@@ -65,7 +65,7 @@ fn decorators_that_are_not_special_stay() {
 #[test]
 fn last_special_decorator_wins() {
     let m = parse_str("@blue\n@blue.metafunc\ndef f(x):\n    return x\n").unwrap();
-    let StmtKind::FuncDef(f) = &m.body[0].kind else {
+    let StmtKind::FuncDef(f) = &m.body().get(0).expect("a statement").kind() else {
         panic!()
     };
     assert_eq!(f.kind, ast::FuncKind::Metafunc);
@@ -115,10 +115,10 @@ fn break_inside_loops_is_fine() {
 fn type_params_with_blue_decorator_are_kept() {
     // Upstream rejects type parameters only with non-special decorators.
     let m = parse_str("@blue\ndef f[T](x: T) -> T:\n    return x\n").unwrap();
-    let StmtKind::FuncDef(f) = &m.body[0].kind else {
+    let StmtKind::FuncDef(f) = &m.body().get(0).expect("a statement").kind() else {
         panic!()
     };
-    assert_eq!(f.type_params.as_ref().map(Vec::len), Some(1));
+    assert_eq!(f.type_params.map(|t| t.len()), Some(1));
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn parse_bytes_rejects_invalid_utf8_at_the_first_bad_byte() {
     assert_eq!(err.annotations[0].range.start, 10);
     let (file, m) = parse_bytes("t.spy", b"x = 1\n").unwrap();
     assert_eq!(file.path, "t.spy");
-    assert_eq!(m.body.len(), 1);
+    assert_eq!(m.body().len(), 1);
 }
 
 #[test]

@@ -5,9 +5,9 @@
 //! theirs.
 
 use crate::source::TextRange;
-use crate::syntax::ast::{AssignTarget, ExprKind, Module, NameId, Stmt, StmtKind};
+use crate::syntax::ast::{AssignTarget, ExprKind, ExprNode, Module, NameId, StmtKind, StmtRef, Stmts};
 use crate::syntax::error::{ParseError, ParseErrorKind};
-use crate::syntax::walk::{self, NodeRef};
+use crate::syntax::walk::{self, IdentAt, NodeRef};
 
 /// Deepest statement + expression nesting a module may have.
 pub const MAX_TOTAL_DEPTH: u32 = 1000;
@@ -31,13 +31,13 @@ struct Place {
 
 /// Check the statement rules. Iterative (elif chains nest deeply).
 pub fn check_module(m: &Module) -> Checked {
-    let mut stack: Vec<(&Stmt, Place)> = Vec::new();
+    let mut stack: Vec<(StmtRef<'_>, Place)> = Vec::new();
     let top = Place {
         top_level: true,
         in_loop: false,
         depth: 1,
     };
-    stack.extend(m.body.iter().rev().map(|s| (s, top)));
+    stack.extend(m.body().iter().rev().map(|s| (s, top)));
     let mut stmt_depth = 0;
     let mut violation = None;
     while let Some((s, place)) = stack.pop() {
@@ -54,9 +54,9 @@ pub fn check_module(m: &Module) -> Checked {
             in_loop,
             depth: place.depth + 1,
         };
-        match &s.kind {
-            StmtKind::FuncDef(f) => push_body(&mut stack, &f.body, inner(false)),
-            StmtKind::ClassDef(c) => push_body(&mut stack, &c.body, inner(false)),
+        match s.kind() {
+            StmtKind::FuncDef(f) => push_body(&mut stack, f.body, inner(false)),
+            StmtKind::ClassDef(c) => push_body(&mut stack, c.body, inner(false)),
             StmtKind::If { body, orelse, .. } => {
                 let p = inner(place.in_loop);
                 // `orelse` follows `body` in source order: push it first.
@@ -76,7 +76,7 @@ pub fn check_module(m: &Module) -> Checked {
 }
 
 /// Push a body so that its first statement is popped first.
-fn push_body<'a>(stack: &mut Vec<(&'a Stmt, Place)>, body: &'a [Stmt], p: Place) {
+fn push_body<'a>(stack: &mut Vec<(StmtRef<'a>, Place)>, body: Stmts<'a>, p: Place) {
     stack.extend(body.iter().rev().map(|s| (s, p)));
 }
 
@@ -85,24 +85,27 @@ fn err(kind: ParseErrorKind, range: TextRange) -> Option<ParseError> {
 }
 
 /// A module-level statement: only definitions.
-fn check_top(s: &Stmt) -> Option<ParseError> {
-    match &s.kind {
+fn check_top(s: StmtRef<'_>) -> Option<ParseError> {
+    match s.kind() {
         StmtKind::FuncDef(_)
         | StmtKind::ClassDef(_)
         | StmtKind::Import { .. }
         | StmtKind::ImportFrom { .. } => None,
-        StmtKind::Assign { target, .. } if matches!(**target, AssignTarget::Name(_)) => None,
+        StmtKind::Assign {
+            target: AssignTarget::Name(_),
+            ..
+        } => None,
         StmtKind::VarDef(v) if v.value.is_none() => err(ParseErrorKind::GlobalWithoutValue, s.range),
         StmtKind::VarDef(_) => None,
-        StmtKind::Expr(e) if matches!(e.kind, ExprKind::Str(_)) => None,
+        StmtKind::Expr(e) if matches!(e.kind(), ExprKind::Str(_)) => None,
         StmtKind::Comment(_) => None,
         _ => err(ParseErrorKind::NotAllowedAtGlobalScope, s.range),
     }
 }
 
 /// A statement inside a function or class body.
-fn check_stmt(s: &Stmt, in_loop: bool) -> Option<ParseError> {
-    match &s.kind {
+fn check_stmt(s: StmtRef<'_>, in_loop: bool) -> Option<ParseError> {
+    match s.kind() {
         StmtKind::Break if !in_loop => err(ParseErrorKind::BreakOutsideLoop, s.range),
         StmtKind::Continue if !in_loop => err(ParseErrorKind::ContinueOutsideLoop, s.range),
         StmtKind::Import { .. } => err(ParseErrorKind::NotImplemented("Import".into()), s.range),
@@ -134,10 +137,18 @@ pub fn check_depth(m: &Module) -> Result<(), ParseError> {
 
 /// Give every identifier a fresh id, in source order; return the count.
 pub fn renumber(m: &mut Module) -> u32 {
-    let mut next = 0u32;
-    walk::for_each_ident_mut(m, &mut |id| {
-        id.id = NameId(next);
-        next += 1;
-    });
-    next
+    let mut places = Vec::new();
+    walk::for_each_ident(m, &mut |i| places.push(i.at));
+    for (next, at) in places.iter().enumerate() {
+        let fresh = NameId(next as u32);
+        match *at {
+            IdentAt::Table(i) => m.ident_mut(i).id = fresh,
+            IdentAt::Expr(e) => {
+                if let ExprNode::Name { id, .. } = &mut m.expr_mut(e).node {
+                    *id = fresh;
+                }
+            }
+        }
+    }
+    places.len() as u32
 }

@@ -74,8 +74,9 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::ListIter(it) => ValueKey::Identity(Rc::as_ptr(it) as *const () as usize),
         Value::Dict(d) => ValueKey::Identity(Rc::as_ptr(d) as *const () as usize),
         Value::GenericStruct(g) => ValueKey::Identity(Rc::as_ptr(g) as *const () as usize),
-        // Residual values are red: blue-call keys never hold them.
-        Value::Residual(e) => ValueKey::Identity(Rc::as_ptr(e) as *const () as usize),
+        // Residual values are red: blue-call keys never hold them (an id
+        // of the residual module, as files, below their ids).
+        Value::Residual(e) => ValueKey::Identity(usize::MAX / 2 - e.index()),
         Value::Simd(s) => ValueKey::Tuple(
             s.ty,
             s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect(),

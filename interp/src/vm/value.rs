@@ -81,8 +81,9 @@ pub enum Value {
     /// `@struct class C[T]`: subscripting it makes the struct type `C[...]`.
     GenericStruct(Rc<GenericStructValue>),
     /// Only while redshifting: a red value, known by the residual expression
-    /// that computes it at run time.
-    Residual(Rc<crate::syntax::ast::Expr>),
+    /// that computes it at run time (an expression of the redshift's
+    /// residual module, `DopplerState::residual`).
+    Residual(crate::syntax::ast::ExprId),
 }
 
 /// A file's entry in the run's file table (`host::Files`); entries are
@@ -93,11 +94,20 @@ pub struct FileId(pub u32);
 /// A generic struct definition, specialized by `C[args]`.
 pub struct GenericStructValue {
     pub fqn: Rc<str>,
-    pub def: Rc<crate::syntax::ast::ClassDef>,
+    /// The tree the `class` is in, and the `class`.
+    pub ast: Rc<crate::syntax::ast::Module>,
+    pub class: crate::syntax::ast::ClassId,
     pub module: ModuleId,
     pub file: Rc<crate::source::SourceFile>,
     pub res: Rc<crate::resolve::Resolution>,
     pub closure: Rc<[Env]>,
+}
+
+impl GenericStructValue {
+    /// The generic `class`.
+    pub fn def(&self) -> crate::syntax::ast::ClassDef<'_> {
+        self.ast.class(self.class)
+    }
 }
 
 impl fmt::Debug for GenericStructValue {
@@ -264,12 +274,24 @@ pub struct Local {
 /// (inner functions read outer locals late-bound, as upstream).
 pub type Env = Rc<RefCell<Vec<Option<Local>>>>;
 
-/// A parameter of a function after its `def` executed.
+thread_local! {
+    static NO_PRESETS: Rc<[(u32, Local)]> = Rc::from(Vec::new());
+}
+
+/// The `presets` of a function that has none: one shared empty slice, not
+/// an allocation per function.
+pub fn no_presets() -> Rc<[(u32, Local)]> {
+    NO_PRESETS.with(Rc::clone)
+}
+
+/// A parameter of a function after its `def` executed (its name is the
+/// `def`'s). 16 bytes: one per parameter of every function of a program
+/// (issue 14 item 5).
 #[derive(Clone, Debug)]
 pub struct ParamSpec {
-    pub name: String,
     pub ty: TypeId,
-    pub default: Option<Typed>,
+    /// Boxed: most parameters have none.
+    pub default: Option<Box<Typed>>,
 }
 
 /// A user function (red or blue), created when its `def` executes.
@@ -281,15 +303,15 @@ pub struct Function {
     pub kind: FuncKind,
     /// The function's own type (`def(i32) -> i32`).
     pub ty: TypeId,
-    pub params: Vec<ParamSpec>,
+    pub params: Box<[ParamSpec]>,
     pub ret: TypeId,
     /// Enclosing function activations, outermost first.
     pub closure: Rc<[Env]>,
     /// Slots bound before the body runs: the type parameters of a PEP 695
     /// specialization (`def add[T]` called as `add[i32]` binds `T`).
     pub presets: Rc<[(u32, Local)]>,
-    /// How `*args` is declared, if the function has it.
-    pub star: Option<StarParam>,
+    /// How `*args` is declared, if the function has it (boxed: rare).
+    pub star: Option<Box<StarParam>>,
     /// `Some` for a red function defined in blue code without `-> T`: its
     /// return type is fixed by the first `return` executed.
     pub inferred_ret: Option<std::cell::Cell<Option<TypeId>>>,
@@ -305,7 +327,6 @@ pub struct Function {
 #[derive(Clone, Debug)]
 pub struct StarParam {
     pub index: usize,
-    pub name: String,
     pub kind: StarKind,
 }
 
@@ -357,7 +378,7 @@ impl fmt::Debug for Value {
             Value::ListIter(it) => write!(f, "list_iterator@{}", it.index),
             Value::Dict(d) => write!(f, "dict{:?}", d.entries()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
-            Value::Residual(e) => write!(f, "residual({:?})", e.kind),
+            Value::Residual(e) => write!(f, "residual({e:?})"),
         }
     }
 }

@@ -1,86 +1,246 @@
-//! Helpers of the printer round-trip tests: a normalizing copy of a module
-//! (ranges, name ids and `name_count` zeroed, optionally comments dropped as
-//! the parser drops them), builders for hand-made trees, and the corpus of
+//! Helpers of the printer round-trip tests: a normalized copy of a module
+//! as an owned tree (ranges and name ids zeroed, optionally comments
+//! dropped as the parser drops them), builders for hand-made trees
+//! (`tree.rs`, built into a module with `Tree::build`), and the corpus of
 //! SPy sources (conformance cases, parser fixtures, spec examples).
+
+mod tree;
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use spy_interp::source::TextRange;
-use spy_interp::syntax::ast::{
-    AssignTarget, BinOp, ClassDef, Expr, ExprKind, FuncColor, FuncDef, FuncKind, Identifier, Module, NameId,
-    Param, ParamKind, Stmt, StmtKind, VarDef, VarKind,
-};
-use spy_interp::syntax::walk::{self, NodeMut};
+use spy_interp::syntax::ast::{self, BinOp, FuncColor, FuncKind, Identifier, NameId, ParamKind, VarKind};
+
+pub use tree::*;
 
 // ------------------------------------------------------------ normalizing
 
-/// What the parser would make of `m` if only its syntax mattered: no
-/// ranges, no ids; with `drop_comments`, no `Comment` statements either
-/// (and `pass` in a block they leave empty, as the printer writes it).
-pub fn normalize(m: &Module, drop_comments: bool) -> Module {
-    let mut m = m.clone();
-    m.name_count = 0;
+/// What the parser would make of `m` if only its syntax mattered, as an
+/// owned tree: no ranges, no ids; with `drop_comments`, no `Comment`
+/// statements either (and `pass` in a block they leave empty, as the
+/// printer writes it).
+pub fn normalize(m: &ast::Module, drop_comments: bool) -> Tree {
     let n = Norm { drop_comments };
-    n.block(&mut m.body, false);
-    m
+    Tree {
+        body: n.block(m.body(), false),
+    }
 }
 
 struct Norm {
     drop_comments: bool,
 }
 
+const NO_RANGE: TextRange = TextRange { start: 0, end: 0 };
+
 impl Norm {
     /// `nested`: a nested block, which the printer fills with `pass`.
-    fn block(&self, stmts: &mut Vec<Stmt>, nested: bool) {
-        if self.drop_comments {
-            stmts.retain(|s| !matches!(s.kind, StmtKind::Comment(_)));
+    fn block(&self, stmts: ast::Stmts<'_>, nested: bool) -> Vec<Stmt> {
+        let mut out: Vec<Stmt> = stmts
+            .iter()
+            .filter(|s| !(self.drop_comments && matches!(s.kind(), ast::StmtKind::Comment(_))))
+            .map(|s| self.stmt(s))
+            .collect();
+        if nested && out.is_empty() {
+            out.push(Stmt::new(StmtKind::Pass, NO_RANGE));
         }
-        if nested && stmts.is_empty() {
-            stmts.push(Stmt::new(StmtKind::Pass, TextRange::default()));
-        }
-        walk::children_mut(NodeMut::Block(stmts), &mut |s| self.node(s));
+        out
     }
 
-    fn node(&self, mut node: NodeMut<'_>) {
-        let mut keeps_empty_else = false;
-        match &mut node {
-            NodeMut::Block(b) => {
-                self.block(b, true);
-                return;
-            }
-            NodeMut::Stmt(s) => {
-                s.range = TextRange::default();
-                if let StmtKind::FuncDef(f) = &mut s.kind {
-                    Rc::make_mut(f).proto_range = TextRange::default();
-                }
-                // An empty `else` prints as nothing: it stays empty.
-                keeps_empty_else = matches!(&s.kind, StmtKind::If { orelse, .. } if orelse.is_empty());
-            }
-            NodeMut::Expr(e) => e.range = TextRange::default(),
-            NodeMut::Target(t) => match t {
-                AssignTarget::Name(_) => {}
-                AssignTarget::Attribute { range, .. }
-                | AssignTarget::Subscript { range, .. }
-                | AssignTarget::Unpack { range, .. } => *range = TextRange::default(),
-            },
-            NodeMut::Param(p) => p.range = TextRange::default(),
-            NodeMut::ImportName(n) => n.range = TextRange::default(),
-            NodeMut::Ident(i) => {
-                i.range = TextRange::default();
-                i.id = NameId(0);
-            }
+    fn ident(&self, id: &Identifier) -> Identifier {
+        Identifier {
+            name: id.name.clone(),
+            range: NO_RANGE,
+            id: NameId(0),
         }
-        let mut blocks = 0;
-        walk::children_mut(node, &mut |c| match c {
-            NodeMut::Block(b) => {
-                blocks += 1;
-                if !(keeps_empty_else && blocks == 2) {
-                    self.block(b, true);
-                }
+    }
+
+    fn exprs(&self, items: ast::Exprs<'_>) -> Vec<Expr> {
+        items.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn opt(&self, e: Option<ast::ExprRef<'_>>) -> Option<Expr> {
+        e.map(|e| self.expr(e))
+    }
+
+    fn stmt(&self, s: ast::StmtRef<'_>) -> Stmt {
+        let kind = match s.kind() {
+            ast::StmtKind::FuncDef(f) => StmtKind::FuncDef(Rc::new(FuncDef {
+                name: self.ident(f.name),
+                color: f.color,
+                kind: f.kind,
+                decorators: self.exprs(f.decorators),
+                type_params: f.type_params.map(|t| t.iter().map(|i| self.ident(i)).collect()),
+                params: f
+                    .params
+                    .iter()
+                    .map(|p| Param {
+                        name: self.ident(p.name),
+                        kind: p.kind,
+                        annotation: self.opt(p.annotation),
+                        default: self.opt(p.default).map(Box::new),
+                        range: NO_RANGE,
+                    })
+                    .collect(),
+                return_type: self.opt(f.return_type),
+                body: self.block(f.body, true),
+                proto_range: NO_RANGE,
+            })),
+            ast::StmtKind::ClassDef(c) => StmtKind::ClassDef(Rc::new(ClassDef {
+                name: self.ident(c.name),
+                is_struct: c.is_struct,
+                decorators: self.exprs(c.decorators),
+                type_params: c.type_params.map(|t| t.iter().map(|i| self.ident(i)).collect()),
+                body: self.block(c.body, true),
+            })),
+            ast::StmtKind::Import { module, alias } => StmtKind::Import {
+                module: self.ident(module),
+                alias: alias.map(|a| self.ident(a)),
+            },
+            ast::StmtKind::ImportFrom { module, names } => StmtKind::ImportFrom {
+                module: self.ident(module),
+                names: names
+                    .iter()
+                    .map(|n| ImportName {
+                        name: self.ident(n.name),
+                        alias: n.alias.map(|a| self.ident(a)),
+                        range: NO_RANGE,
+                    })
+                    .collect(),
+            },
+            ast::StmtKind::Assign { target, value } => StmtKind::Assign {
+                target: Box::new(match target {
+                    ast::AssignTarget::Name(id) => AssignTarget::Name(self.ident(&id)),
+                    ast::AssignTarget::Attribute { value, attr, .. } => AssignTarget::Attribute {
+                        value: Box::new(self.expr(value)),
+                        attr: self.ident(attr),
+                        range: NO_RANGE,
+                    },
+                    ast::AssignTarget::Subscript { value, indices, .. } => AssignTarget::Subscript {
+                        value: Box::new(self.expr(value)),
+                        indices: self.exprs(indices),
+                        range: NO_RANGE,
+                    },
+                    ast::AssignTarget::Unpack { names, .. } => AssignTarget::Unpack {
+                        names: names.iter().map(|n| self.ident(&n)).collect(),
+                        range: NO_RANGE,
+                    },
+                }),
+                value: self.expr(value),
+            },
+            ast::StmtKind::AugAssign { target, op, value } => StmtKind::AugAssign {
+                target: self.ident(target),
+                op,
+                value: Box::new(self.expr(value)),
+            },
+            ast::StmtKind::VarDef(v) => StmtKind::VarDef(Box::new(VarDef {
+                kind: v.kind,
+                name: self.ident(v.name),
+                annotation: self.opt(v.annotation),
+                value: self.opt(v.value),
+            })),
+            ast::StmtKind::If { test, body, orelse } => StmtKind::If {
+                test: Box::new(self.expr(test)),
+                body: self.block(body, true),
+                // An empty `else` prints as nothing: it stays empty.
+                orelse: if orelse.is_empty() {
+                    Vec::new()
+                } else {
+                    self.block(orelse, true)
+                },
+            },
+            ast::StmtKind::While { test, body } => StmtKind::While {
+                test: Box::new(self.expr(test)),
+                body: self.block(body, true),
+            },
+            ast::StmtKind::For { target, iter, body } => StmtKind::For {
+                target: self.ident(target),
+                iter: Box::new(self.expr(iter)),
+                body: self.block(body, true),
+            },
+            ast::StmtKind::Break => StmtKind::Break,
+            ast::StmtKind::Continue => StmtKind::Continue,
+            ast::StmtKind::Pass => StmtKind::Pass,
+            ast::StmtKind::Return(e) => StmtKind::Return(self.opt(e)),
+            ast::StmtKind::Raise(e) => StmtKind::Raise(self.expr(e)),
+            ast::StmtKind::Assert { test, msg } => StmtKind::Assert {
+                test: self.expr(test),
+                msg: self.opt(msg).map(Box::new),
+            },
+            ast::StmtKind::Expr(e) => StmtKind::Expr(self.expr(e)),
+            ast::StmtKind::Comment(text) => StmtKind::Comment(text.to_string()),
+        };
+        Stmt::new(kind, NO_RANGE)
+    }
+
+    fn expr(&self, e: ast::ExprRef<'_>) -> Expr {
+        let b = |e: ast::ExprRef<'_>| Box::new(self.expr(e));
+        let kind = match e.kind() {
+            ast::ExprKind::Int(v) => ExprKind::Int(v),
+            ast::ExprKind::Float(v) => ExprKind::Float(v),
+            ast::ExprKind::Str(s) => ExprKind::Str(s.to_string()),
+            ast::ExprKind::Bytes(v) => ExprKind::Bytes(v.to_vec()),
+            ast::ExprKind::Bool(v) => ExprKind::Bool(v),
+            ast::ExprKind::None => ExprKind::None,
+            ast::ExprKind::Name(id) => ExprKind::Name(self.ident(&id)),
+            ast::ExprKind::Attribute { value, attr } => ExprKind::Attribute {
+                value: b(value),
+                attr: Box::new(self.ident(attr)),
+            },
+            ast::ExprKind::Call { func, args } => ExprKind::Call {
+                func: b(func),
+                args: self.exprs(args).into(),
+            },
+            ast::ExprKind::Subscript { value, indices } => ExprKind::Subscript {
+                value: b(value),
+                indices: self.exprs(indices).into(),
+            },
+            ast::ExprKind::Slice { lower, upper, step } => ExprKind::Slice {
+                lower: lower.map(b),
+                upper: upper.map(b),
+                step: step.map(b),
+            },
+            ast::ExprKind::UnaryOp { op, operand } => ExprKind::UnaryOp {
+                op,
+                operand: b(operand),
+            },
+            ast::ExprKind::BinOp { left, op, right } => ExprKind::BinOp {
+                left: b(left),
+                op,
+                right: b(right),
+            },
+            ast::ExprKind::Compare { left, op, right } => ExprKind::Compare {
+                left: b(left),
+                op,
+                right: b(right),
+            },
+            ast::ExprKind::BoolOp { op, left, right } => ExprKind::BoolOp {
+                op,
+                left: b(left),
+                right: b(right),
+            },
+            ast::ExprKind::IfExp { test, body, orelse } => ExprKind::IfExp {
+                test: b(test),
+                body: b(body),
+                orelse: b(orelse),
+            },
+            ast::ExprKind::Tuple(items) => ExprKind::Tuple(self.exprs(items)),
+            ast::ExprKind::List(items) => ExprKind::List(self.exprs(items)),
+            ast::ExprKind::Dict(pairs) => {
+                ExprKind::Dict(pairs.iter().map(|(k, v)| (self.expr(k), self.expr(v))).collect())
             }
-            c => self.node(c),
-        });
+            ast::ExprKind::GeneratorExp { elt, target, iter } => ExprKind::GeneratorExp {
+                elt: b(elt),
+                target: Box::new(self.ident(target)),
+                iter: b(iter),
+            },
+            ast::ExprKind::Starred(inner) => ExprKind::Starred(b(inner)),
+            ast::ExprKind::Walrus { target, value } => ExprKind::Walrus {
+                target: Box::new(self.ident(target)),
+                value: b(value),
+            },
+        };
+        Expr::new(kind, NO_RANGE)
     }
 }
 

@@ -43,8 +43,8 @@ pub fn check_name_ids(m: &Module) {
     walk::module_children(m, &mut |n| stack.push(n));
     stack.reverse();
     while let Some(n) = stack.pop() {
-        if let NodeRef::Ident(i) = n {
-            ids.push(i.id.0);
+        if let NodeRef::Ident(i) = &n {
+            ids.push(i.ident.id.0);
         }
         let mut kids = Vec::new();
         walk::children(n, &mut |c| kids.push(c));

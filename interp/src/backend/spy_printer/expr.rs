@@ -23,7 +23,8 @@
 
 use crate::backend::origins::Origin;
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, BoolOp, Expr, ExprKind, Identifier, UnaryOp};
+use crate::syntax::ast::{BinOp, BoolOp, ExprKind, Identifier, UnaryOp};
+use crate::syntax::ast::{ExprRef, Exprs};
 
 use super::literal;
 
@@ -67,8 +68,8 @@ pub fn binop_prec(op: BinOp) -> Prec {
 }
 
 /// The level of `e` as printed without extra parentheses.
-pub fn prec(e: &Expr) -> Prec {
-    match &e.kind {
+pub fn prec(e: &ExprRef<'_>) -> Prec {
+    match &e.kind() {
         ExprKind::Int(_)
         | ExprKind::Str(_)
         | ExprKind::Bytes(_)
@@ -127,7 +128,7 @@ impl Writer {
 
     /// `e`, parenthesized if its level is below `min` (the parentheses are
     /// part of the node's range, as the parser sees it).
-    pub fn expr(&mut self, e: &Expr, min: Prec) {
+    pub fn expr(&mut self, e: &ExprRef<'_>, min: Prec) {
         let start = self.out.len();
         if prec(e) < min {
             self.out.push('(');
@@ -140,8 +141,8 @@ impl Writer {
     }
 
     /// A call argument, tuple/list item or `*args` annotation: `*e` allowed.
-    pub fn item(&mut self, e: &Expr, min: Prec) {
-        match &e.kind {
+    pub fn item(&mut self, e: &ExprRef<'_>, min: Prec) {
+        match &e.kind() {
             ExprKind::Starred(inner) => {
                 let start = self.out.len();
                 self.out.push('*');
@@ -153,11 +154,11 @@ impl Writer {
     }
 
     /// A subscript index: a slice, a starred item or a named expression.
-    fn index(&mut self, e: &Expr) {
-        match &e.kind {
+    fn index(&mut self, e: &ExprRef<'_>) {
+        match &e.kind() {
             ExprKind::Slice { lower, upper, step } => {
                 let start = self.out.len();
-                let bound = |w: &mut Writer, b: &Option<Box<Expr>>| {
+                let bound = |w: &mut Writer, b: &Option<ExprRef<'_>>| {
                     if let Some(b) = b {
                         w.expr(b, Prec::TEST);
                     }
@@ -176,8 +177,8 @@ impl Writer {
     }
 
     /// `return a, b`: a tuple of two or more items needs no parentheses.
-    pub fn bare_tuple_or_expr(&mut self, e: &Expr) {
-        match &e.kind {
+    pub fn bare_tuple_or_expr(&mut self, e: &ExprRef<'_>) {
+        match &e.kind() {
             ExprKind::Tuple(items) if items.len() >= 2 => {
                 let start = self.out.len();
                 self.items(items, Prec::TEST);
@@ -187,18 +188,18 @@ impl Writer {
         }
     }
 
-    fn items(&mut self, items: &[Expr], min: Prec) {
+    fn items(&mut self, items: &Exprs<'_>, min: Prec) {
         for (k, i) in items.iter().enumerate() {
             if k > 0 {
                 self.out.push_str(", ");
             }
-            self.item(i, min);
+            self.item(&i, min);
         }
     }
 
-    pub fn attribute(&mut self, value: &Expr, attr: &Identifier) {
+    pub fn attribute(&mut self, value: &ExprRef<'_>, attr: &Identifier) {
         // `1.x` would lex as the float `1.` then a name.
-        let literal = match value.kind {
+        let literal = match value.kind() {
             ExprKind::Int(_) => true,
             ExprKind::Float(v) => !v.is_nan() && !v.is_sign_negative(),
             _ => false,
@@ -216,7 +217,7 @@ impl Writer {
         self.marked_name(attr);
     }
 
-    pub fn subscript(&mut self, value: &Expr, indices: &[Expr]) {
+    pub fn subscript(&mut self, value: &ExprRef<'_>, indices: &Exprs<'_>) {
         self.expr(value, Prec::PRIMARY);
         self.out.push('[');
         if indices.is_empty() {
@@ -227,14 +228,14 @@ impl Writer {
             if k > 0 {
                 self.out.push_str(", ");
             }
-            self.index(i);
+            self.index(&i);
         }
         self.out.push(']');
     }
 
     /// `e` without parentheses around itself.
-    fn bare(&mut self, e: &Expr) {
-        match &e.kind {
+    fn bare(&mut self, e: &ExprRef<'_>) {
+        match &e.kind() {
             ExprKind::Int(v) => self.out.push_str(&v.to_string()),
             ExprKind::Float(v) => self.out.push_str(&literal::float(*v)),
             ExprKind::Str(s) => literal::push_str_literal(&mut self.out, s),
@@ -293,9 +294,9 @@ impl Writer {
                     if k > 0 {
                         self.out.push_str(", ");
                     }
-                    self.expr(key, Prec::TEST);
+                    self.expr(&key, Prec::TEST);
                     self.out.push_str(": ");
-                    self.expr(value, Prec::TEST);
+                    self.expr(&value, Prec::TEST);
                 }
                 self.out.push('}');
             }
@@ -313,7 +314,7 @@ impl Writer {
         }
     }
 
-    fn binary(&mut self, left: &Expr, symbol: &str, right: &Expr, lmin: Prec, rmin: Prec) {
+    fn binary(&mut self, left: &ExprRef<'_>, symbol: &str, right: &ExprRef<'_>, lmin: Prec, rmin: Prec) {
         self.expr(left, lmin);
         self.out.push(' ');
         self.out.push_str(symbol);
@@ -321,7 +322,7 @@ impl Writer {
         self.expr(right, rmin);
     }
 
-    fn unary(&mut self, op: UnaryOp, operand: &Expr) {
+    fn unary(&mut self, op: UnaryOp, operand: &ExprRef<'_>) {
         match op {
             UnaryOp::Not => {
                 self.out.push_str("not ");
@@ -330,29 +331,26 @@ impl Writer {
             _ => {
                 self.out.push_str(op.symbol());
                 // `-x ** 2` is `-(x ** 2)`: say so.
-                let pow = matches!(operand.kind, ExprKind::BinOp { op: BinOp::Pow, .. });
+                let pow = matches!(operand.kind(), ExprKind::BinOp { op: BinOp::Pow, .. });
                 self.expr(operand, if pow { Prec::ATOM } else { Prec::FACTOR });
             }
         }
     }
 
-    fn call(&mut self, func: &Expr, args: &[Expr]) {
+    fn call(&mut self, func: &ExprRef<'_>, args: &Exprs<'_>) {
         self.expr(func, Prec::PRIMARY);
         self.out.push('(');
-        match args {
+        match args.as_array() {
             // `f(x for x in y)`: the call's parentheses are the genexp's.
-            [g @ Expr {
-                kind: ExprKind::GeneratorExp { .. },
-                ..
-            }] => self.genexp_body(g),
+            Some([g]) if matches!(g.kind(), ExprKind::GeneratorExp { .. }) => self.genexp_body(&g),
             _ => self.items(args, Prec::NAMED),
         }
         self.out.push(')');
     }
 
     /// `elt for target in iter` (the caller adds the parentheses).
-    fn genexp_body(&mut self, e: &Expr) {
-        if let ExprKind::GeneratorExp { elt, target, iter } = &e.kind {
+    fn genexp_body(&mut self, e: &ExprRef<'_>) {
+        if let ExprKind::GeneratorExp { elt, target, iter } = &e.kind() {
             self.expr(elt, Prec::NAMED);
             self.out.push_str(" for ");
             self.name(target);

@@ -3,44 +3,59 @@
 
 use super::*;
 use crate::source::TextRange;
-use crate::syntax::ast::{BinOp, ExprKind, Identifier, NameId, UnaryOp};
+use crate::syntax::ast::{
+    BinOp, ExprId, ExprKind, ExprNode, FuncNode, Identifier, Module, NameId, StmtNode, UnaryOp,
+};
 use crate::syntax::parse_str;
 
 fn parse(src: &str) -> Module {
     parse_str(src).unwrap_or_else(|e| panic!("{e} at {:?} in:\n{src}", e.range))
 }
 
+const R0: TextRange = TextRange { start: 0, end: 0 };
+
+/// The expression `build` makes in a fresh module, printed on its own.
+fn printed(build: impl FnOnce(&mut Module) -> ExprId) -> String {
+    let mut m = Module::new();
+    let e = build(&mut m);
+    print_expr(&m.expr(e))
+}
+
+fn lit(m: &mut Module, node: ExprNode) -> ExprId {
+    m.add_expr(node, R0)
+}
+
+fn name(m: &mut Module, n: &str) -> ExprId {
+    m.add_name(n.into(), NameId(0), R0)
+}
+
+fn id(m: &mut Module, n: &str) -> crate::syntax::ast::IdentId {
+    m.add_ident(Identifier {
+        name: n.into(),
+        range: R0,
+        id: NameId(0),
+    })
+}
+
+/// The value of the first statement of `m`, an assignment (or `x = e`).
+fn assigned(m: &Module) -> ExprKind<'_> {
+    match m.body().first().map(|s| s.kind()) {
+        Some(StmtKind::Assign { value, .. }) => value.kind(),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// `line` inside a function body prints back exactly.
 fn canonical(line: &str) {
     let src = format!("def f():\n    {line}\n");
-    assert_eq!(print_module(&parse(&src)), src, "not canonical: {line}");
+    assert_eq!(print_module(parse(&src).body()), src, "not canonical: {line}");
 }
 
 /// `line` inside a function body prints as `expected`.
 fn prints_as(line: &str, expected: &str) {
     let src = format!("def f():\n    {line}\n");
     let want = format!("def f():\n    {expected}\n");
-    assert_eq!(print_module(&parse(&src)), want, "for {line}");
-}
-
-fn e(kind: ExprKind) -> Expr {
-    Expr::new(kind, TextRange::default())
-}
-
-fn id(name: &str) -> Identifier {
-    Identifier {
-        name: name.into(),
-        range: TextRange::default(),
-        id: NameId(0),
-    }
-}
-
-fn name(n: &str) -> Expr {
-    e(ExprKind::Name(id(n)))
-}
-
-fn stmt(kind: StmtKind) -> Stmt {
-    Stmt::new(kind, TextRange::default())
+    assert_eq!(print_module(parse(&src).body()), want, "for {line}");
 }
 
 #[test]
@@ -117,7 +132,7 @@ fn conditional_expressions_and_walrus() {
         canonical(line);
     }
     let src = "def f():\n    if x := g():\n        pass\n    while (y := h()) > 0:\n        pass\n";
-    assert_eq!(print_module(&parse(src)), src);
+    assert_eq!(print_module(parse(src).body()), src);
 }
 
 #[test]
@@ -150,7 +165,7 @@ fn tuples_starred_and_displays() {
     ] {
         if line.starts_with("for") {
             let src = format!("def f():\n    {line}\n        pass\n");
-            assert_eq!(print_module(&parse(&src)), src);
+            assert_eq!(print_module(parse(&src).body()), src);
             continue;
         }
         canonical(line);
@@ -205,21 +220,21 @@ class P[T]:
 class Q:
     pass
 ";
-    assert_eq!(print_module(&parse(src)), src);
+    assert_eq!(print_module(parse(src).body()), src);
 }
 
 #[test]
 fn else_with_more_than_an_if_is_not_an_elif() {
     let src =
         "def f():\n    if a:\n        pass\n    else:\n        if b:\n            pass\n        x = 1\n";
-    assert_eq!(print_module(&parse(src)), src);
+    assert_eq!(print_module(parse(src).body()), src);
 }
 
 #[test]
 fn special_decorators_come_first() {
     let src = "@other\n@blue.metafunc\ndef f(m):\n    pass\n";
     let want = "@blue.metafunc\n@other\ndef f(m):\n    pass\n";
-    assert_eq!(print_module(&parse(src)), want);
+    assert_eq!(print_module(parse(src).body()), want);
 }
 
 #[test]
@@ -240,7 +255,7 @@ fn names_are_backquoted_when_they_must_be() {
     canonical("const `if` = 1");
     canonical("for `i$0` in x:\n        pass");
     let src = "import `a b`.c as `d$1`\nfrom `m[1]` import `x y` as `if`\n";
-    assert_eq!(print_module(&parse(src)), src);
+    assert_eq!(print_module(parse(src).body()), src);
 }
 
 #[test]
@@ -260,18 +275,15 @@ fn string_literals_read_back() {
         "'''",
         "a\\",
     ] {
-        let stmt = stmt(StmtKind::Expr(e(ExprKind::Str(s.to_owned()))));
-        let module = Module {
-            body: vec![stmt],
-            name_count: 0,
-        };
-        let text = print_module(&module);
+        let mut module = Module::new();
+        let lit = module.add_str(s);
+        let e = module.add_expr(ExprNode::Str(lit), R0);
+        let stmt = module.add_stmt(StmtNode::Expr(e), R0);
+        module.body = module.add_block([stmt]);
+        let text = print_module(module.body());
         let back = parse(&text);
-        match &back.body[0].kind {
-            StmtKind::Expr(Expr {
-                kind: ExprKind::Str(t),
-                ..
-            }) => assert_eq!(t, s, "{text}"),
+        match back.body().first().map(|s| s.kind()) {
+            Some(StmtKind::Expr(e)) => assert_eq!(e.kind(), ExprKind::Str(s), "{text}"),
             other => panic!("{other:?}"),
         }
     }
@@ -284,12 +296,12 @@ fn string_literals_read_back() {
 fn bytes_literals_read_back() {
     let all: Vec<u8> = (0..=255).collect();
     for b in [all.as_slice(), b"", b"it's", b"\"'"] {
-        let x = print_expr(&e(ExprKind::Bytes(b.to_vec())));
+        let x = printed(|m| {
+            let b = m.add_bytes(b);
+            lit(m, ExprNode::Bytes(b))
+        });
         let back = parse(&format!("x = {x}\n"));
-        match &back.body[0].kind {
-            StmtKind::Assign { value, .. } => assert_eq!(value.kind, ExprKind::Bytes(b.to_vec())),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(assigned(&back), ExprKind::Bytes(b));
     }
     canonical("x = b\"a\\x00\\xff'\"");
 }
@@ -306,92 +318,121 @@ fn float_literals() {
         (f64::MAX, "1.7976931348623157e+308"),
         (5e-324, "5e-324"),
     ] {
-        assert_eq!(print_expr(&e(ExprKind::Float(v))), text);
+        assert_eq!(printed(|m| lit(m, ExprNode::Float(v))), text);
         let back = parse(&format!("x = {text}\n"));
-        match &back.body[0].kind {
-            StmtKind::Assign { value, .. } => assert_eq!(value.kind, ExprKind::Float(v)),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(assigned(&back), ExprKind::Float(v));
     }
-    assert_eq!(print_expr(&e(ExprKind::Float(-1.5))), "-1.5");
-    assert_eq!(print_expr(&e(ExprKind::Float(f64::NEG_INFINITY))), "-1e999");
-    assert_eq!(print_expr(&e(ExprKind::Float(f64::NAN))), "1e999 - 1e999");
+    assert_eq!(printed(|m| lit(m, ExprNode::Float(-1.5))), "-1.5");
+    assert_eq!(printed(|m| lit(m, ExprNode::Float(f64::NEG_INFINITY))), "-1e999");
+    assert_eq!(printed(|m| lit(m, ExprNode::Float(f64::NAN))), "1e999 - 1e999");
     // A negative literal is a unary minus for the parser: parenthesize it.
-    let pow = |l: Expr, r: Expr| {
-        e(ExprKind::BinOp {
-            left: Box::new(l),
-            op: BinOp::Pow,
-            right: Box::new(r),
-        })
+    let pow = |m: &mut Module, left: ExprId, right: ExprId| {
+        lit(
+            m,
+            ExprNode::BinOp {
+                left,
+                op: BinOp::Pow,
+                right,
+            },
+        )
     };
     assert_eq!(
-        print_expr(&pow(e(ExprKind::Float(-2.0)), name("x"))),
+        printed(|m| {
+            let (l, r) = (lit(m, ExprNode::Float(-2.0)), name(m, "x"));
+            pow(m, l, r)
+        }),
         "(-2.0) ** x"
     );
-    assert_eq!(print_expr(&pow(name("x"), e(ExprKind::Float(-2.0)))), "x ** -2.0");
-    let attr = e(ExprKind::Attribute {
-        value: Box::new(e(ExprKind::Float(-2.0))),
-        attr: Box::new(id("a")),
+    assert_eq!(
+        printed(|m| {
+            let (l, r) = (name(m, "x"), lit(m, ExprNode::Float(-2.0)));
+            pow(m, l, r)
+        }),
+        "x ** -2.0"
+    );
+    let attr = printed(|m| {
+        let value = lit(m, ExprNode::Float(-2.0));
+        let attr = id(m, "a");
+        lit(m, ExprNode::Attribute { value, attr })
     });
-    assert_eq!(print_expr(&attr), "(-2.0).a");
-    let neg = e(ExprKind::UnaryOp {
-        op: UnaryOp::Neg,
-        operand: Box::new(e(ExprKind::Float(-2.0))),
+    assert_eq!(attr, "(-2.0).a");
+    let neg = printed(|m| {
+        let operand = lit(m, ExprNode::Float(-2.0));
+        lit(
+            m,
+            ExprNode::UnaryOp {
+                op: UnaryOp::Neg,
+                operand,
+            },
+        )
     });
-    assert_eq!(print_expr(&neg), "--2.0");
+    assert_eq!(neg, "--2.0");
     // NaN is a subtraction for the parser: parenthesized only where one is.
     assert_eq!(
-        print_expr(&pow(e(ExprKind::Float(f64::NAN)), name("x"))),
+        printed(|m| {
+            let (l, r) = (lit(m, ExprNode::Float(f64::NAN)), name(m, "x"));
+            pow(m, l, r)
+        }),
         "(1e999 - 1e999) ** x"
     );
-    let call = e(ExprKind::Call {
-        func: Box::new(name("f")),
-        args: Box::new([e(ExprKind::Float(f64::NAN))]),
+    let call = printed(|m| {
+        let func = name(m, "f");
+        let arg = lit(m, ExprNode::Float(f64::NAN));
+        let args = m.add_exprs([arg]);
+        lit(m, ExprNode::Call { func, args })
     });
-    assert_eq!(print_expr(&call), "f(1e999 - 1e999)");
+    assert_eq!(call, "f(1e999 - 1e999)");
     canonical("x = 1e+16 + 1.0 + 123456789.0");
 }
 
 #[test]
 fn walrus_and_starred_standing_alone() {
-    let walrus = e(ExprKind::Walrus {
-        target: Box::new(id("x")),
-        value: Box::new(name("y")),
+    let walrus = printed(|m| {
+        let target = id(m, "x");
+        let value = name(m, "y");
+        lit(m, ExprNode::Walrus { target, value })
     });
-    assert_eq!(print_expr(&walrus), "(x := y)");
+    assert_eq!(walrus, "(x := y)");
     canonical("(x := y)");
 }
 
 #[test]
 fn comments_and_empty_blocks() {
-    let f = FuncDef {
-        name: id("f"),
-        color: FuncColor::Red,
-        kind: FuncKind::Plain,
-        decorators: Vec::new(),
-        type_params: Some(Vec::new()),
-        params: Vec::new(),
-        return_type: None,
-        body: vec![stmt(StmtKind::Comment("only\n\ncomments\r\nhere\rtoo".into()))],
-        proto_range: TextRange::default(),
+    let mut m = Module::new();
+    let comment = |m: &mut Module, text: &str| {
+        let text = m.add_str(text);
+        m.add_stmt(StmtNode::Comment(text), R0)
     };
-    let g = FuncDef {
-        name: id("g"),
-        body: Vec::new(),
-        ..f.clone()
+    let def = |m: &mut Module, n: &str, body: Vec<crate::syntax::ast::StmtId>| {
+        let name = id(m, n);
+        let decorators = m.add_exprs([]);
+        let type_params = Some(m.add_idents([]));
+        let params = m.add_params([]);
+        let body = m.add_block(body);
+        let f = m.add_func(FuncNode {
+            name,
+            color: FuncColor::Red,
+            kind: FuncKind::Plain,
+            decorators,
+            type_params,
+            params,
+            return_type: None,
+            body,
+            proto_range: R0,
+        });
+        m.add_stmt(StmtNode::FuncDef(f), R0)
     };
-    let m = Module {
-        body: vec![
-            stmt(StmtKind::Comment("from f".into())),
-            stmt(StmtKind::FuncDef(std::rc::Rc::new(f))),
-            stmt(StmtKind::Comment("from g".into())),
-            stmt(StmtKind::Comment("".into())),
-            stmt(StmtKind::FuncDef(std::rc::Rc::new(g))),
-            stmt(StmtKind::Comment("the end".into())),
-        ],
-        name_count: 0,
-    };
-    let text = print_module(&m);
+    let only = comment(&mut m, "only\n\ncomments\r\nhere\rtoo");
+    let body = vec![
+        comment(&mut m, "from f"),
+        def(&mut m, "f", vec![only]),
+        comment(&mut m, "from g"),
+        comment(&mut m, ""),
+        def(&mut m, "g", Vec::new()),
+        comment(&mut m, "the end"),
+    ];
+    m.body = m.add_block(body);
+    let text = print_module(m.body());
     assert_eq!(
         text,
         "# from f\ndef f():\n    # only\n    #\n    # comments\n    # here\n    # too\n    pass\n\n\
@@ -402,8 +443,8 @@ fn comments_and_empty_blocks() {
 
 #[test]
 fn empty_module_prints_nothing() {
-    assert_eq!(print_module(&parse("")), "");
-    assert_eq!(print_module(&parse("x = 1\ny = 2\n")), "x = 1\ny = 2\n");
+    assert_eq!(print_module(parse("").body()), "");
+    assert_eq!(print_module(parse("x = 1\ny = 2\n").body()), "x = 1\ny = 2\n");
 }
 
 #[test]
@@ -411,5 +452,5 @@ fn deep_expressions_do_not_overflow() {
     // The deepest unary chain the parser accepts, on a test thread's stack.
     let src = format!("def f():\n    x = {}1\n", "-".repeat(990));
     let m = parse(&src);
-    assert_eq!(print_module(&m), src);
+    assert_eq!(print_module(m.body()), src);
 }

@@ -4,10 +4,10 @@
 //! redshifted (yet)`, as upstream.
 
 use crate::error::{ExcKind, SpyError};
-use crate::frames::doppler::{build, name_expr};
+use crate::frames::doppler::Shift;
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
-use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{ExprId, ExprNode, UnaryOp};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::Scalar;
 use crate::vm::types::{TypeId, TypeKind};
@@ -48,18 +48,19 @@ impl Interp<'_> {
     /// residual module of `f`'s module: its residual name there, or
     /// `m.name` for a definition of another user module `m` (which the
     /// residual module then imports: `import m`, spec §16.8).
-    pub(crate) fn global_ref(&self, f: &Frame, fqn: &str, range: TextRange) -> Eval<Expr> {
+    pub(crate) fn global_ref(&self, f: &Frame, fqn: &str, range: TextRange) -> Eval<ExprId> {
         let sh = f.shift()?;
         let here = self.modname(f);
         if !sh.read().full_fqn {
             if let Some((owner, rest)) = fqn.split_once("::") {
                 if owner != here && self.vm.module_named(owner).is_some() {
                     sh.state().user_imports.insert((here, owner.to_string()));
-                    return Ok(build::attribute(name_expr(owner, range), rest, range));
+                    let owner = sh.name(owner, range);
+                    return Ok(sh.attribute(owner, rest, range));
                 }
             }
         }
-        Ok(name_expr(&sh.global_name(&here, fqn), range))
+        Ok(sh.name(&sh.global_name(&here, fqn), range))
     }
 
     pub(crate) fn modname(&self, f: &Frame) -> String {
@@ -67,28 +68,31 @@ impl Interp<'_> {
     }
 
     /// The constant expression of blue value `v` of static type `ty`.
-    pub(crate) fn const_expr(&mut self, f: &Frame, v: &Value, ty: TypeId, range: TextRange) -> Eval<Expr> {
-        let lit = |k: ExprKind| Expr::new(k, range);
+    pub(crate) fn const_expr(&mut self, f: &Frame, v: &Value, ty: TypeId, range: TextRange) -> Eval<ExprId> {
+        let sh = f.shift()?;
+        let lit = |k: ExprNode| sh.expr(k, range);
         Ok(match v {
             // Planted bug (test-only): a blue -0.0 folds into 0.0.
             Value::Scalar(Scalar::F64(x))
                 if *x == 0.0 && x.is_sign_negative() && self.mutations.has(Mutation::NegZeroFolded) =>
             {
-                lit(ExprKind::Float(0.0))
+                lit(ExprNode::Float(0.0))
             }
-            Value::Scalar(s) => scalar_expr(*s, range),
-            Value::Str(s) => lit(ExprKind::Str(s.to_string())),
-            Value::Bytes(b) => lit(ExprKind::Bytes(b.to_vec())),
-            Value::None => lit(ExprKind::None),
+            Value::Scalar(s) => scalar_expr(&sh, *s, range),
+            Value::Str(s) => sh.str(s.as_str(), range),
+            Value::Bytes(b) => sh.bytes(b.as_bytes(), range),
+            Value::None => lit(ExprNode::None),
             // As a value (not an annotation), NoneType is spelled `NoneType`.
-            Value::Type(t) if *t == TypeId::NONE => name_expr("NoneType", range),
+            Value::Type(t) if *t == TypeId::NONE => sh.name("NoneType", range),
             Value::Type(t) => self.type_expr(f, *t, range)?,
             Value::Simd(v) => {
-                let args = v.lanes.iter().map(|l| scalar_expr(*l, range)).collect();
-                build::call(self.type_expr(f, v.ty, range)?, args, range)
+                let args = v.lanes.iter().map(|l| scalar_expr(&sh, *l, range)).collect();
+                let callee = self.type_expr(f, v.ty, range)?;
+                sh.call(callee, args, range)
             }
             Value::Ptr(p) if p.mem.is_none() => {
-                build::attribute(self.type_expr(f, p.ty, range)?, "NULL", range)
+                let t = self.type_expr(f, p.ty, range)?;
+                sh.attribute(t, "NULL", range)
             }
             Value::List(l) => {
                 // A list made at redshift time from blue values: a display
@@ -96,13 +100,15 @@ impl Interp<'_> {
                 let item_ty = self.vm.types.checked_list_item(l.ty)?;
                 let items = l.items.borrow().clone();
                 if items.is_empty() {
-                    build::call(self.type_expr(f, l.ty, range)?, Vec::new(), range)
+                    let t = self.type_expr(f, l.ty, range)?;
+                    sh.call(t, Vec::new(), range)
                 } else {
                     let mut elts = Vec::with_capacity(items.len());
                     for item in &items {
                         elts.push(self.const_expr(f, item, item_ty, range)?);
                     }
-                    lit(ExprKind::List(elts))
+                    let elts = sh.exprs(elts);
+                    lit(ExprNode::List(elts))
                 }
             }
             Value::Dict(d) => {
@@ -112,17 +118,22 @@ impl Interp<'_> {
                 let entries = d.entries();
                 match self.vm.types.dict_types(d.ty) {
                     Some((kt, vt)) if !entries.is_empty() => {
-                        let mut pairs = Vec::with_capacity(entries.len());
+                        let mut pairs = Vec::with_capacity(2 * entries.len());
                         for (k, v) in &entries {
-                            pairs.push((
-                                self.const_expr(f, k, kt, range)?,
-                                self.const_expr(f, v, vt, range)?,
-                            ));
+                            pairs.push(self.const_expr(f, k, kt, range)?);
+                            pairs.push(self.const_expr(f, v, vt, range)?);
                         }
-                        lit(ExprKind::Dict(pairs))
+                        let pairs = sh.exprs(pairs);
+                        lit(ExprNode::Dict(pairs))
                     }
-                    Some(_) => build::call(self.type_expr(f, d.ty, range)?, Vec::new(), range),
-                    None => lit(ExprKind::Dict(Vec::new())),
+                    Some(_) => {
+                        let t = self.type_expr(f, d.ty, range)?;
+                        sh.call(t, Vec::new(), range)
+                    }
+                    None => {
+                        let pairs = sh.exprs([]);
+                        lit(ExprNode::Dict(pairs))
+                    }
                 }
             }
             Value::Func(func) => {
@@ -130,7 +141,8 @@ impl Interp<'_> {
                 match self.vm.method_owner.get(&key).cloned() {
                     // Methods live in their struct: `P.norm`.
                     Some((owner, member)) => {
-                        build::attribute(self.type_expr(f, owner, range)?, &member, range)
+                        let t = self.type_expr(f, owner, range)?;
+                        sh.attribute(t, &member, range)
                     }
                     None => self.global_ref(f, &func.fqn, range)?,
                 }
@@ -154,11 +166,11 @@ impl Interp<'_> {
                         .is_some_and(|it| self.storable_in_static_tuple(it))
                 });
                 if t.ty == TypeId::INTERP_TUPLE && reads_as_static {
-                    f.shift()?
-                        .note_import(&self.modname(f), "__spy__", "interp_tuple");
-                    build::call(name_expr("interp_tuple", range), items, range)
+                    sh.note_import(&self.modname(f), "__spy__", "interp_tuple");
+                    let callee = sh.name("interp_tuple", range);
+                    sh.call(callee, items, range)
                 } else {
-                    lit(ExprKind::Tuple(items))
+                    sh.tuple(items, range)
                 }
             }
             Value::Struct(s) => {
@@ -168,22 +180,24 @@ impl Interp<'_> {
                     args.push(self.const_expr(f, fv, fd.ty, range)?);
                 }
                 let callee = self.type_expr(f, s.ty, range)?;
-                build::call(build::attribute(callee, "__make__", range), args, range)
+                let make = sh.attribute(callee, "__make__", range);
+                sh.call(make, args, range)
             }
-            Value::Range(r) => build::call(
-                name_expr("range", range),
-                vec![
-                    build::int(r.start.into(), range),
-                    build::int(r.stop.into(), range),
-                    build::int(r.step.into(), range),
-                ],
-                range,
-            ),
+            Value::Range(r) => {
+                let callee = sh.name("range", range);
+                let args = vec![
+                    sh.int(r.start.into(), range),
+                    sh.int(r.stop.into(), range),
+                    sh.int(r.step.into(), range),
+                ];
+                sh.call(callee, args, range)
+            }
             Value::Exception(e) => {
-                let msg = lit(ExprKind::Str(e.message.clone()));
-                build::call(name_expr(e.kind.name(), range), vec![msg], range)
+                let msg = sh.str(e.message.as_str(), range);
+                let callee = sh.name(e.kind.name(), range);
+                sh.call(callee, vec![msg], range)
             }
-            Value::Residual(e) => (**e).clone(),
+            Value::Residual(e) => *e,
             other => {
                 let what = format!("{} of type `{}`", self.short_repr(other), self.vm.types.name(ty));
                 return Err(self.cannot_redshift(f, what, range));
@@ -207,7 +221,8 @@ impl Interp<'_> {
     }
 
     /// The expression that denotes type `t` in residual code.
-    pub(crate) fn type_expr(&mut self, f: &Frame, t: TypeId, range: TextRange) -> Eval<Expr> {
+    pub(crate) fn type_expr(&mut self, f: &Frame, t: TypeId, range: TextRange) -> Eval<ExprId> {
+        let sh = f.shift()?;
         let kind = self.vm.types.kind(t).clone();
         Ok(match kind {
             TypeKind::Prim(_)
@@ -217,31 +232,30 @@ impl Interp<'_> {
             | TypeKind::Dynamic
             | TypeKind::Type
             | TypeKind::Range
-            | TypeKind::Exception => name_expr(self.vm.types.name(t), range),
-            TypeKind::NoneType => Expr::new(ExprKind::None, range),
+            | TypeKind::Exception => sh.name(self.vm.types.name(t), range),
+            TypeKind::NoneType => sh.expr(ExprNode::None, range),
             // no builtin name spells `types::NotImplementedType`; its one
             // value's static type does
             TypeKind::NotImplemented => {
-                f.shift()?.note_import(&self.modname(f), "__spy__", "STATIC_TYPE");
-                build::call(
-                    name_expr("STATIC_TYPE", range),
-                    vec![name_expr("NotImplemented", range)],
-                    range,
-                )
+                sh.note_import(&self.modname(f), "__spy__", "STATIC_TYPE");
+                let callee = sh.name("STATIC_TYPE", range);
+                let arg = sh.name("NotImplemented", range);
+                sh.call(callee, vec![arg], range)
             }
             // A red tuple holding types (made while shifting) is an interp
             // tuple at run time.
             TypeKind::Tuple(items) if items.iter().any(|t| !self.storable_in_static_tuple(*t)) => {
                 f.shift()?
                     .note_import(&self.modname(f), "__spy__", "interp_tuple");
-                name_expr("interp_tuple", range)
+                sh.name("interp_tuple", range)
             }
             TypeKind::Tuple(items) => {
                 let mut args = Vec::with_capacity(items.len());
                 for i in items {
                     args.push(self.type_expr(f, i, range)?);
                 }
-                build::subscript(name_expr("tuple", range), args, range)
+                let tuple = sh.name("tuple", range);
+                sh.subscript(tuple, args, range)
             }
             TypeKind::List(item) => {
                 let name = if self.vm.types.is_interp_list(t) {
@@ -251,7 +265,8 @@ impl Interp<'_> {
                     "list"
                 };
                 let item = self.type_expr(f, item, range)?;
-                build::subscript(name_expr(name, range), vec![item], range)
+                let generic = sh.name(name, range);
+                sh.subscript(generic, vec![item], range)
             }
             TypeKind::Dict { key, value, interp } => {
                 let name = if interp {
@@ -261,12 +276,13 @@ impl Interp<'_> {
                     "dict"
                 };
                 let args = vec![self.type_expr(f, key, range)?, self.type_expr(f, value, range)?];
-                build::subscript(name_expr(name, range), args, range)
+                let generic = sh.name(name, range);
+                sh.subscript(generic, args, range)
             }
             TypeKind::EmptyDict => {
                 f.shift()?
                     .note_import(&self.modname(f), "__spy__", "EmptyDictType");
-                name_expr("EmptyDictType", range)
+                sh.name("EmptyDictType", range)
             }
             TypeKind::Ptr { item, gc } | TypeKind::Ref { item, gc } => {
                 let name = match (self.vm.types.kind(t), gc) {
@@ -277,16 +293,15 @@ impl Interp<'_> {
                 };
                 f.shift()?.note_import(&self.modname(f), "unsafe", name);
                 let item = self.type_expr(f, item, range)?;
-                build::subscript(name_expr(name, range), vec![item], range)
+                let generic = sh.name(name, range);
+                sh.subscript(generic, vec![item], range)
             }
             TypeKind::Simd { lane, lanes } => {
-                f.shift()?.note_import(&self.modname(f), "simd", "SIMD");
-                let lane = name_expr(lane.name(), range);
-                build::subscript(
-                    name_expr("SIMD", range),
-                    vec![lane, build::int(lanes.into(), range)],
-                    range,
-                )
+                sh.note_import(&self.modname(f), "simd", "SIMD");
+                let lane = sh.name(lane.name(), range);
+                let n = sh.int(lanes.into(), range);
+                let simd = sh.name("SIMD", range);
+                sh.subscript(simd, vec![lane, n], range)
             }
             TypeKind::Struct { .. } => {
                 let fqn = self.vm.types.name(t).to_string();
@@ -295,19 +310,19 @@ impl Interp<'_> {
             TypeKind::InterpTuple => {
                 f.shift()?
                     .note_import(&self.modname(f), "__spy__", "interp_tuple");
-                name_expr("interp_tuple", range)
+                sh.name("interp_tuple", range)
             }
             TypeKind::MetaArg => {
                 f.shift()?.note_import(&self.modname(f), "operator", "MetaArg");
-                name_expr("MetaArg", range)
+                sh.name("MetaArg", range)
             }
             TypeKind::File => {
                 f.shift()?.note_import(&self.modname(f), "_file", "file");
-                name_expr("file", range)
+                sh.name("file", range)
             }
             TypeKind::RawBuffer => {
                 f.shift()?.note_import(&self.modname(f), "rawbuffer", "RawBuffer");
-                name_expr("RawBuffer", range)
+                sh.name("RawBuffer", range)
             }
             _ => {
                 let what = format!("type `{}`", self.vm.types.name(t));
@@ -316,30 +331,27 @@ impl Interp<'_> {
         })
     }
 
-    fn builtin_expr(&mut self, f: &Frame, b: Builtin, range: TextRange) -> Eval<Expr> {
+    fn builtin_expr(&mut self, f: &Frame, b: Builtin, range: TextRange) -> Eval<ExprId> {
         let sh = f.shift()?;
         let importer = self.modname(f);
         let imported = |_: &mut Self, module: &'static str, name: &'static str| {
             sh.note_import(&importer, module, name);
-            name_expr(name, range)
+            sh.name(name, range)
         };
         Ok(match b {
             Builtin::AllocOf { item, gc } => {
                 let name = if gc { "gc_alloc" } else { "raw_alloc" };
                 let callee = imported(self, "unsafe", name);
                 let item = self.type_expr(f, item, range)?;
-                build::subscript(callee, vec![item], range)
+                sh.subscript(callee, vec![item], range)
             }
             Builtin::PtrSimdLoadOf(simd) => {
                 let callee = imported(self, "simd", "ptr_simd_load");
                 let TypeKind::Simd { lane, lanes } = *self.vm.types.kind(simd) else {
                     return Err(crate::bug!("ptr_simd_load of a non-SIMD type"));
                 };
-                build::subscript(
-                    callee,
-                    vec![name_expr(lane.name(), range), build::int(lanes.into(), range)],
-                    range,
-                )
+                let args = vec![sh.name(lane.name(), range), sh.int(lanes.into(), range)];
+                sh.subscript(callee, args, range)
             }
             Builtin::PtrSimdStore => imported(self, "simd", "ptr_simd_store"),
             Builtin::Time => imported(self, "time", "time"),
@@ -347,8 +359,11 @@ impl Interp<'_> {
             Builtin::Math(m) => imported(self, "math", m.name()),
             Builtin::Mem(m) => imported(self, "unsafe", m.name()),
             Builtin::Div(d) => imported(self, "unsafe", d.name()),
+            Builtin::StructMake(t) => {
+                let t = self.type_expr(f, t, range)?;
+                sh.attribute(t, "__make__", range)
+            }
             Builtin::Rb(r) => imported(self, "rawbuffer", r.name()),
-            Builtin::StructMake(t) => build::attribute(self.type_expr(f, t, range)?, "__make__", range),
             Builtin::Module(m) => {
                 let what = format!("module `{}`", m.name());
                 return Err(self.cannot_redshift(f, what, range));
@@ -369,39 +384,43 @@ impl Interp<'_> {
             Builtin::SimdType => imported(self, "simd", "SIMD"),
             Builtin::PtrSimdLoad => imported(self, "simd", "ptr_simd_load"),
             Builtin::SimdWidthOf => imported(self, "simd", "simd_width_of"),
-            other => name_expr(other.name(), range),
+            other => sh.name(other.name(), range),
         })
     }
 }
 
 /// A scalar literal that reads back as the same value and type.
-fn scalar_expr(s: Scalar, range: TextRange) -> Expr {
-    let lit = |k: ExprKind| Expr::new(k, range);
-    let typed = |ty: &str, inner: Expr| build::call(name_expr(ty, range), vec![inner], range);
+fn scalar_expr(sh: &Shift, s: Scalar, range: TextRange) -> ExprId {
+    let lit = |k: ExprNode| sh.expr(k, range);
+    let typed = |ty: &str, inner: ExprId| {
+        let callee = sh.name(ty, range);
+        sh.call(callee, vec![inner], range)
+    };
     match s {
-        Scalar::I32(v) => build::int(v.into(), range),
-        Scalar::I8(v) => typed("i8", build::int(v.into(), range)),
-        Scalar::U8(v) => typed("u8", build::int(v.into(), range)),
-        Scalar::U32(v) => typed("u32", build::int(v.into(), range)),
-        Scalar::I64(v) => typed("i64", build::int(v, range)),
-        Scalar::U64(v) => typed("u64", lit(ExprKind::Int(v))),
-        Scalar::Bool(b) => lit(ExprKind::Bool(b)),
-        Scalar::F64(x) => float_expr(x, range),
+        Scalar::I32(v) => sh.int(v.into(), range),
+        Scalar::I8(v) => typed("i8", sh.int(v.into(), range)),
+        Scalar::U8(v) => typed("u8", sh.int(v.into(), range)),
+        Scalar::U32(v) => typed("u32", sh.int(v.into(), range)),
+        Scalar::I64(v) => typed("i64", sh.int(v, range)),
+        Scalar::U64(v) => typed("u64", lit(ExprNode::Int(v))),
+        Scalar::Bool(b) => lit(ExprNode::Bool(b)),
+        Scalar::F64(x) => float_expr(sh, x, range),
         // An f32 value converts exactly to f64 and back.
-        Scalar::F32(x) => typed("f32", float_expr(x as f64, range)),
+        Scalar::F32(x) => typed("f32", float_expr(sh, x as f64, range)),
     }
 }
 
-fn float_expr(x: f64, range: TextRange) -> Expr {
+fn float_expr(sh: &Shift, x: f64, range: TextRange) -> ExprId {
     if x.is_sign_negative() && !x.is_nan() {
-        Expr::new(
-            ExprKind::UnaryOp {
+        let operand = sh.expr(ExprNode::Float(-x), range);
+        sh.expr(
+            ExprNode::UnaryOp {
                 op: UnaryOp::Neg,
-                operand: Box::new(Expr::new(ExprKind::Float(-x), range)),
+                operand,
             },
             range,
         )
     } else {
-        Expr::new(ExprKind::Float(x), range)
+        sh.expr(ExprNode::Float(x), range)
     }
 }

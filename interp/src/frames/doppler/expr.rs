@@ -9,11 +9,13 @@ use std::rc::Rc;
 use crate::error::{ExcKind, SpyError};
 use crate::frames::call::Args;
 use crate::frames::dispatch::OpImpl;
-use crate::frames::doppler::{build, ident, is_runtime, name_expr, residual_local};
+use crate::frames::doppler::Shift;
+use crate::frames::doppler::{is_runtime, residual_local};
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::resolve::NameRef;
 use crate::source::TextRange;
-use crate::syntax::ast::{self, BinOp, CmpOp, Expr, ExprKind, Stmt, StmtKind};
+use crate::syntax::ast::ExprRef;
+use crate::syntax::ast::{self, BinOp, CmpOp, ExprId, ExprNode, StmtId, StmtNode};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops;
 use crate::vm::ops::signatures::{
@@ -30,11 +32,10 @@ pub(crate) enum BinSym {
 }
 
 impl BinSym {
-    pub(crate) fn node(self, l: Expr, r: Expr, range: TextRange) -> Expr {
-        let (left, right) = (Box::new(l), Box::new(r));
+    pub(crate) fn node(self, sh: &Shift, left: ExprId, right: ExprId, range: TextRange) -> ExprId {
         match self {
-            BinSym::Bin(op) => Expr::new(ExprKind::BinOp { left, op, right }, range),
-            BinSym::Cmp(op) => Expr::new(ExprKind::Compare { left, op, right }, range),
+            BinSym::Bin(op) => sh.expr(ExprNode::BinOp { left, op, right }, range),
+            BinSym::Cmp(op) => sh.expr(ExprNode::Compare { left, op, right }, range),
         }
     }
 }
@@ -81,7 +82,7 @@ impl Interp<'_> {
                         return Ok(());
                     }
                     sh.state().eq_methods.insert(ty, None);
-                    let operand = |name: &str| (Self::residual_value(ty, name_expr(name, range)), range);
+                    let operand = |name: &str| (Self::residual_value(ty, sh.name(name, range)), range);
                     let result = self.call_dunder(f, &eq, vec![operand("self"), operand("other")], range)?;
                     if result.ty != TypeId::BOOL {
                         let name = self.vm.types.name(result.ty).to_string();
@@ -129,20 +130,20 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let (le, re) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
-        Ok(Self::residual_value(ty, sym.node(le, re, range)))
+        Ok(Self::residual_value(ty, sym.node(&f.shift()?, le, re, range)))
     }
 
     /// A residual call `callee(args...)` of type `ty`.
     pub(crate) fn shift_call(
         &mut self,
         f: &Frame,
-        callee: Expr,
+        callee: ExprId,
         args: &[(Typed, TextRange)],
         ty: TypeId,
         range: TextRange,
     ) -> Eval<Typed> {
         let args = self.residuals(f, args)?;
-        Ok(Self::residual_value(ty, build::call(callee, args, range)))
+        Ok(Self::residual_value(ty, f.shift()?.call(callee, args, range)))
     }
 
     /// A call of red function `func` with arguments already bound to its
@@ -190,7 +191,7 @@ impl Interp<'_> {
         }
         let ret = self.return_type_for_call(f, func, range)?;
         let callee = self.const_expr(f, &Value::Func(func.clone()), func.ty, range)?;
-        Ok(Self::residual_value(ret, build::call(callee, args, range)))
+        Ok(Self::residual_value(ret, f.shift()?.call(callee, args, range)))
     }
 
     /// `print` and struct constructors while shifting (the builtins of the
@@ -251,7 +252,7 @@ impl Interp<'_> {
                 Ok(Typed {
                     color: crate::vm::value::Color::Red,
                     ty: a.ty,
-                    value: Value::Residual(std::rc::Rc::new(e)),
+                    value: Value::Residual(e),
                 })
             }),
             _ => return None,
@@ -303,7 +304,8 @@ impl Interp<'_> {
         for ((a, r), fd) in args.iter().zip(&fields) {
             converted.push((self.convert_to(f, a.clone(), fd.ty, *r, None)?, *r));
         }
-        let callee = build::attribute(self.type_expr(f, t, callee_range)?, "__make__", callee_range);
+        let ty_expr = self.type_expr(f, t, callee_range)?;
+        let callee = f.shift()?.attribute(ty_expr, "__make__", callee_range);
         let made = self.shift_call(f, callee, &converted, t, range);
         self.after_bindings_if_any(f, bindings, made, range)
     }
@@ -438,13 +440,17 @@ impl Interp<'_> {
                 if let Err(e) = self.emit_declaration(f, &name, v.ty, None, target.range) {
                     return Some(Err(e));
                 }
-                f.locals.borrow_mut()[slot as usize] = Some(residual_local(v.ty, &name, target.range));
+                let local = match f.shift() {
+                    Ok(sh) => residual_local(&sh, v.ty, &name, target.range),
+                    Err(e) => return Some(Err(e)),
+                };
+                f.locals.borrow_mut()[slot as usize] = Some(local);
                 (name, v.ty)
             }
             Some(local) => match &local.value {
-                Some(Value::Residual(e)) => match &e.kind {
-                    ExprKind::Name(id) => (id.name.to_string(), local.ty),
-                    _ => return None,
+                Some(Value::Residual(e)) => match f.shift().ok()?.name_of(*e) {
+                    Some(id) => (id.name.to_string(), local.ty),
+                    None => return None,
                 },
                 _ => return None,
             },
@@ -452,13 +458,8 @@ impl Interp<'_> {
         Some((|| {
             let v = self.convert_to(f, v, ty, range, None)?;
             let value = self.residual(f, &v, range)?;
-            let walrus = Expr::new(
-                ExprKind::Walrus {
-                    target: Box::new(ident(&name, target.range)),
-                    value: Box::new(value),
-                },
-                range,
-            );
+            let sh = f.shift()?;
+            let walrus = sh.walrus(sh.ident(&name, target.range), value, range);
             Ok(Self::residual_value(ty, walrus))
         })())
     }
@@ -477,24 +478,23 @@ impl Interp<'_> {
         if item_types.is_empty() {
             return self.emit_effect(f, t, range);
         }
-        let (first_base, base) = match &res.kind {
-            ExprKind::Name(_) => (res.clone(), res),
-            _ => {
+        let sh = f.shift()?;
+        let (first_base, base) = match sh.name_of(res) {
+            Some(_) => (res, res),
+            None => {
                 // Planted bug (test-only): the operand is evaluated once more.
                 if self.mutations.has(Mutation::SplatTwice) {
                     self.emit_effect(f, t, range)?;
                 }
-                let tmp = f.shift()?.temp_name("splat");
+                let tmp = sh.temp_name("splat");
                 self.emit_declaration(f, &tmp, t.ty, None, range)?;
-                (
-                    build::walrus(ident(&tmp, range), res, range),
-                    name_expr(&tmp, range),
-                )
+                (sh.walrus(sh.ident(&tmp, range), res, range), sh.name(&tmp, range))
             }
         };
         for (k, ty) in item_types.iter().enumerate() {
-            let base = if k == 0 { first_base.clone() } else { base.clone() };
-            let item = build::subscript(base, vec![build::int(k as i64, range)], range);
+            let base = if k == 0 { first_base } else { base };
+            let index = sh.int(k as i64, range);
+            let item = sh.subscript(base, vec![index], range);
             out.push((Self::residual_value(*ty, item), range));
         }
         Ok(())
@@ -506,8 +506,8 @@ impl Interp<'_> {
         &mut self,
         f: &mut Frame,
         cond: Typed,
-        body: &Expr,
-        orelse: &Expr,
+        body: &ExprRef<'_>,
+        orelse: &ExprRef<'_>,
         range: TextRange,
     ) -> Eval<Typed> {
         let b = self.eval_expr(f, body)?;
@@ -520,12 +520,12 @@ impl Interp<'_> {
             self.residual(f, &b, body.range)?,
             self.residual(f, &o, orelse.range)?,
         );
-        let node = ExprKind::IfExp {
-            test: Box::new(test),
-            body: Box::new(be),
-            orelse: Box::new(oe),
+        let node = ExprNode::IfExp {
+            test,
+            body: be,
+            orelse: oe,
         };
-        Ok(Self::residual_value(b.ty, Expr::new(node, range)))
+        Ok(Self::residual_value(b.ty, f.shift()?.expr(node, range)))
     }
 
     pub(crate) fn shift_boolop(
@@ -536,13 +536,9 @@ impl Interp<'_> {
         r: &Typed,
         range: TextRange,
     ) -> Eval<Typed> {
-        let (le, re) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
-        let node = ExprKind::BoolOp {
-            op,
-            left: Box::new(le),
-            right: Box::new(re),
-        };
-        Ok(Self::residual_value(TypeId::BOOL, Expr::new(node, range)))
+        let (left, right) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
+        let node = ExprNode::BoolOp { op, left, right };
+        Ok(Self::residual_value(TypeId::BOOL, f.shift()?.expr(node, range)))
     }
 
     pub(crate) fn shift_unary(
@@ -553,16 +549,10 @@ impl Interp<'_> {
         ty: TypeId,
         range: TextRange,
     ) -> Eval<Typed> {
-        let e = self.residual(f, v, range)?;
+        let operand = self.residual(f, v, range)?;
         Ok(Self::residual_value(
             ty,
-            Expr::new(
-                ExprKind::UnaryOp {
-                    op,
-                    operand: Box::new(e),
-                },
-                range,
-            ),
+            f.shift()?.expr(ExprNode::UnaryOp { op, operand }, range),
         ))
     }
 
@@ -576,7 +566,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let o = self.residual(f, obj, range)?;
-        Ok(Self::residual_value(ty, build::attribute(o, attr, range)))
+        Ok(Self::residual_value(ty, f.shift()?.attribute(o, attr, range)))
     }
 
     pub(crate) fn shift_subscript(
@@ -589,7 +579,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let o = self.residual(f, obj, range)?;
         let i = self.residuals(f, idx)?;
-        Ok(Self::residual_value(ty, build::subscript(o, i, range)))
+        Ok(Self::residual_value(ty, f.shift()?.subscript(o, i, range)))
     }
 
     pub(crate) fn shift_method_call(
@@ -602,34 +592,24 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let o = self.residual(f, obj, range)?;
-        self.shift_call(f, build::attribute(o, method, range), args, ty, range)
+        let callee = f.shift()?.attribute(o, method, range);
+        self.shift_call(f, callee, args, ty, range)
     }
 
-    /// Emit `target = value` for an attribute or item assignment.
-    pub(crate) fn shift_store(&mut self, f: &Frame, target: Expr, v: &Typed, range: TextRange) -> Eval<()> {
+    /// Emit `target = value` for an attribute or item assignment (`target`
+    /// a residual attribute or subscript).
+    pub(crate) fn shift_store(&mut self, f: &Frame, target: ExprId, v: &Typed, range: TextRange) -> Eval<()> {
         let value = self.residual(f, v, range)?;
-        let target = match target.kind {
-            ExprKind::Attribute { value: obj, attr } => ast::AssignTarget::Attribute {
-                value: obj,
-                attr: *attr,
-                range,
-            },
-            ExprKind::Subscript { value: obj, indices } => ast::AssignTarget::Subscript {
-                value: obj,
-                indices: indices.into_vec(),
-                range,
-            },
-            _ => return Err(crate::bug!("shift_store on a non-target")),
-        };
+        let sh = f.shift()?;
+        if !matches!(
+            sh.expr_node(target).node,
+            ExprNode::Attribute { .. } | ExprNode::Subscript { .. }
+        ) {
+            return Err(crate::bug!("shift_store on a non-target"));
+        }
         // The statement keeps the source statement's range (`f.current`),
         // where ASTFrame's traceback points for an error in it.
-        f.shift()?.emit(Stmt::new(
-            StmtKind::Assign {
-                target: Box::new(target),
-                value,
-            },
-            f.current,
-        ));
+        sh.emit(StmtNode::Assign { target, value }, f.current);
         Ok(())
     }
 }
@@ -707,15 +687,16 @@ impl Interp<'_> {
         // a slice of a `str` is a `str`, of a `list[T]` a `list[T]`
         let ty = obj.ty;
         let o = self.residual(f, obj, range)?;
-        let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
+        let mut parts: [Option<ExprId>; 3] = [None, None, None];
         for (slot, b) in parts.iter_mut().zip(bounds) {
             if let Some(b) = b {
-                *slot = Some(Box::new(self.residual(f, b, range)?));
+                *slot = Some(self.residual(f, b, range)?);
             }
         }
         let [lower, upper, step] = parts;
-        let slice = Expr::new(ExprKind::Slice { lower, upper, step }, range);
-        Ok(Self::residual_value(ty, build::subscript(o, vec![slice], range)))
+        let sh = f.shift()?;
+        let slice = sh.expr(ExprNode::Slice { lower, upper, step }, range);
+        Ok(Self::residual_value(ty, sh.subscript(o, vec![slice], range)))
     }
 
     /// `obj.attr = v` while shifting (pointers and references to structs).
@@ -730,7 +711,8 @@ impl Interp<'_> {
         let field = self.vm.types.mem_field(obj.ty, &attr.name)?.field;
         Some((|| {
             let v = self.convert_to(f, v, field, range, None)?;
-            let target = build::attribute(self.residual(f, obj, range)?, &attr.name, range);
+            let o = self.residual(f, obj, range)?;
+            let target = f.shift()?.attribute(o, &attr.name, range);
             self.shift_store(f, target, &v, range)
         })())
     }
@@ -750,7 +732,8 @@ impl Interp<'_> {
             self.convert_to(f, i.clone(), to, *r, None)?;
         }
         let v = self.convert_to(f, v, sig.result, range, None)?;
-        let target = build::subscript(self.residual(f, obj, range)?, self.residuals(f, idx)?, range);
+        let (o, i) = (self.residual(f, obj, range)?, self.residuals(f, idx)?);
+        let target = f.shift()?.subscript(o, i, range);
         self.shift_store(f, target, &v, range)
     }
 }
@@ -792,7 +775,7 @@ impl Interp<'_> {
         };
         if let Some(Value::Residual(resolved)) = call.as_ref().map(|c| &c.value) {
             let text = crate::frames::meta::call_text(f, range);
-            let resolved = crate::backend::print_expr(resolved);
+            let resolved = sh.with_residual(|m| crate::backend::print_expr(&m.expr(*resolved)));
             let at = f.file.location(range.start);
             self.note(
                 f,
@@ -848,73 +831,75 @@ impl Interp<'_> {
                 let name = sh.declare_residual_name(slot, &format!("{}$inl", p.name.name))?;
                 interp.emit_declaration(f, &name, spec.ty, None, range)?;
                 let value = interp.residual(f, arg, range)?;
-                elems.push(build::walrus(ident(&name, range), value, range));
-                Ok(residual_local(spec.ty, &name, range))
+                elems.push(sh.walrus(sh.ident(&name, range), value, range));
+                Ok(residual_local(&sh, spec.ty, &name, range))
             },
         )?;
         sh.push_block();
         let shifted = self
-            .exec_block(&mut frame, &code.def.body)
+            .exec_block(&mut frame, &code.body())
             .map_err(|e| crate::frames::add_trace(e, &frame));
         let body = sh.pop_block()?;
         sh.pop_inline_names();
         shifted?;
-        if splice && !is_expression_sequence(&body) {
+        if splice && !is_expression_sequence(&sh, &body) {
             return self.splice_inline_body(f, func, elems, body, range).map(Ok);
         }
         let mut result = None;
-        for s in body {
+        for id in body {
+            let s = sh.stmt_node(id);
             if result.is_some() {
                 return Ok(Err(("a statement after its `return`", s.range)));
             }
-            let what = stmt_what(&s.kind);
-            match s.kind {
-                StmtKind::VarDef(v) => {
-                    let Some(value) = v.value else {
+            match s.node {
+                StmtNode::VarDef {
+                    kind,
+                    name,
+                    annotation,
+                    value,
+                } => {
+                    let Some(value) = value else {
                         // a declaration the shifted body assigns later
                         // (`x: bool` before the `if` of a red `or`):
                         // declared in the caller, nothing to evaluate
-                        f.shift()?.emit(Stmt::new(StmtKind::VarDef(v), s.range));
+                        sh.emit_id(id);
                         continue;
                     };
-                    let decl = ast::VarDef {
-                        kind: None,
-                        name: v.name.clone(),
-                        annotation: v.annotation,
+                    let decl = StmtNode::VarDef {
+                        kind,
+                        name,
+                        annotation,
                         value: None,
                     };
-                    f.shift()?
-                        .emit(Stmt::new(StmtKind::VarDef(Box::new(decl)), s.range));
-                    elems.push(build::walrus(v.name, value, s.range));
+                    sh.emit(decl, s.range);
+                    elems.push(sh.walrus(name, value, s.range));
                 }
-                StmtKind::Assign { target, value } => match *target {
-                    ast::AssignTarget::Name(id) => elems.push(Expr::new(
-                        ExprKind::Walrus {
-                            target: Box::new(id),
-                            value: Box::new(value),
-                        },
-                        s.range,
-                    )),
-                    _ => return Ok(Err(("an assignment to an item or attribute", s.range))),
+                StmtNode::Assign { target, value } => match sh.name_of(target) {
+                    Some(target) => {
+                        let target = sh.with_ident(target);
+                        elems.push(sh.walrus(target, value, s.range));
+                    }
+                    None => return Ok(Err(("an assignment to an item or attribute", s.range))),
                 },
-                StmtKind::Expr(e) => elems.push(e),
-                StmtKind::Return(Some(e)) => result = Some(e),
-                StmtKind::Return(None) => result = Some(Expr::new(ExprKind::None, s.range)),
-                _ => return Ok(Err((what, s.range))),
+                StmtNode::Expr(e) => elems.push(e),
+                StmtNode::Return(Some(e)) => result = Some(e),
+                StmtNode::Return(None) => result = Some(sh.expr(ExprNode::None, s.range)),
+                other => return Ok(Err((stmt_what(&other), s.range))),
             }
         }
         // A `-> None` body without `return` gives None.
-        let result = result.unwrap_or_else(|| Expr::new(ExprKind::None, range));
+        let result = result.unwrap_or_else(|| sh.expr(ExprNode::None, range));
         let ret = self.return_type_for_call(f, func, range)?;
         if elems.is_empty() {
             return Ok(Ok(Self::residual_value(ret, result)));
         }
         let n = elems.len() as i64;
         elems.push(result);
-        let tuple = Expr::new(ExprKind::Tuple(elems), range);
+        let tuple = sh.tuple(elems, range);
+        let index = sh.int(n, range);
         Ok(Ok(Self::residual_value(
             ret,
-            build::subscript(tuple, vec![build::int(n, range)], range),
+            sh.subscript(tuple, vec![index], range),
         )))
     }
 }
@@ -928,24 +913,21 @@ impl Interp<'_> {
         &mut self,
         f: &Frame,
         func: &Rc<Function>,
-        params: Vec<Expr>,
-        body: Vec<Stmt>,
+        params: Vec<ExprId>,
+        body: Vec<StmtId>,
         range: TextRange,
     ) -> Eval<Typed> {
         let sh = f.shift()?;
         for p in params {
-            if let ExprKind::Walrus { target, value } = p.kind {
-                sh.emit(Stmt::new(
-                    StmtKind::Assign {
-                        target: Box::new(ast::AssignTarget::Name(*target)),
-                        value: *value,
-                    },
-                    p.range,
-                ));
+            let p = sh.expr_node(p);
+            if let ExprNode::Walrus { target, value } = p.node {
+                let ident = sh.with_residual(|m| m.ident(target).clone());
+                let target = sh.name_at(&ident, ident.range);
+                sh.emit(StmtNode::Assign { target, value }, p.range);
             }
         }
         let mut result = None;
-        for s in body {
+        for id in body {
             if result.is_some() {
                 return Err(SpyError::new(
                     ExcKind::Wip,
@@ -954,15 +936,16 @@ impl Interp<'_> {
                 .with_error(&f.file, range, "inlined here")
                 .into());
             }
-            match s.kind {
-                StmtKind::Return(Some(e)) => result = Some(e),
-                StmtKind::Return(None) => result = Some(Expr::new(ExprKind::None, s.range)),
-                _ => sh.emit(s),
+            let s = sh.stmt_node(id);
+            match s.node {
+                StmtNode::Return(Some(e)) => result = Some(e),
+                StmtNode::Return(None) => result = Some(sh.expr(ExprNode::None, s.range)),
+                _ => sh.emit_id(id),
             }
         }
         let ret = self.return_type_for_call(f, func, range)?;
         Ok(match result {
-            Some(e) if !matches!(e.kind, ExprKind::None) => Self::residual_value(ret, e),
+            Some(e) if !matches!(sh.expr_node(e).node, ExprNode::None) => Self::residual_value(ret, e),
             // `return None` / no `return`: the plain None (no residual
             // statement for it)
             _ => Typed::none(),
@@ -972,24 +955,24 @@ impl Interp<'_> {
 
 /// Whether a shifted inlined body fits one expression (declarations,
 /// assignments to names and expressions, then its `return`).
-fn is_expression_sequence(body: &[Stmt]) -> bool {
-    body.iter().all(|s| match &s.kind {
-        StmtKind::VarDef(v) => v.value.is_some(),
-        StmtKind::Assign { target, .. } => matches!(**target, ast::AssignTarget::Name(_)),
-        StmtKind::Expr(_) | StmtKind::Return(_) => true,
+fn is_expression_sequence(sh: &Shift, body: &[StmtId]) -> bool {
+    body.iter().all(|s| match sh.stmt_node(*s).node {
+        StmtNode::VarDef { value, .. } => value.is_some(),
+        StmtNode::Assign { target, .. } => sh.name_of(target).is_some(),
+        StmtNode::Expr(_) | StmtNode::Return(_) => true,
         _ => false,
     })
 }
 
 /// What a residual statement of an inlined body is, for the WIP message.
-fn stmt_what(k: &StmtKind) -> &'static str {
+fn stmt_what(k: &StmtNode) -> &'static str {
     match k {
-        StmtKind::If { .. } => "a red `if`",
-        StmtKind::While { .. } => "a `while` loop",
-        StmtKind::For { .. } => "a `for` loop",
-        StmtKind::Raise(_) => "a `raise`",
-        StmtKind::Assert { .. } => "an `assert`",
-        StmtKind::Break | StmtKind::Continue => "a `break` or `continue`",
+        StmtNode::If { .. } => "a red `if`",
+        StmtNode::While { .. } => "a `while` loop",
+        StmtNode::For { .. } => "a `for` loop",
+        StmtNode::Raise(_) => "a `raise`",
+        StmtNode::Assert { .. } => "an `assert`",
+        StmtNode::Break | StmtNode::Continue => "a `break` or `continue`",
         _ => "a statement",
     }
 }
@@ -1013,7 +996,10 @@ impl Interp<'_> {
             // the empty list `[]` becomes a fresh `list[T]`, `{}` a fresh
             // dict
             let callee = self.type_expr(f, to, range)?;
-            return Ok(Self::residual_value(to, build::call(callee, Vec::new(), range)));
+            return Ok(Self::residual_value(
+                to,
+                f.shift()?.call(callee, Vec::new(), range),
+            ));
         }
         let explicit = match (v.ty.as_prim(), to.as_prim()) {
             (Some(from), Some(into)) => ops::convert::explicit_convertible(into, from),
@@ -1031,14 +1017,14 @@ impl Interp<'_> {
             // itself: its `return x` stays the implicit conversion.
             if f.func
                 .as_ref()
-                .is_some_and(|func| *func.code.def.name.name == *name)
+                .is_some_and(|func| *func.code.def().name.name == *name)
             {
                 return Ok(Self::residual_value(to, e));
             }
             f.shift()?.state().conversions.insert(name.clone(), (v.ty, to));
-            name_expr(&name, range)
+            f.shift()?.name(&name, range)
         };
-        Ok(Self::residual_value(to, build::call(callee, vec![e], range)))
+        Ok(Self::residual_value(to, f.shift()?.call(callee, vec![e], range)))
     }
 }
 
@@ -1072,10 +1058,9 @@ impl Interp<'_> {
                 d.raisers
                     .insert(name.clone(), (crate::frames::doppler::Raised::of(&e), ty));
                 d.folded.push(self.folded_error(&e, f, Some(name.clone()), range));
-                Ok(Self::residual_value(
-                    ty,
-                    build::call(name_expr(&name, range), Vec::new(), range),
-                ))
+                drop(d);
+                let callee = sh.name(&name, range);
+                Ok(Self::residual_value(ty, sh.call(callee, Vec::new(), range)))
             }
             (other, _) => other,
         }

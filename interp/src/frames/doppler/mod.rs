@@ -5,6 +5,11 @@
 //! a run-time effect) builds residual code instead of executing. Blue
 //! values are computed as usual and become constants in the residual code.
 //!
+//! Residual code is built in one tree for the whole redshift (the
+//! residual module, `DopplerState::residual`): `Value::Residual` holds an
+//! expression of it, and the handle's builders (`Shift::call`,
+//! `Shift::name`...) add nodes to it.
+//!
 //! Shifting is a typed mode: a redshift in progress is a [`Shift`] handle
 //! (the shared [`DopplerState`]), and every shifting frame holds it
 //! (`Frame::shift`), so "this frame shifts" and "the redshift state exists"
@@ -34,7 +39,7 @@ use std::rc::Rc;
 use crate::error::Bug;
 use crate::frames::{Eval, Frame, Interp};
 use crate::source::TextRange;
-use crate::syntax::ast::{self, Expr, ExprKind, Identifier, NameId, Stmt, StmtKind};
+use crate::syntax::ast::{self, ExprId, ExprKind, ExprNode, IdentId, Identifier, NameId, StmtId, StmtNode};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Typed, Value};
@@ -71,7 +76,13 @@ struct Names {
 /// The state of a redshift in progress.
 pub struct DopplerState {
     pub error_mode: ErrorMode,
-    blocks: Vec<Vec<Stmt>>,
+    /// The residual code built so far (every residual module's).
+    pub residual: ast::Module,
+    /// The names of the residual code, once each (as the parser interns a
+    /// module's: a residual module has as many name occurrences as its
+    /// source).
+    residual_names: HashSet<ast::Name, foldhash::fast::RandomState>,
+    blocks: Vec<Vec<StmtId>>,
     names: Vec<Names>,
     /// `(importer, module, name)`: residual module `importer` must import
     /// `name` from builtin module `module`.
@@ -80,11 +91,8 @@ pub struct DopplerState {
     /// user module `module` (spelled `module.name`, spec §16.8).
     pub user_imports: BTreeSet<(String, String)>,
     next_temp: u32,
-    /// Residual `def`s of the functions shifted so far, by FQN (each in the
-    /// `Rc` the residual module keeps it in, so a table of thousands of
-    /// them is not thousands of inline `FuncDef`s with spare capacity:
-    /// issue 14 item 5).
-    pub shifted: HashMap<Rc<str>, Rc<ast::FuncDef>>,
+    /// Residual `def`s of the functions shifted so far, by FQN.
+    pub shifted: HashMap<Rc<str>, ast::FuncId>,
     /// The shifted functions, in the order they were shifted.
     pub order: Vec<Rc<crate::vm::value::Function>>,
     /// FQNs of the functions being shifted (on-demand shifting nests).
@@ -104,7 +112,7 @@ pub struct DopplerState {
     pub full_fqn: bool,
     /// Residual red `__eq__` methods of structs whose `__eq__` is a
     /// metafunc: the body `impl(self, other)` (None while it is resolved).
-    pub eq_methods: std::collections::BTreeMap<TypeId, Option<Expr>>,
+    pub eq_methods: std::collections::BTreeMap<TypeId, Option<ExprId>>,
     /// The blue calls being evaluated, innermost last (where a function
     /// made by blue code comes from). Recorded from module init on, only
     /// while redshifting.
@@ -159,7 +167,13 @@ impl Shift {
     /// shifted body opens its block before it runs, so a missing block is
     /// a broken invariant: a panic, which the engine's panic net reports as
     /// an internal error (never a dropped statement).
-    pub(crate) fn emit(&self, s: Stmt) {
+    pub(crate) fn emit(&self, node: StmtNode, range: TextRange) {
+        let s = self.stmt(node, range);
+        self.emit_id(s);
+    }
+
+    /// [`Shift::emit`] of a statement already built.
+    pub(crate) fn emit_id(&self, s: StmtId) {
         let mut state = self.state();
         state.emitted += 1;
         match state.blocks.last_mut() {
@@ -172,18 +186,12 @@ impl Shift {
         self.state().blocks.push(Vec::new());
     }
 
-    /// The residual block last opened, without the spare capacity it grew
-    /// with (a residual body lives as long as the residual module: a
-    /// one-statement `if` body would otherwise hold room for four, issue
-    /// 14 item 5).
-    pub(crate) fn pop_block(&self) -> Eval<Vec<Stmt>> {
-        let mut block = self
-            .state()
+    /// The statements of the residual block last opened.
+    pub(crate) fn pop_block(&self) -> Eval<Vec<StmtId>> {
+        self.state()
             .blocks
             .pop()
-            .ok_or_else(|| Bug::new("a residual block was closed that was never opened"))?;
-        block.shrink_to_fit();
-        Ok(block)
+            .ok_or_else(|| Bug::new("a residual block was closed that was never opened").into())
     }
 
     /// Number of statements in the current block (to undo a statement's
@@ -306,6 +314,151 @@ impl Shift {
     }
 }
 
+/// Building residual code.
+impl Shift {
+    /// Read the residual code built so far.
+    pub(crate) fn with_residual<R>(&self, f: impl FnOnce(&ast::Module) -> R) -> R {
+        f(&self.read().residual)
+    }
+
+    pub(crate) fn expr(&self, node: ExprNode, range: TextRange) -> ExprId {
+        self.state().residual.add_expr(node, range)
+    }
+
+    /// A residual expression as stored.
+    pub(crate) fn expr_node(&self, e: ExprId) -> ast::Expr {
+        self.read().residual.expr_node(e).clone()
+    }
+
+    pub(crate) fn stmt(&self, node: StmtNode, range: TextRange) -> StmtId {
+        self.state().residual.add_stmt(node, range)
+    }
+
+    /// A residual statement as stored.
+    pub(crate) fn stmt_node(&self, s: StmtId) -> ast::Stmt {
+        self.read().residual.stmt_node(s).clone()
+    }
+
+    /// The shared `Name` spelled `name`.
+    fn intern(state: &mut DopplerState, name: &str) -> ast::Name {
+        if let Some(n) = state.residual_names.get(name) {
+            return n.clone();
+        }
+        let n = ast::Name::from(name);
+        state.residual_names.insert(n.clone());
+        n
+    }
+
+    /// A residual identifier (its id a placeholder: the residual module is
+    /// printed and parsed again before it runs).
+    pub(crate) fn ident(&self, name: &str, range: TextRange) -> IdentId {
+        let mut state = self.state();
+        let name = Self::intern(&mut state, name);
+        state.residual.add_ident(Identifier {
+            name,
+            range,
+            id: NameId(0),
+        })
+    }
+
+    /// The residual name expression `name`.
+    pub(crate) fn name(&self, name: &str, range: TextRange) -> ExprId {
+        let mut state = self.state();
+        let name = Self::intern(&mut state, name);
+        state.residual.add_name(name, NameId(0), range)
+    }
+
+    /// The residual name expression of identifier `id`, at `range` (the
+    /// identifier keeps its own range).
+    pub(crate) fn name_at(&self, id: &Identifier, range: TextRange) -> ExprId {
+        let mut state = self.state();
+        if id.range == range {
+            return state.residual.add_name(id.name.clone(), id.id, range);
+        }
+        let ident = state.residual.add_ident(id.clone());
+        state.residual.add_expr(ExprNode::NameIn(ident), range)
+    }
+
+    pub(crate) fn exprs(&self, items: impl IntoIterator<Item = ExprId>) -> ast::ExprList {
+        self.state().residual.add_exprs(items)
+    }
+
+    pub(crate) fn block(&self, items: impl IntoIterator<Item = StmtId>) -> ast::Block {
+        self.state().residual.add_block(items)
+    }
+
+    pub(crate) fn bytes(&self, bytes: impl Into<Box<[u8]>>, range: TextRange) -> ExprId {
+        let mut state = self.state();
+        let b = state.residual.add_bytes(bytes);
+        state.residual.add_expr(ExprNode::Bytes(b), range)
+    }
+
+    pub(crate) fn str(&self, text: impl Into<Box<str>>, range: TextRange) -> ExprId {
+        let mut state = self.state();
+        let s = state.residual.add_str(text);
+        state.residual.add_expr(ExprNode::Str(s), range)
+    }
+
+    /// A residual comment statement.
+    pub(crate) fn comment(&self, text: impl Into<Box<str>>, range: TextRange) -> StmtId {
+        let mut state = self.state();
+        let s = state.residual.add_str(text);
+        state.residual.add_stmt(StmtNode::Comment(s), range)
+    }
+
+    pub(crate) fn call(&self, func: ExprId, args: Vec<ExprId>, range: TextRange) -> ExprId {
+        let args = self.exprs(args);
+        self.expr(ExprNode::Call { func, args }, range)
+    }
+
+    pub(crate) fn subscript(&self, value: ExprId, indices: Vec<ExprId>, range: TextRange) -> ExprId {
+        let indices = self.exprs(indices);
+        self.expr(ExprNode::Subscript { value, indices }, range)
+    }
+
+    pub(crate) fn attribute(&self, value: ExprId, attr: &str, range: TextRange) -> ExprId {
+        let attr = self.ident(attr, range);
+        self.expr(ExprNode::Attribute { value, attr }, range)
+    }
+
+    /// `target := value`.
+    pub(crate) fn walrus(&self, target: IdentId, value: ExprId, range: TextRange) -> ExprId {
+        self.expr(ExprNode::Walrus { target, value }, range)
+    }
+
+    /// An `i64` literal (a negative one as `-n`).
+    pub(crate) fn int(&self, v: i64, range: TextRange) -> ExprId {
+        let lit = self.expr(ExprNode::Int(v.unsigned_abs()), range);
+        if v < 0 {
+            self.expr(
+                ExprNode::UnaryOp {
+                    op: ast::UnaryOp::Neg,
+                    operand: lit,
+                },
+                range,
+            )
+        } else {
+            lit
+        }
+    }
+
+    /// `(items...)`.
+    pub(crate) fn tuple(&self, items: Vec<ExprId>, range: TextRange) -> ExprId {
+        let items = self.exprs(items);
+        self.expr(ExprNode::Tuple(items), range)
+    }
+
+    /// A residual identifier table entry for `id`.
+    pub(crate) fn with_ident(&self, id: Identifier) -> IdentId {
+        self.state().residual.add_ident(id)
+    }
+
+    /// The identifier of residual expression `e` when it is a name.
+    pub(crate) fn name_of(&self, e: ExprId) -> Option<Identifier> {
+        self.with_residual(|m| m.expr(e).name_ident())
+    }
+}
+
 impl Frame {
     /// The redshift this frame shifts for; a hook that builds residual code
     /// outside a shifting frame is an internal error.
@@ -325,6 +478,8 @@ impl DopplerState {
     pub fn new(error_mode: ErrorMode) -> DopplerState {
         DopplerState {
             error_mode,
+            residual: ast::Module::new(),
+            residual_names: HashSet::default(),
             blocks: Vec::new(),
             names: Vec::new(),
             imports: BTreeSet::new(),
@@ -413,66 +568,26 @@ impl Interp<'_> {
     }
 }
 
-thread_local! {
-    /// The names of the residual code being built, once each (as the
-    /// parser interns a module's: a residual module has as many name
-    /// occurrences as its source). Emptied when a redshift ends
-    /// ([`forget_residual_names`]): the nodes keep what they share.
-    static RESIDUAL_NAMES: RefCell<HashSet<ast::Name, foldhash::fast::RandomState>> =
-        RefCell::new(HashSet::default());
-}
-
-/// The shared `Name` spelled `name`.
-fn residual_name(name: &str) -> ast::Name {
-    RESIDUAL_NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if let Some(n) = names.get(name) {
-            return n.clone();
-        }
-        let n = ast::Name::from(name);
-        names.insert(n.clone());
-        n
-    })
-}
-
-/// Drop the interner's references after a redshift (the names stay alive
-/// in the nodes that use them).
-pub(crate) fn forget_residual_names() {
-    RESIDUAL_NAMES.with(|names| *names.borrow_mut() = HashSet::default());
-}
-
-pub(crate) fn ident(name: &str, range: TextRange) -> Identifier {
-    Identifier {
-        name: residual_name(name),
-        range,
-        id: NameId(0),
-    }
-}
-
-pub(crate) fn name_expr(name: &str, range: TextRange) -> Expr {
-    Expr::new(ExprKind::Name(ident(name, range)), range)
-}
-
 impl Interp<'_> {
-    /// A red value computed at run time by `e`.
-    pub(crate) fn residual_value(ty: TypeId, e: Expr) -> Typed {
+    /// A red value computed at run time by residual expression `e`.
+    pub(crate) fn residual_value(ty: TypeId, e: ExprId) -> Typed {
         Typed {
             color: Color::Red,
             ty,
-            value: Value::Residual(Rc::new(e)),
+            value: Value::Residual(e),
         }
     }
 
     /// The residual expression of `t`: its run-time expression, or the
     /// constant that spells its (blue) value.
-    pub(crate) fn residual(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<Expr> {
+    pub(crate) fn residual(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<ExprId> {
         match &t.value {
-            Value::Residual(e) => Ok((**e).clone()),
+            Value::Residual(e) => Ok(*e),
             v => self.const_expr(f, v, t.ty, range),
         }
     }
 
-    pub(crate) fn residuals(&mut self, f: &Frame, ts: &[(Typed, TextRange)]) -> Eval<Vec<Expr>> {
+    pub(crate) fn residuals(&mut self, f: &Frame, ts: &[(Typed, TextRange)]) -> Eval<Vec<ExprId>> {
         ts.iter().map(|(t, r)| self.residual(f, t, *r)).collect()
     }
 
@@ -482,7 +597,7 @@ impl Interp<'_> {
         f: &Frame,
         name: &str,
         ty: TypeId,
-        value: Option<Expr>,
+        value: Option<ExprId>,
         range: TextRange,
     ) -> Eval<()> {
         // The untyped empty list (dict) has no spelling: `l = []` declares it
@@ -494,13 +609,17 @@ impl Interp<'_> {
             (true, Some(_)) => None,
             _ => Some(self.type_expr(f, ty, range)?),
         };
-        let def = ast::VarDef {
-            kind: None,
-            name: ident(name, range),
-            annotation,
-            value,
-        };
-        f.shift()?.emit(Stmt::new(StmtKind::VarDef(Box::new(def)), range));
+        let sh = f.shift()?;
+        let name = sh.ident(name, range);
+        sh.emit(
+            StmtNode::VarDef {
+                kind: None,
+                name,
+                annotation,
+                value,
+            },
+            range,
+        );
         Ok(())
     }
 
@@ -508,17 +627,18 @@ impl Interp<'_> {
     /// and make it read that temporary: the bindings `t1 := a, t2 := b` let
     /// an operation use its operands in another order than the source
     /// evaluates them. See `after_bindings`.
-    pub(crate) fn bind_in_order(&mut self, f: &Frame, args: &mut [(Typed, TextRange)]) -> Eval<Vec<Expr>> {
+    pub(crate) fn bind_in_order(&mut self, f: &Frame, args: &mut [(Typed, TextRange)]) -> Eval<Vec<ExprId>> {
         let mut bindings = Vec::new();
         for (a, r) in args.iter_mut() {
             if !is_runtime(a) {
                 continue;
             }
             let value = self.residual(f, a, *r)?;
-            let tmp = f.shift()?.temp_name("arg");
+            let sh = f.shift()?;
+            let tmp = sh.temp_name("arg");
             self.emit_declaration(f, &tmp, a.ty, None, *r)?;
-            bindings.push(build::walrus(ident(&tmp, *r), value, *r));
-            *a = Self::residual_value(a.ty, name_expr(&tmp, *r));
+            bindings.push(sh.walrus(sh.ident(&tmp, *r), value, *r));
+            *a = Self::residual_value(a.ty, sh.name(&tmp, *r));
         }
         Ok(bindings)
     }
@@ -544,7 +664,7 @@ impl Interp<'_> {
         f: &Frame,
         args: &mut [(Typed, TextRange)],
         target: impl Fn(usize) -> Option<TypeId>,
-    ) -> Eval<Vec<Expr>> {
+    ) -> Eval<Vec<ExprId>> {
         let first_hook = args
             .iter()
             .enumerate()
@@ -559,7 +679,7 @@ impl Interp<'_> {
     pub(crate) fn after_bindings_if_any(
         &mut self,
         f: &Frame,
-        bindings: Vec<Expr>,
+        bindings: Vec<ExprId>,
         result: Eval<Typed>,
         range: TextRange,
     ) -> Eval<Typed> {
@@ -574,16 +694,18 @@ impl Interp<'_> {
     pub(crate) fn after_bindings(
         &mut self,
         f: &Frame,
-        mut bindings: Vec<Expr>,
+        mut bindings: Vec<ExprId>,
         result: &Typed,
         range: TextRange,
     ) -> Eval<Typed> {
         let n = bindings.len() as i64;
         bindings.push(self.residual(f, result, range)?);
-        let tuple = Expr::new(ExprKind::Tuple(bindings), range);
+        let sh = f.shift()?;
+        let tuple = sh.tuple(bindings, range);
+        let index = sh.int(n, range);
         Ok(Self::residual_value(
             result.ty,
-            build::subscript(tuple, vec![build::int(n, range)], range),
+            sh.subscript(tuple, vec![index], range),
         ))
     }
 
@@ -595,8 +717,11 @@ impl Interp<'_> {
         args: impl IntoIterator<Item = (&'a Typed, TextRange)>,
     ) -> Eval<bool> {
         for (a, r) in args {
-            if is_runtime(a) && has_effects(&self.residual(f, a, r)?) {
-                return Ok(true);
+            if is_runtime(a) {
+                let e = self.residual(f, a, r)?;
+                if has_effects(&f.shift()?, e) {
+                    return Ok(true);
+                }
             }
         }
         Ok(false)
@@ -611,7 +736,8 @@ impl Interp<'_> {
                     rec.foreign_notes.insert(range);
                 }
             }
-            sh.emit(Stmt::new(StmtKind::Comment(text()), range));
+            let comment = sh.comment(text(), range);
+            sh.emit_id(comment);
         }
         Ok(())
     }
@@ -620,8 +746,9 @@ impl Interp<'_> {
     /// operand whose value folded to a constant.
     pub(crate) fn emit_effect(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<()> {
         if let Value::Residual(e) = &t.value {
-            if has_effects(e) {
-                f.shift()?.emit(Stmt::new(StmtKind::Expr((**e).clone()), range));
+            let sh = f.shift()?;
+            if has_effects(&sh, *e) {
+                sh.emit(StmtNode::Expr(*e), range);
             }
         }
         Ok(())
@@ -636,80 +763,29 @@ pub(crate) fn is_runtime(t: &Typed) -> bool {
 }
 
 /// A red local known at run time by the residual name `name`.
-pub(crate) fn residual_local(ty: TypeId, name: &str, range: TextRange) -> crate::vm::value::Local {
+pub(crate) fn residual_local(
+    sh: &Shift,
+    ty: TypeId,
+    name: &str,
+    range: TextRange,
+) -> crate::vm::value::Local {
     crate::vm::value::Local {
         ty,
         color: Color::Red,
-        value: Some(Value::Residual(Rc::new(name_expr(name, range)))),
+        value: Some(Value::Residual(sh.name(name, range))),
     }
 }
 
-/// Whether evaluating `e` may have side effects (calls, assignments).
-pub(crate) fn has_effects(e: &Expr) -> bool {
-    let mut effects = false;
-    crate::syntax::walk::walk_expr(e, &mut |e| {
-        if matches!(e.kind, ExprKind::Call { .. } | ExprKind::Walrus { .. }) {
-            effects = true;
-        }
-    });
-    effects
-}
-
-/// Build `Expr` nodes for residual code.
-pub(crate) mod build {
-    use super::*;
-
-    pub fn call(func: Expr, args: Vec<Expr>, range: TextRange) -> Expr {
-        Expr::new(
-            ExprKind::Call {
-                func: Box::new(func),
-                args: args.into(),
-            },
-            range,
-        )
-    }
-
-    pub fn subscript(value: Expr, indices: Vec<Expr>, range: TextRange) -> Expr {
-        Expr::new(
-            ExprKind::Subscript {
-                value: Box::new(value),
-                indices: indices.into(),
-            },
-            range,
-        )
-    }
-
-    pub fn attribute(value: Expr, attr: &str, range: TextRange) -> Expr {
-        Expr::new(
-            ExprKind::Attribute {
-                value: Box::new(value),
-                attr: Box::new(ident(attr, range)),
-            },
-            range,
-        )
-    }
-
-    pub fn walrus(target: Identifier, value: Expr, range: TextRange) -> Expr {
-        Expr::new(
-            ExprKind::Walrus {
-                target: Box::new(target),
-                value: Box::new(value),
-            },
-            range,
-        )
-    }
-
-    pub fn int(v: i64, range: TextRange) -> Expr {
-        if v < 0 {
-            Expr::new(
-                ExprKind::UnaryOp {
-                    op: ast::UnaryOp::Neg,
-                    operand: Box::new(Expr::new(ExprKind::Int(v.unsigned_abs()), range)),
-                },
-                range,
-            )
-        } else {
-            Expr::new(ExprKind::Int(v as u64), range)
-        }
-    }
+/// Whether evaluating residual expression `e` may have side effects
+/// (calls, assignments).
+pub(crate) fn has_effects(sh: &Shift, e: ExprId) -> bool {
+    sh.with_residual(|m| {
+        let mut effects = false;
+        crate::syntax::walk::walk_expr(m.expr(e), &mut |e| {
+            if matches!(e.kind(), ExprKind::Call { .. } | ExprKind::Walrus { .. }) {
+                effects = true;
+            }
+        });
+        effects
+    })
 }

@@ -6,17 +6,18 @@
 //! `raise`, expression statements) are emitted instead of performed.
 
 use crate::error::{ExcKind, Failure, SpyError};
-use crate::frames::doppler::{build, ident, is_runtime, name_expr};
+use crate::frames::doppler::is_runtime;
 use crate::frames::{Eval, Flow, Frame, Interp};
 use crate::resolve::NameRef;
-use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use crate::syntax::ast::{self, ExprNode, StmtId, StmtKind, StmtNode};
+use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Local, Typed, Value};
 
 impl Interp<'_> {
     /// Shift `body` into a new residual block (its control-flow outcome is
     /// abstract, hence dropped).
-    pub(crate) fn shift_block(&mut self, f: &mut Frame, body: &[Stmt]) -> Eval<Vec<Stmt>> {
+    pub(crate) fn shift_block(&mut self, f: &mut Frame, body: &Stmts<'_>) -> Eval<Vec<StmtId>> {
         f.shift()?.push_block();
         let result = self.exec_block(f, body);
         let block = f.shift()?.pop_block()?;
@@ -26,17 +27,19 @@ impl Interp<'_> {
 
     /// In lazy error mode, a statement whose redshift fails becomes a
     /// `raise` of that error (its partial residual output is dropped).
-    pub(crate) fn shift_stmt_lazily(&mut self, f: &mut Frame, s: &Stmt) -> Eval<Flow> {
+    pub(crate) fn shift_stmt_lazily(&mut self, f: &mut Frame, s: &StmtRef<'_>) -> Eval<Flow> {
         let mark = f.shift()?.block_len();
         match self.exec_stmt(f, s) {
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 f.shift()?.deferred(&e);
                 f.shift()?.truncate_block(mark);
                 let folded = self.folded_error(&e, f, None, s.range);
-                f.shift()?.state().folded.push(folded);
-                let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
-                let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
-                f.shift()?.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+                let sh = f.shift()?;
+                sh.state().folded.push(folded);
+                let msg = sh.str(e.message.as_str(), s.range);
+                let callee = sh.name(e.kind.name(), s.range);
+                let exc = sh.call(callee, vec![msg], s.range);
+                sh.emit(StmtNode::Raise(exc), s.range);
                 Ok(Flow::Return(Typed::none()))
             }
             other => other,
@@ -46,8 +49,8 @@ impl Interp<'_> {
     /// Statements whose shifting differs from their execution; `None` for
     /// the others (declarations, assignments, imports), which run the
     /// ordinary rules.
-    pub(crate) fn shift_stmt(&mut self, f: &mut Frame, s: &Stmt) -> Option<Eval<Flow>> {
-        Some(match &s.kind {
+    pub(crate) fn shift_stmt(&mut self, f: &mut Frame, s: &StmtRef<'_>) -> Option<Eval<Flow>> {
+        Some(match &s.kind() {
             StmtKind::FuncDef(_) | StmtKind::ClassDef(_) => Err(SpyError::new(
                 ExcKind::Wip,
                 "a `def` or `class` inside a red function cannot be redshifted yet",
@@ -59,20 +62,20 @@ impl Interp<'_> {
             StmtKind::For { target, iter, body } => self.shift_for(f, s, target, iter, body),
             StmtKind::Return(value) => self.shift_return(f, s, value.as_ref()),
             StmtKind::Raise(e) => self.shift_raise(f, s, e),
-            StmtKind::Assert { test, msg } => self.shift_assert(f, s, test, msg.as_deref()),
+            StmtKind::Assert { test, msg } => self.shift_assert(f, s, test, msg.as_ref()),
             StmtKind::Expr(e) => self.eval_expr(f, e).and_then(|v| {
                 if is_runtime(&v) {
                     let res = self.residual(f, &v, e.range)?;
-                    f.shift()?.emit(Stmt::new(StmtKind::Expr(res), s.range));
+                    f.shift()?.emit(StmtNode::Expr(res), s.range);
                 }
                 Ok(Flow::Normal)
             }),
             StmtKind::Break => f.shift().map(|sh| {
-                sh.emit(s.clone());
+                sh.emit(StmtNode::Break, s.range);
                 Flow::Break
             }),
             StmtKind::Continue => f.shift().map(|sh| {
-                sh.emit(s.clone());
+                sh.emit(StmtNode::Continue, s.range);
                 Flow::Continue
             }),
             _ => return None,
@@ -82,10 +85,10 @@ impl Interp<'_> {
     fn shift_if(
         &mut self,
         f: &mut Frame,
-        s: &Stmt,
-        test: &Expr,
-        body: &[Stmt],
-        orelse: &[Stmt],
+        s: &StmtRef<'_>,
+        test: &ExprRef<'_>,
+        body: &Stmts<'_>,
+        orelse: &Stmts<'_>,
     ) -> Eval<Flow> {
         let cond = self.eval_condition(f, test)?;
         if !is_runtime(&cond) {
@@ -100,18 +103,20 @@ impl Interp<'_> {
         let test = self.residual(f, &cond, test.range)?;
         let body = self.shift_block(f, body)?;
         let orelse = self.shift_block(f, orelse)?;
-        f.shift()?.emit(Stmt::new(
-            StmtKind::If {
-                test: Box::new(test),
-                body: non_empty(body, s),
-                orelse,
-            },
-            s.range,
-        ));
+        let sh = f.shift()?;
+        let body = non_empty(&sh, body, s);
+        let orelse = sh.block(orelse);
+        sh.emit(StmtNode::If { test, body, orelse }, s.range);
         Ok(Flow::Normal)
     }
 
-    fn shift_while(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, body: &[Stmt]) -> Eval<Flow> {
+    fn shift_while(
+        &mut self,
+        f: &mut Frame,
+        s: &StmtRef<'_>,
+        test: &ExprRef<'_>,
+        body: &Stmts<'_>,
+    ) -> Eval<Flow> {
         // Where ASTFrame's frame is while it evaluates the test.
         f.current = test.range;
         let cond = self.eval_condition(f, test)?;
@@ -120,26 +125,22 @@ impl Interp<'_> {
         }
         let test = self.residual(f, &cond, test.range)?;
         let body = self.shift_block(f, body)?;
-        f.shift()?.emit(Stmt::new(
-            StmtKind::While {
-                test: Box::new(test),
-                body: non_empty(body, s),
-            },
-            s.range,
-        ));
+        let sh = f.shift()?;
+        let body = non_empty(&sh, body, s);
+        sh.emit(StmtNode::While { test, body }, s.range);
         Ok(Flow::Normal)
     }
 
     fn shift_for(
         &mut self,
         f: &mut Frame,
-        s: &Stmt,
+        s: &StmtRef<'_>,
         target: &ast::Identifier,
-        iter: &Expr,
-        body: &[Stmt],
+        iter: &ExprRef<'_>,
+        body: &Stmts<'_>,
     ) -> Eval<Flow> {
         if let Some(n_expr) = self.unroll_range_arg(f, iter)? {
-            return self.exec_unrolled_for(f, target, n_expr, body);
+            return self.exec_unrolled_for(f, target, &n_expr, body);
         }
         let it = self.eval_expr(f, iter)?;
         if self.has_iteration_protocol(it.ty) {
@@ -156,45 +157,56 @@ impl Interp<'_> {
         let NameRef::Local(slot) = f.res.name(target.id) else {
             return Err(crate::bug!("for target `{}` is not a local", target.name));
         };
-        let name = f.shift()?.declare_residual_name(slot, &target.name)?;
+        let sh = f.shift()?;
+        let name = sh.declare_residual_name(slot, &target.name)?;
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty: item_ty,
             color: Color::Red,
-            value: Some(Value::Residual(std::rc::Rc::new(name_expr(&name, target.range)))),
+            value: Some(Value::Residual(sh.name(&name, target.range))),
         });
         let iter_res = self.residual(f, &it, iter.range)?;
         let body = self.shift_block(f, body)?;
-        f.shift()?.emit(Stmt::new(
-            StmtKind::For {
-                target: ident(&name, target.range),
-                iter: Box::new(iter_res),
-                body: non_empty(body, s),
+        let body = non_empty(&sh, body, s);
+        let target = sh.ident(&name, target.range);
+        sh.emit(
+            StmtNode::For {
+                target,
+                iter: iter_res,
+                body,
             },
             s.range,
-        ));
+        );
         Ok(Flow::Normal)
     }
 
-    fn shift_return(&mut self, f: &mut Frame, s: &Stmt, value: Option<&Expr>) -> Eval<Flow> {
+    fn shift_return(&mut self, f: &mut Frame, s: &StmtRef<'_>, value: Option<&ExprRef<'_>>) -> Eval<Flow> {
         let flow = self.exec_return(f, s, value)?;
         if let Flow::Return(v) = &flow {
             let range = value.map_or(s.range, |e| e.range);
             let res = self.residual(f, v, range)?;
-            f.shift()?.emit(Stmt::new(StmtKind::Return(Some(res)), s.range));
+            f.shift()?.emit(StmtNode::Return(Some(res)), s.range);
         }
         Ok(flow)
     }
 
-    fn shift_raise(&mut self, f: &mut Frame, s: &Stmt, e: &Expr) -> Eval<Flow> {
+    fn shift_raise(&mut self, f: &mut Frame, s: &StmtRef<'_>, e: &ExprRef<'_>) -> Eval<Flow> {
         let v = self.eval_expr(f, e)?;
         let (kind, message) = self.raised_exception(f, &v, e)?;
-        let msg = Expr::new(ExprKind::Str(message), s.range);
-        let exc = build::call(name_expr(kind.name(), e.range), vec![msg], e.range);
-        f.shift()?.emit(Stmt::new(StmtKind::Raise(exc), s.range));
+        let sh = f.shift()?;
+        let msg = sh.str(message, s.range);
+        let callee = sh.name(kind.name(), e.range);
+        let exc = sh.call(callee, vec![msg], e.range);
+        sh.emit(StmtNode::Raise(exc), s.range);
         Ok(Flow::Return(Typed::none()))
     }
 
-    fn shift_assert(&mut self, f: &mut Frame, s: &Stmt, test: &Expr, msg: Option<&Expr>) -> Eval<Flow> {
+    fn shift_assert(
+        &mut self,
+        f: &mut Frame,
+        s: &StmtRef<'_>,
+        test: &ExprRef<'_>,
+        msg: Option<&ExprRef<'_>>,
+    ) -> Eval<Flow> {
         let cond = self.eval_condition(f, test)?;
         if !is_runtime(&cond) && cond.value.as_bool() == Some(true) {
             // Blue and true: nothing to check at run time.
@@ -229,35 +241,32 @@ impl Interp<'_> {
                 }
             }
         };
+        let sh = f.shift()?;
         match message {
-            Ok(msg) => f.shift()?.emit(Stmt::new(
-                StmtKind::Assert {
-                    test: test_res,
-                    msg: msg.map(Box::new),
-                },
-                s.range,
-            )),
+            Ok(msg) => sh.emit(StmtNode::Assert { test: test_res, msg }, s.range),
             Err(Failure::Raise(e)) if raisable(e.kind) => {
                 let folded = self.folded_error(&e, f, None, s.range);
-                f.shift()?.state().folded.push(folded);
-                let not = Expr::new(
-                    ExprKind::UnaryOp {
+                sh.state().folded.push(folded);
+                let not = sh.expr(
+                    ExprNode::UnaryOp {
                         op: ast::UnaryOp::Not,
-                        operand: Box::new(test_res),
+                        operand: test_res,
                     },
                     test.range,
                 );
-                let msg = Expr::new(ExprKind::Str(e.message.clone()), s.range);
-                let exc = build::call(name_expr(e.kind.name(), s.range), vec![msg], s.range);
-                let raise = Stmt::new(StmtKind::Raise(exc), s.range);
-                f.shift()?.emit(Stmt::new(
-                    StmtKind::If {
-                        test: Box::new(not),
-                        body: vec![raise],
-                        orelse: Vec::new(),
+                let msg = sh.str(e.message.as_str(), s.range);
+                let callee = sh.name(e.kind.name(), s.range);
+                let exc = sh.call(callee, vec![msg], s.range);
+                let raise = sh.stmt(StmtNode::Raise(exc), s.range);
+                let body = sh.block([raise]);
+                sh.emit(
+                    StmtNode::If {
+                        test: not,
+                        body,
+                        orelse: ast::Block::EMPTY,
                     },
                     s.range,
-                ));
+                );
             }
             Err(e) => return Err(e),
         }
@@ -271,9 +280,9 @@ fn raisable(kind: ExcKind) -> bool {
 }
 
 /// A residual block must have at least one statement.
-fn non_empty(mut body: Vec<Stmt>, s: &Stmt) -> Vec<Stmt> {
+fn non_empty(sh: &crate::frames::doppler::Shift, mut body: Vec<StmtId>, s: &StmtRef<'_>) -> ast::Block {
     if body.is_empty() {
-        body.push(Stmt::new(StmtKind::Pass, s.range));
+        body.push(sh.stmt(StmtNode::Pass, s.range));
     }
-    body
+    sh.block(body)
 }

@@ -5,27 +5,8 @@
 //! division in the loop: `opt/modulo.rs`), and the jit prints the
 //! interpreter's total.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 mod common;
-use common::{bench_program, binary};
-
-fn run(args: &[&str], file: &PathBuf) -> String {
-    let out = Command::new(binary())
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("spawn spy-interp");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
+use common::{bench_program, run};
 
 #[test]
 fn vectorize_set_up_loop_divides_without_idiv() {

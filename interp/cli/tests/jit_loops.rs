@@ -5,27 +5,8 @@
 //! no sign extension of its i32 counters and tests `k < n - 2` directly;
 //! every engine prints the same result.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 mod common;
-use common::{bench_program, binary};
-
-fn run(args: &[&str], file: &PathBuf) -> String {
-    let out = Command::new(binary())
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("spawn spy-interp");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
+use common::{bench_program, run};
 
 /// The instructions (mnemonic and operands) of one function's machine code.
 fn code_of<'a>(listing: &'a str, function: &str) -> Vec<&'a str> {

@@ -221,6 +221,50 @@ where
     })
 }
 
+/// [`inline`] without another thread: `serve` runs on the calling thread,
+/// on a stack of `max_depth`'s size mapped for it with guard pages and
+/// switched to there (`stacker::grow`), with the guard armed, and every
+/// [`run`] made directly by `serve` runs in place. For a process that runs
+/// one program (`spy-interp execute`): no thread is started, handed the
+/// work and woken back, and the allocator keeps one heap instead of a
+/// second one for the evaluator thread (jit/BENCH-LOG.md "Start-up, third
+/// pass"). If that much address space cannot be mapped, `serve` runs on
+/// `BASE_BYTES` (as [`start`]'s fallback).
+pub fn run_here<T, F>(max_depth: u32, serve: F) -> Result<T, RunError>
+where
+    F: FnOnce() -> T,
+{
+    let wanted = stack_bytes(max_depth);
+    let saved = (FLOOR.with(Cell::get), INLINE.with(Cell::get));
+    /// `serve` on a mapped stack of `size` bytes; `Err` if it could not be
+    /// mapped (stacker panics then, before switching; `serve` is kept).
+    fn on<T>(
+        size: usize,
+        serve: &mut Option<impl FnOnce() -> T>,
+    ) -> std::thread::Result<std::thread::Result<T>> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            stacker::grow(size, || {
+                arm(size);
+                INLINE.with(|i| i.set(size));
+                let serve = serve.take().expect("run once");
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(serve))
+            })
+        }))
+    }
+    let mut serve = Some(serve);
+    let r = match on(wanted, &mut serve) {
+        Err(_) if wanted > BASE_BYTES && serve.is_some() => on(BASE_BYTES, &mut serve),
+        r => r,
+    };
+    FLOOR.with(|f| f.set(saved.0));
+    INLINE.with(|i| i.set(saved.1));
+    match r {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(p)) => Err(RunError::Panic(panic_text(&*p))),
+        Err(p) => Err(RunError::Spawn(std::io::Error::other(panic_text(&*p)))),
+    }
+}
+
 thread_local! {
     /// On an evaluator thread of this many bytes, `run` runs in place (see
     /// [`inline`]); 0 elsewhere.

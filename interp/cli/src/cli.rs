@@ -174,7 +174,12 @@ fn parse_memory(text: &str) -> Result<u64, String> {
     }
 }
 
+// `defer`: a subcommand's arguments are built only when it is the one
+// invoked (or its help is shown): clap otherwise builds every
+// subcommand's arguments at each start, ~40 % of the allocations of a
+// two-line `execute` (jit/BENCH-LOG.md "Start-up, third pass").
 #[derive(Subcommand)]
+#[command(defer = true)]
 enum Command {
     /// Run `main()` of FILE. stdout is the program's output; errors go to
     /// stderr; the exit code is main's i32 result (0 for None, 1 on error).
@@ -333,7 +338,9 @@ enum Command {
     FuzzWorker,
 }
 
-/// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`).
+// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`). Not a
+// doc comment: clap would take it for the subcommand's about text, which
+// the deferred `Fuzz` variant's own must stay.
 #[derive(clap::Args, Clone, Debug)]
 struct FuzzArgs {
     /// Stop after N seconds (default 10 when --cases is not given); a

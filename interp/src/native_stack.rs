@@ -1,7 +1,8 @@
-//! The evaluator's native stack: how large the thread that runs a program
-//! gets for a given call-depth limit, and the guard that turns running
-//! short of it into a `RecursionError` instead of a native stack overflow
-//! (which aborts the process).
+//! The evaluator's native stack: how large the stack that runs a program
+//! gets for a given call-depth limit (an evaluator thread's, or one mapped
+//! and switched to on the calling thread by [`run_here`]), and the guard
+//! that turns running short of it into a `RecursionError` instead of a
+//! native stack overflow (which aborts the process).
 //!
 //! ASTFrame is a tree walker: each SPy call costs native stack (measured
 //! with simple recursion `return f(n - 1) + 1`, 1 GiB holds about 42,000
@@ -323,6 +324,30 @@ mod tests {
         let reached = run(0, || dive(0)).expect("the thread runs");
         // 4 KiB frames: about (BASE_BYTES - GUARD_BYTES) / 4 KiB of them.
         assert!(reached > 100_000, "{reached}");
+    }
+
+    /// `run_here` stays on the calling thread, with the guard armed on the
+    /// stack it switched to; a `run` inside it runs in place; afterwards
+    /// the thread has no guard again.
+    #[test]
+    fn run_here_runs_on_this_thread_with_the_guard() {
+        fn dive(n: u64) -> u64 {
+            if exhausted() {
+                return n;
+            }
+            let pad = std::hint::black_box([0u8; 4096]);
+            dive(n + 1) + u64::from(pad[0])
+        }
+        let me = std::thread::current().id();
+        let (here, nested, reached) = run_here(0, || {
+            let nested = run(0, || std::thread::current().id()).expect("runs in place");
+            (std::thread::current().id(), nested, dive(0))
+        })
+        .expect("the stack is mapped");
+        assert_eq!(here, me);
+        assert_eq!(nested, me);
+        assert!(reached > 100_000, "{reached}");
+        assert!(!exhausted());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! | `source`    | source files, byte ranges, line:col                         | lexical      |
 //! | `error`     | `SpyError` / `Bug` / `HostError`, the three error channels   | errors |
 //! | `diag`      | rendering errors as tracebacks + annotated excerpts         | errors |
-//! | `native_stack` | the evaluator thread's stack size and overflow guard     | errors (limits) |
+//! | `native_stack` | the evaluator's stack (thread or switched-to) size and overflow guard | errors (limits) |
 //! | `syntax`    | reading source input, lexer, lalrpop grammar, AST, AST dump and walker | lexical, syntax |
 //! | `resolve`   | scopes, var/const kinds, name → slot resolution, builtin names | names and scopes |
 //! | `vm`        | values, function code, types, pure operator semantics and value-free signatures (`vm::ops::signatures`), builtin modules | types, conversions |

@@ -1,7 +1,8 @@
-//! The evaluator's native stack: how large the thread that runs a program
-//! gets for a given call-depth limit, and the guard that turns running
-//! short of it into a `RecursionError` instead of a native stack overflow
-//! (which aborts the process).
+//! The evaluator's native stack: how large the stack that runs a program
+//! gets for a given call-depth limit (an evaluator thread's, or one mapped
+//! and switched to on the calling thread by [`run_here`]), and the guard
+//! that turns running short of it into a `RecursionError` instead of a
+//! native stack overflow (which aborts the process).
 //!
 //! ASTFrame is a tree walker: each SPy call costs native stack (measured
 //! with simple recursion `return f(n - 1) + 1`, 1 GiB holds about 42,000
@@ -221,6 +222,50 @@ where
     })
 }
 
+/// [`inline`] without another thread: `serve` runs on the calling thread,
+/// on a stack of `max_depth`'s size mapped for it with guard pages and
+/// switched to there (`stacker::grow`), with the guard armed, and every
+/// [`run`] made directly by `serve` runs in place. For a process that runs
+/// one program (`spy-interp execute`): no thread is started, handed the
+/// work and woken back, and the allocator keeps one heap instead of a
+/// second one for the evaluator thread (jit/BENCH-LOG.md "Start-up, third
+/// pass"). If that much address space cannot be mapped, `serve` runs on
+/// `BASE_BYTES` (as [`start`]'s fallback).
+pub fn run_here<T, F>(max_depth: u32, serve: F) -> Result<T, RunError>
+where
+    F: FnOnce() -> T,
+{
+    let wanted = stack_bytes(max_depth);
+    let saved = (FLOOR.with(Cell::get), INLINE.with(Cell::get));
+    /// `serve` on a mapped stack of `size` bytes; `Err` if it could not be
+    /// mapped (stacker panics then, before switching; `serve` is kept).
+    fn on<T>(
+        size: usize,
+        serve: &mut Option<impl FnOnce() -> T>,
+    ) -> std::thread::Result<std::thread::Result<T>> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            stacker::grow(size, || {
+                arm(size);
+                INLINE.with(|i| i.set(size));
+                let serve = serve.take().expect("run once");
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(serve))
+            })
+        }))
+    }
+    let mut serve = Some(serve);
+    let r = match on(wanted, &mut serve) {
+        Err(_) if wanted > BASE_BYTES && serve.is_some() => on(BASE_BYTES, &mut serve),
+        r => r,
+    };
+    FLOOR.with(|f| f.set(saved.0));
+    INLINE.with(|i| i.set(saved.1));
+    match r {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(p)) => Err(RunError::Panic(panic_text(&*p))),
+        Err(p) => Err(RunError::Spawn(std::io::Error::other(panic_text(&*p)))),
+    }
+}
+
 thread_local! {
     /// On an evaluator thread of this many bytes, `run` runs in place (see
     /// [`inline`]); 0 elsewhere.
@@ -279,6 +324,30 @@ mod tests {
         let reached = run(0, || dive(0)).expect("the thread runs");
         // 4 KiB frames: about (BASE_BYTES - GUARD_BYTES) / 4 KiB of them.
         assert!(reached > 100_000, "{reached}");
+    }
+
+    /// `run_here` stays on the calling thread, with the guard armed on the
+    /// stack it switched to; a `run` inside it runs in place; afterwards
+    /// the thread has no guard again.
+    #[test]
+    fn run_here_runs_on_this_thread_with_the_guard() {
+        fn dive(n: u64) -> u64 {
+            if exhausted() {
+                return n;
+            }
+            let pad = std::hint::black_box([0u8; 4096]);
+            dive(n + 1) + u64::from(pad[0])
+        }
+        let me = std::thread::current().id();
+        let (here, nested, reached) = run_here(0, || {
+            let nested = run(0, || std::thread::current().id()).expect("runs in place");
+            (std::thread::current().id(), nested, dive(0))
+        })
+        .expect("the stack is mapped");
+        assert_eq!(here, me);
+        assert_eq!(nested, me);
+        assert!(reached > 100_000, "{reached}");
+        assert!(!exhausted());
     }
 
     #[test]

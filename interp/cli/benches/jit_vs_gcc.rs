@@ -15,6 +15,12 @@
 //! `execute` (process start, parse, redshift, lowering, compilation, exit)
 //! next to a C process that prints a number.
 //!
+//! `vectorize_l1` also runs gcc and the jit at a second size (30,000
+//! repetitions besides 3,000) and reports the marginal time per pass, the
+//! difference of the two medians over the difference of the sizes: what
+//! both processes pay once (start-up, compilation, the set-up loop) is
+//! left out alike, and the ratio is the kernel's throughput against gcc's.
+//!
 //! The slow engines run a smaller size of the same program and their time
 //! is scaled by the work ratio (said in the table); every engine's output
 //! is checked against the others' and against C's.
@@ -36,6 +42,12 @@ struct Program {
     gcc_base: &'static [&'static str],
     /// Extra gcc variants: (label, flags).
     gcc_variants: &'static [(&'static str, &'static [&'static str])],
+    /// A second, larger size, and what one unit of size is: gcc and the
+    /// jit also run at it (alternated with the rest), and the table gets
+    /// the marginal time per unit, `(t(marginal) - t(size)) / (marginal -
+    /// size)`, which leaves out what both processes pay once (start-up,
+    /// compilation, set-up loops) alike: the kernel's own throughput.
+    marginal: Option<(u64, &'static str)>,
 }
 
 const O2: &[&str] = &["-O2"];
@@ -51,6 +63,7 @@ const PROGRAMS: &[Program] = &[
             "gcc -O2 -fno-inline -fno-optimize-sibling-calls",
             &["-fno-inline", "-fno-optimize-sibling-calls"],
         )],
+        marginal: None,
     },
     Program {
         name: "nested_loops",
@@ -65,6 +78,7 @@ const PROGRAMS: &[Program] = &[
             "gcc -O2 -fno-tree-scev-cprop (loop kept)",
             &["-fno-tree-scev-cprop"],
         )],
+        marginal: None,
     },
     Program {
         name: "float_loop",
@@ -73,6 +87,7 @@ const PROGRAMS: &[Program] = &[
         scale: 100.0,
         gcc_base: O2,
         gcc_variants: &[],
+        marginal: None,
     },
     Program {
         name: "startup",
@@ -81,6 +96,7 @@ const PROGRAMS: &[Program] = &[
         scale: 1.0,
         gcc_base: O2,
         gcc_variants: &[],
+        marginal: None,
     },
     // The design's vectorize(kernel0, f64) against gcc's auto-vectorizer
     // at the host's best ISA (`objdump -d` of the twin says which).
@@ -96,6 +112,7 @@ const PROGRAMS: &[Program] = &[
             "gcc -O3 -march=native -DINLINE_PASSES (1 pass kept)",
             &["-DINLINE_PASSES"],
         )],
+        marginal: None,
     },
     Program {
         name: "vectorize_l1",
@@ -104,6 +121,9 @@ const PROGRAMS: &[Program] = &[
         scale: 1000.0,
         gcc_base: &["-O3", "-march=native"],
         gcc_variants: &[],
+        // The goal is the kernel's throughput (it measured it with
+        // in-process probes): 27,000 more repetitions of the 4096-f64 pass.
+        marginal: Some((30_000, "pass over 4096 f64")),
     },
     Program {
         name: "stencil",
@@ -112,6 +132,7 @@ const PROGRAMS: &[Program] = &[
         scale: 100.0,
         gcc_base: O2,
         gcc_variants: &[],
+        marginal: None,
     },
 ];
 
@@ -163,12 +184,17 @@ fn main() {
             status.success().then_some(out)
         };
         let arg = p.size.to_string();
+        // gcc, this jit and the baseline jit at the marginal size: (label,
+        // argv), run in the same alternation.
+        let mut at_marginal: Vec<(String, Vec<String>)> = Vec::new();
+        let gcc_label = format!("gcc {} -ffp-contract=off", p.gcc_base.join(" "));
         match gcc("o2", &[]) {
-            Some(bin) => commands.push((
-                format!("gcc {} -ffp-contract=off", p.gcc_base.join(" ")),
-                vec![bin.display().to_string(), arg.clone()],
-                1.0,
-            )),
+            Some(bin) => {
+                if let Some((m, _)) = p.marginal {
+                    at_marginal.push((gcc_label.clone(), vec![bin.display().to_string(), m.to_string()]));
+                }
+                commands.push((gcc_label, vec![bin.display().to_string(), arg.clone()], 1.0))
+            }
             None => println!("{:<13} gcc not found or failed: no C baseline", p.name),
         }
         for (k, (label, flags)) in p.gcc_variants.iter().enumerate() {
@@ -177,6 +203,25 @@ fn main() {
             }
         }
         let s = spy.display().to_string();
+        if let Some((m, _)) = p.marginal {
+            let file = write(m).display().to_string();
+            at_marginal.push((
+                "spy-interp --engine jit".into(),
+                vec![
+                    s.clone(),
+                    "execute".into(),
+                    "--engine".into(),
+                    "jit".into(),
+                    file.clone(),
+                ],
+            ));
+            if let Ok(base) = std::env::var("JIT_BENCH_BASELINE") {
+                at_marginal.push((
+                    "baseline spy-interp --engine jit".into(),
+                    vec![base, "execute".into(), "--engine".into(), "jit".into(), file],
+                ));
+            }
+        }
         commands.push((
             "spy-interp --engine jit".into(),
             vec![
@@ -235,10 +280,15 @@ fn main() {
                 p.scale,
             )
         }));
-        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); commands.len()];
-        let mut outputs: Vec<Option<String>> = vec![None; commands.len()];
+        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); commands.len() + at_marginal.len()];
+        let mut outputs: Vec<Option<String>> = vec![None; commands.len() + at_marginal.len()];
+        let argvs: Vec<&Vec<String>> = commands
+            .iter()
+            .map(|(_, argv, _)| argv)
+            .chain(at_marginal.iter().map(|(_, argv)| argv))
+            .collect();
         for _ in 0..runs {
-            for (k, (_, argv, _)) in commands.iter().enumerate() {
+            for (k, argv) in argvs.iter().enumerate() {
                 let start = Instant::now();
                 let out = Command::new(&argv[0]).args(&argv[1..]).output();
                 let elapsed = start.elapsed();
@@ -257,7 +307,18 @@ fn main() {
                 }
             }
         }
-        check_outputs(p, &commands, &outputs);
+        check_outputs(p, &commands, &outputs[..commands.len()]);
+        // At the marginal size, every command printed the same too.
+        let marginal_outputs = &outputs[commands.len()..];
+        for ((label, _), out) in at_marginal.iter().zip(marginal_outputs).skip(1) {
+            let (first, out) = (marginal_outputs[0].as_deref(), out.as_deref());
+            assert!(
+                first.zip(out).is_some_and(|(a, b)| same_output(a, b)),
+                "{}: at the marginal size `{}` printed {first:?} but `{label}` printed {out:?}",
+                p.name,
+                at_marginal[0].0
+            );
+        }
         // The jit at the slow size prints exactly what the interpreter does.
         if p.scale != 1.0 && !fast {
             let run = |engine: &str| {
@@ -279,17 +340,66 @@ fn main() {
             v.sort();
             v[v.len() / 2].as_secs_f64()
         };
+        // The marginal-size commands come last, unscaled.
+        let scales = commands
+            .iter()
+            .map(|(_, _, scale)| *scale)
+            .chain(at_marginal.iter().map(|_| 1.0));
         let medians: Vec<f64> = times
             .iter_mut()
-            .zip(&commands)
-            .map(|(t, (_, _, scale))| median(t) * scale)
+            .zip(scales)
+            .map(|(t, scale)| median(t) * scale)
             .collect();
         let gcc_time = medians[0];
         for ((label, _, _), t) in commands.iter().zip(&medians) {
             println!("{:<13} {:<52} {:>10.4} {:>8.2}×", p.name, label, t, t / gcc_time);
         }
+        // The marginal time per unit: the same command's time at the two
+        // sizes (this list holds gcc base, the jit and the baseline jit,
+        // in that order, as `commands` does first).
+        if let Some((m, unit)) = p.marginal {
+            let at = |label: &str, from: usize| {
+                commands
+                    .iter()
+                    .zip(&medians)
+                    .find(|((l, _, _), _)| l == label)
+                    .map(|(_, t)| *t)
+                    .zip(
+                        at_marginal
+                            .iter()
+                            .zip(&medians[from..])
+                            .find(|((l, _), _)| l == label)
+                            .map(|(_, t)| *t),
+                    )
+            };
+            let per_unit = |(small, big): (f64, f64)| (big - small) / (m - p.size) as f64;
+            let gcc_unit = at(&at_marginal[0].0, commands.len()).map(per_unit);
+            for (label, _) in &at_marginal {
+                if let Some(u) = at(label, commands.len()).map(per_unit) {
+                    let ratio = gcc_unit
+                        .map(|g| format!("{:>8.2}× of gcc's throughput", g / u))
+                        .unwrap_or_default();
+                    println!(
+                        "{:<13} {:<52} {:>7.3} µs per {unit} (sizes {} and {m}){ratio}",
+                        p.name,
+                        format!("{label}, marginal"),
+                        u * 1e6,
+                        p.size
+                    );
+                }
+            }
+        }
     }
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Two printed results are the same (floats compared as numbers: C prints
+/// `%.17g`, SPy and CPython the shortest repr).
+fn same_output(a: &str, b: &str) -> bool {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x == y || (x.is_nan() && y.is_nan()),
+        _ => a == b,
+    }
 }
 
 /// Every command of a program printed the same result (floats compared as
@@ -297,10 +407,7 @@ fn main() {
 /// slow-size runs compute a different result, so they are compared among
 /// themselves.
 fn check_outputs(p: &Program, commands: &[(String, Vec<String>, f64)], outputs: &[Option<String>]) {
-    let same = |a: &str, b: &str| match (a.parse::<f64>(), b.parse::<f64>()) {
-        (Ok(x), Ok(y)) => x == y || (x.is_nan() && y.is_nan()),
-        _ => a == b,
-    };
+    let same = same_output;
     for full in [true, false] {
         let group: Vec<(&String, &String)> = commands
             .iter()

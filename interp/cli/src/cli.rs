@@ -174,7 +174,12 @@ fn parse_memory(text: &str) -> Result<u64, String> {
     }
 }
 
+// `defer`: a subcommand's arguments are built only when it is the one
+// invoked (or its help is shown): clap otherwise builds every
+// subcommand's arguments at each start, ~40 % of the allocations of a
+// two-line `execute` (jit/BENCH-LOG.md "Start-up, third pass").
 #[derive(Subcommand)]
+#[command(defer = true)]
 enum Command {
     /// Run `main()` of FILE. stdout is the program's output; errors go to
     /// stderr; the exit code is main's i32 result (0 for None, 1 on error).
@@ -333,7 +338,9 @@ enum Command {
     FuzzWorker,
 }
 
-/// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`).
+// `spy-interp fuzz` flags (see `spy_fuzz::campaign::FuzzOptions`). Not a
+// doc comment: clap would take it for the subcommand's about text, which
+// the deferred `Fuzz` variant's own must stay.
 #[derive(clap::Args, Clone, Debug)]
 struct FuzzArgs {
     /// Stop after N seconds (default 10 when --cases is not given); a
@@ -459,9 +466,9 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    // `execute` (and a bare FILE) waits for the flushing signals on this
-    // thread while the program runs (`Stdout::while_running`); the other
-    // commands get a ctrlc thread.
+    // `execute` (and a bare FILE) runs the program on this thread while a
+    // small thread of its own waits for the flushing signals
+    // (`Stdout::while_running`); the other commands get a ctrlc thread.
     let out = match cli.command {
         Some(Command::Execute { .. }) | None => Stdout::unwatched(),
         _ => Stdout::new(),
@@ -592,9 +599,10 @@ fn execute(out: &Stdout, engine: EngineArg, file: &std::path::Path, args: &[Stri
         modules: spy_interp::host::ModuleSources::Disk,
         ..target.config(limits)
     };
-    // The program's output streams to stdout as it runs, on the evaluator
-    // thread (the engine's own hand-off to it then runs in place) while this
-    // thread waits for the signals that flush it.
+    // The program's output streams to stdout as it runs, on this thread, on
+    // a stack of the depth limit's size (the engine's own hand-off to an
+    // evaluator thread then runs in place), while a small thread waits for
+    // the signals that flush it.
     let (path, writer, engine) = (file.to_string_lossy().into_owned(), out.clone(), target.engine);
     let run = out.while_running(config.limits.max_depth, move || {
         spy_interp::engine::run_program_source_to(engine, &path, source, config, Box::new(writer))

@@ -6,9 +6,9 @@
 //! silently dropped.
 //!
 //! Who flushes on a signal: for most commands a ctrlc thread; for a run on
-//! the evaluator thread ([`Stdout::while_running`], `execute`) the main
-//! thread, which is idle meanwhile and waits for the signals itself (one
-//! thread less to start: start-up matters for `execute`).
+//! the main thread ([`Stdout::while_running`], `execute`) a small thread
+//! that waits for the signals itself (no signal handler, no pipe, no
+//! allocation: start-up matters for `execute`).
 
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -63,69 +63,54 @@ impl Stdout {
         });
     }
 
-    /// Run `task` on the evaluator thread (`native_stack::start_inline`:
-    /// runs it makes run in place there) while this thread waits for
-    /// SIGINT/SIGTERM/SIGHUP, flushing and exiting on one. The signals are
-    /// blocked first, so every thread started afterwards (the evaluator)
-    /// inherits the mask and the process-directed signal waits for this
-    /// thread's `sigwait`; the evaluator thread ends the wait with SIGUSR1
-    /// to this thread when `task` ends, even by a panic. Call it before any
-    /// other thread is started, on a `Stdout` made by [`Stdout::unwatched`].
+    /// Run `task` on this thread, on a stack of `max_depth`'s size
+    /// (`native_stack::run_here`: runs it makes run in place there), while
+    /// a small thread waits for SIGINT/SIGTERM/SIGHUP, flushing and exiting
+    /// on one. The signals are blocked first, so that thread inherits the
+    /// mask and the process-directed signal waits for its `sigwait`. The
+    /// thread allocates nothing and is never woken otherwise: the process
+    /// ends with it still waiting. Call it before any other thread is
+    /// started, on a `Stdout` made by [`Stdout::unwatched`].
     #[cfg(unix)]
     pub fn while_running<T, F>(&self, max_depth: u32, task: F) -> Result<T, RunError>
     where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
+        F: FnOnce() -> T,
     {
-        use nix::sys::pthread::{pthread_kill, pthread_self, Pthread};
         use nix::sys::signal::{SigSet, Signal};
         let mut waited = SigSet::empty();
-        for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP, Signal::SIGUSR1] {
+        for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
             waited.add(s);
         }
-        if waited.thread_block().is_err() {
-            // Cannot happen with valid signals; keep the ctrlc route then.
+        let on_signal = self.clone();
+        let watching = waited.thread_block().is_ok()
+            && std::thread::Builder::new()
+                .name("spy-signals".into())
+                .stack_size(64 << 10)
+                .spawn(move || loop {
+                    // EINTR and the like: wait again.
+                    if waited.wait().is_ok() {
+                        on_signal.flush_within(Duration::from_millis(500));
+                        std::process::exit(SIGNAL_EXIT);
+                    }
+                })
+                .is_ok();
+        if !watching {
+            // Cannot happen short of running out of threads; keep the
+            // ctrlc route then (the signals unblocked again for it).
+            let _ = waited.thread_unblock();
             self.flush_on_signals();
-            return native_stack::start_inline(max_depth, task)?.wait();
         }
-        /// Wakes the waiting thread when dropped: at the end of the task or
-        /// while a panic unwinds out of it.
-        struct Wake(Pthread);
-        impl Drop for Wake {
-            fn drop(&mut self) {
-                let _ = pthread_kill(self.0, Signal::SIGUSR1);
-            }
-        }
-        let wake = Wake(pthread_self());
-        // On an error the task was dropped and its `Wake` sent SIGUSR1:
-        // the signals stay blocked (unblocked, it would end the process).
-        let pending = native_stack::start_inline(max_depth, move || {
-            let _wake = wake;
-            task()
-        })?;
-        loop {
-            match waited.wait() {
-                Ok(Signal::SIGUSR1) => break,
-                Ok(_) => {
-                    self.flush_within(Duration::from_millis(500));
-                    std::process::exit(SIGNAL_EXIT);
-                }
-                // EINTR and the like: wait again.
-                Err(_) => continue,
-            }
-        }
-        pending.wait()
+        native_stack::run_here(max_depth, task)
     }
 
     /// Without unix signals: the ctrlc route.
     #[cfg(not(unix))]
     pub fn while_running<T, F>(&self, max_depth: u32, task: F) -> Result<T, RunError>
     where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
+        F: FnOnce() -> T,
     {
         self.flush_on_signals();
-        native_stack::start_inline(max_depth, task)?.wait()
+        native_stack::run_here(max_depth, task)
     }
 
     fn lock(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {

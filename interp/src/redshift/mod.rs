@@ -333,6 +333,8 @@ impl Interp<'_> {
     /// assemble one residual module per module (spec §16.8): `id`'s, with
     /// the others (in load order) as its `deps`.
     fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
+        let source_len = self.vm.modules.iter().map(|m| m.file.text.len()).sum();
+        sh.state().residual.reserve_for(source_len);
         let mut i = 0;
         loop {
             let Some(func) = sh.read().red_functions.get(i).cloned() else {

@@ -583,17 +583,30 @@ impl Module {
     }
 
     /// An empty module with room for the tree of about `source_len` bytes
-    /// of source, so that parsing a large file does not copy its node
-    /// vectors while they double (the room is only address space until
-    /// nodes are written into it).
+    /// of source ([`Module::reserve_for`]).
     pub fn with_capacity_for(source_len: usize) -> Module {
         let mut m = Module::new();
-        // (about one expression per 6 source bytes, one statement per 25)
-        m.exprs.reserve(source_len / 6);
-        m.stmts.reserve(source_len / 25);
-        m.stmt_items.reserve(source_len / 25);
-        m.expr_items.reserve(source_len / 50);
+        m.reserve_for(source_len);
         m
+    }
+
+    /// Room for the nodes of about `source_len` more bytes of source (or
+    /// of the residual code redshift makes from them), so that building a
+    /// large tree does not copy its node vectors while they double: the
+    /// copy is made when the vector is largest, and for a moment both
+    /// copies are alive (with redshift, on top of the whole source
+    /// module). The room is only address space until nodes are written
+    /// into it. Densely written code has about one expression per 5
+    /// source bytes and one statement or identifier per 25; residual code
+    /// spells every type and local it declares.
+    pub fn reserve_for(&mut self, source_len: usize) {
+        self.exprs.reserve(source_len / 4);
+        self.stmts.reserve(source_len / 20);
+        self.stmt_items.reserve(source_len / 20);
+        self.idents.reserve(source_len / 20);
+        self.params.reserve(source_len / 50);
+        self.funcs.reserve(source_len / 100);
+        self.expr_items.reserve(source_len / 50);
     }
 
     /// Give back the room no node took.

@@ -368,15 +368,13 @@ impl Shift {
         state.residual.add_name(name, NameId(0), range)
     }
 
-    /// The residual name expression of identifier `id`, at `range` (the
-    /// identifier keeps its own range).
+    /// The residual name expression of identifier `id`, at `range`: one
+    /// node, the identifier's own range not kept. (Residual code is only
+    /// printed, and a printed name shows and maps just its expression's
+    /// range; an identifier entry per read of a red local was 2 heap bytes
+    /// per source byte at the redshift's peak, issue 14 item 5.)
     pub(crate) fn name_at(&self, id: &Identifier, range: TextRange) -> ExprId {
-        let mut state = self.state();
-        if id.range == range {
-            return state.residual.add_name(id.name.clone(), id.id, range);
-        }
-        let ident = state.residual.add_ident(id.clone());
-        state.residual.add_expr(ExprNode::NameIn(ident), range)
+        self.state().residual.add_name(id.name.clone(), id.id, range)
     }
 
     pub(crate) fn exprs(&self, items: impl IntoIterator<Item = ExprId>) -> ast::ExprList {

@@ -223,8 +223,10 @@ impl Printer {
                     self.lines += 1;
                 }
             }
-            for s in body.iter().skip(i).take(end - i) {
-                self.stmt(&s);
+            for k in i..end {
+                if let Some(s) = body.get(k) {
+                    self.stmt(&s);
+                }
             }
             prev_is_def = Some(is_def);
             i = end;

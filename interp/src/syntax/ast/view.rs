@@ -655,6 +655,13 @@ macro_rules! list_view {
             fn size_hint(&self) -> (usize, Option<usize>) {
                 self.items.size_hint()
             }
+            /// O(1), so `skip(i)` does not build the `i` skipped views (the
+            /// printer's top level skips to each chunk: quadratic without it).
+            #[inline]
+            fn nth(&mut self, n: usize) -> Option<$item> {
+                let $m = self.module;
+                self.items.nth(n).map(|$x| $make)
+            }
         }
 
         impl DoubleEndedIterator for $iter<'_> {

@@ -205,46 +205,22 @@ fn main() {
         let s = spy.display().to_string();
         if let Some((m, _)) = p.marginal {
             let file = write(m).display().to_string();
-            at_marginal.push((
-                "spy-interp --engine jit".into(),
-                vec![
-                    s.clone(),
-                    "execute".into(),
-                    "--engine".into(),
-                    "jit".into(),
-                    file.clone(),
-                ],
-            ));
+            at_marginal.push(("spy-interp --engine jit".into(), jit_command(&s, &file)));
             if let Ok(base) = std::env::var("JIT_BENCH_BASELINE") {
                 at_marginal.push((
                     "baseline spy-interp --engine jit".into(),
-                    vec![base, "execute".into(), "--engine".into(), "jit".into(), file],
+                    jit_command(&base, &file),
                 ));
             }
         }
-        commands.push((
-            "spy-interp --engine jit".into(),
-            vec![
-                s.clone(),
-                "execute".into(),
-                "--engine".into(),
-                "jit".into(),
-                big.display().to_string(),
-            ],
-            1.0,
-        ));
+        let big_file = big.display().to_string();
+        commands.push(("spy-interp --engine jit".into(), jit_command(&s, &big_file), 1.0));
         // Another build's jit, alternated with this one (a before/after
         // comparison under the same load).
         if let Ok(base) = std::env::var("JIT_BENCH_BASELINE") {
             commands.push((
                 "baseline spy-interp --engine jit".into(),
-                vec![
-                    base,
-                    "execute".into(),
-                    "--engine".into(),
-                    "jit".into(),
-                    big.display().to_string(),
-                ],
+                jit_command(&base, &big_file),
                 1.0,
             ));
         }
@@ -425,4 +401,11 @@ fn check_outputs(p: &Program, commands: &[(String, Vec<String>, f64)], outputs: 
             }
         }
     }
+}
+
+/// `BIN execute --engine jit FILE`.
+fn jit_command(bin: &str, file: &str) -> Vec<String> {
+    [bin, "execute", "--engine", "jit", file]
+        .map(String::from)
+        .to_vec()
 }

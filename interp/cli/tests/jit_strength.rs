@@ -4,10 +4,8 @@
 //! inner loop's `i64(i) * i64(j)` is an addition, no `imul`, and every
 //! engine prints the same total.
 
-use std::process::Command;
-
 mod common;
-use common::{bench_program, binary};
+use common::{bench_program, run};
 
 /// The machine code lines from the inner loop's source line to the next mark.
 fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
@@ -25,18 +23,7 @@ fn region<'a>(listing: &'a str, line: &str) -> Vec<&'a str> {
 #[test]
 fn nested_loops_inner_loop_has_no_imul() {
     let file = bench_program("nested_loops", 20_000);
-    let out = Command::new(binary())
-        .arg("jit")
-        .arg(&file)
-        .output()
-        .expect("spawn spy-interp");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run(&["jit"], &file);
     for part in ["-- IR\n", "-- IR as compiled", "-- registers", "-- machine code"] {
         assert!(text.contains(part), "{part:?} missing from:\n{text}");
     }
@@ -59,22 +46,8 @@ fn nested_loops_same_total_on_every_engine() {
     let want = (size * (size - 1) / 2) * (10_000 * 9_999 / 2);
     let file = bench_program("nested_loops", size as u32);
     for engine in ["interp", "doppler", "jit"] {
-        let out = Command::new(binary())
-            .args(["execute", "--engine", engine])
-            .arg(&file)
-            .output()
-            .expect("spawn spy-interp");
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{engine}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout).trim(),
-            want.to_string(),
-            "{engine}"
-        );
+        let out = run(&["execute", "--engine", engine], &file);
+        assert_eq!(out.trim(), want.to_string(), "{engine}");
     }
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
 }

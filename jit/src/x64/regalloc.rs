@@ -771,15 +771,21 @@ mod tests {
     use crate::ir::{BinOp, CmpOp, ModuleBuilder, SiteId, Ty};
     use crate::x64::{abi, check::check};
 
-    /// `f(n)`: a loop carrying an int and a float local, a temporary defined
-    /// before the loop and used inside, and a call in the loop body.
-    fn sample() -> crate::ir::Module {
-        let mut m = ModuleBuilder::new();
+    /// `g(p) = p`, the callee of the tests' calls.
+    fn identity_callee(m: &mut ModuleBuilder) -> crate::ir::FuncId {
         let g = m.declare("g", &[Ty::I64], &[Ty::I64]);
         let mut b = m.function(g);
         let p = b.param(0);
         b.ret(&[p]);
         m.define(b);
+        g
+    }
+
+    /// `f(n)`: a loop carrying an int and a float local, a temporary defined
+    /// before the loop and used inside, and a call in the loop body.
+    fn sample() -> crate::ir::Module {
+        let mut m = ModuleBuilder::new();
+        let g = identity_callee(&mut m);
         let f = m.declare("f", &[Ty::I64], &[Ty::I64, Ty::F64]);
         let mut b = m.function(f);
         let n = b.param(0);
@@ -829,11 +835,7 @@ mod tests {
         // across it, so it needs neither a callee-saved register nor a
         // slot; n is live across the call.
         let mut m = ModuleBuilder::new();
-        let g = m.declare("g", &[Ty::I64], &[Ty::I64]);
-        let mut b = m.function(g);
-        let p = b.param(0);
-        b.ret(&[p]);
-        m.define(b);
+        let g = identity_callee(&mut m);
         let f = m.declare("f", &[Ty::I64], &[Ty::I64]);
         let mut b = m.function(f);
         let n = b.param(0);
@@ -894,11 +896,7 @@ mod tests {
             }
         }
         let mut m = ModuleBuilder::new();
-        let g = m.declare("g", &[Ty::I64], &[Ty::I64]);
-        let mut b = m.function(g);
-        let p = b.param(0);
-        b.ret(&[p]);
-        m.define(b);
+        let g = identity_callee(&mut m);
         let f = m.declare("f", &[Ty::I64], &[Ty::I64]);
         let mut b = m.function(f);
         let n = b.param(0);

@@ -373,22 +373,42 @@ impl CompiledModule {
 }
 
 /// `code` (at buffer offset `start`) decoded by iced-x86, one instruction a
-/// line, with each mark's text before the instruction at its offset.
+/// line, with each mark's text before the instruction at its offset. A run
+/// of `int3` (the never-executed padding before an aligned loop head) is
+/// one line: `int3 ×n`.
 #[cfg(all(feature = "disasm", target_arch = "x86_64", unix))]
 fn disasm_lines(code: &[u8], start: usize, marks: &[(usize, u32)], mark: &dyn Fn(u32) -> String) -> String {
-    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
-    let mut dec = Decoder::with_ip(64, code, start as u64, DecoderOptions::NONE);
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter, Mnemonic};
+    let decoded: Vec<_> = Decoder::with_ip(64, code, start as u64, DecoderOptions::NONE)
+        .into_iter()
+        .collect();
     let mut fmt = IntelFormatter::new();
     let mut out = String::new();
     let mut next = 0;
-    for ins in &mut dec {
+    let mut i = 0;
+    while i < decoded.len() {
+        let ins = &decoded[i];
         while next < marks.len() && marks[next].0 as u64 <= ins.ip() {
             out.push_str(&format!("        ; {}\n", mark(marks[next].1)));
             next += 1;
         }
         let mut s = String::new();
-        fmt.format(&ins, &mut s);
+        fmt.format(ins, &mut s);
+        let mut run = 1;
+        if ins.mnemonic() == Mnemonic::Int3 {
+            let unmarked = |ip: u64| next >= marks.len() || marks[next].0 as u64 > ip;
+            while decoded
+                .get(i + run)
+                .is_some_and(|n| n.mnemonic() == Mnemonic::Int3 && unmarked(n.ip()))
+            {
+                run += 1;
+            }
+            if run > 1 {
+                s = format!("{s} \u{d7}{run}");
+            }
+        }
         out.push_str(&format!("{:6x}  {s}\n", ins.ip()));
+        i += run;
     }
     out
 }

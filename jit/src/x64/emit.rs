@@ -995,12 +995,14 @@ impl<A: Target> Emitter<A> {
         dynasm!(self.asm ; .arch x64 ; .align 8 ; =>l ; .u64 w);
     }
 
-    /// Pad with `int3` to a 16-byte boundary: the head of a loop that is
-    /// entered by a jump (the padding is never executed), so that a short
-    /// loop body does not straddle a fetch block.
-    pub fn align_jump_target(&mut self) {
+    /// Pad with `int3` to a multiple of `to` bytes (a power of two, at
+    /// most 64): the head of a loop that is entered by a jump (the padding
+    /// is never executed, and a stray jump into it traps), so that a short
+    /// loop body does not straddle a fetch block or a 64-byte line.
+    pub fn align_jump_target(&mut self, to: usize) {
+        debug_assert!(to.is_power_of_two() && to <= 64);
         self.flags_of = None;
-        dynasm!(self.asm ; .arch x64 ; .align 16, 0xcc);
+        dynasmrt::DynasmApi::align(&mut self.asm, to, 0xcc);
     }
 
     /// Current offset in bytes.

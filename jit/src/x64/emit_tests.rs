@@ -363,3 +363,26 @@ fn no_known_misencoded_form() {
     }
     assert_eq!(count, samples().len());
 }
+
+#[test]
+fn loop_head_padding_is_int3_up_to_the_boundary() {
+    for to in [16usize, 32, 64] {
+        for k in 0..=40 {
+            let mut e = Emitter::new(VecAssembler::<X64Relocation>::new(0));
+            for _ in 0..k {
+                e.emit(Inst::MovRR(RAX, RCX)); // 3 bytes
+            }
+            e.align_jump_target(to);
+            let head = e.offset();
+            e.emit(Inst::MovRR(RDX, RBX));
+            let bytes = e.asm.finalize().expect("no labels");
+            assert_eq!(head % to, 0, "head at {head} after {k} moves, to {to}");
+            assert!(head - 3 * k < to, "no more than to - 1 bytes of padding");
+            let pad = &bytes[3 * k..head];
+            assert!(pad.iter().all(|&b| b == 0xcc), "{pad:02x?}");
+            let mut dec = Decoder::with_ip(64, pad, 0, DecoderOptions::NONE);
+            assert!(dec.iter().all(|i| i.mnemonic() == iced_x86::Mnemonic::Int3));
+            assert_eq!(decode_one(&bytes[head..]).1, Inst::MovRR(RDX, RBX).render());
+        }
+    }
+}

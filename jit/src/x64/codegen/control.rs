@@ -307,7 +307,13 @@ impl<'a, A: Target> FnGen<'a, A> {
         } else {
             self.e(Inst::Jmp(test));
         }
-        self.em.align_jump_target();
+        // An innermost loop's head starts a 64-byte line, so that a body of
+        // up to 64 bytes is one line of the uop cache and of the L1i
+        // (vectorize_l1's 49-byte loop straddled one); an outer loop's head
+        // is aligned to 16 bytes, a fetch block.
+        let mut innermost = true;
+        crate::ir::visit::walk(body, &mut |s| innermost &= !matches!(s, Stmt::Loop { .. }));
+        self.em.align_jump_target(if innermost { 64 } else { 16 });
         self.em.bind(top);
         self.loops.push((test, exit));
         self.stmts(&body.0[k + 2..]);

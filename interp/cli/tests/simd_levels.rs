@@ -205,6 +205,14 @@ fn the_vectorize_example_main_loop_is_inlined_vector_code_without_a_call() {
             code[..first].iter().any(|l| l.contains("cmp r14,")),
             "one depth test before the loop: {code:#?}"
         );
+        // An innermost loop's head starts a 64-byte line
+        // (x64/codegen/control.rs).
+        let head = body
+            .iter()
+            .find(|l| !l.trim_start().starts_with(';'))
+            .expect("an instruction");
+        let at = u64::from_str_radix(head.split_whitespace().next().expect("an offset"), 16).expect("hex");
+        assert_eq!(at % 64, 0, "the SIMD loop's head: {head}\n{code:#?}");
         assert!(
             !body.iter().any(|l| l.contains("r14")),
             "the depth counter in the SIMD loop: {body:#?}"

@@ -17,9 +17,11 @@
 //!
 //! `vectorize_l1` also runs gcc and the jit at a second size (30,000
 //! repetitions besides 3,000) and reports the marginal time per pass, the
-//! difference of the two medians over the difference of the sizes: what
-//! both processes pay once (start-up, compilation, the set-up loop) is
-//! left out alike, and the ratio is the kernel's throughput against gcc's.
+//! difference of the two medians over the difference of the sizes, and
+//! the same from the two minima (steadier under load, since noise only
+//! adds time): what both processes pay once (start-up, compilation, the
+//! set-up loop) is left out alike, and the ratio is the kernel's
+//! throughput against gcc's.
 //!
 //! The slow engines run a smaller size of the same program and their time
 //! is scaled by the work ratio (said in the table); every engine's output
@@ -317,14 +319,21 @@ fn main() {
             v[v.len() / 2].as_secs_f64()
         };
         // The marginal-size commands come last, unscaled.
-        let scales = commands
+        let scales: Vec<f64> = commands
             .iter()
             .map(|(_, _, scale)| *scale)
-            .chain(at_marginal.iter().map(|_| 1.0));
+            .chain(at_marginal.iter().map(|_| 1.0))
+            .collect();
         let medians: Vec<f64> = times
             .iter_mut()
-            .zip(scales)
+            .zip(&scales)
             .map(|(t, scale)| median(t) * scale)
+            .collect();
+        // `times` is sorted now: the first of each is its minimum.
+        let minima: Vec<f64> = times
+            .iter()
+            .zip(&scales)
+            .map(|(t, scale)| t[0].as_secs_f64() * scale)
             .collect();
         let gcc_time = medians[0];
         for ((label, _, _), t) in commands.iter().zip(&medians) {
@@ -332,36 +341,40 @@ fn main() {
         }
         // The marginal time per unit: the same command's time at the two
         // sizes (this list holds gcc base, the jit and the baseline jit,
-        // in that order, as `commands` does first).
+        // in that order, as `commands` does first), from the medians and
+        // from the minima (noise on a loaded machine only adds time, so
+        // the minima's difference is the steadier of the two).
         if let Some((m, unit)) = p.marginal {
-            let at = |label: &str, from: usize| {
-                commands
-                    .iter()
-                    .zip(&medians)
-                    .find(|((l, _, _), _)| l == label)
-                    .map(|(_, t)| *t)
-                    .zip(
-                        at_marginal
-                            .iter()
-                            .zip(&medians[from..])
-                            .find(|((l, _), _)| l == label)
-                            .map(|(_, t)| *t),
-                    )
-            };
-            let per_unit = |(small, big): (f64, f64)| (big - small) / (m - p.size) as f64;
-            let gcc_unit = at(&at_marginal[0].0, commands.len()).map(per_unit);
-            for (label, _) in &at_marginal {
-                if let Some(u) = at(label, commands.len()).map(per_unit) {
-                    let ratio = gcc_unit
-                        .map(|g| format!("{:>8.2}× of gcc's throughput", g / u))
-                        .unwrap_or_default();
-                    println!(
-                        "{:<13} {:<52} {:>7.3} µs per {unit} (sizes {} and {m}){ratio}",
-                        p.name,
-                        format!("{label}, marginal"),
-                        u * 1e6,
-                        p.size
-                    );
+            for (stat, times) in [("medians", &medians), ("minima", &minima)] {
+                let at = |label: &str| {
+                    commands
+                        .iter()
+                        .zip(times)
+                        .find(|((l, _, _), _)| l == label)
+                        .map(|(_, t)| *t)
+                        .zip(
+                            at_marginal
+                                .iter()
+                                .zip(&times[commands.len()..])
+                                .find(|((l, _), _)| l == label)
+                                .map(|(_, t)| *t),
+                        )
+                };
+                let per_unit = |(small, big): (f64, f64)| (big - small) / (m - p.size) as f64;
+                let gcc_unit = at(&at_marginal[0].0).map(per_unit);
+                for (label, _) in &at_marginal {
+                    if let Some(u) = at(label).map(per_unit) {
+                        let ratio = gcc_unit
+                            .map(|g| format!("{:>8.2}× of gcc's throughput", g / u))
+                            .unwrap_or_default();
+                        println!(
+                            "{:<13} {:<52} {:>7.3} µs per {unit} (sizes {} and {m}){ratio}",
+                            p.name,
+                            format!("{label}, marginal ({stat})"),
+                            u * 1e6,
+                            p.size
+                        );
+                    }
                 }
             }
         }

@@ -24,7 +24,7 @@ use spy_interp::engine::{Engine, Mutation};
 use crate::config::{Feature, FeatureSet};
 use crate::dedup::{class_key, line_class};
 use crate::gen::generate_restricted;
-use crate::oracle::{check, OracleConfig, Signature, Verdict};
+use crate::oracle::{check, check_case, OracleConfig, Signature, Verdict};
 use crate::reduce::{reduce, reduce_until, write_case, CaseFiles, ReduceBudget, Reduced, Stop};
 use crate::worker::Isolation;
 
@@ -369,7 +369,7 @@ pub fn run(c: &Campaign) -> Report {
             // This machine's share of the case numbers (`--shard i/n`).
             let i = k * c.shard.1 + c.shard.0;
             let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
-            let checked = check(&program.source, &c.oracle);
+            let checked = check_case(&program.source, &c.oracle, i);
             local.programs += 1;
             for (k, f) in Feature::ALL.iter().enumerate() {
                 if program.features.has(*f) {

@@ -13,7 +13,9 @@
 //!   which engines disagree, the kind of divergence, and the first
 //!   differing line with its digits normalized.
 
-use spy_interp::engine::{run_program, Engine, ErrorLine, Limits, Mutations, Outcome, RunConfig};
+use spy_interp::engine::{
+    run_program, Engine, ErrorLine, Limits, Mutations, Outcome, ResidualRoute, RunConfig,
+};
 use spy_interp::error::ExcKind;
 
 use crate::worker::{self, Isolation, Request, Runs, Ticket};
@@ -235,8 +237,36 @@ fn other_config(engine: Engine, cfg: &OracleConfig) -> RunConfig {
     run_config
 }
 
-/// Run `source` on every engine and compare.
+/// Run `source` on every engine and compare (doppler and the jit run the
+/// printed and re-parsed residual module, as for users).
 pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
+    check_on(source, cfg, ResidualRoute::Printed)
+}
+
+/// One case in 8 of a campaign takes the printed residual route
+/// ([`check_case`]).
+pub const PRINTED_RESIDUAL_EVERY: u64 = 8;
+
+/// [`check`] of campaign case `case`: the worker runs doppler and the jit
+/// on redshift's own residual tree (`ResidualRoute::Built`: no print and
+/// no parse of the residual module, about an eighth of a program's CPU),
+/// except on every [`PRINTED_RESIDUAL_EVERY`]th case, which checks the
+/// printer and parser on the residual module as [`check`] does. A finding
+/// on the built route is checked again on the printed one, whose verdict
+/// is the case's: findings, their reduction and their reproducers are
+/// always those of the engines users run.
+pub fn check_case(source: &str, cfg: &OracleConfig, case: u64) -> Checked {
+    if case % PRINTED_RESIDUAL_EVERY == 0 {
+        return check(source, cfg);
+    }
+    let checked = check_on(source, cfg, ResidualRoute::Built);
+    match checked.verdict {
+        Verdict::Finding(_) => check(source, cfg),
+        _ => checked,
+    }
+}
+
+fn check_on(source: &str, cfg: &OracleConfig, residual: ResidualRoute) -> Checked {
     let engines = if cfg.engines.is_empty() {
         Engine::ALL
     } else {
@@ -253,6 +283,7 @@ pub fn check(source: &str, cfg: &OracleConfig) -> Checked {
         if engines == Engine::ALL {
             Some(Runs::Every {
                 reference_steps: Some(cfg.fuel),
+                residual,
             })
         } else if others.contains(&Engine::Jit) && others.contains(&Engine::Doppler) {
             Some(Runs::DopplerThenJit)

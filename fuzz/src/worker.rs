@@ -21,7 +21,9 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use spy_interp::engine::{run_program, Engine, ErrorLine, Mutations, NotNative, Outcome, RunConfig};
+use spy_interp::engine::{
+    run_program, Engine, ErrorLine, Mutations, NotNative, Outcome, ResidualRoute, RunConfig,
+};
 use spy_interp::error::{Bug, ExcKind};
 
 /// How engines run out of process.
@@ -71,8 +73,12 @@ pub enum Runs {
     /// (`engine::run_every_engine`): three answers in that order, each sent
     /// as soon as it is known. The request's config is doppler's (the jit
     /// runs it without step fuel); the reference runs with
-    /// `reference_steps` of fuel and no planted bug.
-    Every { reference_steps: Option<u64> },
+    /// `reference_steps` of fuel and no planted bug; doppler and the jit
+    /// get the residual module by `residual`'s route.
+    Every {
+        reference_steps: Option<u64>,
+        residual: ResidualRoute,
+    },
 }
 
 impl Runs {
@@ -204,9 +210,13 @@ fn encode_request(q: &Request) -> Vec<u8> {
     match q.runs {
         Runs::One(engine) => b.push(Engine::ALL.iter().position(|e| *e == engine).unwrap_or(0) as u8),
         Runs::DopplerThenJit => b.push(DOPPLER_THEN_JIT),
-        Runs::Every { reference_steps } => {
+        Runs::Every {
+            reference_steps,
+            residual,
+        } => {
             b.push(EVERY);
             put_steps(&mut b, reference_steps);
+            b.push(u8::from(residual == ResidualRoute::Built));
         }
     }
     let l = &q.config.limits;
@@ -227,6 +237,10 @@ fn decode_request(body: &[u8]) -> io::Result<Request> {
         DOPPLER_THEN_JIT => Runs::DopplerThenJit,
         EVERY => Runs::Every {
             reference_steps: f.steps()?,
+            residual: match f.u8()? {
+                0 => ResidualRoute::Printed,
+                _ => ResidualRoute::Built,
+            },
         },
         k => Runs::One(*Engine::ALL.get(usize::from(k)).ok_or_else(|| bad("engine"))?),
     };
@@ -382,12 +396,20 @@ pub fn serve(input: &mut dyn Read, output: &mut dyn Write) -> i32 {
                 });
                 reply.send(&jit);
             }
-            Runs::Every { reference_steps } => {
+            Runs::Every {
+                reference_steps,
+                residual,
+            } => {
                 let mut reference = q.config;
                 reference.limits.max_steps = reference_steps;
-                spy_interp::engine::run_every_engine(&q.path, source, reference, q.config, &mut |_, o| {
-                    reply.send(&o)
-                });
+                spy_interp::engine::run_every_engine(
+                    &q.path,
+                    source,
+                    reference,
+                    q.config,
+                    residual,
+                    &mut |_, o| reply.send(&o),
+                );
             }
         }));
         if let Err(p) = run {
@@ -794,13 +816,14 @@ mod tests {
             decode_request(&encode_request(&pair)).unwrap().runs,
             Runs::DopplerThenJit
         );
-        for reference_steps in [Some(5), None] {
-            let every = Request {
-                runs: Runs::Every { reference_steps },
-                ..q.clone()
+        for (reference_steps, residual) in [(Some(5), ResidualRoute::Printed), (None, ResidualRoute::Built)] {
+            let runs = Runs::Every {
+                reference_steps,
+                residual,
             };
+            let every = Request { runs, ..q.clone() };
             let back = decode_request(&encode_request(&every)).unwrap();
-            assert_eq!(back.runs, Runs::Every { reference_steps });
+            assert_eq!(back.runs, runs);
             assert_eq!(back.config.limits.max_steps, Some(77));
         }
         assert_eq!(back.config.limits.max_steps, Some(77));
@@ -845,6 +868,7 @@ mod tests {
         let every = Request {
             runs: Runs::Every {
                 reference_steps: Some(2_500),
+                residual: ResidualRoute::Built,
             },
             ..pair.clone()
         };
@@ -859,10 +883,25 @@ mod tests {
         assert!(read_frame(&mut r).unwrap().is_none());
     }
 
+    /// What an outcome is compared on by the oracle, and whether the jit
+    /// ran natively: all but the report (and the `not_native` reason's
+    /// location), which `ResidualRoute::Built` may show elsewhere.
+    fn compared(o: &Outcome) -> (i32, Option<ErrorLine>, Option<Bug>, bool, String) {
+        (
+            o.exit,
+            o.error.clone(),
+            o.bug.clone(),
+            o.not_native.is_some(),
+            o.stdout.clone(),
+        )
+    }
+
     /// `Runs::Every` parses a program once for all three engines: each
     /// outcome must be the one that engine gives alone (`run_program`),
     /// reports included, with planted bugs (never in the reference) and for
-    /// a program that does not parse.
+    /// a program that does not parse; and the same but for the report
+    /// when doppler and the jit run redshift's own tree
+    /// (`ResidualRoute::Built`).
     #[test]
     fn every_engine_on_one_parse_is_each_engine_alone() {
         let mut sources: Vec<String> = (0..24)
@@ -870,6 +909,21 @@ mod tests {
             .collect();
         sources.push("def main() -> None:\n    print(1 +)\n".into());
         sources.push("def main() -> None:\n    print(-7 // 2, 1.0 / 0.0)\n".into());
+        every_engine_together_and_alone(sources);
+    }
+
+    /// The built route on many generated programs (every swarm feature):
+    /// the oracle's view of each engine's outcome is the printed route's.
+    #[test]
+    fn the_built_residual_runs_as_the_printed_one() {
+        let sources: Vec<String> = (0..3)
+            .flat_map(|seed| (0..80).map(move |i| (seed, i)))
+            .map(|(seed, i)| crate::generate(&crate::campaign::case_bytes(seed, i)).source)
+            .collect();
+        every_engine_together_and_alone(sources);
+    }
+
+    fn every_engine_together_and_alone(sources: Vec<String>) {
         for (k, source) in sources.into_iter().enumerate() {
             let mut reference = RunConfig::default();
             reference.limits.max_steps = Some(20_000);
@@ -883,19 +937,22 @@ mod tests {
                     ));
                 reference.mutations = config.mutations;
             }
-            let src = source.clone();
-            let together = spy_interp::native_stack::run(reference.limits.max_depth, move || {
-                let mut got = vec![];
-                spy_interp::engine::run_every_engine(
-                    "fuzz.spy",
-                    src.as_bytes(),
-                    reference,
-                    config,
-                    &mut |e, o| got.push((e, o)),
-                );
-                got
-            })
-            .expect("no panic");
+            let together = |route| {
+                let src = source.clone();
+                spy_interp::native_stack::run(reference.limits.max_depth, move || {
+                    let mut got = vec![];
+                    spy_interp::engine::run_every_engine(
+                        "fuzz.spy",
+                        src.as_bytes(),
+                        reference,
+                        config,
+                        route,
+                        &mut |e, o| got.push((e, o)),
+                    );
+                    got
+                })
+                .expect("no panic")
+            };
             let mut jit = config;
             jit.limits.max_steps = None;
             let alone = [
@@ -904,7 +961,19 @@ mod tests {
                 (Engine::Jit, jit),
             ]
             .map(|(e, c)| (e, run_program(e, "fuzz.spy", source.as_bytes(), c)));
-            assert_eq!(together, alone.to_vec(), "program {k}:\n{source}");
+            assert_eq!(
+                together(ResidualRoute::Printed),
+                alone.to_vec(),
+                "program {k}:\n{source}"
+            );
+            let view = |runs: &[(Engine, Outcome)]| -> Vec<_> {
+                runs.iter().map(|(e, o)| (*e, compared(o))).collect()
+            };
+            assert_eq!(
+                view(&together(ResidualRoute::Built)),
+                view(&alone),
+                "program {k} (built residual):\n{source}"
+            );
         }
     }
 
@@ -932,6 +1001,7 @@ mod tests {
             Runs::DopplerThenJit,
             Runs::Every {
                 reference_steps: None,
+                residual: ResidualRoute::Printed,
             },
         ] {
             let outcomes = collect(submit(&iso, &Request { runs, ..q.clone() }));

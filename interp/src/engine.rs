@@ -27,6 +27,7 @@ use crate::frames::{Interp, ParsedModule};
 pub use crate::lower::run::NotNative;
 use crate::native_stack;
 use crate::redshift::PrintedResidual;
+pub use crate::redshift::ResidualRoute;
 use crate::redshift::{ErrorMode, ProgramInput};
 use crate::vm::value::ModuleId;
 
@@ -339,13 +340,21 @@ pub fn run_redshifted_to(
     let run = native_stack::run(config.limits.max_depth, move || {
         let mut warnings = Vec::new();
         let source = ProgramInput::Source(source);
-        let result = redshift_for_run_reporting(&path, source, &mut out, config, mode, &mut warnings)
-            .and_then(|residual| {
-                let mut interp = Interp::new(&mut out, config);
-                let (file, module, modname, map) = residual.preload(&mut interp);
-                let r = interp.run_parsed_module_as(file, module, &modname);
-                flushed(mapped(&map, r), interp.out)
-            });
+        let result = redshift_for_run_reporting(
+            &path,
+            source,
+            &mut out,
+            config,
+            mode,
+            &mut warnings,
+            ResidualRoute::Printed,
+        )
+        .and_then(|residual| {
+            let mut interp = Interp::new(&mut out, config);
+            let (file, module, modname, map) = residual.preload(&mut interp);
+            let r = interp.run_parsed_module_as(file, module, &modname);
+            flushed(mapped(&map, r), interp.out)
+        });
         (Outcome::of(result, String::new()), warnings)
     });
     match run {
@@ -379,11 +388,19 @@ fn redshift_for_run(
     config: RunConfig,
     mode: ErrorMode,
 ) -> Result<PrintedResidual, Failure> {
-    redshift_for_run_reporting(path, source, out, config, mode, &mut Vec::new())
+    redshift_for_run_reporting(
+        path,
+        source,
+        out,
+        config,
+        mode,
+        &mut Vec::new(),
+        ResidualRoute::Printed,
+    )
 }
 
 /// [`redshift_for_run`], also collecting the rendered warnings of
-/// `ErrorMode::Warn`.
+/// `ErrorMode::Warn`, the residual module taking `route`.
 fn redshift_for_run_reporting(
     path: &str,
     source: ProgramInput,
@@ -391,6 +408,7 @@ fn redshift_for_run_reporting(
     config: RunConfig,
     mode: ErrorMode,
     warnings: &mut Vec<String>,
+    route: ResidualRoute,
 ) -> Result<PrintedResidual, Failure> {
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
@@ -403,7 +421,7 @@ fn redshift_for_run_reporting(
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
-    crate::redshift::print_checked(residual, &residual_display_path(path))
+    crate::redshift::residual_for_run(residual, &residual_display_path(path), route)
 }
 
 pub use crate::redshift::residual_display_path;
@@ -464,7 +482,13 @@ pub fn run_doppler_and_jit(
     config: RunConfig,
     on_doppler: &mut dyn FnMut(Outcome),
 ) -> Outcome {
-    doppler_and_jit(path, ProgramInput::Source(source.to_vec()), config, on_doppler)
+    doppler_and_jit(
+        path,
+        ProgramInput::Source(source.to_vec()),
+        config,
+        ResidualRoute::Printed,
+        on_doppler,
+    )
 }
 
 /// Every engine of [`Engine::ALL`] on one parse of `source` (what the
@@ -477,12 +501,17 @@ pub fn run_doppler_and_jit(
 /// others). The same outcomes as [`run_program`] per engine: the AST is
 /// immutable once parsed (resolution and every engine's state live beside
 /// it), so the copy is shared where it is reference-counted. Runs on the
-/// calling thread, like [`run_interp`].
+/// calling thread, like [`run_interp`]. Doppler and the jit run the
+/// residual module as `route` says: on `ResidualRoute::Built` their
+/// outcomes are [`run_program`]'s but for the report (its locations are
+/// the user's source, where the printed module's unmapped ones would be
+/// `(residual code)`).
 pub fn run_every_engine(
     path: &str,
     source: &[u8],
     reference: RunConfig,
     config: RunConfig,
+    route: ResidualRoute,
     on_outcome: &mut dyn FnMut(Engine, Outcome),
 ) {
     let modname = crate::frames::module_name(path);
@@ -512,7 +541,9 @@ pub fn run_every_engine(
         Outcome::of(result, String::from_utf8_lossy(&out).into_owned()),
     );
     let input = ProgramInput::Parsed(parsed);
-    let jit = doppler_and_jit(path, input, config, &mut |o| on_outcome(Engine::Doppler, o));
+    let jit = doppler_and_jit(path, input, config, route, &mut |o| {
+        on_outcome(Engine::Doppler, o)
+    });
     on_outcome(Engine::Jit, jit);
 }
 
@@ -521,11 +552,21 @@ fn doppler_and_jit(
     path: &str,
     source: ProgramInput,
     config: RunConfig,
+    route: ResidualRoute,
     on_doppler: &mut dyn FnMut(Outcome),
 ) -> Outcome {
     let lossy = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     let mut blue = Vec::new();
-    let printed = match redshift_for_run(path, source, &mut blue, config, ErrorMode::Lazy) {
+    let redshifted = redshift_for_run_reporting(
+        path,
+        source,
+        &mut blue,
+        config,
+        ErrorMode::Lazy,
+        &mut Vec::new(),
+        route,
+    );
+    let printed = match redshifted {
         Ok(p) => p,
         Err(e) => {
             let outcome = Outcome::of(Err(e), lossy(blue));

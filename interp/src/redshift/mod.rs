@@ -21,7 +21,9 @@ mod printed;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub use printed::{print_checked, split_files, PrintedResidual, FILE_SEPARATOR};
+pub use printed::{
+    print_checked, residual_for_run, split_files, PrintedResidual, ResidualRoute, FILE_SEPARATOR,
+};
 
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};

@@ -29,9 +29,11 @@ use crate::syntax::error::ParseErrorKind;
 #[derive(Clone)]
 pub struct PrintedResidual {
     pub modname: String,
-    /// The printed text, under the path its locations are shown with.
+    /// The printed text, under the path its locations are shown with
+    /// (the user's source on `ResidualRoute::Built`).
     pub file: Rc<SourceFile>,
-    /// `file` parsed back (what runs).
+    /// `file` parsed back (what runs; redshift's own tree on
+    /// `ResidualRoute::Built`).
     pub module: ast::Module,
     /// The way from `file` back to the user's source (and from the other
     /// modules' residual files to theirs).
@@ -153,5 +155,119 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
             e.kind,
             file.location(e.range.start)
         )),
+    }
+}
+
+/// How the doppler and jit engines get the residual module they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResidualRoute {
+    /// Printed and parsed back ([`print_checked`]): what every command
+    /// runs, and the fuzzer's check of the printer.
+    Printed,
+    /// Redshift's own tree, its name ids renumbered, run without a print
+    /// and a parse (the fuzzer's worker, on the cases it does not sample
+    /// for the printed route: `spy-fuzz`'s `oracle`). Its locations are
+    /// already the user's source (no map from printed text is needed).
+    /// A program of several modules, or a tree deeper than half the
+    /// parser's nesting limits (whose printed text might not parse back,
+    /// a located `WIP`), takes the printed route anyway.
+    Built,
+}
+
+/// Statement and expression levels below which a residual tree's printed
+/// text certainly parses back: half of the parser's limits (one printed
+/// bracket per expression level at most, and the depth the parser counts).
+fn built_depth_limit() -> u32 {
+    let brackets = u32::try_from(crate::syntax::lexer::MAX_BRACKET_DEPTH).unwrap_or(u32::MAX);
+    brackets.min(crate::syntax::MAX_TOTAL_DEPTH) / 2
+}
+
+/// The residual module `residual` as `route` says, to be run
+/// (`printed_path`: where the printed route's locations are shown).
+pub fn residual_for_run(
+    mut residual: Residual,
+    printed_path: &str,
+    route: ResidualRoute,
+) -> Result<PrintedResidual, Failure> {
+    let body = residual.body;
+    let limit = built_depth_limit();
+    // The tree is this redshift's alone (the module's only reference);
+    // its body becomes the module's, and its names get dense ids (redshift
+    // gives them placeholders) in the walk that checks its depth.
+    let renumbered = match Rc::get_mut(&mut residual.module) {
+        Some(m) if route == ResidualRoute::Built && residual.deps.is_empty() => {
+            let root = std::mem::replace(&mut m.body, body);
+            let count = crate::syntax::renumber_within(m, limit);
+            if count.is_none() {
+                m.body = root;
+            }
+            count
+        }
+        _ => None,
+    };
+    let Some(name_count) = renumbered else {
+        return print_checked(residual, printed_path);
+    };
+    let Residual {
+        modname,
+        file,
+        module,
+        folded,
+        ..
+    } = residual;
+    let Ok(mut module) = Rc::try_unwrap(module) else {
+        return Err(crate::bug!("the residual tree is shared after redshift"));
+    };
+    module.name_count = name_count;
+    let map = ResidualMap {
+        printed_path: printed_path.to_string(),
+        source: file.clone(),
+        origins: Default::default(),
+        folded,
+        others: Vec::new(),
+    };
+    Ok(PrintedResidual {
+        modname,
+        file,
+        module,
+        map,
+        deps: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frames::{Interp, RunConfig};
+    use crate::redshift::ErrorMode;
+
+    fn residual(source: &str) -> Residual {
+        let mut out = Vec::new();
+        let mut interp = Interp::new(&mut out, RunConfig::default());
+        match interp.redshift_file("t.spy", source.as_bytes(), ErrorMode::Lazy) {
+            Ok(r) => r,
+            Err(_) => panic!("redshift failed"),
+        }
+    }
+
+    /// The built route runs redshift's own tree (located in the user's
+    /// file, its names numbered densely), the printed route the text.
+    #[test]
+    fn the_built_route_keeps_redshifts_tree() {
+        let source = "def add(x: i32, y: i32) -> i32:\n    return x + y\n\ndef main() -> None:\n    a = add(1, 2)\n    print(a)\n";
+        let built = residual_for_run(residual(source), "t.spy (residual code)", ResidualRoute::Built)
+            .unwrap_or_else(|_| panic!("built"));
+        assert_eq!(built.file.path, "t.spy");
+        assert!(built.module.name_count >= 6, "{}", built.module.name_count);
+        let mut ids: Vec<u32> = Vec::new();
+        crate::syntax::walk::for_each_ident(&built.module, &mut |i| ids.push(i.ident.id.0));
+        assert_eq!(ids, (0..built.module.name_count).collect::<Vec<_>>());
+        let printed = residual_for_run(residual(source), "t.spy (residual code)", ResidualRoute::Printed)
+            .unwrap_or_else(|_| panic!("printed"));
+        assert_eq!(printed.file.path, "t.spy (residual code)");
+        assert_eq!(
+            crate::backend::print_module(built.module.body()),
+            printed.file.text
+        );
     }
 }

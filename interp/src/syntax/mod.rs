@@ -36,7 +36,7 @@ use crate::source::{SourceFile, TextRange};
 use error::{ParseError, ParseErrorKind};
 use helpers::ParseCtx;
 
-pub use validate::MAX_TOTAL_DEPTH;
+pub use validate::{renumber_within, MAX_TOTAL_DEPTH};
 
 /// Parse a whole module.
 pub fn parse_module(file: &Rc<SourceFile>) -> Result<ast::Module, SpyError> {

@@ -139,6 +139,39 @@ pub fn check_depth(m: &Module) -> Result<(), ParseError> {
 pub fn renumber(m: &mut Module) -> u32 {
     let mut places = Vec::new();
     walk::for_each_ident(m, &mut |i| places.push(i.at));
+    number(m, &places)
+}
+
+/// [`renumber`] a tree no deeper than `limit` statement/expression levels,
+/// in one walk that also checks the depth (a residual tree redshift built,
+/// run without a print and a parse: `redshift::ResidualRoute`); `None`,
+/// the tree untouched, when it is deeper.
+pub fn renumber_within(m: &mut Module, limit: u32) -> Option<u32> {
+    let mut places = Vec::new();
+    {
+        let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
+        let mut kids = Vec::new();
+        walk::module_children(m, &mut |n| stack.push((n, 1)));
+        stack.reverse();
+        while let Some((n, level)) = stack.pop() {
+            if level > limit {
+                return None;
+            }
+            if let NodeRef::Ident(i) = &n {
+                places.push(i.at);
+            }
+            walk::children(n, &mut |child| {
+                let next = if child.is_level() { level + 1 } else { level };
+                kids.push((child, next));
+            });
+            stack.extend(kids.drain(..).rev());
+        }
+    }
+    Some(number(m, &places))
+}
+
+/// Number the identifiers at `places` 0, 1, ...; return the count.
+fn number(m: &mut Module, places: &[IdentAt]) -> u32 {
     for (next, at) in places.iter().enumerate() {
         let fresh = NameId(next as u32);
         match *at {

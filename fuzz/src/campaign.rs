@@ -751,7 +751,8 @@ fn replay(c: &Campaign, i: u64, out: &mut dyn Write) -> std::io::Result<i32> {
     let program = generate_restricted(&case_bytes(c.seed, i), c.allowed);
     writeln!(out, "{}", program.source)?;
     writeln!(out, "# features: {}", program.features.names())?;
-    let checked = check(&program.source, &c.oracle);
+    // The campaign's own check of case `i` (its residual route included).
+    let checked = check_case(&program.source, &c.oracle, i);
     writeln!(out, "# reference outcome:\n{}", snapshot(&checked.reference))?;
     Ok(match checked.verdict {
         Verdict::Agree => {

@@ -253,16 +253,38 @@ pub const PRINTED_RESIDUAL_EVERY: u64 = 8;
 /// except on every [`PRINTED_RESIDUAL_EVERY`]th case, which checks the
 /// printer and parser on the residual module as [`check`] does. A finding
 /// on the built route is checked again on the printed one, whose verdict
-/// is the case's: findings, their reduction and their reproducers are
-/// always those of the engines users run.
+/// is the case's when it is a finding too: findings, their reduction and
+/// their reproducers are those of the engines users run. When only the
+/// built route diverges, redshift's tree and its printed-and-reparsed text
+/// run differently: a finding of the residual printer or parser (or of the
+/// built route itself), reported as `ENGINE-built/ENGINE-printed` with the
+/// built route's line. The reducer checks the printed route, on which it
+/// does not show, so such a finding is written unreduced.
 pub fn check_case(source: &str, cfg: &OracleConfig, case: u64) -> Checked {
     if case % PRINTED_RESIDUAL_EVERY == 0 {
         return check(source, cfg);
     }
-    let checked = check_on(source, cfg, ResidualRoute::Built);
-    match checked.verdict {
-        Verdict::Finding(_) => check(source, cfg),
-        _ => checked,
+    let built = check_on(source, cfg, ResidualRoute::Built);
+    let Verdict::Finding(built_finding) = &built.verdict else {
+        return built;
+    };
+    let printed = check(source, cfg);
+    if matches!(printed.verdict, Verdict::Finding(_)) {
+        return printed;
+    }
+    let engine = built_finding.other.0.name();
+    let finding = Finding {
+        signature: Signature {
+            engines: format!("{engine}-built/{engine}-printed"),
+            kind: built_finding.signature.kind,
+            line: built_finding.signature.line.clone(),
+        },
+        reference: built_finding.reference.clone(),
+        other: built_finding.other.clone(),
+    };
+    Checked {
+        verdict: Verdict::Finding(Box::new(finding)),
+        ..built
     }
 }
 

@@ -421,7 +421,11 @@ fn redshift_for_run_reporting(
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
-    crate::redshift::residual_for_run(residual, &residual_display_path(path), route)
+    let planted = config
+        .mutations
+        .has(Mutation::PrinterRightOperandUnparenthesized)
+        .then_some(crate::backend::PlantedPrinterBug::RightOperandUnparenthesized);
+    crate::redshift::residual_for_run(residual, &residual_display_path(path), route, planted)
 }
 
 pub use crate::redshift::residual_display_path;

@@ -12,5 +12,5 @@ pub mod spy_printer;
 
 pub use spy_printer::{
     format_name, is_plain_identifier, print_expr, print_module, print_module_marked, print_module_width,
-    print_module_with_origins, Mark, Marked,
+    print_module_with_origins, print_module_with_origins_planted, Mark, Marked, PlantedPrinterBug,
 };

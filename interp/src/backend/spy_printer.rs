@@ -109,8 +109,27 @@ pub fn print_module_marked(body: Stmts<'_>, width: usize) -> (String, Vec<Mark>)
 /// [`print_module`], and where every printed node comes from (its range
 /// next to where it was printed; see `backend::origins`).
 pub fn print_module_with_origins(body: Stmts<'_>) -> (String, Origins) {
+    print_module_with_origins_planted(body, None)
+}
+
+/// A planted printer bug, for the test that proves the fuzzer's sampled
+/// print-and-reparse check of residual modules finds printer bugs
+/// (`spy-fuzz`'s planted-bug tests); never set outside them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlantedPrinterBug {
+    /// A binary operation's right operand is printed at the operation's
+    /// own level: `a - (b - c)` comes out as `a - b - c`.
+    RightOperandUnparenthesized,
+}
+
+/// [`print_module_with_origins`] with a planted bug (`None`: the printer).
+pub fn print_module_with_origins_planted(
+    body: Stmts<'_>,
+    planted: Option<PlantedPrinterBug>,
+) -> (String, Origins) {
     let mut p = Printer {
         origins: Some(Origins::default()),
+        planted,
         ..Printer::default()
     };
     p.spaced(&body);
@@ -139,9 +158,19 @@ struct Printer {
     width: usize,
     /// Where each node was printed, when asked for.
     origins: Option<Origins>,
+    /// The planted printer bug (test-only, see [`PlantedPrinterBug`]).
+    planted: Option<PlantedPrinterBug>,
 }
 
 impl Printer {
+    /// A writer for one line, carrying the planted bug if any.
+    fn writer(&self) -> Writer {
+        Writer {
+            planted: self.planted,
+            ..Writer::default()
+        }
+    }
+
     fn mark(&mut self, what: Marked) {
         let line = self.lines;
         if let Some(marks) = &mut self.marks {
@@ -291,20 +320,20 @@ impl Printer {
                 self.line(&text);
             }
             StmtKind::Assign { target, value } => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 w.target(target);
                 w.out.push_str(" = ");
                 w.expr(value, Prec::TEST);
                 self.emit(w);
             }
             StmtKind::AugAssign { target, op, value } => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 let _ = write!(w.out, "{} {}= ", format_name(&target.name), op.symbol());
                 w.expr(value, Prec::TEST);
                 self.emit(w);
             }
             StmtKind::VarDef(v) => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 match v.kind {
                     Some(VarKind::Var) => w.out.push_str("var "),
                     Some(VarKind::Const) => w.out.push_str("const "),
@@ -327,7 +356,7 @@ impl Printer {
                 self.block(body, false);
             }
             StmtKind::For { target, iter, body } => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 let _ = write!(w.out, "for {} in ", format_name(&target.name));
                 w.expr(iter, Prec::TEST);
                 w.out.push(':');
@@ -339,14 +368,14 @@ impl Printer {
             StmtKind::Pass => self.line("pass"),
             StmtKind::Return(None) => self.line("return"),
             StmtKind::Return(Some(e)) => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 w.out.push_str("return ");
                 w.bare_tuple_or_expr(e);
                 self.emit(w);
             }
             StmtKind::Raise(e) => self.simple("raise ", e),
             StmtKind::Assert { test, msg } => {
-                let mut w = Writer::default();
+                let mut w = self.writer();
                 w.out.push_str("assert ");
                 w.expr(test, Prec::TEST);
                 if let Some(m) = msg {
@@ -362,7 +391,7 @@ impl Printer {
 
     /// `keyword expr` on one line.
     fn simple(&mut self, keyword: &str, e: &ExprRef<'_>) {
-        let mut w = Writer::default();
+        let mut w = self.writer();
         w.out.push_str(keyword);
         w.expr(e, Prec::TEST);
         self.emit(w);
@@ -370,7 +399,7 @@ impl Printer {
 
     /// `keyword test:`
     fn header(&mut self, keyword: &str, test: &ExprRef<'_>, min: Prec) {
-        let mut w = Writer::default();
+        let mut w = self.writer();
         w.out.push_str(keyword);
         w.expr(test, min);
         w.out.push(':');
@@ -419,7 +448,7 @@ impl Printer {
     }
 
     fn decorator(&mut self, e: &ExprRef<'_>) {
-        let mut w = Writer::default();
+        let mut w = self.writer();
         w.out.push('@');
         w.expr(e, Prec::NAMED);
         self.emit(w);
@@ -433,7 +462,7 @@ impl Printer {
             (FuncColor::Blue, FuncKind::Metafunc) => self.line("@blue.metafunc"),
         }
         f.decorators.iter().for_each(|d| self.decorator(&d));
-        let mut w = Writer::default();
+        let mut w = self.writer();
         w.out.push_str("def ");
         w.marked_name(f.name);
         type_params(&mut w, f.type_params);
@@ -460,7 +489,7 @@ impl Printer {
             self.line("@struct");
         }
         c.decorators.iter().for_each(|d| self.decorator(&d));
-        let mut w = Writer::default();
+        let mut w = self.writer();
         w.out.push_str("class ");
         w.out.push_str(&format_name(&c.name.name));
         type_params(&mut w, c.type_params);

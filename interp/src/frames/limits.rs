@@ -83,7 +83,8 @@ impl From<Limits> for RunConfig {
 /// One planted bug (test-only): each is a 2-5 line `if` in the engine code
 /// and never affects the reference engine (it runs with `Mutations::NONE`,
 /// see `engine::run_program`). The first five are in doppler (and so in the
-/// jit engine, which runs doppler's residual module); the `Jit` ones are
+/// jit engine, which runs doppler's residual module), the sixth in the
+/// residual printer (both engines run its text); the `Jit` ones are
 /// code-generation bugs of spy-jit, passed to it through `CompileOptions`
 /// (`lower::run`), and affect only the jit engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,12 +101,17 @@ pub enum Mutation {
     /// Redshift folds a blue `-0.0` into the constant `0.0`
     /// (`frames/doppler/consts.rs`).
     NegZeroFolded,
+    /// The residual printer drops the parentheses around a binary
+    /// operation's right operand, `a - (b - c)` as `a - b - c`
+    /// (`backend::PlantedPrinterBug`): affects the doppler and jit engines
+    /// on the printed residual route only.
+    PrinterRightOperandUnparenthesized,
     /// A code-generation bug of the jit (`spy_jit::Mutation`).
     Jit(spy_jit::Mutation),
 }
 
 impl Mutation {
-    pub const ALL: [Mutation; 15] = {
+    pub const ALL: [Mutation; 16] = {
         use spy_jit::Mutation as J;
         [
             Mutation::FloorDivRoundsTowardZero,
@@ -113,6 +119,7 @@ impl Mutation {
             Mutation::SplatTwice,
             Mutation::SimdLaneOrder,
             Mutation::NegZeroFolded,
+            Mutation::PrinterRightOperandUnparenthesized,
             Mutation::Jit(J::UnsignedCmpSigned),
             Mutation::Jit(J::I8NoSignExtend),
             Mutation::Jit(J::CallerSavedKept),
@@ -134,6 +141,7 @@ impl Mutation {
             Mutation::SplatTwice => "splat-twice",
             Mutation::SimdLaneOrder => "simd-lane-order",
             Mutation::NegZeroFolded => "neg-zero-folded",
+            Mutation::PrinterRightOperandUnparenthesized => "printer-right-operand-unparenthesized",
             Mutation::Jit(J::UnsignedCmpSigned) => "jit-unsigned-cmp-signed",
             Mutation::Jit(J::I8NoSignExtend) => "jit-i8-no-sign-extend",
             Mutation::Jit(J::CallerSavedKept) => "jit-caller-saved-kept",

@@ -18,6 +18,7 @@
 use std::rc::Rc;
 
 use crate::backend::origins::ResidualMap;
+use crate::backend::PlantedPrinterBug;
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::redshift::Residual;
 use crate::source::SourceFile;
@@ -96,6 +97,16 @@ pub fn split_files(text: &str) -> (&str, Vec<(&str, &str)>) {
 /// Print `residual` (its locations shown under `printed_path`) and parse it
 /// back.
 pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedResidual, Failure> {
+    print_checked_planted(residual, printed_path, None)
+}
+
+/// [`print_checked`] with a planted printer bug (`None`: the printer; see
+/// `backend::PlantedPrinterBug`).
+pub fn print_checked_planted(
+    residual: Residual,
+    printed_path: &str,
+    planted: Option<PlantedPrinterBug>,
+) -> Result<PrintedResidual, Failure> {
     let Residual {
         modname,
         file: source,
@@ -108,10 +119,10 @@ pub fn print_checked(residual: Residual, printed_path: &str) -> Result<PrintedRe
     let mut printed_deps = Vec::with_capacity(deps.len());
     for d in deps {
         let path = crate::redshift::residual_display_path(&d.file.path);
-        printed_deps.push(print_checked(d, &path)?);
+        printed_deps.push(print_checked_planted(d, &path, planted)?);
     }
     let others = printed_deps.iter().map(|d| d.map.clone()).collect();
-    let (text, origins) = crate::backend::print_module_with_origins(module.block(body));
+    let (text, origins) = crate::backend::print_module_with_origins_planted(module.block(body), planted);
     drop(module);
     let map = ResidualMap {
         printed_path: printed_path.to_string(),
@@ -188,6 +199,7 @@ pub fn residual_for_run(
     mut residual: Residual,
     printed_path: &str,
     route: ResidualRoute,
+    planted: Option<PlantedPrinterBug>,
 ) -> Result<PrintedResidual, Failure> {
     let body = residual.body;
     let limit = built_depth_limit();
@@ -206,7 +218,7 @@ pub fn residual_for_run(
         _ => None,
     };
     let Some(name_count) = renumbered else {
-        return print_checked(residual, printed_path);
+        return print_checked_planted(residual, printed_path, planted);
     };
     let Residual {
         modname,
@@ -255,15 +267,25 @@ mod tests {
     #[test]
     fn the_built_route_keeps_redshifts_tree() {
         let source = "def add(x: i32, y: i32) -> i32:\n    return x + y\n\ndef main() -> None:\n    a = add(1, 2)\n    print(a)\n";
-        let built = residual_for_run(residual(source), "t.spy (residual code)", ResidualRoute::Built)
-            .unwrap_or_else(|_| panic!("built"));
+        let built = residual_for_run(
+            residual(source),
+            "t.spy (residual code)",
+            ResidualRoute::Built,
+            None,
+        )
+        .unwrap_or_else(|_| panic!("built"));
         assert_eq!(built.file.path, "t.spy");
         assert!(built.module.name_count >= 6, "{}", built.module.name_count);
         let mut ids: Vec<u32> = Vec::new();
         crate::syntax::walk::for_each_ident(&built.module, &mut |i| ids.push(i.ident.id.0));
         assert_eq!(ids, (0..built.module.name_count).collect::<Vec<_>>());
-        let printed = residual_for_run(residual(source), "t.spy (residual code)", ResidualRoute::Printed)
-            .unwrap_or_else(|_| panic!("printed"));
+        let printed = residual_for_run(
+            residual(source),
+            "t.spy (residual code)",
+            ResidualRoute::Printed,
+            None,
+        )
+        .unwrap_or_else(|_| panic!("printed"));
         assert_eq!(printed.file.path, "t.spy (residual code)");
         assert_eq!(
             crate::backend::print_module(built.module.body()),

@@ -103,6 +103,8 @@ pub fn prec(e: &ExprRef<'_>) -> Prec {
 pub struct Writer {
     pub out: String,
     pub origins: Vec<Origin>,
+    /// The planted printer bug (test-only, `PlantedPrinterBug`).
+    pub planted: Option<super::PlantedPrinterBug>,
 }
 
 impl Writer {
@@ -253,6 +255,8 @@ impl Writer {
                 let p = binop_prec(*op);
                 let (lmin, rmin) = if *op == BinOp::Pow {
                     (Prec::PRIMARY, Prec::FACTOR)
+                } else if self.planted == Some(super::PlantedPrinterBug::RightOperandUnparenthesized) {
+                    (p, p)
                 } else {
                     (p, p.above())
                 };

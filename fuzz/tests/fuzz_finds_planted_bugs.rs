@@ -1,6 +1,5 @@
 //! Proof that the differential fuzzer finds bugs: each planted bug of
-//! `RunConfig::mutations` (test-only hooks in the doppler engine and the
-//! residual printer) must be
+//! `RunConfig::mutations` (test-only hooks in the doppler engine) must be
 //! found by a fixed-seed campaign within its case budget, and everything
 //! the campaign found in the cases after it must minimize and deduplicate
 //! to at most 3 finding files of at most 15 lines (`common::trial`). The
@@ -42,13 +41,4 @@ fn finds_simd_lane_order() {
 #[test]
 fn finds_negative_zero_folded() {
     find(Mutation::NegZeroFolded);
-}
-
-/// A residual-printer bug (`a - (b - c)` printed as `a - b - c`): the
-/// worker runs redshift's own tree on 7 cases in 8 and prints and parses
-/// it back on every 8th (`oracle::check_case`), so this proves the sampled
-/// check still finds printer bugs.
-#[test]
-fn finds_printer_dropping_right_parentheses() {
-    find(Mutation::PrinterRightOperandUnparenthesized);
 }

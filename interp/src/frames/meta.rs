@@ -711,8 +711,5 @@ pub(crate) fn call_text(f: &Frame, range: TextRange) -> String {
 }
 
 fn text_at(file: &SourceFile, range: TextRange) -> String {
-    file.slice(range)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    file.slice(range).split_whitespace().collect::<Vec<_>>().join(" ")
 }

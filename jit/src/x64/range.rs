@@ -422,7 +422,11 @@ impl<'f> Cx<'f> {
         let r = r.and_then(|r| full.contains(r).then_some(r));
         let exact = exact && r.is_some();
         let r = r.unwrap_or(full);
-        let gen = if self.is_local(v) { Some(self.fresh_gen()) } else { None };
+        let gen = if self.is_local(v) {
+            Some(self.fresh_gen())
+        } else {
+            None
+        };
         let slot = st.get_mut(v);
         slot.val = r;
         match gen {

@@ -202,7 +202,7 @@ impl Interp<'_> {
         });
         if func.color == FuncColor::Red && func.kind == FuncKind::Plain {
             if !self.blue_sites.is_empty() {
-                let sites: Rc<[String]> = self.blue_sites.iter().rev().cloned().collect();
+                let sites: Rc<[super::meta::BlueSite]> = self.blue_sites.iter().rev().cloned().collect();
                 self.made_by.insert(func.fqn.clone(), sites);
             }
             if let Some(r) = &self.redshift {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::error::{ExcKind, Failure, SpyError};
 use crate::frames::call::Args;
 use crate::frames::{Eval, Frame, Interp};
-use crate::source::TextRange;
+use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::{self, FuncKind};
 use crate::vm::memo::{arg_key, value_key, ValueKey};
 use crate::vm::ops::format;
@@ -147,9 +147,14 @@ impl Interp<'_> {
     /// A blue call (or metafunc) starts: blue code is running until the
     /// matching `leave_blue_call`. While redshifting, the call is also
     /// recorded, so the red functions it makes know where they come from.
-    fn enter_blue_call(&mut self, f: &Frame, callee: &str, range: TextRange, resolved: &str) {
+    fn enter_blue_call(&mut self, f: &Frame, callee: &Rc<str>, range: TextRange, resolved: &str) {
         self.blue_depth += 1;
-        self.blue_sites.push(chain_site(f, callee, range, resolved));
+        self.blue_sites.push(BlueSite {
+            file: f.file.clone(),
+            callee: callee.clone(),
+            range,
+            resolved: resolved.into(),
+        });
         if let Some(r) = self.redshift.clone() {
             let text = self.describe_call(f, callee, range, resolved);
             r.state()
@@ -184,7 +189,7 @@ impl Interp<'_> {
             Failure::Raise(mut e) => {
                 e.notes.push(format!(
                     "in the blue call {}",
-                    chain_site(f, callee, range, resolved)
+                    chain_site(&f.file, callee, range, resolved)
                 ));
                 Failure::Raise(e)
             }
@@ -667,11 +672,26 @@ pub(crate) fn interp_tuple(items: Vec<Value>) -> Value {
     }))
 }
 
-/// The source text at `range` on one line (runs of whitespace collapsed),
-/// as provenance notes quote a call.
+/// A blue call being evaluated, kept as where it is: its note text
+/// ([`chain_site`]) is built only when an error or a made function's
+/// provenance shows it, not at every blue call.
+#[derive(Clone)]
+pub(crate) struct BlueSite {
+    file: Rc<SourceFile>,
+    callee: Rc<str>,
+    range: TextRange,
+    resolved: Rc<str>,
+}
+
+impl std::fmt::Display for BlueSite {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        out.write_str(&chain_site(&self.file, &self.callee, self.range, &self.resolved))
+    }
+}
+
 /// A blue call as an error's note shows it: `` `make(i32)` at m.spy:3:5
 /// (`m::make[i32]`) ``, or `` (metafunc `m::pick`) `` for a metafunc.
-fn chain_site(f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
+fn chain_site(file: &SourceFile, callee: &str, range: TextRange, resolved: &str) -> String {
     let what = if resolved == "metafunc" {
         format!("metafunc `{callee}`")
     } else {
@@ -679,15 +699,17 @@ fn chain_site(f: &Frame, callee: &str, range: TextRange, resolved: &str) -> Stri
     };
     format!(
         "`{}` at {} ({what})",
-        call_text(f, range),
-        f.file.location(range.start)
+        text_at(file, range),
+        file.location(range.start)
     )
 }
 
+/// The source text at `range` on one line (runs of whitespace collapsed),
+/// as provenance notes quote a call.
 pub(crate) fn call_text(f: &Frame, range: TextRange) -> String {
-    f.file
-        .slice(range)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    text_at(&f.file, range)
+}
+
+fn text_at(file: &SourceFile, range: TextRange) -> String {
+    file.slice(range).split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -202,10 +202,10 @@ pub struct Interp<'out> {
     /// Blue calls (and metafuncs) being evaluated: blue code is running.
     pub(crate) blue_depth: u32,
     /// The blue calls being evaluated, described, innermost last.
-    pub(crate) blue_sites: Vec<String>,
+    pub(crate) blue_sites: Vec<meta::BlueSite>,
     /// The blue calls (innermost first) that made each red function made
     /// by blue code, by FQN: the notes of a static error in its body.
-    pub(crate) made_by: std::collections::HashMap<Rc<str>, Rc<[String]>>,
+    pub(crate) made_by: std::collections::HashMap<Rc<str>, Rc<[meta::BlueSite]>>,
     /// Reusable activation storage and the closure-capture registry.
     pub(crate) pools: pools::Pools,
     /// Specializations of generic structs, by (generic, argument keys).

@@ -76,6 +76,7 @@ pub fn verify(m: &Module) -> Result<(), VerifyError> {
             defined_once: vec![false; f.vregs.len()],
             loop_depth: 0,
             open_inline: vec![],
+            params: vec![],
         }
         .function()
         .map_err(|message| VerifyError {
@@ -92,7 +93,12 @@ type State = Option<Vec<bool>>;
 fn join(a: State, b: State) -> State {
     match (a, b) {
         (None, s) | (s, None) => s,
-        (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| *x && *y).collect()),
+        (Some(mut a), Some(b)) => {
+            for (x, y) in a.iter_mut().zip(&b) {
+                *x &= *y;
+            }
+            Some(a)
+        }
     }
 }
 
@@ -103,6 +109,8 @@ struct Checker<'a> {
     loop_depth: u32,
     /// The open `InlineEnter`s, innermost last: the loop depth at each.
     open_inline: Vec<u32>,
+    /// Scratch: a called function's parameter types.
+    params: Vec<Ty>,
 }
 
 type R<T> = Result<T, String>;
@@ -236,8 +244,13 @@ impl Checker<'_> {
                     .functions
                     .get(func.0 as usize)
                     .ok_or_else(|| format!("call of unknown function #{}", func.0))?;
-                self.call_sig(&mut st, &callee.param_tys(), &callee.results, args, results)
-                    .map_err(|e| format!("call of `{}`: {e}", callee.name))?;
+                // The callee's parameter types, in a buffer reused from call to call.
+                let mut params = std::mem::take(&mut self.params);
+                params.clear();
+                params.extend(callee.params.iter().map(|&p| callee.ty(p)));
+                let checked = self.call_sig(&mut st, &params, &callee.results, args, results);
+                self.params = params;
+                checked.map_err(|e| format!("call of `{}`: {e}", callee.name))?;
             }
             Stmt::CallHelper {
                 helper,
@@ -250,8 +263,7 @@ impl Checker<'_> {
                     .helpers
                     .get(helper.0 as usize)
                     .ok_or_else(|| format!("call of unknown helper #{}", helper.0))?;
-                let res: Vec<Ty> = h.result.into_iter().collect();
-                self.call_sig(&mut st, &h.params, &res, args, results)
+                self.call_sig(&mut st, &h.params, h.result.as_slice(), args, results)
                     .map_err(|e| format!("call of helper `{}`: {e}", h.name))?;
             }
             Stmt::Raise { operands, .. } => {

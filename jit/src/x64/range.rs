@@ -33,6 +33,8 @@
 //! against runs, and the machine code that relies on them against
 //! `ir::eval`.
 
+use std::rc::Rc;
+
 use crate::ir::{BinOp, Block, CmpOp, Function, Op, ShiftOp, Stmt, Ty, UnOp, VReg, VRegKind, Word};
 
 /// A closed interval of mathematical values, `lo <= hi`.
@@ -137,21 +139,16 @@ impl Ranges {
             next_gen: 1,
         };
         index_defs(&f.body, &mut cx.defs);
-        let mut st = State(
-            cx.full
-                .iter()
-                .map(|r| Slot {
-                    val: r.unwrap_or(Interval::point(0)),
-                    lin: None,
-                    gen: 0,
-                })
-                .collect(),
-        );
+        let mut st = State::new(cx.full.iter().map(|r| Slot {
+            val: r.unwrap_or(Interval::point(0)),
+            lin: None,
+            gen: 0,
+        }));
         for &p in &f.params {
             if let Some(full) = cx.full[p.index()] {
                 cx.record(p, full, true);
             }
-            st.0[p.index()].gen = cx.fresh_gen();
+            st.get_mut(p).gen = cx.fresh_gen();
         }
         cx.block(Some(st), &f.body);
         let mut range: Vec<Option<Interval>> = vec![None; n];
@@ -240,9 +237,51 @@ struct Slot {
     gen: u32,
 }
 
-/// What is known at one program point, per register.
+/// Registers a chunk of [`State`] holds.
+const CHUNK: usize = 32;
+
+/// What is known at one program point, per register, in chunks shared
+/// between the states of the two arms of an `if` and of a loop's passes
+/// until one writes them: a branch copies the few chunks it writes, not
+/// the whole state, and a join skips the chunks both sides share.
 #[derive(Clone)]
-struct State(Vec<Slot>);
+struct State(Vec<Rc<[Slot; CHUNK]>>);
+
+impl State {
+    fn new(slots: impl Iterator<Item = Slot>) -> State {
+        let filler = Slot {
+            val: Interval::point(0),
+            lin: None,
+            gen: 0,
+        };
+        let mut chunks = vec![];
+        let mut chunk = [filler; CHUNK];
+        let mut k = 0;
+        for slot in slots {
+            chunk[k] = slot;
+            k += 1;
+            if k == CHUNK {
+                chunks.push(Rc::new(chunk));
+                chunk = [filler; CHUNK];
+                k = 0;
+            }
+        }
+        if k > 0 {
+            chunks.push(Rc::new(chunk));
+        }
+        State(chunks)
+    }
+
+    fn get(&self, v: VReg) -> &Slot {
+        let i = v.index();
+        &self.0[i / CHUNK][i % CHUNK]
+    }
+
+    fn get_mut(&mut self, v: VReg) -> &mut Slot {
+        let i = v.index();
+        &mut Rc::make_mut(&mut self.0[i / CHUNK])[i % CHUNK]
+    }
+}
 
 /// One loop being analysed: the states reaching its exit and its next
 /// iteration, and where the bounds its tests put on locals in the current
@@ -280,13 +319,19 @@ fn join(a: Option<State>, b: Option<State>, cx: &mut Cx) -> Option<State> {
     match (a, b) {
         (None, s) | (s, None) => s,
         (Some(mut a), Some(b)) => {
-            for (x, y) in a.0.iter_mut().zip(&b.0) {
-                x.val = x.val.hull(y.val);
-                if x.lin != y.lin {
-                    x.lin = None;
+            for (ca, cb) in a.0.iter_mut().zip(&b.0) {
+                // A shared chunk is the same on both sides: its join is itself.
+                if Rc::ptr_eq(ca, cb) {
+                    continue;
                 }
-                if x.gen != y.gen {
-                    x.gen = cx.fresh_gen();
+                for (x, y) in Rc::make_mut(ca).iter_mut().zip(cb.iter()) {
+                    x.val = x.val.hull(y.val);
+                    if x.lin != y.lin {
+                        x.lin = None;
+                    }
+                    if x.gen != y.gen {
+                        x.gen = cx.fresh_gen();
+                    }
                 }
             }
             Some(a)
@@ -313,10 +358,10 @@ impl<'f> Cx<'f> {
     /// `v`'s interval in `st`, narrowed by what its link's base is known
     /// to be now.
     fn value(&self, st: &State, v: VReg) -> Interval {
-        let s = &st.0[v.index()];
+        let s = st.get(v);
         match s.lin {
             Some(l) if l.base != v && self.valid(st, &l) => {
-                let b = st.0[l.base.index()].val.shift(l.off.into());
+                let b = st.get(l.base).val.shift(l.off.into());
                 s.val.meet(b).unwrap_or(s.val)
             }
             _ => s.val,
@@ -377,12 +422,19 @@ impl<'f> Cx<'f> {
         let r = r.and_then(|r| full.contains(r).then_some(r));
         let exact = exact && r.is_some();
         let r = r.unwrap_or(full);
-        st.0[i].val = r;
-        if self.is_local(v) {
-            st.0[i].gen = self.fresh_gen();
-            st.0[i].lin = None;
+        let gen = if self.is_local(v) {
+            Some(self.fresh_gen())
         } else {
-            st.0[i].lin = lin;
+            None
+        };
+        let slot = st.get_mut(v);
+        slot.val = r;
+        match gen {
+            Some(gen) => {
+                slot.gen = gen;
+                slot.lin = None;
+            }
+            None => slot.lin = lin,
         }
         self.record(v, r, exact);
     }
@@ -393,10 +445,10 @@ impl<'f> Cx<'f> {
             return Lin {
                 base: v,
                 off: 0,
-                gen: st.0[v.index()].gen,
+                gen: st.get(v).gen,
             };
         }
-        st.0[v.index()].lin.unwrap_or(Lin {
+        st.get(v).lin.unwrap_or(Lin {
             base: v,
             off: 0,
             gen: 0,
@@ -538,7 +590,7 @@ impl<'f> Cx<'f> {
                 (r, true, None)
             }
             Op::Cmp(_, a, b) => {
-                let g = |v: VReg| if self.is_local(v) { st.0[v.index()].gen } else { 0 };
+                let g = |v: VReg| if self.is_local(v) { st.get(v).gen } else { 0 };
                 self.cmp_gens[d.index()] = [g(a), g(b)];
                 (Some(full), true, None)
             }
@@ -570,7 +622,7 @@ impl<'f> Cx<'f> {
                 // A local operand written since the comparison ran: its
                 // interval now says nothing about the one compared.
                 let [ga, gb] = self.cmp_gens[cond.index()];
-                let fresh = |v: VReg, g: u32| !self.is_local(v) || st.0[v.index()].gen == g;
+                let fresh = |v: VReg, g: u32| !self.is_local(v) || st.get(v).gen == g;
                 if !fresh(a, ga) || !fresh(b, gb) {
                     return Some(st);
                 }
@@ -598,9 +650,10 @@ impl<'f> Cx<'f> {
     fn narrow(&mut self, mut st: State, v: VReg, r: Interval) -> Option<State> {
         let i = v.index();
         let full = self.full[i]?;
-        st.0[i].val = st.0[i].val.meet(r)?;
+        let met = st.get(v).val.meet(r)?;
+        st.get_mut(v).val = met;
         if !self.is_local(v) {
-            if let Some(l) = st.0[i].lin.filter(|l| l.base != v && self.valid(&st, l)) {
+            if let Some(l) = st.get(v).lin.filter(|l| l.base != v && self.valid(&st, l)) {
                 return self.narrow(st, l.base, r.shift(-i128::from(l.off)));
             }
         } else if !self.loops.is_empty() {
@@ -617,7 +670,7 @@ impl<'f> Cx<'f> {
 
     /// Whether a link still holds (its local base not written since).
     fn valid(&self, st: &State, l: &Lin) -> bool {
-        !self.is_local(l.base) || st.0[l.base.index()].gen == l.gen
+        !self.is_local(l.base) || st.get(l.base).gen == l.gen
     }
 
     fn loop_(&mut self, entry: State, body: &Block) -> Option<State> {
@@ -635,7 +688,7 @@ impl<'f> Cx<'f> {
         // At the head a written local may differ from every value linked to
         // it before (in the first iteration it does not, in later ones it may).
         for &v in &written {
-            head.0[v.index()].gen = self.fresh_gen();
+            head.get_mut(v).gen = self.fresh_gen();
         }
         let mark = self.log.len();
         let mut pass = 0;
@@ -654,7 +707,7 @@ impl<'f> Cx<'f> {
             let bounds = &self.bounds[l.bounds_from..];
             let mut grew = false;
             for (k, &v) in written.iter().enumerate() {
-                let (h, b) = (head.0[v.index()].val, back.0[v.index()].val);
+                let (h, b) = (head.get(v).val, back.get(v).val);
                 if h.contains(b) {
                     continue;
                 }
@@ -676,7 +729,7 @@ impl<'f> Cx<'f> {
                     widened[k] = 2;
                     n = full;
                 }
-                head.0[v.index()].val = n;
+                head.get_mut(v).val = n;
             }
             self.bounds.truncate(l.bounds_from);
             if !grew {

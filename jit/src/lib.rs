@@ -215,6 +215,26 @@ pub fn compile_reachable(
     }
 }
 
+/// [`compile_reachable`] of a module the caller gives up: each function's
+/// body is optimized where it is instead of in a copy (the same machine
+/// code; what `spy-interp` runs, which compiles a lowered module once).
+pub fn compile_reachable_owned(
+    m: Module,
+    opts: &CompileOptions,
+    root: FuncId,
+) -> Result<CompiledModule, JitError> {
+    #[cfg(all(target_arch = "x86_64", unix))]
+    {
+        let live = m.reachable_from(root);
+        x64::module::compile_owned(m, opts, Some(&live)).map(|inner| CompiledModule { inner })
+    }
+    #[cfg(not(all(target_arch = "x86_64", unix)))]
+    {
+        let _ = (m, opts, root);
+        Err(JitError::UnsupportedHost)
+    }
+}
+
 /// A compiled module; the executable memory is freed on drop.
 pub struct CompiledModule {
     #[cfg(all(target_arch = "x86_64", unix))]

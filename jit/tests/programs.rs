@@ -640,7 +640,8 @@ fn narrow_results_that_wrap_cross_calls_and_are_read_canonically() {
 /// `compile_reachable` compiles what the root reaches through calls (a
 /// recursive callee, and a function reached only through it), with the
 /// code `compile` gives each; a function nothing reaches gets no code, and
-/// calling it is a panic, not a jump into nothing.
+/// calling it is a panic, not a jump into nothing. `compile_reachable_owned`
+/// (the module moved in, its bodies optimized in place) gives the same.
 #[test]
 fn only_the_functions_a_root_reaches_are_compiled() {
     let mut m = ModuleBuilder::new();
@@ -667,12 +668,19 @@ fn only_the_functions_a_root_reaches_are_compiled() {
     assert_eq!(some.stats().functions, 2);
     assert_eq!(some.code_bytes(dead), 0);
     assert!(all.code_bytes(dead) > 0);
+    let owned = spy_jit::compile_reachable_owned(module.clone(), &opts(), main).unwrap();
+    assert_eq!(owned.stats().functions, 2);
+    assert_eq!(owned.code_bytes(dead), 0);
     for f in [fib, main] {
         assert_eq!(some.code_bytes(f), all.code_bytes(f));
+        assert_eq!(owned.code_bytes(f), all.code_bytes(f));
+        #[cfg(feature = "disasm")]
+        assert_eq!(owned.disassemble_function(f), some.disassemble_function(f));
     }
     let mut ctx = spy_jit::runtime::Context::new(Default::default());
     assert_eq!(some.call(&mut ctx, main, &[20]).unwrap(), vec![6765]);
     assert_eq!(some.call(&mut ctx, fib, &[10]).unwrap(), vec![55]);
+    assert_eq!(owned.call(&mut ctx, main, &[20]).unwrap(), vec![6765]);
     let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut ctx = spy_jit::runtime::Context::new(Default::default());
         let _ = some.call(&mut ctx, dead, &[3]);

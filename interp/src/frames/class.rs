@@ -43,7 +43,7 @@ impl Interp<'_> {
         }
         if c.type_params.is_some() {
             let generic = GenericStructValue {
-                fqn: self.unique_fqn(format!("{}::{}", f.ns, c.name.name)),
+                fqn: self.unique_fqn_in(&f.ns, &c.name.name),
                 ast: f.ast.clone(),
                 class: c.id,
                 module: f.module,
@@ -72,7 +72,7 @@ impl Interp<'_> {
                 self.forward_declared(f, slot).expect("checked")
             }
             _ => {
-                let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
+                let fqn = self.unique_fqn_in(&f.ns, &c.name.name);
                 self.vm.types.new_struct(fqn.to_string())
             }
         };
@@ -106,7 +106,7 @@ impl Interp<'_> {
             if !c.is_struct || c.type_params.is_some() || !c.decorators.is_empty() {
                 continue;
             }
-            let fqn = self.unique_fqn(format!("{}::{}", f.ns, c.name.name));
+            let fqn = self.unique_fqn_in(&f.ns, &c.name.name);
             let ty = self.vm.types.new_struct(fqn.to_string());
             self.declare_slot(f, c.name, Typed::blue(TypeId::TYPE, Value::Type(ty)))?;
         }

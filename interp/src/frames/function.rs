@@ -43,6 +43,16 @@ impl Interp<'_> {
         }
     }
 
+    /// [`Self::unique_fqn`] of `ns::name` (a `def` or `class` statement's;
+    /// written without `format!`, as every function definition runs one).
+    pub(crate) fn unique_fqn_in(&mut self, ns: &str, name: &str) -> Rc<str> {
+        let mut base = String::with_capacity(ns.len() + 2 + name.len());
+        base.push_str(ns);
+        base.push_str("::");
+        base.push_str(name);
+        self.unique_fqn(base)
+    }
+
     /// The environments a function or class defined in frame `f` closes
     /// over.
     pub(crate) fn closure_of(&mut self, f: &Frame) -> Rc<[Env]> {
@@ -67,7 +77,7 @@ impl Interp<'_> {
         def: &ast::FuncDef<'_>,
         self_type: Option<TypeId>,
     ) -> Eval<Typed> {
-        let fqn = self.unique_fqn(format!("{}::{}", f.ns, def.name.name));
+        let fqn = self.unique_fqn_in(&f.ns, &def.name.name);
         let in_blue_code = f.func.as_ref().is_some_and(|func| func.color == FuncColor::Blue);
         let spec = FunctionSpec {
             fqn,

@@ -66,7 +66,7 @@ mod signatures;
 mod stmt;
 mod unroll;
 
-use std::collections::HashSet;
+use foldhash::{HashMap, HashSet, HashSetExt};
 use std::io::Write;
 use std::rc::Rc;
 
@@ -179,8 +179,7 @@ pub struct Interp<'out> {
     pub(crate) module_sources: crate::host::ModuleSources,
     /// Residual modules printed and parsed back, by module name: what
     /// `import m` of a residual program loads (the doppler and jit engines).
-    pub(crate) preloaded:
-        std::collections::HashMap<String, (Rc<crate::source::SourceFile>, crate::syntax::ast::Module)>,
+    pub(crate) preloaded: HashMap<String, (Rc<crate::source::SourceFile>, crate::syntax::ast::Module)>,
     /// The user's program path when the module run is its residual code
     /// (`argv[0]` without `RunConfig::argv`).
     pub(crate) program_path: Option<String>,
@@ -194,7 +193,7 @@ pub struct Interp<'out> {
     /// or type keeps, not a copy).
     pub fqns: HashSet<Rc<str>>,
     /// The last `#n` suffix given to each FQN base.
-    pub(crate) fqn_suffixes: std::collections::HashMap<String, u32>,
+    pub(crate) fqn_suffixes: HashMap<String, u32>,
     /// The redshift in progress, if any, from its module init on: it
     /// records where red functions come from (`DopplerState::made_by`...).
     /// Frames that shift hold the same handle (`Frame::shift`).
@@ -205,18 +204,18 @@ pub struct Interp<'out> {
     pub(crate) blue_sites: Vec<meta::BlueSite>,
     /// The blue calls (innermost first) that made each red function made
     /// by blue code, by FQN: the notes of a static error in its body.
-    pub(crate) made_by: std::collections::HashMap<Rc<str>, Rc<[meta::BlueSite]>>,
+    pub(crate) made_by: HashMap<Rc<str>, Rc<[meta::BlueSite]>>,
     /// Reusable activation storage and the closure-capture registry.
     pub(crate) pools: pools::Pools,
     /// Specializations of generic structs, by (generic, argument keys).
-    pub(crate) generic_structs: std::collections::HashMap<
+    pub(crate) generic_structs: HashMap<
         (usize, Vec<crate::vm::memo::ValueKey>),
         (Rc<crate::vm::value::GenericStructValue>, crate::vm::types::TypeId),
     >,
     /// `T.__origin__`: the generic (a generic struct, or the
     /// `@blue.generic` function) that made type `T`, as upstream's
     /// `W_Type.w_origin` (`vm.py` `fast_call`).
-    pub(crate) type_origins: std::collections::HashMap<crate::vm::types::TypeId, crate::vm::value::Value>,
+    pub(crate) type_origins: HashMap<crate::vm::types::TypeId, crate::vm::value::Value>,
 }
 
 impl<'out> Interp<'out> {
@@ -237,7 +236,7 @@ impl<'out> Interp<'out> {
             steps: 0,
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
-            fqn_suffixes: std::collections::HashMap::new(),
+            fqn_suffixes: HashMap::default(),
             generic_structs: Default::default(),
             type_origins: Default::default(),
             pools: pools::Pools::default(),

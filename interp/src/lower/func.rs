@@ -2,7 +2,8 @@
 //! local is one IR local per flattened register), its statements and its
 //! structured control flow. Expressions are in `expr.rs`.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use spy_jit::ir::{Block, ErrCode, FunctionBuilder, Op, Stmt as IrStmt, Ty, VReg};

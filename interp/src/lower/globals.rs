@@ -10,7 +10,7 @@
 //! every inlined callee's body, `x := e` included) reads and writes the
 //! same slot, so a write is seen by every later read.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use spy_jit::ir::{ErrCode, Ty, VReg, Word};
 

@@ -67,7 +67,7 @@ pub mod str_rt;
 mod unchecked;
 mod wide_list;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fmt;
 use std::rc::Rc;
 

@@ -112,7 +112,7 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
             )));
         }
     };
-    let program = match lower_program(interp, module, &main) {
+    let mut program = match lower_program(interp, module, &main) {
         Ok(p) => p,
         Err(LowerError::Bug(what)) => {
             return Ok(Err(Failure::Bug(Bug::new(format!(
@@ -123,8 +123,10 @@ pub fn run_module(interp: &mut Interp<'_>, module: ModuleId) -> Result<Result<i3
     };
     let opts = compile_options(interp, spy_jit::SimdLevel::host());
     // Only what `main` can call: functions inlined into every caller are
-    // not compiled again (about a tenth of the fuzzer's code).
-    let compiled = match spy_jit::compile_reachable(&program.module, &opts, program.main) {
+    // not compiled again (about a tenth of the fuzzer's code). The IR is
+    // not needed once compiled: its functions are optimized in place.
+    let ir = std::mem::take(&mut program.module);
+    let compiled = match spy_jit::compile_reachable_owned(ir, &opts, program.main) {
         Ok(c) => c,
         Err(JitError::UnsupportedHost) => return Err(NotNative::Host(JitError::UnsupportedHost.to_string())),
         Err(e) => {

@@ -18,7 +18,7 @@
 
 mod printed;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::rc::Rc;
 
 pub use printed::{

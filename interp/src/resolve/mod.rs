@@ -13,7 +13,7 @@ pub mod builtin_names;
 pub mod name_refs;
 pub mod scope;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};

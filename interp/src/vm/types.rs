@@ -513,16 +513,19 @@ impl TypeTable {
         if let Some(&id) = self.interned.get(&key) {
             return id;
         }
-        let fqn = format!(
-            "{}def({}) -> {}",
-            prefix,
-            params
-                .iter()
-                .map(|&t| self.name(t).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            self.name(ret)
-        );
+        // `{prefix}def({params, ...}) -> {ret}`, written in one buffer (a
+        // program's three interpreters each make their function types).
+        let mut fqn = String::with_capacity(64);
+        fqn.push_str(prefix);
+        fqn.push_str("def(");
+        for (i, &t) in params.iter().enumerate() {
+            if i > 0 {
+                fqn.push_str(", ");
+            }
+            fqn.push_str(self.name(t));
+        }
+        fqn.push_str(") -> ");
+        fqn.push_str(self.name(ret));
         let id = self.push(fqn, TypeKind::Func { params, ret, blue });
         self.interned.insert(key, id);
         id

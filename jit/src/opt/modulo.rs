@@ -44,7 +44,7 @@
 use super::versioning::{assign, const_temps, head_of, local};
 use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, ErrCode, Function, Module, Op, Stmt, Ty, VReg, VRegKind, Word};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// Reduce the modulo induction variables of every loop of `m` (verified;
 /// the result verifies too). Returns the number of modulos replaced.

@@ -38,7 +38,7 @@
 use super::inline::rename_stmt;
 use super::{each_def, walk, walk_stmts};
 use crate::ir::{BinOp, Block, CmpOp, Function, Module, Op, Stmt, Ty, VReg, VRegInfo, VRegKind, Word};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// The largest constant (`s`, `W`, `c + w`) the proof accepts, and the
 /// largest offset `iv + c` of the unchecked copy known not to wrap.
@@ -421,7 +421,7 @@ fn emit_versioned(f: &mut Function, consts: &HashMap<VReg, Word>, p: Plan, body:
     // hash order: the numbering shows in `spy-interp jit` and must not change
     // from run to run).
     let mut fresh: Vec<VReg> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     walk(&fast, &mut |s| {
         each_def(s, |v| {
             if f.vregs[v.index()].kind == VRegKind::Temp && seen.insert(v) {

@@ -27,7 +27,7 @@
 use super::versioning::assign;
 use super::{each_def, walk};
 use crate::ir::{BinOp, Block, Function, Op, Stmt, Ty, VReg, VRegKind, Word};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// The smallest offset `c` of `iv + c` tracked (no wrap below: `iv >= 0`).
 const MIN_OFFSET: i64 = -(1 << 30);

@@ -67,28 +67,83 @@ pub fn prepare(f: &crate::ir::Function) -> (crate::ir::Function, super::range::R
     super::exits::rewrite(super::strength::reduce_owned(super::simplify::simplify(f)))
 }
 
+/// Where [`compile_from`] gets each function to compile: the module (for
+/// every callee's signature) and function `i` prepared ([`prepare`]).
+trait Functions {
+    fn module(&self) -> &Module;
+    fn prepare(&mut self, i: usize) -> (crate::ir::Function, super::range::Ranges);
+}
+
+/// A borrowed module: each function is copied, then prepared.
+impl Functions for &Module {
+    fn module(&self) -> &Module {
+        self
+    }
+    fn prepare(&mut self, i: usize) -> (crate::ir::Function, super::range::Ranges) {
+        prepare(&self.functions[i])
+    }
+}
+
+/// A module given up by the caller: each function's body is moved out, not
+/// copied (the rest of the function, its signature, stays for its callers);
+/// the same function as [`prepare`] of the whole.
+impl Functions for Module {
+    fn module(&self) -> &Module {
+        self
+    }
+    fn prepare(&mut self, i: usize) -> (crate::ir::Function, super::range::Ranges) {
+        let f = &mut self.functions[i];
+        let owned = crate::ir::Function {
+            name: f.name.clone(),
+            params: f.params.clone(),
+            results: f.results.clone(),
+            vregs: f.vregs.clone(),
+            body: std::mem::take(&mut f.body),
+        };
+        super::exits::rewrite(super::strength::reduce_owned(super::simplify::simplify_owned(
+            owned,
+        )))
+    }
+}
+
 /// Compile the functions of `m` that `live` marks (every one when `None`;
 /// the others get neither code nor an entry thunk, and calling them is a
 /// bug: `live` must hold every function a live one calls). The code of a
 /// function does not depend on which others are compiled.
 pub fn compile(m: &Module, opts: &CompileOptions, live: Option<&[bool]>) -> Result<X64Module, JitError> {
-    crate::ir::verify(m)?;
+    compile_from(m, opts, live)
+}
+
+/// [`compile`] of a module the caller gives up: the functions' bodies are
+/// optimized in place of a copy (the same machine code).
+pub fn compile_owned(m: Module, opts: &CompileOptions, live: Option<&[bool]>) -> Result<X64Module, JitError> {
+    compile_from(m, opts, live)
+}
+
+fn compile_from(
+    mut src: impl Functions,
+    opts: &CompileOptions,
+    live: Option<&[bool]>,
+) -> Result<X64Module, JitError> {
+    crate::ir::verify(src.module())?;
     let is_live = |i: usize| live.is_none_or(|l| l[i]);
     let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
-    let labels: Vec<_> = m.functions.iter().map(|_| em.new_label()).collect();
+    let n = src.module().functions.len();
+    let labels: Vec<_> = (0..n).map(|_| em.new_label()).collect();
     let mut funcs = vec![];
     let mut stats = CompileStats {
-        functions: (0..m.functions.len()).filter(|&i| is_live(i)).count(),
+        functions: (0..n).filter(|&i| is_live(i)).count(),
         ..Default::default()
     };
     let mut frames = vec![];
-    for (i, f) in m.functions.iter().enumerate() {
+    for i in 0..n {
         if !is_live(i) {
             frames.push(Default::default());
             continue;
         }
-        let (optimized, ranges) = prepare(f);
+        let (optimized, ranges) = src.prepare(i);
         let f = &optimized;
+        let m = src.module();
         let alloc = regalloc::allocate_with(m, f, opts.mutations, opts.simd);
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
@@ -106,7 +161,7 @@ pub fn compile(m: &Module, opts: &CompileOptions, live: Option<&[bool]>) -> Resu
             info.marks,
         ));
     }
-    for (i, f) in m.functions.iter().enumerate() {
+    for (i, f) in src.module().functions.iter().enumerate() {
         let thunk = is_live(i).then(|| {
             let at = AssemblyOffset(em.offset());
             emit_thunk(&mut em, &f.param_tys(), &f.results, labels[i]);

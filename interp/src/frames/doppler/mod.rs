@@ -32,8 +32,9 @@ mod stmt;
 
 pub(crate) use expr::BinSym;
 
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::cell::{Ref, RefCell, RefMut};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::error::Bug;
@@ -81,7 +82,7 @@ pub struct DopplerState {
     /// The names of the residual code, once each (as the parser interns a
     /// module's: a residual module has as many name occurrences as its
     /// source).
-    residual_names: HashSet<ast::Name, foldhash::fast::RandomState>,
+    residual_names: HashSet<ast::Name>,
     blocks: Vec<Vec<StmtId>>,
     names: Vec<Names>,
     /// `(importer, module, name)`: residual module `importer` must import

@@ -5,20 +5,38 @@ engine given as a child process, and report each child's peak RSS
 (getrusage of that child) and RSS per source byte, next to a one-line
 program's (the binary's own footprint).
 
-    python3 bench/memory_per_source_byte.py [--size 3] [--bin target/release/spy-interp]
+    python3 bench/memory_per_source_byte.py [--size 3] [--bin target/release/spy-interp] [--call-all]
+
+The default program's `main` calls only `f5` (which calls `f4` ... `f0`):
+every function is parsed, resolved, initialized and redshifted, but only
+six run. `--call-all` runs every function once: the functions form chains
+of `CHAIN` (each calls the one before, the first of a chain returns
+`a + b`), and `main` calls the last of every chain, so a cut that is free
+only for code that never runs (lazy per-function work) shows as such.
 """
 import argparse, os, tempfile, time
 
-def generate(size_bytes):
+# Calls in a chain of `--call-all` (well under the recursion limit, 1,000).
+CHAIN = 100
+
+def generate(size_bytes, call_all=False):
     out = ["def f0(a: i32, b: i32) -> i32:\n    return a + b\n\n"]
     total, i = len(out[0]), 1
     while total < size_bytes:
-        s = (f"def f{i}(a: i32, b: i32) -> i32:\n    x = a * 3 + b\n    y = x - (a // 2)\n"
-             f"    if y > 100:\n        y = y % 7\n    return f{i - 1}(y, b)\n\n")
+        if call_all and i % CHAIN == 0:
+            s = f"def f{i}(a: i32, b: i32) -> i32:\n    return a + b\n\n"
+        else:
+            s = (f"def f{i}(a: i32, b: i32) -> i32:\n    x = a * 3 + b\n    y = x - (a // 2)\n"
+                 f"    if y > 100:\n        y = y % 7\n    return f{i - 1}(y, b)\n\n")
         out.append(s)
         total += len(s)
         i += 1
-    out.append("def main() -> None:\n    print(f5(1, 2))\n")
+    if call_all:
+        ends = list(range(CHAIN - 1, i - 1, CHAIN)) + ([i - 1] if (i - 1) % CHAIN != CHAIN - 1 else [])
+        calls = "".join(f"    print(f{j}(1, 2))\n" for j in ends)
+        out.append("def main() -> None:\n" + calls)
+    else:
+        out.append("def main() -> None:\n    print(f5(1, 2))\n")
     return "".join(out)
 
 def peak_rss_kib(cmd):
@@ -50,14 +68,17 @@ def main():
     ap.add_argument("--size", type=float, default=3.0, help="program size in MB")
     ap.add_argument("--bin", default="target/release/spy-interp")
     ap.add_argument("--engines", default="interp,doppler,jit")
+    ap.add_argument("--call-all", action="store_true",
+                    help="main calls every function once (chains of CHAIN)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         big = os.path.join(d, "big.spy")
         tiny = os.path.join(d, "tiny.spy")
-        text = generate(int(args.size * 1e6))
+        text = generate(int(args.size * 1e6), args.call_all)
         open(big, "w").write(text)
         open(tiny, "w").write("def main() -> None:\n    print(1)\n")
-        print(f"program: {len(text)} bytes; binary: {args.bin}")
+        variant = "every function called" if args.call_all else "main calls f5 only"
+        print(f"program: {len(text)} bytes ({variant}); binary: {args.bin}")
         for engine in args.engines.split(","):
             base, _, _ = peak_rss_kib([args.bin, "execute", "--engine", engine, tiny])
             rss, secs, code = peak_rss_kib([args.bin, "execute", "--engine", engine, big])

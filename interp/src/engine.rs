@@ -520,7 +520,7 @@ pub fn run_every_engine(
 ) {
     let modname = crate::frames::module_name(path);
     let parsed = match crate::syntax::parse_bytes(path, source) {
-        Ok((file, module)) => ParsedModule::resolved(file, module, &modname),
+        Ok((file, module)) => ParsedModule::resolved(file, module),
         Err(e) => {
             // Every engine starts by parsing the same bytes.
             let outcome = Outcome::of(Err(e.into()), String::new());
@@ -586,7 +586,7 @@ fn doppler_and_jit(
         map,
         deps,
     } = printed;
-    let residual = ParsedModule::resolved(file, module, &modname);
+    let residual = ParsedModule::resolved(file, module);
     let preload_deps = |interp: &mut Interp<'_>| {
         for d in &deps {
             interp.preload_module(d.modname.clone(), d.file.clone(), d.module.clone());

@@ -178,7 +178,7 @@ impl Interp<'_> {
                     .into())
             }
         };
-        let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
+        let Some(scope) = f.res.func_scope(def.id).cloned() else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let code = Rc::new(FuncCode {
@@ -288,7 +288,7 @@ impl Interp<'_> {
         def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Typed> {
-        let Some(scope) = f.res.scope_of(def.name.id).cloned() else {
+        let Some(scope) = f.res.func_scope(def.id).cloned() else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let params: Box<[ParamSpec]> = def

@@ -120,7 +120,7 @@ impl Interp<'_> {
             };
             let resolution = match resolved {
                 Some(r) => r,
-                None => Rc::new(resolve::resolve_module(&ast, &name, &file)?),
+                None => Rc::new(resolve::resolve_module(&ast, &file)?),
             };
             let mut mine = Vec::new();
             for (dep, range, spy_name) in imports_of(&ast) {

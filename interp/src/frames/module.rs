@@ -28,11 +28,11 @@ pub struct ParsedModule {
 }
 
 impl ParsedModule {
-    /// `ast` parsed from `file`, resolved under `modname` now (so that
-    /// every load shares the result); left to each load if that fails (the
-    /// load reports the error).
-    pub fn resolved(file: Rc<crate::source::SourceFile>, ast: ast::Module, modname: &str) -> ParsedModule {
-        let resolution = resolve::resolve_module(&ast, modname, &file).ok().map(Rc::new);
+    /// `ast` parsed from `file`, resolved now (so that every load, under
+    /// any module name, shares the result); left to each load if that
+    /// fails (the load reports the error).
+    pub fn resolved(file: Rc<crate::source::SourceFile>, ast: ast::Module) -> ParsedModule {
+        let resolution = resolve::resolve_module(&ast, &file).ok().map(Rc::new);
         ParsedModule {
             file,
             ast: Rc::new(ast),

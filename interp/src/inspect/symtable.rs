@@ -70,6 +70,8 @@ type Uses = (BTreeSet<&'static str>, BTreeSet<String>);
 
 /// One scope: its header and, per slot, the colors and types seen.
 struct ScopeUse {
+    /// `mod::f`, `mod::C::m`: the names of the definitions around it.
+    qualname: String,
     header: String,
     scope: Rc<Scope>,
     uses: BTreeMap<u32, Uses>,
@@ -100,7 +102,7 @@ fn render(interp: &Interp<'_>, id: ModuleId, seen: &Seen) -> String {
         );
     }
     let mut scopes = Vec::new();
-    collect(&m.ast, &res, seen, &mut scopes);
+    collect(&m.ast, &m.name, &res, seen, &mut scopes);
     for s in scopes {
         let _ = writeln!(out, "\n{}:", s.header);
         if s.scope.symbols.is_empty() {
@@ -137,7 +139,11 @@ fn kind_name(k: VarKind) -> &'static str {
 }
 
 /// Every `def`/`class` scope in source order, with the uses of its slots.
-fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUse>) {
+fn collect(module: &Module, modname: &str, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUse>) {
+    let qualname = |out: &[ScopeUse], current: Option<usize>, name: &str| match current {
+        Some(k) => format!("{}::{name}", out[k].qualname),
+        None => format!("{modname}::{name}"),
+    };
     let mut stack: Vec<(NodeRef<'_>, Option<usize>)> = module
         .body()
         .iter()
@@ -148,13 +154,15 @@ fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUs
         match node {
             NodeRef::Stmt(s) => match &s.kind() {
                 StmtKind::FuncDef(def) => {
-                    if let Some(scope) = res.scope_of(def.name.id) {
+                    if let Some(scope) = res.func_scope(def.id) {
                         let color = match def.color {
                             FuncColor::Red => "red",
                             FuncColor::Blue => "blue",
                         };
+                        let qualname = qualname(out, current, &def.name.name);
                         out.push(ScopeUse {
-                            header: format!("function `{}` ({color})", scope.qualname),
+                            header: format!("function `{qualname}` ({color})"),
+                            qualname,
                             scope: scope.clone(),
                             uses: BTreeMap::new(),
                         });
@@ -167,9 +175,11 @@ fn collect(module: &Module, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUs
                     }
                 }
                 StmtKind::ClassDef(class) => {
-                    if let Some(scope) = res.scope_of(class.name.id) {
+                    if let Some(scope) = res.class_scope(class.id) {
+                        let qualname = qualname(out, current, &class.name.name);
                         out.push(ScopeUse {
-                            header: format!("class `{}`", scope.qualname),
+                            header: format!("class `{qualname}`"),
+                            qualname,
                             scope: scope.clone(),
                             uses: BTreeMap::new(),
                         });

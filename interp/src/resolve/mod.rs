@@ -29,9 +29,11 @@ pub struct Resolution {
     /// Where every name occurrence points, indexed by `NameId`.
     pub names: name_refs::NameRefs,
     pub module_scope: Rc<Scope>,
-    /// The scope of every `def`/`class` body, keyed by the `NameId` of the
-    /// definition's name.
-    pub scopes: HashMap<NameId, Rc<Scope>>,
+    /// The scope of every `def` body, by `FuncId` (8 bytes a `def`, not a
+    /// hash table entry keyed by the name's id, issue 14 item 5).
+    func_scopes: Vec<Option<Rc<Scope>>>,
+    /// The scope of every `class` body, by `ClassId`.
+    class_scopes: Vec<Option<Rc<Scope>>>,
 }
 
 impl Resolution {
@@ -39,22 +41,25 @@ impl Resolution {
         self.names.get(id.0 as usize)
     }
 
-    pub fn scope_of(&self, def_name: NameId) -> Option<&Rc<Scope>> {
-        self.scopes.get(&def_name)
+    /// The scope of the body of `def` `id`.
+    pub fn func_scope(&self, id: ast::FuncId) -> Option<&Rc<Scope>> {
+        self.func_scopes.get(id.index())?.as_ref()
+    }
+
+    /// The scope of the body of `class` `id`.
+    pub fn class_scope(&self, id: ast::ClassId) -> Option<&Rc<Scope>> {
+        self.class_scopes.get(id.index())?.as_ref()
     }
 }
 
-/// Resolve every name of `module` (named `modname`, loaded from `file`).
-pub fn resolve_module(
-    module: &ast::Module,
-    modname: &str,
-    file: &Rc<SourceFile>,
-) -> Result<Resolution, SpyError> {
+/// Resolve every name of `module` (loaded from `file`).
+pub fn resolve_module(module: &ast::Module, file: &Rc<SourceFile>) -> Result<Resolution, SpyError> {
     let mut r = Resolver {
         file: file.clone(),
         names: name_refs::NameRefs::new(module.name_count as usize),
-        scopes: HashMap::new(),
-        stack: vec![Scope::new(ScopeKind::Module, modname.to_string())],
+        func_scopes: vec![None; module.func_count()],
+        class_scopes: vec![None; module.class_count()],
+        stack: vec![Scope::new(ScopeKind::Module)],
         loop_depth: 0,
         error: None,
         generator_targets: Vec::new(),
@@ -70,14 +75,16 @@ pub fn resolve_module(
     Ok(Resolution {
         names: r.names,
         module_scope,
-        scopes: r.scopes,
+        func_scopes: r.func_scopes,
+        class_scopes: r.class_scopes,
     })
 }
 
 struct Resolver {
     file: Rc<SourceFile>,
     names: name_refs::NameRefs,
-    scopes: HashMap<NameId, Rc<Scope>>,
+    func_scopes: Vec<Option<Rc<Scope>>>,
+    class_scopes: Vec<Option<Rc<Scope>>>,
     /// The scopes being resolved, module first, innermost last.
     stack: Vec<Scope>,
     loop_depth: u32,
@@ -160,10 +167,7 @@ impl Resolver {
                 // Upstream's `define_name`: the same name defined in two
                 // places of a blue body (e.g. both branches of a blue `if`)
                 // is checked when a second declaration executes.
-                let scope = self.current();
-                if !scope.is_redeclared(prev) {
-                    scope.redeclared.push(prev);
-                }
+                self.current().mark_redeclared(prev);
                 return Ok(());
             }
             let prev_range = self.current().symbols[prev].decl_range;
@@ -561,16 +565,15 @@ impl Resolver {
             }
         }
         self.bind(f.name);
-        let qualname = format!("{}::{}", self.current().qualname, f.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
-        let mut scope = Scope::new(ScopeKind::Function, qualname);
+        let mut scope = Scope::new(ScopeKind::Function);
         scope.blue = f.color == ast::FuncColor::Blue;
         self.push_body(f.name.id, scope);
         let result = self.resolve_function_body(f, generic);
         let scope = self.pop_body();
         self.loop_depth = outer_loop;
         result?;
-        self.scopes.insert(f.name.id, Rc::new(scope));
+        self.func_scopes[f.id.index()] = Some(Rc::new(scope));
         Ok(())
     }
 
@@ -612,7 +615,6 @@ impl Resolver {
             self.resolve_expr(&d);
         }
         self.bind(c.name);
-        let qualname = format!("{}::{}", self.current().qualname, c.name.name);
         let outer_loop = std::mem::replace(&mut self.loop_depth, 0);
         // The type parameters of a generic struct live in a scope of their
         // own around the class body, so that methods see them too (class
@@ -620,10 +622,7 @@ impl Resolver {
         // innermost environment of the class body's closure.
         let generic = c.type_params.is_some();
         if let Some(tps) = &c.type_params {
-            self.push_body(
-                c.name.id,
-                Scope::new(ScopeKind::Function, format!("{qualname}[]")),
-            );
+            self.push_body(c.name.id, Scope::new(ScopeKind::Function));
             for tp in tps {
                 self.declare_new(tp, VarKind::Const, Origin::BlueParam)?;
                 self.bind(tp);
@@ -639,10 +638,10 @@ impl Resolver {
         }
         if generic {
             // The type-parameter scope is complete: the body sees all of it.
-            self.stack.push(Scope::new(ScopeKind::Class, qualname));
+            self.stack.push(Scope::new(ScopeKind::Class));
             self.limits.push(usize::MAX);
         } else {
-            self.push_body(c.name.id, Scope::new(ScopeKind::Class, qualname));
+            self.push_body(c.name.id, Scope::new(ScopeKind::Class));
         }
         let result = self
             .declare_block(&c.body)
@@ -653,7 +652,7 @@ impl Resolver {
         }
         self.loop_depth = outer_loop;
         result?;
-        self.scopes.insert(c.name.id, Rc::new(scope));
+        self.class_scopes[c.id.index()] = Some(Rc::new(scope));
         Ok(())
     }
 }

@@ -132,35 +132,46 @@ impl DerefMut for Symbols {
 
 /// The symbols of one module, function or class body. A symbol's index is
 /// its slot in the frame that executes that body.
+///
+/// One per `def` of a program, kept as long as it runs: 48 bytes (with no
+/// name of its own: its qualified name is its definition's place in the
+/// tree, spelled by whoever shows it, issue 14 item 5).
 #[derive(Clone, Debug)]
 pub struct Scope {
     pub kind: ScopeKind,
-    /// `mod`, `mod::f`, `mod::C`: used for FQNs and tracebacks.
-    pub qualname: String,
     pub symbols: Symbols,
     /// A blue body (a class body or a `@blue` function): a name may be
     /// declared in several places (both branches of a blue `if`); declaring
     /// it twice is a ScopeError only when it happens at run time.
     pub blue: bool,
-    /// The slots of names declared more than once in this (blue) scope.
-    pub redeclared: Vec<usize>,
+    /// The slots of names declared more than once in this (blue) scope
+    /// (boxed: almost every scope has none).
+    #[allow(clippy::box_collection)]
+    redeclared: Option<Box<Vec<usize>>>,
 }
 
 impl Scope {
-    pub fn new(kind: ScopeKind, qualname: String) -> Scope {
+    pub fn new(kind: ScopeKind) -> Scope {
         Scope {
             kind,
-            qualname,
             symbols: Symbols::default(),
             blue: kind == ScopeKind::Class,
-            redeclared: Vec::new(),
+            redeclared: None,
         }
     }
 
     /// Whether the name in `slot` has more than one declaration, so that
     /// executing one of them checks the slot is still empty.
     pub fn is_redeclared(&self, slot: usize) -> bool {
-        self.redeclared.contains(&slot)
+        self.redeclared.as_ref().is_some_and(|r| r.contains(&slot))
+    }
+
+    /// Note that the name in `slot` is declared more than once.
+    pub fn mark_redeclared(&mut self, slot: usize) {
+        let r = self.redeclared.get_or_insert_with(Default::default);
+        if !r.contains(&slot) {
+            r.push(slot);
+        }
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -200,6 +211,14 @@ mod tests {
             decl_range: TextRange::default(),
             assignments: 0,
         }
+    }
+
+    /// A function's scope costs its own bytes (issue 14 item 5): no name,
+    /// no inline table of redeclarations.
+    #[test]
+    fn scopes_and_symbols_are_small() {
+        assert_eq!(std::mem::size_of::<Scope>(), 48);
+        assert_eq!(std::mem::size_of::<Symbol>(), 24);
     }
 
     /// The first symbol of a name is found the same way whether the scope

@@ -340,3 +340,49 @@ fn paired_inlined_calls_in_a_versioned_loop_keep_their_check() {
         assert_eq!(b.jit(id, &[10]), e, "second run, limit {limit}");
     }
 }
+
+/// `main(a)` calls a two-statement `inc` ten times in a row: every call is
+/// inlined under the default limits, and once the caller has grown past
+/// `max_caller_stmts` (its own statements plus the copies spliced so far)
+/// the remaining calls stay calls; the result is the same either way.
+#[test]
+fn a_grown_caller_stops_inlining() {
+    let mut m = ModuleBuilder::new();
+    let inc = m.declare("inc", &[Ty::I64], &[Ty::I64]);
+    let main = m.declare("main", &[Ty::I64], &[Ty::I64]);
+    let mut f = m.function(inc);
+    let a = f.param(0);
+    let one = f.const_(Ty::I64, 1);
+    let s = f.binary(BinOp::Add, a, one);
+    f.ret(&[s]);
+    m.define(f);
+    let mut f = m.function(main);
+    let mut v = f.param(0);
+    for i in 0..10 {
+        v = f.call_with(inc, &[Ty::I64], &[v], SiteId(i + 1))[0];
+    }
+    f.ret(&[v]);
+    m.define(f);
+    let m = m.finish().unwrap();
+    let own = spy_jit::opt::inline::size(&m.function(main).body);
+    let callee = spy_jit::opt::inline::size(&m.function(inc).body);
+
+    let mut all = m.clone();
+    assert_eq!(inline_module(&mut all, &InlineOptions::default()), 10);
+    assert_eq!(calls(&all.function(main).body), 0);
+
+    let mut bounded = m.clone();
+    let opts = InlineOptions {
+        max_caller_stmts: own + 3 * callee,
+        ..InlineOptions::default()
+    };
+    // The caller is checked before each copy: copies are spliced while it
+    // has at most `own + 3 * callee` statements, that is four of them.
+    assert_eq!(inline_module(&mut bounded, &opts), 4);
+    verify(&bounded).unwrap();
+    assert_eq!(calls(&bounded.function(main).body), 6);
+    for g in [all, bounded] {
+        let got = Both::new(g, 20).both(main, &[5]);
+        assert_eq!(got, Ok(vec![15]));
+    }
+}

@@ -107,6 +107,7 @@ pub fn inline_module(m: &mut Module, opts: &InlineOptions) -> usize {
                 originals: originals.as_deref(),
                 state: &state,
                 opts,
+                caller_stmts: size(&body),
                 caller: &mut func,
                 count: 0,
                 level: 0,
@@ -200,6 +201,9 @@ struct Cx<'a> {
     opts: &'a InlineOptions,
     caller: &'a mut Function,
     count: usize,
+    /// Statements of the caller as it grows: its own, plus every copy
+    /// spliced in so far (its body is out of `caller` while it is rebuilt).
+    caller_stmts: usize,
     /// Copies of recursive bodies the statements being processed are in.
     level: u32,
     /// Statements of the recursive bodies inlined into this function.
@@ -232,6 +236,7 @@ impl<'a> Cx<'a> {
                         let mut copy = vec![];
                         self.splice(callee, &args, &results, site, &mut copy);
                         self.count += 1;
+                        self.caller_stmts += callee_stmts;
                         // A recursive body's own calls: the next level of
                         // the recursion, inlined again while the levels and
                         // the budget allow; past that, their base cases
@@ -288,9 +293,7 @@ impl<'a> Cx<'a> {
         } else {
             self.original(gi)
         };
-        if size(&source.body) > self.opts.max_callee_stmts
-            || size(&self.caller.body) > self.opts.max_caller_stmts
-        {
+        if size(&source.body) > self.opts.max_callee_stmts || self.caller_stmts > self.opts.max_caller_stmts {
             return None;
         }
         let mut callee = source.clone();

@@ -184,3 +184,29 @@ fn raising_values_and_other_shapes_are_left_alone() {
     assert_eq!(g, m);
     assert!(matches!(m.function(r).body.0[0], Stmt::Assign { .. }));
 }
+
+/// The evaluation's work is bounded by the body's size: at most 4 calls.
+#[test]
+fn a_body_with_more_than_four_calls_is_left_alone() {
+    for (calls, want) in [(4, 2), (5, 0)] {
+        let mut m = ModuleBuilder::new();
+        let f_id = m.declare("wide", &[Ty::I32], &[Ty::I32]);
+        let mut f = m.function(f_id);
+        let p = f.param(0);
+        let c2 = f.const_(Ty::I32, 2);
+        let lt = f.cmp(CmpOp::Lt, p, c2);
+        f.if_(lt, |f| f.ret(&[p]), |_| {});
+        let c1 = f.const_(Ty::I32, 1);
+        let a = f.binary(BinOp::Sub, p, c1);
+        let mut s = f.const_(Ty::I32, 0);
+        for k in 0..calls {
+            let r = f.call_with(f_id, &[Ty::I32], &[a], SiteId(k + 1))[0];
+            s = f.binary(BinOp::Add, s, r);
+        }
+        f.ret(&[s]);
+        m.define(f);
+        let m = m.finish().unwrap();
+        assert_eq!(folded(&m).1, want, "{calls} calls");
+        same_everywhere(&m, f_id, &words(Ty::I32, -1..=6), 1..=6);
+    }
+}

@@ -63,6 +63,11 @@ impl FoldOptions {
 
 /// How far on either side of a compared constant values are tried.
 const WINDOW: i128 = 4;
+/// Most calls and statements (nested ones counted) of an eligible body:
+/// each evaluation then runs at most `1 + 4 + 4² + ..` activations of at
+/// most 64 statements, whatever program the fuzzer or a user writes.
+const MAX_CALLS: usize = 4;
+const MAX_STMTS: usize = 64;
 
 /// One folded value: the argument, the result word and the call sites of
 /// the first activation at each level below it, outermost first.
@@ -95,8 +100,9 @@ pub fn fold_leaves(m: &mut Module, opts: &FoldOptions) -> usize {
     count
 }
 
-/// One integer parameter, one result word, and a body of pure operations,
-/// `if`s, returns, raises and calls of itself only (at least one).
+/// One integer parameter, one result word, and a small body of pure
+/// operations, `if`s, returns, raises and calls of itself only (at least
+/// one, at most [`MAX_CALLS`]).
 fn eligible(func: &Function, f: FuncId) -> bool {
     if func.params.len() != 1 || !func.ty(func.params[0]).is_int() || func.results.len() != 1 {
         return false;
@@ -104,23 +110,26 @@ fn eligible(func: &Function, f: FuncId) -> bool {
     if matches!(func.results[0], Ty::Vec(_)) {
         return false;
     }
-    let (mut ok, mut recursive) = (true, false);
-    crate::ir::visit::walk(&func.body, &mut |s| match s {
-        Stmt::Assign { op, .. } => ok &= !matches!(op, Op::Load { .. } | Op::Vector(_)),
-        Stmt::Call { func: g, .. } => {
-            ok &= *g == f;
-            recursive = true;
+    let (mut ok, mut calls, mut stmts) = (true, 0, 0);
+    crate::ir::visit::walk(&func.body, &mut |s| {
+        stmts += 1;
+        match s {
+            Stmt::Assign { op, .. } => ok &= !matches!(op, Op::Load { .. } | Op::Vector(_)),
+            Stmt::Call { func: g, .. } => {
+                ok &= *g == f;
+                calls += 1;
+            }
+            Stmt::If { .. } | Stmt::Return(_) | Stmt::Raise { .. } | Stmt::Mark(_) => {}
+            Stmt::Store { .. }
+            | Stmt::CallHelper { .. }
+            | Stmt::Loop { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::InlineEnter(_)
+            | Stmt::InlineExit => ok = false,
         }
-        Stmt::If { .. } | Stmt::Return(_) | Stmt::Raise { .. } | Stmt::Mark(_) => {}
-        Stmt::Store { .. }
-        | Stmt::CallHelper { .. }
-        | Stmt::Loop { .. }
-        | Stmt::Break
-        | Stmt::Continue
-        | Stmt::InlineEnter(_)
-        | Stmt::InlineExit => ok = false,
     });
-    ok && recursive
+    ok && (1..=MAX_CALLS).contains(&calls) && stmts <= MAX_STMTS
 }
 
 /// The range of an integer type's values.

@@ -202,14 +202,14 @@ fn main() {
     for shape in &shapes {
         let (kind, levels) = shape.split_at(1);
         // `P`/`Q`: R through `opt::fold` (2 and 3 levels), then inlined with
-        // the engine's statement budget.
+        // the engine's statement budget; `Z`: P without that budget.
         let fold_levels = match kind {
-            "P" => 2,
+            "P" | "Z" => 2,
             "Q" => 3,
             _ => 0,
         };
         let func = match kind {
-            "R" | "P" | "Q" => rec,
+            "R" | "P" | "Q" | "Z" => rec,
             "L" => acc_loop,
             "G" => gcc_loop,
             "F" => fold_first,
@@ -230,7 +230,7 @@ fn main() {
         if levels > 0 {
             let o = InlineOptions {
                 recursion_levels: levels,
-                max_recursion_stmts: if fold_levels > 0 {
+                max_recursion_stmts: if fold_levels > 0 && kind != "Z" {
                     InlineOptions::default().max_recursion_stmts
                 } else {
                     usize::MAX

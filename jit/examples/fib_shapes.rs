@@ -20,7 +20,7 @@
 //! median wall time per shape.
 
 use spy_jit::ir::{BinOp, CmpOp, ErrCode, FuncId, ModuleBuilder, Op, SiteId, Ty};
-use spy_jit::opt::{inline_module, InlineOptions};
+use spy_jit::opt::{fold_leaves, inline_module, FoldOptions, InlineOptions};
 use spy_jit::runtime::{Context, ContextOptions};
 use spy_jit::{compile_reachable, CompileOptions};
 use std::time::Instant;
@@ -85,24 +85,156 @@ fn main() {
         id
     };
     let (acc_loop, gcc_loop) = (looped("fib_loop", false), looped("fib_gcc", true));
+    // `F`/`E`: R with fib(2) folded to 1 behind the enter of its first
+    // child (exact: the enter raises where fib(1)'s entry would); `F`
+    // tests `n == 2` before the base case, `E` after it.
+    let mut folded = |name: &str, first: bool| -> FuncId {
+        let id = m.declare(name, &[Ty::I32], &[Ty::I32]);
+        let mut f = m.function(id);
+        let p = f.param(0);
+        let c2 = f.const_(Ty::I32, two);
+        let fold = |f: &mut spy_jit::ir::FunctionBuilder| {
+            let eq = f.cmp(CmpOp::Eq, p, c2);
+            f.if_(
+                eq,
+                |f| {
+                    f.push(spy_jit::ir::Stmt::InlineEnter(SiteId(1)));
+                    f.push(spy_jit::ir::Stmt::InlineExit);
+                    let one = f.const_(Ty::I32, 1);
+                    f.ret(&[one]);
+                },
+                |_| {},
+            );
+        };
+        if first {
+            fold(&mut f);
+        }
+        let lt = f.cmp(CmpOp::Lt, p, c2);
+        f.if_(lt, |f| f.ret(&[p]), |_| {});
+        if !first {
+            fold(&mut f);
+        }
+        let c1 = f.const_(Ty::I32, one);
+        let a = f.binary(BinOp::Sub, p, c1);
+        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
+        let b = f.binary(BinOp::Sub, p, c2);
+        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
+        let s = f.binary(BinOp::Add, ra, rb);
+        f.ret(&[s]);
+        m.define(f);
+        id
+    };
+    let (fold_first, fold_after) = (folded("fib_f", true), folded("fib_e", false));
+    fn chain(f: &mut spy_jit::ir::FunctionBuilder, p: spy_jit::ir::VReg, c: u64, k: u64, val: u64) {
+        let fold = |f: &mut spy_jit::ir::FunctionBuilder| {
+            for _ in 1..c {
+                f.push(spy_jit::ir::Stmt::InlineEnter(SiteId(1)));
+            }
+            for _ in 1..c {
+                f.push(spy_jit::ir::Stmt::InlineExit);
+            }
+            let v = f.const_(Ty::I32, val);
+            f.ret(&[v]);
+        };
+        if c == k {
+            return fold(f);
+        }
+        let fibs = |c: u64| (0..c).fold((0u64, 1u64), |(a, b), _| (b, a + b)).0;
+        let cc = f.const_(Ty::I32, c);
+        let eq = f.cmp(CmpOp::Eq, p, cc);
+        f.if_(eq, fold, |f| chain(f, p, c + 1, k, fibs(c + 1)));
+    }
+    // `U<k>`: `n < k + 1 ? (n < 2 ? n : fib(n) folded behind n - 1 enters) : body`.
+    let mut ranged = |name: &str, k: u64| -> FuncId {
+        let id = m.declare(name, &[Ty::I32], &[Ty::I32]);
+        let mut f = m.function(id);
+        let p = f.param(0);
+        let c2 = f.const_(Ty::I32, two);
+        let ck = f.const_(Ty::I32, k + 1);
+        let small = f.cmp(CmpOp::Lt, p, ck);
+        f.if_(
+            small,
+            |f| {
+                let lt = f.cmp(CmpOp::Lt, p, c2);
+                f.if_(lt, |f| f.ret(&[p]), |f| chain(f, p, 2, k, 1));
+            },
+            |_| {},
+        );
+        let c1 = f.const_(Ty::I32, one);
+        let a = f.binary(BinOp::Sub, p, c1);
+        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
+        let b = f.binary(BinOp::Sub, p, c2);
+        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
+        let s = f.binary(BinOp::Add, ra, rb);
+        f.ret(&[s]);
+        m.define(f);
+        id
+    };
+    let ranged: Vec<FuncId> = (0..6).map(|k| ranged(&format!("fib_u{k}"), k + 2)).collect();
+    // `Y`: the fold of 2 and 3 first, behind one unsigned range test,
+    // then the base case and the body.
+    let yshape = {
+        let id = m.declare("fib_y", &[Ty::I32], &[Ty::I32]);
+        let mut f = m.function(id);
+        let p = f.param(0);
+        let c2 = f.const_(Ty::I32, two);
+        let d = f.binary(BinOp::Sub, p, c2);
+        let du = f.convert(Ty::U32, d);
+        let c1u = f.const_(Ty::U32, 1);
+        let small = f.cmp(CmpOp::Le, du, c1u);
+        f.if_(small, |f| chain(f, p, 2, 3, 1), |_| {});
+        let lt = f.cmp(CmpOp::Lt, p, c2);
+        f.if_(lt, |f| f.ret(&[p]), |_| {});
+        let c1 = f.const_(Ty::I32, one);
+        let a = f.binary(BinOp::Sub, p, c1);
+        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
+        let b = f.binary(BinOp::Sub, p, c2);
+        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
+        let s = f.binary(BinOp::Add, ra, rb);
+        f.ret(&[s]);
+        m.define(f);
+        id
+    };
     let base = m.finish().unwrap();
 
     let shapes: Vec<String> = std::env::args().skip(1).collect();
     let mut runs = vec![];
     for shape in &shapes {
         let (kind, levels) = shape.split_at(1);
+        // `P`/`Q`: R through `opt::fold` (2 and 3 levels), then inlined with
+        // the engine's statement budget; `Z`: P without that budget.
+        let fold_levels = match kind {
+            "P" | "Z" => 2,
+            "Q" => 3,
+            _ => 0,
+        };
         let func = match kind {
-            "R" => rec,
+            "R" | "P" | "Q" | "Z" => rec,
             "L" => acc_loop,
             "G" => gcc_loop,
+            "F" => fold_first,
+            "E" => fold_after,
+            "Y" => yshape,
+            "U" | "V" | "W" | "X" => ranged[(kind.as_bytes()[0] - b'U') as usize],
             _ => panic!("a shape is R, L or G and a number of levels: {shape}"),
         };
         let levels: u32 = levels.parse().expect("levels");
         let mut g = base.clone();
+        if fold_levels > 0 {
+            let fo = FoldOptions {
+                max_levels: fold_levels,
+                ..FoldOptions::new(code(1), code(2))
+            };
+            fold_leaves(&mut g, &fo);
+        }
         if levels > 0 {
             let o = InlineOptions {
                 recursion_levels: levels,
-                max_recursion_stmts: usize::MAX,
+                max_recursion_stmts: if fold_levels > 0 && kind != "Z" {
+                    InlineOptions::default().max_recursion_stmts
+                } else {
+                    usize::MAX
+                },
                 ..Default::default()
             };
             inline_module(&mut g, &o);

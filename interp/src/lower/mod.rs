@@ -414,6 +414,15 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
         path: file.path.clone(),
         range: TextRange::default(),
     })?;
+    // A self-recursive pure function of one integer (fib) returns its value
+    // at the few small arguments just past its base case as a constant,
+    // behind the depth checks of the activations it stands for (spec §17.2
+    // item 24); before inlining, so every inlined copy carries it.
+    let code = |c| ir::ErrCode::new(c).expect("non-zero");
+    spy_jit::opt::fold_leaves(
+        &mut module_ir,
+        &spy_jit::opt::FoldOptions::new(code(errors::RECURSION), code(errors::INTERNAL)),
+    );
     // Small callees (load helpers, kernels, conversions, methods) are
     // inlined with their depth count and traceback entry (spec §17.2).
     spy_jit::opt::inline_module(&mut module_ir, &Default::default());

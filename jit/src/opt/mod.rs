@@ -4,6 +4,9 @@
 //! results, output, error codes and operands, the traceback and the depth at
 //! which the recursion error is raised. In the order the lowering runs them:
 //!
+//! - [`fold`]: a self-recursive pure function of one integer returns its
+//!   value at a few small arguments as a constant, behind the depth checks
+//!   of the activations it stands for;
 //! - [`inline`]: small callees are spliced into their callers between
 //!   `InlineEnter(site)` / `InlineExit`, which keep the call's depth count
 //!   and its traceback entry;
@@ -16,6 +19,10 @@
 //!   offsets in `i64`, `widen`);
 //! - [`memo`]: an access an earlier check of the same pointer, length and
 //!   index already covers is not checked again.
+
+pub mod fold;
+
+pub use fold::{fold_leaves, FoldOptions};
 
 pub mod inline;
 

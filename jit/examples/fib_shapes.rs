@@ -44,13 +44,7 @@ fn main() {
     let c2 = f.const_(Ty::I32, two);
     let lt = f.cmp(CmpOp::Lt, p, c2);
     f.if_(lt, |f| f.ret(&[p]), |_| {});
-    let c1 = f.const_(Ty::I32, one);
-    let a = f.binary(BinOp::Sub, p, c1);
-    let ra = f.call_with(rec, &[Ty::I32], &[a], SiteId(1))[0];
-    let b = f.binary(BinOp::Sub, p, c2);
-    let rb = f.call_with(rec, &[Ty::I32], &[b], SiteId(2))[0];
-    let s = f.binary(BinOp::Add, ra, rb);
-    f.ret(&[s]);
+    recurse(&mut f, rec, p, c2);
     m.define(f);
 
     // `fold`: G (leaves of the `n -= 2` chain folded) rather than L.
@@ -114,13 +108,7 @@ fn main() {
         if !first {
             fold(&mut f);
         }
-        let c1 = f.const_(Ty::I32, one);
-        let a = f.binary(BinOp::Sub, p, c1);
-        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
-        let b = f.binary(BinOp::Sub, p, c2);
-        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
-        let s = f.binary(BinOp::Add, ra, rb);
-        f.ret(&[s]);
+        recurse(&mut f, id, p, c2);
         m.define(f);
         id
     };
@@ -160,13 +148,7 @@ fn main() {
             },
             |_| {},
         );
-        let c1 = f.const_(Ty::I32, one);
-        let a = f.binary(BinOp::Sub, p, c1);
-        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
-        let b = f.binary(BinOp::Sub, p, c2);
-        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
-        let s = f.binary(BinOp::Add, ra, rb);
-        f.ret(&[s]);
+        recurse(&mut f, id, p, c2);
         m.define(f);
         id
     };
@@ -185,13 +167,7 @@ fn main() {
         f.if_(small, |f| chain(f, p, 2, 3, 1), |_| {});
         let lt = f.cmp(CmpOp::Lt, p, c2);
         f.if_(lt, |f| f.ret(&[p]), |_| {});
-        let c1 = f.const_(Ty::I32, one);
-        let a = f.binary(BinOp::Sub, p, c1);
-        let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
-        let b = f.binary(BinOp::Sub, p, c2);
-        let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
-        let s = f.binary(BinOp::Add, ra, rb);
-        f.ret(&[s]);
+        recurse(&mut f, id, p, c2);
         m.define(f);
         id
     };
@@ -261,4 +237,16 @@ fn main() {
             times[rounds / 2] * 1e3
         );
     }
+}
+
+/// `return fib(p - 1) + fib(p - 2)` (call sites 1 and 2), `c2` the
+/// constant 2: the recursive step every shape ends with.
+fn recurse(f: &mut spy_jit::ir::FunctionBuilder, id: FuncId, p: spy_jit::ir::VReg, c2: spy_jit::ir::VReg) {
+    let c1 = f.const_(Ty::I32, 1);
+    let a = f.binary(BinOp::Sub, p, c1);
+    let ra = f.call_with(id, &[Ty::I32], &[a], SiteId(1))[0];
+    let b = f.binary(BinOp::Sub, p, c2);
+    let rb = f.call_with(id, &[Ty::I32], &[b], SiteId(2))[0];
+    let s = f.binary(BinOp::Add, ra, rb);
+    f.ret(&[s]);
 }

@@ -464,7 +464,11 @@ impl Function {
         self.vregs[v.index()].ty
     }
     pub fn param_tys(&self) -> Vec<Ty> {
-        self.params.iter().map(|&p| self.ty(p)).collect()
+        self.param_tys_iter().collect()
+    }
+    /// [`Function::param_tys`] without the list.
+    pub fn param_tys_iter(&self) -> impl Iterator<Item = Ty> + '_ {
+        self.params.iter().map(|&p| self.ty(p))
     }
 }
 

@@ -68,23 +68,27 @@ pub enum ArgLoc {
 
 /// SysV assignment of arguments; `ctx_first` reserves `rdi` for the context.
 pub fn arg_locs(tys: &[Ty], ctx_first: bool) -> Vec<ArgLoc> {
+    arg_locs_of(tys.iter().copied(), ctx_first).collect()
+}
+
+/// [`arg_locs`] one argument at a time (the call sequence and the
+/// allocator's hints, without a list per call).
+pub fn arg_locs_of(tys: impl IntoIterator<Item = Ty>, ctx_first: bool) -> impl Iterator<Item = ArgLoc> {
     let (mut ni, mut nf, mut ns) = (ctx_first as usize, 0u8, 0u32);
-    tys.iter()
-        .map(|t| match t.class() {
-            Class::Int if ni < INT_ARGS.len() => {
-                ni += 1;
-                ArgLoc::Gpr(INT_ARGS[ni - 1])
-            }
-            Class::Float if nf < FLOAT_ARGS => {
-                nf += 1;
-                ArgLoc::Xmm(Xmm(nf - 1))
-            }
-            _ => {
-                ns += 1;
-                ArgLoc::Stack(ns - 1)
-            }
-        })
-        .collect()
+    tys.into_iter().map(move |t| match t.class() {
+        Class::Int if ni < INT_ARGS.len() => {
+            ni += 1;
+            ArgLoc::Gpr(INT_ARGS[ni - 1])
+        }
+        Class::Float if nf < FLOAT_ARGS => {
+            nf += 1;
+            ArgLoc::Xmm(Xmm(nf - 1))
+        }
+        _ => {
+            ns += 1;
+            ArgLoc::Stack(ns - 1)
+        }
+    })
 }
 
 /// Where results travel: at most two of each class in registers

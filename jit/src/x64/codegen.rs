@@ -56,6 +56,14 @@ pub struct FnGen<'a, A: Target> {
     loops: Vec<(DynamicLabel, DynamicLabel)>,
     /// Sites of the open `InlineEnter`s, outermost first.
     inline: Vec<SiteId>,
+    /// The `inline` lists of the stubs, one after the other (a stub holds
+    /// its range); `inline_saved`: the range holding `inline` as it is now,
+    /// if one does (stubs in a row share it).
+    inline_log: Vec<SiteId>,
+    inline_saved: Option<(u32, u32)>,
+    /// Buffers of `parallel_move` (its moves, its immediates), reused.
+    move_buf: Vec<(super::regalloc::Loc, super::regalloc::Loc)>,
+    move_imms: Vec<(super::regalloc::Loc, super::regalloc::Loc)>,
     epilogue: DynamicLabel,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
@@ -162,6 +170,10 @@ impl<'a, A: Target> FnGen<'a, A> {
             recursion_error,
             stubs: vec![],
             inline: vec![],
+            inline_log: vec![],
+            inline_saved: None,
+            move_buf: vec![],
+            move_imms: vec![],
             loops: vec![],
             epilogue,
             simd: crate::SimdLevel::Sse2,
@@ -290,15 +302,13 @@ impl<'a, A: Target> FnGen<'a, A> {
                 site,
             } => {
                 let callee = self.m.function(*func);
-                let ptys = callee.param_tys();
-                let rtys = callee.results.clone();
-                self.call_args(args, &abi::arg_locs(&ptys, false));
+                self.call_args(args, abi::arg_locs_of(callee.param_tys_iter(), false));
                 self.leave_avx();
                 self.e(Inst::AluI(Alu::Sub, DEPTH, self.depth_off));
                 self.e(Inst::CallL(self.labels[func.0 as usize]));
                 self.check_call_status(*site);
                 self.e(Inst::AluI(Alu::Add, DEPTH, self.depth_off));
-                self.call_results(results, &rtys);
+                self.call_results(results, &callee.results);
             }
             Stmt::CallHelper {
                 helper,
@@ -307,7 +317,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 site,
             } => {
                 let h = self.m.helper(*helper);
-                self.call_args(args, &abi::arg_locs(&h.params, h.takes_ctx));
+                self.call_args(args, abi::arg_locs_of(h.params.iter().copied(), h.takes_ctx));
                 if h.takes_ctx {
                     self.e(Inst::MovRR(RDI, CTX));
                 }
@@ -370,6 +380,7 @@ impl<'a, A: Target> FnGen<'a, A> {
                 // The callee's entry, without the call: one activation more
                 // (checked unless the last enter already checked this depth).
                 self.inline.push(*site);
+                self.inline_saved = None;
                 if std::mem::take(&mut self.depth_pair) {
                     self.depth_off += 1;
                 } else {
@@ -378,6 +389,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             Stmt::InlineExit => {
                 self.inline.pop();
+                self.inline_saved = None;
                 self.depth_off -= 1;
             }
             Stmt::Break => {
@@ -392,11 +404,12 @@ impl<'a, A: Target> FnGen<'a, A> {
                 let tys: Vec<Ty> = vals.iter().map(|&v| self.f.ty(v)).collect();
                 match abi::result_regs(&tys) {
                     Some(locs) => {
-                        let moves = vals
-                            .iter()
-                            .zip(&locs)
-                            .map(|(&v, l)| (result_loc(*l), self.loc(v)))
-                            .collect();
+                        let mut moves = self.move_list();
+                        moves.extend(
+                            vals.iter()
+                                .zip(&locs)
+                                .map(|(&v, l)| (result_loc(*l), self.loc(v))),
+                        );
                         self.parallel_move(moves);
                     }
                     None => {

@@ -1019,6 +1019,15 @@ impl<A: Target> Emitter<A> {
         };
         encode(&mut self.asm, i);
     }
+
+    /// Append `count` instructions already encoded by this emitter (`bytes`,
+    /// position-independent: no label, no jump out of them), ending with one
+    /// that leaves no flags described (a store).
+    pub fn emit_encoded(&mut self, bytes: &[u8], count: usize) {
+        self.count += count;
+        self.flags_of = None;
+        self.asm.extend(bytes);
+    }
 }
 
 /// The one `dynasm!` arm per form. (dynasm's expansion converts dynamic

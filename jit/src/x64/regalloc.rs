@@ -34,7 +34,7 @@
 //! interval (the hull of its members'). Hints (an argument's ABI register, a
 //! float call result's) pick among free registers.
 
-use super::abi::{arg_locs, ArgLoc, ALLOC_GPRS, ALLOC_XMMS, CALLEE_SAVED};
+use super::abi::{arg_locs, arg_locs_of, ArgLoc, ALLOC_GPRS, ALLOC_XMMS, CALLEE_SAVED};
 use super::emit::{Gpr, Xmm};
 pub use crate::ir::visit::{each_def, each_use};
 use crate::ir::{BinOp, Block, Class, Function, Lane, Module, Op, Stmt, Ty, VOp, VReg, VRegKind, VecTy};
@@ -728,7 +728,7 @@ fn hints(m: &Module, b: &Block, rep: &[usize], hint: &mut [Option<Loc>]) {
                 func, args, results, ..
             } => {
                 let callee = m.function(*func);
-                for (a, l) in args.iter().zip(arg_locs(&callee.param_tys(), false)) {
+                for (a, l) in args.iter().zip(arg_locs_of(callee.param_tys_iter(), false)) {
                     set_hint(hint, rep[a.index()], l);
                 }
                 if let Some(locs) = super::abi::result_regs(&callee.results) {
@@ -746,7 +746,10 @@ fn hints(m: &Module, b: &Block, rep: &[usize], hint: &mut [Option<Loc>]) {
                 ..
             } => {
                 let h = m.helper(*helper);
-                for (a, l) in args.iter().zip(arg_locs(&h.params, h.takes_ctx)) {
+                for (a, l) in args
+                    .iter()
+                    .zip(arg_locs_of(h.params.iter().copied(), h.takes_ctx))
+                {
                     set_hint(hint, rep[a.index()], l);
                 }
                 if let (Some(r), Some(ty)) = (results.first(), h.result) {

@@ -26,9 +26,7 @@ pub(super) fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
     for s in &b.0 {
         match s {
             Stmt::Call { func, args, .. } => {
-                let tys = m.function(*func).param_tys();
-                let stack = abi::arg_locs(&tys, false)
-                    .iter()
+                let stack = abi::arg_locs_of(m.function(*func).param_tys_iter(), false)
                     .filter(|l| matches!(l, ArgLoc::Stack(_)))
                     .count();
                 acc.0 = acc.0.max(args.len() as u32);
@@ -36,8 +34,7 @@ pub(super) fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
             }
             Stmt::CallHelper { helper, args, .. } => {
                 let h = m.helper(*helper);
-                let stack = abi::arg_locs(&h.params, h.takes_ctx)
-                    .iter()
+                let stack = abi::arg_locs_of(h.params.iter().copied(), h.takes_ctx)
                     .filter(|l| matches!(l, ArgLoc::Stack(_)))
                     .count();
                 acc.0 = acc.0.max(args.len() as u32);
@@ -55,16 +52,14 @@ pub(super) fn call_needs(m: &Module, b: &Block, acc: &mut (u32, u32)) {
 
 impl<'a, A: Target> FnGen<'a, A> {
     pub(super) fn params(&mut self) {
-        let tys = self.f.param_tys();
-        let locs = abi::arg_locs(&tys, false);
-        let mut moves = vec![];
+        let f = self.f;
+        let mut moves = self.move_list();
         let mut stack = vec![];
-        for (i, l) in locs.iter().enumerate() {
-            let p = self.f.params[i];
+        for (&p, l) in f.params.iter().zip(abi::arg_locs_of(f.param_tys_iter(), false)) {
             let Some(home) = self.alloc.locs[p.index()] else {
                 continue;
             };
-            match *l {
+            match l {
                 ArgLoc::Gpr(r) => moves.push((home, Loc::Gpr(r))),
                 ArgLoc::Xmm(x) => moves.push((home, Loc::Xmm(x))),
                 ArgLoc::Stack(j) => stack.push((home, j)),
@@ -85,15 +80,28 @@ impl<'a, A: Target> FnGen<'a, A> {
         }
     }
 
+    /// An empty list for [`FnGen::parallel_move`] (its buffer, reused).
+    pub(super) fn move_list(&mut self) -> Vec<(Loc, Loc)> {
+        let mut v = std::mem::take(&mut self.move_buf);
+        v.clear();
+        v
+    }
+
     /// Move every `(dst, src)` at once: a move runs when no pending move
     /// still reads its destination; a cycle goes through r11 / xmm15.
     /// Immediates are written last (nothing reads them, and an immediate to
     /// an SSE register goes through r11).
-    pub(super) fn parallel_move(&mut self, moves: Vec<(Loc, Loc)>) {
-        let (mut pend, imms): (Vec<_>, Vec<_>) = moves
-            .into_iter()
-            .filter(|(d, s)| d != s)
-            .partition(|(_, s)| !matches!(s, Loc::Imm(_)));
+    pub(super) fn parallel_move(&mut self, mut pend: Vec<(Loc, Loc)>) {
+        let mut imms = std::mem::take(&mut self.move_imms);
+        imms.clear();
+        pend.retain(|&(d, s)| match s {
+            _ if d == s => false,
+            Loc::Imm(_) => {
+                imms.push((d, s));
+                false
+            }
+            _ => true,
+        });
         while !pend.is_empty() {
             let ready = (0..pend.len()).find(|&i| {
                 let d = pend[i].0;
@@ -120,9 +128,11 @@ impl<'a, A: Target> FnGen<'a, A> {
                 }
             }
         }
-        for (d, s) in imms {
+        for &(d, s) in &imms {
             self.mov_loc(d, s);
         }
+        self.move_imms = imms;
+        self.move_buf = pend;
     }
 
     /// One move between locations of one value (r11 is the only scratch).
@@ -157,13 +167,13 @@ impl<'a, A: Target> FnGen<'a, A> {
         self.e(Inst::Jcc(Cc::B, l));
     }
 
-    pub(super) fn call_args(&mut self, args: &[VReg], locs: &[ArgLoc]) {
+    pub(super) fn call_args(&mut self, args: &[VReg], locs: impl Iterator<Item = ArgLoc>) {
         // Stack arguments first (through rax, which no argument lives in),
         // then the registers by one parallel move.
-        let mut moves = vec![];
+        let mut moves = self.move_list();
         for (&a, l) in args.iter().zip(locs) {
             let home = self.loc(a);
-            match *l {
+            match l {
                 ArgLoc::Stack(j) => {
                     self.load_bits(home, RAX);
                     self.e(Inst::Store(StoreKind::Q, Mem::base(RSP, 8 * j as i32), RAX));
@@ -184,12 +194,14 @@ impl<'a, A: Target> FnGen<'a, A> {
                         self.canon(ty, r);
                     }
                 }
-                let moves = results
-                    .iter()
-                    .zip(&locs)
-                    .map(|(&d, l)| (self.loc(d), result_loc(*l)))
-                    .filter(|(d, _)| !matches!(d, Loc::Imm(_)))
-                    .collect();
+                let mut moves = self.move_list();
+                moves.extend(
+                    results
+                        .iter()
+                        .zip(&locs)
+                        .map(|(&d, l)| (self.loc(d), result_loc(*l)))
+                        .filter(|(d, _)| !matches!(d, Loc::Imm(_))),
+                );
                 self.parallel_move(moves);
             }
             None => {

@@ -222,6 +222,20 @@ impl<'a> Cx<'a> {
     }
 
     fn block(&mut self, b: &mut Block) {
+        if !b.0.iter().any(|s| matches!(s, Stmt::Call { .. })) {
+            // No call here: the list stays as it is (nested blocks in place).
+            for s in &mut b.0 {
+                match s {
+                    Stmt::If { then_, else_, .. } => {
+                        self.block(then_);
+                        self.block(else_);
+                    }
+                    Stmt::Loop { body } => self.block(body),
+                    _ => {}
+                }
+            }
+            return;
+        }
         let old = std::mem::take(&mut b.0);
         let mut out = Vec::with_capacity(old.len());
         for s in old {

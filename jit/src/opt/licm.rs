@@ -113,6 +113,17 @@ fn find_promotable(b: &[Stmt], candidate: &[bool], uses: &[usize], later: &mut [
 /// Step 2 on every loop of `b`, innermost first.
 fn hoist_block(f: &Function, b: &mut Block) -> usize {
     let mut n = 0;
+    if !b.0.iter().any(|s| matches!(s, Stmt::Loop { .. })) {
+        // No loop here: nothing moves into this list, which stays as it is
+        // (the arms of its `if`s are done in place).
+        for s in &mut b.0 {
+            if let Stmt::If { then_, else_, .. } = s {
+                n += hoist_block(f, then_);
+                n += hoist_block(f, else_);
+            }
+        }
+        return n;
+    }
     let old = std::mem::take(&mut b.0);
     let mut out = Vec::with_capacity(old.len());
     for s in old {

@@ -14,7 +14,7 @@
 //! statements included) forgets the fact.
 
 use super::{each_def, walk};
-use crate::ir::{Block, Function, Module, Op, Stmt, Ty, VReg};
+use crate::ir::{Block, Function, Module, Op, Stmt, Ty, VReg, VRegKind};
 
 /// A checked access: (ptr, len, index, element type, lanes).
 type Fact = (VReg, VReg, VReg, Ty, u32);
@@ -62,27 +62,40 @@ fn access<'s>(f: &Function, s: &'s mut Stmt) -> Option<(Fact, &'s mut bool)> {
     Some(((ptr, len, index, elem, lanes), checked))
 }
 
-/// Every register `s` writes, nested statements included.
-fn writes(s: &Stmt) -> Vec<VReg> {
-    let mut w = vec![];
-    each_def(s, |v| w.push(v));
+/// Every local `s` writes, nested statements included. A temporary is
+/// left out: it is defined once, and a fact holds only registers an
+/// earlier access read (so defined before it), so no write of a
+/// temporary can concern a known fact or the access that defines it
+/// (verified IR). Most statements write a temporary and nothing else:
+/// their list is empty and allocates nothing.
+fn writes(f: &Function, s: &Stmt, w: &mut Vec<VReg>) {
+    w.clear();
+    let mut local = |v: VReg| {
+        if f.vregs[v.index()].kind == VRegKind::Local {
+            w.push(v)
+        }
+    };
+    each_def(s, &mut local);
     if let Stmt::If { then_, else_, .. } = s {
         for b in [then_, else_] {
-            walk(b, &mut |t| each_def(t, |v| w.push(v)));
+            walk(b, &mut |t| each_def(t, &mut local));
         }
     }
     if let Stmt::Loop { body } = s {
-        walk(body, &mut |t| each_def(t, |v| w.push(v)));
+        walk(body, &mut |t| each_def(t, &mut local));
     }
-    w
 }
 
 fn forget(facts: &mut Vec<Fact>, written: &[VReg]) {
+    if written.is_empty() {
+        return;
+    }
     facts.retain(|&(p, l, i, _, _)| !written.iter().any(|&v| v == p || v == l || v == i));
 }
 
 fn block(f: &Function, b: &mut Block, mut facts: Vec<Fact>) -> usize {
     let mut n = 0;
+    let mut written = vec![];
     for s in &mut b.0 {
         // What `s` writes matters only to facts known before it and to
         // the fact an access adds (not allocated otherwise).
@@ -93,11 +106,11 @@ fn block(f: &Function, b: &mut Block, mut facts: Vec<Fact>) -> usize {
                 ..
             } | Stmt::Store { .. }
         );
-        let written = if facts.is_empty() && !is_access {
-            Vec::new()
+        if facts.is_empty() && !is_access {
+            written.clear();
         } else {
-            writes(s)
-        };
+            writes(f, s, &mut written);
+        }
         match s {
             Stmt::If { then_, else_, .. } => {
                 n += block(f, then_, facts.clone());

@@ -189,8 +189,10 @@ impl Default for ContextOptions {
 }
 
 /// Per-caller run-time state: depth limit, the dedicated native stack
-/// (created on first use, grown when a module needs more) and the context
-/// the machine code writes errors into. One `Context` runs one call at a time.
+/// (taken on first use, this thread's spare or a new mapping, replaced by
+/// a larger one when a module needs more; kept as the thread's spare when
+/// the context is dropped, `stack.rs`) and the context the machine code
+/// writes errors into. One `Context` runs one call at a time.
 pub struct Context {
     pub(crate) opts: ContextOptions,
     /// The context block the machine code writes into, reused across calls.
@@ -220,6 +222,15 @@ impl Context {
         #[cfg(not(unix))]
         {
             0
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Context {
+    fn drop(&mut self) {
+        if let Some(s) = self.stack.take() {
+            s.give_back();
         }
     }
 }

@@ -2,9 +2,23 @@
 //! with a `PROT_NONE` guard page below it, sized from the depth limit and the
 //! module's largest frame, so that recursion is stopped by the exact depth
 //! counter before the stack can overflow (the guard page is a last line, not
-//! a mechanism: there is no signal handler).
+//! a mechanism: there is no signal handler). A stack a [`super::Context`]
+//! lets go of is kept as its thread's spare and taken by the next context
+//! of the thread ([`NativeStack::take`]): a process that runs many small
+//! programs (the fuzzer's worker) maps one stack, not one a program.
 
+use std::cell::Cell;
 use std::io;
+
+/// The largest spare kept (usable bytes): a bigger stack (a deep depth
+/// limit) is unmapped when its context is dropped, so that its touched
+/// pages do not stay resident.
+const MAX_SPARE: usize = 16 << 20;
+
+thread_local! {
+    /// The stack the last context of this thread let go of.
+    static SPARE: Cell<Option<NativeStack>> = const { Cell::new(None) };
+}
 
 pub(crate) struct NativeStack {
     base: *mut u8,
@@ -62,6 +76,32 @@ impl NativeStack {
             total,
             guard: page,
         })
+    }
+
+    /// A stack with at least `usable` bytes: this thread's spare when it is
+    /// large enough, else a new mapping. The machine code never reads a
+    /// stack word it did not write (spill slots and frame memory are
+    /// written before they are read: definite assignment), so what an
+    /// earlier run left on the spare is never seen.
+    pub(crate) fn take(usable: usize) -> io::Result<NativeStack> {
+        match SPARE.take() {
+            Some(s) if s.usable() >= usable => Ok(s),
+            // A spare too small is unmapped (dropped) here.
+            _ => NativeStack::new(usable),
+        }
+    }
+
+    /// Keep `self` as this thread's spare (replacing, and unmapping, a
+    /// smaller one) unless it is larger than [`MAX_SPARE`].
+    pub(crate) fn give_back(self) {
+        if self.usable() > MAX_SPARE {
+            return;
+        }
+        let keep = match SPARE.take() {
+            Some(old) if old.usable() > self.usable() => old,
+            _ => self,
+        };
+        SPARE.set(Some(keep));
     }
 
     /// The initial stack pointer (16-byte aligned, one past the top).

@@ -15,8 +15,14 @@ use super::regalloc;
 use crate::ir::{sem, FuncId, Module, RunError, Ty, Word};
 use crate::runtime::{stack::NativeStack, Context, HelperCtx};
 use crate::{CompileOptions, JitError};
-use dynasmrt::x64::Assembler;
-use dynasmrt::{AssemblyOffset, ExecutableBuffer};
+use dynasmrt::mmap::MutableBuffer;
+use dynasmrt::x64::X64Relocation;
+use dynasmrt::{AssemblyOffset, ExecutableBuffer, VecAssembler};
+
+/// The assembler the module is written into: a plain byte vector (every
+/// reference to a label is relative, so the code does not depend on where
+/// it is), copied into its executable mapping once complete ([`executable`]).
+type Asm = VecAssembler<X64Relocation>;
 
 struct FuncInfo {
     name: String,
@@ -127,7 +133,7 @@ fn compile_from(
 ) -> Result<X64Module, JitError> {
     crate::ir::verify(src.module())?;
     let is_live = |i: usize| live.is_none_or(|l| l[i]);
-    let mut em = Emitter::new(Assembler::new().map_err(|e| JitError::Memory(e.to_string()))?);
+    let mut em = Emitter::new(Asm::new(0));
     let n = src.module().functions.len();
     let labels: Vec<_> = (0..n).map(|_| em.new_label()).collect();
     let mut funcs = vec![];
@@ -184,11 +190,11 @@ fn compile_from(
     stats.code_bytes = em.offset();
     let max_frame = funcs.iter().map(|f| f.frame_bytes).max().unwrap_or(0);
     stats.max_frame_bytes = max_frame;
-    let mut asm = em.asm;
-    asm.commit().map_err(|e| JitError::Assembler(e.to_string()))?;
-    let buf = asm
+    let code = em
+        .asm
         .finalize()
-        .map_err(|_| JitError::Internal("executable buffer still shared".into()))?;
+        .map_err(|e| JitError::Assembler(e.to_string()))?;
+    let buf = executable(&code).map_err(|e| JitError::Memory(e.to_string()))?;
     let max_thunk_bytes = funcs.iter().map(|f| f.params.len() * 8 + 16).max().unwrap_or(0);
     Ok(X64Module {
         buf,
@@ -200,7 +206,20 @@ fn compile_from(
     })
 }
 
-fn emit_thunk(em: &mut Emitter<Assembler>, params: &[Ty], results: &[Ty], target: dynasmrt::DynamicLabel) {
+/// `code` in a mapping of its own, written, then made executable and no
+/// longer writable (W^X): one `mmap`, one `mprotect`, and the `munmap`
+/// when the module is dropped.
+fn executable(code: &[u8]) -> std::io::Result<ExecutableBuffer> {
+    let mut b = MutableBuffer::new(code.len())?;
+    b.set_len(code.len());
+    b.copy_from_slice(code);
+    dynasmrt::cache_control::synchronize_icache(&b);
+    let buf = b.make_exec()?;
+    dynasmrt::cache_control::prepare_for_execution(&buf);
+    Ok(buf)
+}
+
+fn emit_thunk(em: &mut Emitter<Asm>, params: &[Ty], results: &[Ty], target: dynasmrt::DynamicLabel) {
     use super::emit::{R14, R15, R8, RCX, RDI, RDX, RSI};
     for r in [RBP, RBX, R12, R13, R14, R15] {
         em.emit(Inst::Push(r));
@@ -325,7 +344,7 @@ impl X64Module {
         if ctx.stack.as_ref().is_none_or(|s| s.usable() < need) {
             ctx.stack = None;
             let s =
-                NativeStack::new(need).unwrap_or_else(|e| panic!("cannot map a {need}-byte JIT stack: {e}"));
+                NativeStack::take(need).unwrap_or_else(|e| panic!("cannot map a {need}-byte JIT stack: {e}"));
             ctx.stack = Some(s);
         }
         let top = ctx.stack.as_ref().expect("mapped above").top();

@@ -115,6 +115,25 @@ struct Checker<'a> {
 
 type R<T> = Result<T, String>;
 
+/// What is wrong with a register (the message is made out of line, only
+/// when an error is found).
+#[derive(Clone, Copy)]
+enum RegError {
+    Unknown,
+    ReadUnassigned,
+    TempDefinedTwice,
+}
+
+#[cold]
+#[inline(never)]
+fn reg_error(v: VReg, e: RegError) -> String {
+    match e {
+        RegError::Unknown => format!("unknown virtual register {v}"),
+        RegError::ReadUnassigned => format!("{v} may be read before it is assigned"),
+        RegError::TempDefinedTwice => format!("temporary {v} is defined twice"),
+    }
+}
+
 impl Checker<'_> {
     fn function(&mut self) -> R<()> {
         let f = self.f;
@@ -148,29 +167,34 @@ impl Checker<'_> {
         }
     }
 
+    // `reg`, `use_` and `def` run for every operand and result: inlined,
+    // their messages made out of line ([`reg_error`]).
+
+    #[inline]
     fn reg(&self, v: VReg) -> R<Ty> {
-        self.f
-            .vregs
-            .get(v.index())
-            .map(|i| i.ty)
-            .ok_or_else(|| format!("unknown virtual register {v}"))
+        match self.f.vregs.get(v.index()) {
+            Some(i) => Ok(i.ty),
+            None => Err(reg_error(v, RegError::Unknown)),
+        }
     }
 
+    #[inline]
     fn use_(&self, st: &State, v: VReg) -> R<Ty> {
         let ty = self.reg(v)?;
         if let Some(s) = st {
             if !s[v.index()] {
-                return Err(format!("{v} may be read before it is assigned"));
+                return Err(reg_error(v, RegError::ReadUnassigned));
             }
         }
         Ok(ty)
     }
 
+    #[inline]
     fn def(&mut self, st: &mut State, v: VReg) -> R<Ty> {
         let ty = self.reg(v)?;
         if self.f.vregs[v.index()].kind == VRegKind::Temp {
             if self.defined_once[v.index()] {
-                return Err(format!("temporary {v} is defined twice"));
+                return Err(reg_error(v, RegError::TempDefinedTwice));
             }
             self.defined_once[v.index()] = true;
         }

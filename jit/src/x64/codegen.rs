@@ -44,8 +44,19 @@ pub struct FrameInfo {
     pub marks: Vec<(usize, u32)>,
 }
 
+/// Buffers code generation reuses from function to function of a module
+/// (their allocations, not their contents).
+#[derive(Default)]
+pub struct Scratch {
+    stubs: Vec<Stub>,
+    inline_log: Vec<SiteId>,
+    move_buf: Vec<(Loc, Loc)>,
+    move_imms: Vec<(Loc, Loc)>,
+}
+
 pub struct FnGen<'a, A: Target> {
     pub em: &'a mut Emitter<A>,
+    scratch: &'a mut Scratch,
     pub m: &'a Module,
     pub f: &'a Function,
     pub alloc: &'a Allocation,
@@ -62,8 +73,8 @@ pub struct FnGen<'a, A: Target> {
     inline_log: Vec<SiteId>,
     inline_saved: Option<(u32, u32)>,
     /// Buffers of `parallel_move` (its moves, its immediates), reused.
-    move_buf: Vec<(super::regalloc::Loc, super::regalloc::Loc)>,
-    move_imms: Vec<(super::regalloc::Loc, super::regalloc::Loc)>,
+    move_buf: Vec<(Loc, Loc)>,
+    move_imms: Vec<(Loc, Loc)>,
     epilogue: DynamicLabel,
     /// The vector instructions vector ops may use (`simd.rs`).
     simd: crate::SimdLevel,
@@ -140,6 +151,10 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
 }
 
 impl<'a, A: Target> FnGen<'a, A> {
+    /// The generator of `f` (allocated as `alloc`, with its value ranges)
+    /// in module `m`, writing into `em`, with the module's function labels,
+    /// its recursion error code and its reused buffers.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         em: &'a mut Emitter<A>,
         m: &'a Module,
@@ -148,6 +163,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         labels: &'a [DynamicLabel],
         recursion_error: ErrCode,
         ranges: super::range::Ranges,
+        scratch: &'a mut Scratch,
     ) -> Self {
         let epilogue = em.new_label();
         let mut uses = vec![0; f.vregs.len()];
@@ -161,6 +177,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         if (8 + 8 * saved.len() as i32 + frame) % 16 != 0 {
             frame += 8;
         }
+        let mut stubs = std::mem::take(&mut scratch.stubs);
+        let mut inline_log = std::mem::take(&mut scratch.inline_log);
+        stubs.clear();
+        inline_log.clear();
         FnGen {
             em,
             m,
@@ -168,12 +188,13 @@ impl<'a, A: Target> FnGen<'a, A> {
             alloc,
             labels,
             recursion_error,
-            stubs: vec![],
+            stubs,
             inline: vec![],
-            inline_log: vec![],
+            inline_log,
             inline_saved: None,
-            move_buf: vec![],
-            move_imms: vec![],
+            move_buf: std::mem::take(&mut scratch.move_buf),
+            move_imms: std::mem::take(&mut scratch.move_imms),
+            scratch,
             loops: vec![],
             epilogue,
             simd: crate::SimdLevel::Sse2,
@@ -250,6 +271,10 @@ impl<'a, A: Target> FnGen<'a, A> {
         for (w, l) in std::mem::take(&mut self.pool) {
             self.em.pool_word(l, w);
         }
+        self.scratch.stubs = std::mem::take(&mut self.stubs);
+        self.scratch.inline_log = std::mem::take(&mut self.inline_log);
+        self.scratch.move_buf = std::mem::take(&mut self.move_buf);
+        self.scratch.move_imms = std::mem::take(&mut self.move_imms);
         FrameInfo {
             frame_bytes: 8 + 8 * self.saved.len() + self.frame as usize,
             spilled: self.alloc.spilled,

@@ -142,6 +142,7 @@ fn compile_from(
         ..Default::default()
     };
     let mut frames = vec![];
+    let mut scratch = super::codegen::Scratch::default();
     for i in 0..n {
         if !is_live(i) {
             frames.push(Default::default());
@@ -154,10 +155,19 @@ fn compile_from(
         #[cfg(debug_assertions)]
         super::check::check(f, &alloc).map_err(JitError::Internal)?;
         let start = em.offset();
-        let info = FnGen::new(&mut em, m, f, &alloc, &labels, opts.recursion_error, ranges)
-            .with_simd(opts.simd)
-            .with_mutations(opts.mutations)
-            .emit_function(FuncId(i as u32));
+        let info = FnGen::new(
+            &mut em,
+            m,
+            f,
+            &alloc,
+            &labels,
+            opts.recursion_error,
+            ranges,
+            &mut scratch,
+        )
+        .with_simd(opts.simd)
+        .with_mutations(opts.mutations)
+        .emit_function(FuncId(i as u32));
         stats.spilled_values += info.spilled;
         frames.push((
             start,

@@ -86,7 +86,8 @@ impl<'a, A: Target> FnGen<'a, A> {
     }
 
     pub(super) fn emit_stubs(&mut self) {
-        for st in std::mem::take(&mut self.stubs) {
+        let mut stubs = std::mem::take(&mut self.stubs);
+        for st in stubs.drain(..) {
             self.em.bind(st.label);
             match st.kind {
                 StubKind::Error { code, operands } => {
@@ -106,6 +107,7 @@ impl<'a, A: Target> FnGen<'a, A> {
             }
             self.e(Inst::Jmp(self.epilogue));
         }
+        self.stubs = stubs;
     }
 
     /// Append `site` to the context's traceback (counted past its capacity):

@@ -126,6 +126,7 @@ impl FunctionBuilder {
     }
 
     /// Append a statement to the current block.
+    #[inline]
     pub fn push(&mut self, s: Stmt) {
         self.stack.last_mut().expect("open block").push(s);
     }

@@ -81,6 +81,7 @@ pub struct Allocation {
 }
 
 impl Allocation {
+    #[inline]
     pub fn loc(&self, v: VReg) -> Loc {
         self.locs[v.index()].expect("allocated")
     }
@@ -112,12 +113,18 @@ struct Numbering {
     copies: Vec<(u32, VReg, VReg)>,
 }
 
+/// The weight of an occurrence at loop depth `d` (capped at 8): `8^d`, exact.
+const OCC_WEIGHT: [f64; 9] = [
+    1.0, 8.0, 64.0, 512.0, 4096.0, 32768.0, 262144.0, 2097152.0, 16777216.0,
+];
+
 impl Numbering {
+    #[inline]
     fn occ(&mut self, v: VReg, p: u32) {
         let i = v.index();
         self.first[i] = self.first[i].min(p);
         self.last[i] = self.last[i].max(p);
-        self.weight[i] += 8f64.powi(self.depth.min(8) as i32);
+        self.weight[i] += OCC_WEIGHT[self.depth.min(8) as usize];
         self.count[i] += 1;
     }
 
@@ -807,6 +814,13 @@ mod tests {
         b.ret(&[i, x]);
         m.define(b);
         m.finish().unwrap()
+    }
+
+    #[test]
+    fn occurrence_weights_are_the_powers_of_eight() {
+        for (d, w) in OCC_WEIGHT.iter().enumerate() {
+            assert_eq!(w.to_bits(), 8f64.powi(d as i32).to_bits());
+        }
     }
 
     #[test]

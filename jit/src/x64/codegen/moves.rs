@@ -43,6 +43,7 @@ impl<'a, A: Target> FnGen<'a, A> {
         Mem::base(RSP, 8 * (self.out_words + k) as i32)
     }
 
+    #[inline]
     pub(super) fn loc(&self, v: VReg) -> Loc {
         if self.in_rax == Some(v) || self.rax_val == Some(v) {
             return Loc::Gpr(RAX);

@@ -84,7 +84,8 @@ impl NativeStack {
     /// written before they are read: definite assignment), so what an
     /// earlier run left on the spare is never seen.
     pub(crate) fn take(usable: usize) -> io::Result<NativeStack> {
-        match SPARE.take() {
+        // (No spare once the thread's locals are being destroyed.)
+        match SPARE.try_with(Cell::take).ok().flatten() {
             Some(s) if s.usable() >= usable => Ok(s),
             // A spare too small is unmapped (dropped) here.
             _ => NativeStack::new(usable),
@@ -97,11 +98,15 @@ impl NativeStack {
         if self.usable() > MAX_SPARE {
             return;
         }
-        let keep = match SPARE.take() {
-            Some(old) if old.usable() > self.usable() => old,
-            _ => self,
-        };
-        SPARE.set(Some(keep));
+        // A context dropped while the thread's locals are destroyed unmaps
+        // its stack (`try_with` fails, and `self` is dropped).
+        let _ = SPARE.try_with(|spare| {
+            let keep = match spare.take() {
+                Some(old) if old.usable() > self.usable() => old,
+                _ => self,
+            };
+            spare.set(Some(keep));
+        });
     }
 
     /// The initial stack pointer (16-byte aligned, one past the top).

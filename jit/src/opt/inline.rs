@@ -680,7 +680,7 @@ fn returns_in_tail(b: &[Stmt], tail: bool) -> bool {
 
 fn count_returns(b: &[Stmt]) -> usize {
     let mut n = 0;
-    walk(&Block(b.to_vec()), &mut |s| {
+    crate::ir::visit::walk_stmts(b, &mut |s| {
         n += matches!(s, Stmt::Return(_)) as usize
     });
     n

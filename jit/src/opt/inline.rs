@@ -680,9 +680,7 @@ fn returns_in_tail(b: &[Stmt], tail: bool) -> bool {
 
 fn count_returns(b: &[Stmt]) -> usize {
     let mut n = 0;
-    crate::ir::visit::walk_stmts(b, &mut |s| {
-        n += matches!(s, Stmt::Return(_)) as usize
-    });
+    crate::ir::visit::walk_stmts(b, &mut |s| n += matches!(s, Stmt::Return(_)) as usize);
     n
 }
 

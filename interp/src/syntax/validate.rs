@@ -42,11 +42,13 @@ pub fn check_module(m: &Module) -> Checked {
     let mut violation = None;
     while let Some((s, place)) = stack.pop() {
         stmt_depth = stmt_depth.max(place.depth);
+        // Read once: a `def`'s view is not small.
+        let kind = s.kind();
         if violation.is_none() {
             violation = if place.top_level {
-                check_top(s)
+                check_top(s, &kind)
             } else {
-                check_stmt(s, place.in_loop)
+                check_stmt(s, &kind, place.in_loop)
             };
         }
         let inner = |in_loop: bool| Place {
@@ -54,7 +56,7 @@ pub fn check_module(m: &Module) -> Checked {
             in_loop,
             depth: place.depth + 1,
         };
-        match s.kind() {
+        match kind {
             StmtKind::FuncDef(f) => push_body(&mut stack, f.body, inner(false)),
             StmtKind::ClassDef(c) => push_body(&mut stack, c.body, inner(false)),
             StmtKind::If { body, orelse, .. } => {
@@ -85,8 +87,8 @@ fn err(kind: ParseErrorKind, range: TextRange) -> Option<ParseError> {
 }
 
 /// A module-level statement: only definitions.
-fn check_top(s: StmtRef<'_>) -> Option<ParseError> {
-    match s.kind() {
+fn check_top(s: StmtRef<'_>, kind: &StmtKind<'_>) -> Option<ParseError> {
+    match kind {
         StmtKind::FuncDef(_)
         | StmtKind::ClassDef(_)
         | StmtKind::Import { .. }
@@ -104,8 +106,8 @@ fn check_top(s: StmtRef<'_>) -> Option<ParseError> {
 }
 
 /// A statement inside a function or class body.
-fn check_stmt(s: StmtRef<'_>, in_loop: bool) -> Option<ParseError> {
-    match s.kind() {
+fn check_stmt(s: StmtRef<'_>, kind: &StmtKind<'_>, in_loop: bool) -> Option<ParseError> {
+    match kind {
         StmtKind::Break if !in_loop => err(ParseErrorKind::BreakOutsideLoop, s.range),
         StmtKind::Continue if !in_loop => err(ParseErrorKind::ContinueOutsideLoop, s.range),
         StmtKind::Import { .. } => err(ParseErrorKind::NotImplemented("Import".into()), s.range),

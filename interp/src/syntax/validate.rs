@@ -7,7 +7,7 @@
 use crate::source::TextRange;
 use crate::syntax::ast::{AssignTarget, ExprKind, ExprNode, Module, NameId, StmtKind, StmtRef, Stmts};
 use crate::syntax::error::{ParseError, ParseErrorKind};
-use crate::syntax::walk::{self, IdentAt, NodeRef};
+use crate::syntax::walk::{self, IdentAt};
 
 /// Deepest statement + expression nesting a module may have.
 pub const MAX_TOTAL_DEPTH: u32 = 1000;
@@ -119,22 +119,13 @@ fn check_stmt(s: StmtRef<'_>, kind: &StmtKind<'_>, in_loop: bool) -> Option<Pars
 /// Refuse trees deeper than `MAX_TOTAL_DEPTH` statement/expression levels
 /// (later phases recurse over the tree). Iterative: an explicit stack.
 pub fn check_depth(m: &Module) -> Result<(), ParseError> {
-    let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
-    walk::module_children(m, &mut |n| stack.push((n, 1)));
-    while let Some((n, level)) = stack.pop() {
-        if level > MAX_TOTAL_DEPTH {
-            let start = n.range().start;
-            return Err(ParseError::new(
-                ParseErrorKind::TooDeeplyNested,
-                TextRange::new(start, start),
-            ));
-        }
-        walk::children(n, &mut |child| {
-            let next = if child.is_level() { level + 1 } else { level };
-            stack.push((child, next));
-        });
-    }
-    Ok(())
+    // (deepest-last first, as this check has always reported)
+    walk::walk_levels(m, MAX_TOTAL_DEPTH, walk::Order::Reversed, &mut |_| {}).map_err(|at| {
+        ParseError::new(
+            ParseErrorKind::TooDeeplyNested,
+            TextRange::new(at.start, at.start),
+        )
+    })
 }
 
 /// Give every identifier a fresh id, in source order; return the count.
@@ -150,25 +141,7 @@ pub fn renumber(m: &mut Module) -> u32 {
 /// the tree untouched, when it is deeper.
 pub fn renumber_within(m: &mut Module, limit: u32) -> Option<u32> {
     let mut places = Vec::new();
-    {
-        let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
-        let mut kids = Vec::new();
-        walk::module_children(m, &mut |n| stack.push((n, 1)));
-        stack.reverse();
-        while let Some((n, level)) = stack.pop() {
-            if level > limit {
-                return None;
-            }
-            if let NodeRef::Ident(i) = &n {
-                places.push(i.at);
-            }
-            walk::children(n, &mut |child| {
-                let next = if child.is_level() { level + 1 } else { level };
-                kids.push((child, next));
-            });
-            stack.extend(kids.drain(..).rev());
-        }
-    }
+    walk::walk_levels(m, limit, walk::Order::Source, &mut |at| places.push(at)).ok()?;
     Some(number(m, &places))
 }
 

@@ -198,7 +198,7 @@ impl Outcome {
 pub fn run_program(engine: Engine, path: &str, source: &[u8], config: RunConfig) -> Outcome {
     match run_on_eval_thread(engine, path, source.to_vec(), config, Vec::new()) {
         Ok((outcome, out)) => Outcome {
-            stdout: String::from_utf8_lossy(&out).into_owned(),
+            stdout: output_text(out),
             ..outcome
         },
         Err(e) => Outcome::bug(e.to_string(), String::new()),
@@ -265,6 +265,12 @@ fn run_on_eval_thread<W: Write + Send + 'static>(
         };
         (Outcome::of(result, String::new()), out)
     })
+}
+
+/// A run's captured output as text: valid UTF-8 (what every program
+/// prints) is taken as it is, without a copy; anything else lossily.
+fn output_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Flush `out` after a run: a flush that fails is the run's failure unless
@@ -540,10 +546,7 @@ pub fn run_every_engine(
         let result = interp.run_shared_module_as(parsed.clone(), &modname);
         flushed(result, interp.out)
     };
-    on_outcome(
-        Engine::Interp,
-        Outcome::of(result, String::from_utf8_lossy(&out).into_owned()),
-    );
+    on_outcome(Engine::Interp, Outcome::of(result, output_text(out)));
     let input = ProgramInput::Parsed(parsed);
     let jit = doppler_and_jit(path, input, config, route, &mut |o| {
         on_outcome(Engine::Doppler, o)
@@ -559,7 +562,6 @@ fn doppler_and_jit(
     route: ResidualRoute,
     on_doppler: &mut dyn FnMut(Outcome),
 ) -> Outcome {
-    let lossy = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     let mut blue = Vec::new();
     let redshifted = redshift_for_run_reporting(
         path,
@@ -573,7 +575,7 @@ fn doppler_and_jit(
     let printed = match redshifted {
         Ok(p) => p,
         Err(e) => {
-            let outcome = Outcome::of(Err(e), lossy(blue));
+            let outcome = Outcome::of(Err(e), output_text(blue));
             on_doppler(outcome.clone());
             return outcome;
         }
@@ -599,7 +601,7 @@ fn doppler_and_jit(
         let result = interp.run_shared_module_as(residual.clone(), &modname);
         flushed(mapped(&map, result), interp.out)
     };
-    on_doppler(Outcome::of(result, lossy(out)));
+    on_doppler(Outcome::of(result, output_text(out)));
     let jit_config = RunConfig {
         limits: Limits {
             max_steps: None,
@@ -617,7 +619,7 @@ fn doppler_and_jit(
             .map_err(|why| why.mapped(&map))
     };
     match run {
-        Ok(result) => Outcome::of(result, lossy(out)),
+        Ok(result) => Outcome::of(result, output_text(out)),
         Err(why) => Outcome::not_native(why),
     }
 }

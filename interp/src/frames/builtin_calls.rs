@@ -48,12 +48,16 @@ impl Interp<'_> {
         }
         match b {
             Builtin::Print => {
-                let mut parts = Vec::with_capacity(args.len());
+                // Every argument's text first (an error prints nothing); a
+                // `str` is written as it is, not copied.
+                let mut parts: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(args.len());
                 for (a, r) in &args {
-                    parts.push(self.str_of(f, a, *r)?);
+                    parts.push(match &a.value {
+                        Value::Str(s) => std::borrow::Cow::Borrowed(&***s),
+                        _ => std::borrow::Cow::Owned(self.str_of(f, a, *r)?),
+                    });
                 }
-                let line = parts.join(" ");
-                self.write_stdout(&line)?;
+                self.write_line(&parts)?;
                 Ok(Typed::red(TypeId::NONE, Value::None))
             }
             Builtin::List => Err(
@@ -490,12 +494,18 @@ impl Interp<'_> {
         Ok(fields)
     }
 
-    fn write_stdout(&mut self, line: &str) -> Eval<()> {
-        let result = self
-            .out
-            .write_all(line.as_bytes())
-            .and_then(|_| self.out.write_all(b"\n"));
-        result.map_err(|e| crate::error::HostError::output(&e).into())
+    /// `print`'s line: the parts separated by spaces, and a newline.
+    fn write_line(&mut self, parts: &[std::borrow::Cow<'_, str>]) -> Eval<()> {
+        let mut write = || -> std::io::Result<()> {
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b" ")?;
+                }
+                self.out.write_all(part.as_bytes())?;
+            }
+            self.out.write_all(b"\n")
+        };
+        write().map_err(|e| crate::error::HostError::output(&e).into())
     }
 }
 

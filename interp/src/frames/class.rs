@@ -190,30 +190,38 @@ impl Interp<'_> {
                 members.insert(sym.name.to_string(), v.clone());
             }
         }
-        let decorated = |name: &str| -> Vec<String> {
-            c.body
-                .iter()
-                .filter_map(|s| match &s.kind() {
-                    ast::StmtKind::FuncDef(d)
-                        if d.decorators
-                            .iter()
-                            .any(|e| crate::frames::call::is_name(&e, name)) =>
-                    {
-                        Some(d.name.name.to_string())
-                    }
-                    _ => None,
-                })
-                .collect()
-        };
+        // The body's `def`s by decorator, in source order, in one pass that
+        // reads a `def`'s view only when it has decorators (most have none).
+        let (mut static_methods, mut properties, mut class_methods) = (Vec::new(), Vec::new(), Vec::new());
+        for s in c.body.iter() {
+            let ast::StmtNode::FuncDef(id) = s.node else {
+                continue;
+            };
+            if c.module.expr_items(c.module.func_node(id).decorators).is_empty() {
+                continue;
+            }
+            let d = c.module.func(id);
+            let has = |name: &str| {
+                d.decorators
+                    .iter()
+                    .any(|e| crate::frames::call::is_name(&e, name))
+            };
+            for (name, list) in [
+                ("staticmethod", &mut static_methods),
+                ("property", &mut properties),
+                ("classmethod", &mut class_methods),
+            ] {
+                if has(name) {
+                    list.push(d.name.name.to_string());
+                }
+            }
+        }
         if let Some(extra) = extra {
             self.add_extra_fields(&extra, &mut fields)?;
         }
         for fd in &fields {
             self.check_storable(&frame, fd.ty, c.name.range)?;
         }
-        let static_methods = decorated("staticmethod");
-        let properties = decorated("property");
-        let class_methods = decorated("classmethod");
         for (member, v) in &members {
             if let Value::Func(func) = v {
                 self.vm

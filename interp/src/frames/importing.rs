@@ -52,6 +52,13 @@ struct Importer {
 fn imports_of(m: &ast::Module) -> Vec<(String, TextRange, String)> {
     let mut out = Vec::new();
     for stmt in &m.body() {
+        // (only an import's view is read: a `def`'s is not small)
+        if !matches!(
+            stmt.node,
+            ast::StmtNode::Import { .. } | ast::StmtNode::ImportFrom { .. }
+        ) {
+            continue;
+        }
         match &stmt.kind() {
             ast::StmtKind::Import { module, .. } => {
                 out.push((module.name.to_string(), stmt.range, module.name.to_string()));

@@ -149,22 +149,23 @@ impl Interp<'_> {
     /// recorded, so the red functions it makes know where they come from.
     fn enter_blue_call(&mut self, f: &Frame, callee: &Rc<str>, range: TextRange, resolved: &str) {
         self.blue_depth += 1;
+        let resolved: Rc<str> = resolved.into();
+        if let Some(r) = &self.redshift {
+            r.state()
+                .blue_calls
+                .push(crate::frames::doppler::record::BlueCall {
+                    file: f.file.clone(),
+                    range,
+                    callee: callee.clone(),
+                    resolved: resolved.clone(),
+                });
+        }
         self.blue_sites.push(BlueSite {
             file: f.file.clone(),
             callee: callee.clone(),
             range,
-            resolved: resolved.into(),
+            resolved,
         });
-        if let Some(r) = self.redshift.clone() {
-            let text = self.describe_call(f, callee, range, resolved);
-            r.state()
-                .blue_calls
-                .push(crate::frames::doppler::record::BlueCall {
-                    text,
-                    file: f.file.clone(),
-                    range,
-                });
-        }
     }
 
     fn leave_blue_call(&mut self) {
@@ -195,14 +196,6 @@ impl Interp<'_> {
             }
             other => other,
         }
-    }
-
-    pub(crate) fn describe_call(&self, f: &Frame, callee: &str, range: TextRange, resolved: &str) -> String {
-        let text = call_text(f, range);
-        format!(
-            "`{text}` at {} calls `{callee}` ({resolved})",
-            f.file.location(range.start)
-        )
     }
 
     fn call_blue_uncached(
@@ -283,8 +276,8 @@ impl Interp<'_> {
                 ResolvedOp::Const(_) => "a constant".to_string(),
                 ResolvedOp::Null => "OpSpec.NULL".to_string(),
             };
-            let site = self.describe_call(f, &func.fqn, call_range, "metafunc");
-            self.note(f, || format!("{site}: resolved to {target}"), call_range)?;
+            let site = || describe_call(&f.file, &func.fqn, call_range, "metafunc");
+            self.note(f, || format!("{}: resolved to {target}", site()), call_range)?;
         }
         self.apply_op(f, op, func, args, callee_range, call_range)
     }
@@ -699,6 +692,16 @@ fn chain_site(file: &SourceFile, callee: &str, range: TextRange, resolved: &str)
     };
     format!(
         "`{}` at {} ({what})",
+        text_at(file, range),
+        file.location(range.start)
+    )
+}
+
+/// A blue call as provenance shows it: `` `make(i32)` at m.spy:3:5 calls
+/// `m::make` (`m::make[i32]`) ``.
+pub(crate) fn describe_call(file: &SourceFile, callee: &str, range: TextRange, resolved: &str) -> String {
+    format!(
+        "`{}` at {} calls `{callee}` ({resolved})",
         text_at(file, range),
         file.location(range.start)
     )

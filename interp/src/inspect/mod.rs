@@ -187,7 +187,7 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
                         .made_by
                         .into_iter()
                         .map(|c| Site {
-                            text: c.text,
+                            text: c.text(),
                             path: c.file.path.clone(),
                             range: c.range,
                         })

@@ -887,7 +887,7 @@ impl Interp<'_> {
         if let Some(sites) = sh.read().made_by.get(&*func.fqn) {
             text.push_str(", made by blue code:");
             for site in sites {
-                text.push_str(&format!("\n  {}", site.text));
+                text.push_str(&format!("\n  {}", site.text()));
             }
         }
         if func.force_inline {

@@ -54,8 +54,15 @@ pub struct ParseCtx {
 impl ParseCtx {
     /// A parse of `source_len` bytes (the tree's vectors sized for it).
     pub fn for_source(source_len: usize) -> ParseCtx {
+        // About one distinct name per 40 source bytes (the set does not
+        // grow by doubling and rehashing while a program is parsed).
+        let names = (source_len / 40).min(4096);
         ParseCtx {
             module: RefCell::new(Module::with_capacity_for(source_len)),
+            names: RefCell::new(std::collections::HashSet::with_capacity_and_hasher(
+                names,
+                Default::default(),
+            )),
             ..ParseCtx::default()
         }
     }

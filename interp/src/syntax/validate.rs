@@ -7,7 +7,7 @@
 use crate::source::TextRange;
 use crate::syntax::ast::{AssignTarget, ExprKind, ExprNode, Module, NameId, StmtKind, StmtRef, Stmts};
 use crate::syntax::error::{ParseError, ParseErrorKind};
-use crate::syntax::walk::{self, IdentAt, NodeRef};
+use crate::syntax::walk::{self, IdentAt};
 
 /// Deepest statement + expression nesting a module may have.
 pub const MAX_TOTAL_DEPTH: u32 = 1000;
@@ -42,11 +42,13 @@ pub fn check_module(m: &Module) -> Checked {
     let mut violation = None;
     while let Some((s, place)) = stack.pop() {
         stmt_depth = stmt_depth.max(place.depth);
+        // Read once: a `def`'s view is not small.
+        let kind = s.kind();
         if violation.is_none() {
             violation = if place.top_level {
-                check_top(s)
+                check_top(s, &kind)
             } else {
-                check_stmt(s, place.in_loop)
+                check_stmt(s, &kind, place.in_loop)
             };
         }
         let inner = |in_loop: bool| Place {
@@ -54,7 +56,7 @@ pub fn check_module(m: &Module) -> Checked {
             in_loop,
             depth: place.depth + 1,
         };
-        match s.kind() {
+        match kind {
             StmtKind::FuncDef(f) => push_body(&mut stack, f.body, inner(false)),
             StmtKind::ClassDef(c) => push_body(&mut stack, c.body, inner(false)),
             StmtKind::If { body, orelse, .. } => {
@@ -85,8 +87,8 @@ fn err(kind: ParseErrorKind, range: TextRange) -> Option<ParseError> {
 }
 
 /// A module-level statement: only definitions.
-fn check_top(s: StmtRef<'_>) -> Option<ParseError> {
-    match s.kind() {
+fn check_top(s: StmtRef<'_>, kind: &StmtKind<'_>) -> Option<ParseError> {
+    match kind {
         StmtKind::FuncDef(_)
         | StmtKind::ClassDef(_)
         | StmtKind::Import { .. }
@@ -104,8 +106,8 @@ fn check_top(s: StmtRef<'_>) -> Option<ParseError> {
 }
 
 /// A statement inside a function or class body.
-fn check_stmt(s: StmtRef<'_>, in_loop: bool) -> Option<ParseError> {
-    match s.kind() {
+fn check_stmt(s: StmtRef<'_>, kind: &StmtKind<'_>, in_loop: bool) -> Option<ParseError> {
+    match kind {
         StmtKind::Break if !in_loop => err(ParseErrorKind::BreakOutsideLoop, s.range),
         StmtKind::Continue if !in_loop => err(ParseErrorKind::ContinueOutsideLoop, s.range),
         StmtKind::Import { .. } => err(ParseErrorKind::NotImplemented("Import".into()), s.range),
@@ -117,22 +119,13 @@ fn check_stmt(s: StmtRef<'_>, in_loop: bool) -> Option<ParseError> {
 /// Refuse trees deeper than `MAX_TOTAL_DEPTH` statement/expression levels
 /// (later phases recurse over the tree). Iterative: an explicit stack.
 pub fn check_depth(m: &Module) -> Result<(), ParseError> {
-    let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
-    walk::module_children(m, &mut |n| stack.push((n, 1)));
-    while let Some((n, level)) = stack.pop() {
-        if level > MAX_TOTAL_DEPTH {
-            let start = n.range().start;
-            return Err(ParseError::new(
-                ParseErrorKind::TooDeeplyNested,
-                TextRange::new(start, start),
-            ));
-        }
-        walk::children(n, &mut |child| {
-            let next = if child.is_level() { level + 1 } else { level };
-            stack.push((child, next));
-        });
-    }
-    Ok(())
+    // (deepest-last first, as this check has always reported)
+    walk::walk_levels(m, MAX_TOTAL_DEPTH, walk::Order::Reversed, &mut |_| {}).map_err(|at| {
+        ParseError::new(
+            ParseErrorKind::TooDeeplyNested,
+            TextRange::new(at.start, at.start),
+        )
+    })
 }
 
 /// Give every identifier a fresh id, in source order; return the count.
@@ -148,25 +141,7 @@ pub fn renumber(m: &mut Module) -> u32 {
 /// the tree untouched, when it is deeper.
 pub fn renumber_within(m: &mut Module, limit: u32) -> Option<u32> {
     let mut places = Vec::new();
-    {
-        let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
-        let mut kids = Vec::new();
-        walk::module_children(m, &mut |n| stack.push((n, 1)));
-        stack.reverse();
-        while let Some((n, level)) = stack.pop() {
-            if level > limit {
-                return None;
-            }
-            if let NodeRef::Ident(i) = &n {
-                places.push(i.at);
-            }
-            walk::children(n, &mut |child| {
-                let next = if child.is_level() { level + 1 } else { level };
-                kids.push((child, next));
-            });
-            stack.extend(kids.drain(..).rev());
-        }
-    }
+    walk::walk_levels(m, limit, walk::Order::Source, &mut |at| places.push(at)).ok()?;
     Some(number(m, &places))
 }
 

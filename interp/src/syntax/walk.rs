@@ -9,8 +9,8 @@
 
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    AssignTarget, ClassDef, ExprId, ExprKind, ExprNode, ExprRef, FuncDef, IdentId, Identifier, Idents,
-    ImportName, Module, Param, StmtKind, StmtRef, VarDef,
+    AssignTarget, Block, ClassDef, ExprId, ExprKind, ExprList, ExprNode, ExprRef, FuncDef, IdentId,
+    IdentList, Identifier, Idents, ImportName, Module, Param, StmtId, StmtKind, StmtNode, StmtRef, VarDef,
 };
 
 /// Any node with a range.
@@ -425,6 +425,230 @@ pub fn for_each_ident(m: &Module, f: &mut dyn FnMut(&Ident)) {
     }
 }
 
+/// An item of [`walk_levels`]' stack: a statement or expression with its
+/// level, or a name occurrence.
+#[derive(Clone, Copy)]
+enum Item {
+    Stmt(StmtId, u32),
+    Expr(ExprId, u32),
+    Ident(IdentAt),
+}
+
+/// In which order [`walk_levels`] visits a node's children.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Source order: pre-order, each node's children first to last.
+    Source,
+    /// Each node's children last to first (the module's statements too).
+    Reversed,
+}
+
+/// The walk of [`children`] from the module's top-level statements (level
+/// 1; a statement or expression is one level deeper than its parent, the
+/// other nodes at their parent's level), depth first in `order`, read from
+/// the stored nodes: no views, no copies of identifiers. Calls `ident` on
+/// every name occurrence (in source order, [`for_each_ident`]'s); `Err`
+/// with the range of the first statement or expression deeper than
+/// `limit`. It runs on every residual tree redshift builds
+/// (`renumber_within`) and on parsed trees whose depth bound is not
+/// enough (`check_depth`).
+pub fn walk_levels(
+    m: &Module,
+    limit: u32,
+    order: Order,
+    ident: &mut dyn FnMut(IdentAt),
+) -> Result<(), TextRange> {
+    let top = m.block_items(m.body).iter().map(|&s| Item::Stmt(s, 1));
+    let mut stack: Vec<Item> = match order {
+        Order::Source => top.rev().collect(),
+        Order::Reversed => top.collect(),
+    };
+    let mut kids: Vec<Item> = Vec::new();
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Ident(at) => ident(at),
+            Item::Stmt(s, level) => {
+                let s = m.stmt_node(s);
+                if level > limit {
+                    return Err(s.range);
+                }
+                stmt_items(m, &s.node, level, &mut kids);
+            }
+            Item::Expr(e, level) => {
+                let e_node = m.expr_node(e);
+                if level > limit {
+                    return Err(e_node.range);
+                }
+                expr_items(m, e, &e_node.node, level + 1, &mut kids);
+            }
+        }
+        match order {
+            Order::Source => stack.extend(kids.drain(..).rev()),
+            Order::Reversed => stack.append(&mut kids),
+        }
+    }
+    Ok(())
+}
+
+/// Where the name occurrence of name expression `e` is stored.
+fn name_at(e: ExprId, node: &ExprNode) -> IdentAt {
+    match node {
+        ExprNode::NameIn(i) => IdentAt::Table(*i),
+        _ => IdentAt::Expr(e),
+    }
+}
+
+/// The children of a statement at `level`, as [`stmt`] gives them.
+fn stmt_items(m: &Module, node: &StmtNode, level: u32, out: &mut Vec<Item>) {
+    let inner = level + 1;
+    let exprs = |out: &mut Vec<Item>, list: ExprList| {
+        out.extend(m.expr_items(list).iter().map(|&e| Item::Expr(e, inner)))
+    };
+    let expr = |out: &mut Vec<Item>, e: Option<ExprId>| out.extend(e.map(|e| Item::Expr(e, inner)));
+    let table = |out: &mut Vec<Item>, i: IdentId| out.push(Item::Ident(IdentAt::Table(i)));
+    let idents = |out: &mut Vec<Item>, l: Option<IdentList>| {
+        if let Some(l) = l {
+            out.extend(m.ident_items(l).iter().map(|&i| Item::Ident(IdentAt::Table(i))));
+        }
+    };
+    let block =
+        |out: &mut Vec<Item>, b: Block| out.extend(m.block_items(b).iter().map(|&s| Item::Stmt(s, inner)));
+    match *node {
+        StmtNode::FuncDef(f) => {
+            let f = m.func_node(f);
+            exprs(out, f.decorators);
+            table(out, f.name);
+            idents(out, f.type_params);
+            for p in m.param_nodes(f.params) {
+                table(out, p.name);
+                expr(out, p.annotation);
+                expr(out, p.default);
+            }
+            expr(out, f.return_type);
+            block(out, f.body);
+        }
+        StmtNode::ClassDef(c) => {
+            let c = m.class_node(c);
+            exprs(out, c.decorators);
+            table(out, c.name);
+            idents(out, c.type_params);
+            block(out, c.body);
+        }
+        StmtNode::Import { module, alias } => {
+            table(out, module);
+            if let Some(a) = alias {
+                table(out, a);
+            }
+        }
+        StmtNode::ImportFrom { module, names } => {
+            table(out, module);
+            for n in m.import_name_nodes(names) {
+                table(out, n.name);
+                if let Some(a) = n.alias {
+                    table(out, a);
+                }
+            }
+        }
+        StmtNode::Assign { target, value } => {
+            target_items(m, target, level, out);
+            expr(out, Some(value));
+        }
+        StmtNode::AugAssign { target, op: _, value } => {
+            table(out, target);
+            expr(out, Some(value));
+        }
+        StmtNode::VarDef {
+            kind: _,
+            name,
+            annotation,
+            value,
+        } => {
+            table(out, name);
+            expr(out, annotation);
+            expr(out, value);
+        }
+        StmtNode::If { test, body, orelse } => {
+            expr(out, Some(test));
+            block(out, body);
+            block(out, orelse);
+        }
+        StmtNode::While { test, body } => {
+            expr(out, Some(test));
+            block(out, body);
+        }
+        StmtNode::For { target, iter, body } => {
+            table(out, target);
+            expr(out, Some(iter));
+            block(out, body);
+        }
+        StmtNode::Break | StmtNode::Continue | StmtNode::Pass | StmtNode::Comment(_) => {}
+        StmtNode::Return(e) => expr(out, e),
+        StmtNode::Raise(e) | StmtNode::Expr(e) => expr(out, Some(e)),
+        StmtNode::Assert { test, msg } => {
+            expr(out, Some(test));
+            expr(out, msg);
+        }
+    }
+}
+
+/// The children of an assignment's target (at its statement's `level`),
+/// as [`target`] gives them.
+fn target_items(m: &Module, t: ExprId, level: u32, out: &mut Vec<Item>) {
+    let inner = level + 1;
+    match &m.expr_node(t).node {
+        node @ (ExprNode::Name { .. } | ExprNode::NameIn(_)) => out.push(Item::Ident(name_at(t, node))),
+        ExprNode::Attribute { value, attr } => {
+            out.push(Item::Expr(*value, inner));
+            out.push(Item::Ident(IdentAt::Table(*attr)));
+        }
+        ExprNode::Subscript { value, indices } => {
+            out.push(Item::Expr(*value, inner));
+            out.extend(m.expr_items(*indices).iter().map(|&e| Item::Expr(e, inner)));
+        }
+        ExprNode::Tuple(items) => {
+            for &i in m.expr_items(*items) {
+                let node = &m.expr_node(i).node;
+                if matches!(node, ExprNode::Name { .. } | ExprNode::NameIn(_)) {
+                    out.push(Item::Ident(name_at(i, node)));
+                }
+            }
+        }
+        // (anything else is a deferred parse error: nothing is walked)
+        _ => {}
+    }
+}
+
+/// The children of expression `e`, its sub-expressions at `inner`, as
+/// [`expr`] gives them.
+fn expr_items(m: &Module, e: ExprId, node: &ExprNode, inner: u32, out: &mut Vec<Item>) {
+    let mut x = |id: ExprId| out.push(Item::Expr(id, inner));
+    match *node {
+        ExprNode::Int(_)
+        | ExprNode::Float(_)
+        | ExprNode::Str(_)
+        | ExprNode::Bytes(_)
+        | ExprNode::Bool(_)
+        | ExprNode::None => {}
+        ExprNode::Name { .. } | ExprNode::NameIn(_) => out.push(Item::Ident(name_at(e, node))),
+        ExprNode::Attribute { value, attr } => {
+            x(value);
+            out.push(Item::Ident(IdentAt::Table(attr)));
+        }
+        ExprNode::GeneratorExp { elt, target, iter } => {
+            x(elt);
+            out.push(Item::Ident(IdentAt::Table(target)));
+            out.push(Item::Expr(iter, inner));
+        }
+        ExprNode::Walrus { target, value } => {
+            out.push(Item::Ident(IdentAt::Table(target)));
+            out.push(Item::Expr(value, inner));
+        }
+        // Every other kind has only sub-expressions: the resolver's walk
+        // gives them in the same order.
+        _ => for_each_child_expr(m.expr(e), &mut |c| x(c.id)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,6 +694,93 @@ class C[T]:
         let mut ids = Vec::new();
         for_each_ident(&m, &mut |i| ids.push(i.ident.id.0));
         assert_eq!(ids, (0..m.name_count).collect::<Vec<_>>());
+    }
+
+    /// The first node deeper than `limit` that the walk of [`children`]
+    /// meets in `order`, and the name occurrences in source order: what
+    /// `walk_levels` must give.
+    fn generic_levels(m: &Module, limit: u32, order: Order) -> (Result<(), TextRange>, Vec<IdentAt>) {
+        let mut places = Vec::new();
+        for_each_ident(m, &mut |i| places.push(i.at));
+        let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
+        module_children(m, &mut |n| stack.push((n, 1)));
+        if order == Order::Source {
+            stack.reverse();
+        }
+        let mut kids = Vec::new();
+        while let Some((n, level)) = stack.pop() {
+            if level > limit {
+                return (Err(n.range()), places);
+            }
+            children(n, &mut |c| {
+                let next = if c.is_level() { level + 1 } else { level };
+                kids.push((c, next));
+            });
+            match order {
+                Order::Source => stack.extend(kids.drain(..).rev()),
+                Order::Reversed => stack.append(&mut kids),
+            }
+        }
+        (Ok(()), places)
+    }
+
+    /// The deepest level of a module (statements and expressions).
+    fn deepest(m: &Module) -> u32 {
+        let mut deepest = 0;
+        let mut stack: Vec<(NodeRef<'_>, u32)> = Vec::new();
+        module_children(m, &mut |n| stack.push((n, 1)));
+        while let Some((n, level)) = stack.pop() {
+            deepest = deepest.max(level);
+            children(n, &mut |c| {
+                let next = if c.is_level() { level + 1 } else { level };
+                stack.push((c, next));
+            });
+        }
+        deepest
+    }
+
+    /// `walk_levels` (read from the stored nodes) meets the name
+    /// occurrences of [`for_each_ident`] in its order, and the same first
+    /// too-deep node as the walk of [`children`] in either order, at every
+    /// limit around each module's depth: on this module, the parser's valid
+    /// fixtures and the conformance cases.
+    #[test]
+    fn walk_levels_is_the_walk_of_children() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut sources = vec![PROGRAM.to_string()];
+        for dir in ["tests/parser/valid", "../conformance/cases"] {
+            let mut dirs = vec![root.join(dir)];
+            while let Some(d) = dirs.pop() {
+                for entry in std::fs::read_dir(&d).expect("a test directory").flatten() {
+                    let p = entry.path();
+                    if p.is_dir() {
+                        dirs.push(p);
+                    } else if p.extension().is_some_and(|x| x == "spy") {
+                        sources.push(std::fs::read_to_string(&p).unwrap_or_default());
+                    }
+                }
+            }
+        }
+        let mut walked = 0;
+        for src in &sources {
+            let Ok(m) = crate::syntax::parse_str(src) else {
+                continue;
+            };
+            let depth = deepest(&m);
+            for limit in [depth.saturating_sub(2), depth.saturating_sub(1), depth, depth + 1] {
+                for order in [Order::Source, Order::Reversed] {
+                    let (want, names) = generic_levels(&m, limit, order);
+                    let mut got = Vec::new();
+                    let r = walk_levels(&m, limit, order, &mut |at| got.push(at));
+                    assert_eq!(r, want, "limit {limit} in\n{src}");
+                    if r.is_ok() && order == Order::Source {
+                        assert_eq!(got, names, "names in\n{src}");
+                    }
+                }
+            }
+            walked += 1;
+        }
+        assert!(walked > 300, "{walked} modules");
     }
 
     /// `for_each_child_expr` (read from the stored nodes) gives exactly

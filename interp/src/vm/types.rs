@@ -220,7 +220,9 @@ impl TypeTable {
     pub fn new() -> TypeTable {
         let mut t = TypeTable {
             types: Vec::new(),
-            interned: HashMap::default(),
+            // (a fuzzed program's interpreters intern a few dozen function,
+            // tuple and pointer types each: no rehashing while they do)
+            interned: HashMap::with_capacity_and_hasher(64, Default::default()),
             interp_lists: Default::default(),
         };
         let builtins: [(&str, TypeKind); 27] = [

@@ -21,12 +21,22 @@ pub struct ExprColor {
 }
 
 /// A blue call being evaluated (or one that made a red function): the
-/// provenance text, and the call's source file and range.
+/// call's source file and range, the callee and what it resolved to. Its
+/// provenance text ([`BlueCall::text`]) is built only when a tool or a
+/// `--provenance` comment shows it, not at every blue call of a redshift.
 #[derive(Clone, Debug)]
 pub struct BlueCall {
-    pub text: String,
     pub file: Rc<SourceFile>,
     pub range: TextRange,
+    pub callee: Rc<str>,
+    pub resolved: Rc<str>,
+}
+
+impl BlueCall {
+    /// `` `make(i32)` at m.spy:3:5 calls `m::make` (`m::make[i32]`) ``.
+    pub fn text(&self) -> String {
+        crate::frames::meta::describe_call(&self.file, &self.callee, self.range, &self.resolved)
+    }
 }
 
 /// The recording of one redshift.

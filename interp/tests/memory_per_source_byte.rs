@@ -190,15 +190,39 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
     let per = |bytes: usize| bytes as f64 / n;
 
     let before = LIVE.load(Relaxed);
-    let (file, module) = spy_interp::syntax::parse_bytes("big.spy", text.as_bytes()).expect("parses");
+    let ((file, module), parse_peak) =
+        peak_of(|| spy_interp::syntax::parse_bytes("big.spy", text.as_bytes()).expect("parses"));
     let ast = LIVE.load(Relaxed) - before;
     for (kind, count, bytes) in profile(&module) {
         eprintln!("AST profile: {kind:40} {count:8} nodes {:6.2}x", bytes as f64 / n);
     }
     let before = LIVE.load(Relaxed);
-    let res = spy_interp::resolve::resolve_module(&module, &file).expect("resolves");
+    let (res, resolve_peak) =
+        peak_of(|| spy_interp::resolve::resolve_module(&module, &file).expect("resolves"));
     let resolution = LIVE.load(Relaxed) - before;
     drop((res, module, file));
+
+    // Interp's phases: the module parsed, resolved and initialized (every
+    // `def` executed: the runtime records), before `main` runs.
+    let (loaded, load_peak) = peak_of(|| {
+        spy_interp::native_stack::run(config().limits.max_depth, {
+            let text = text.clone();
+            move || {
+                let mut sink = std::io::sink();
+                let before = LIVE.load(Relaxed);
+                let mut interp = spy_interp::frames::Interp::new(&mut sink, config());
+                let (file, module) =
+                    spy_interp::syntax::parse_bytes("big.spy", text.as_bytes()).expect("parses");
+                interp
+                    .load_parsed_module_as(file, module, "big")
+                    .ok()
+                    .expect("loads");
+                LIVE.load(Relaxed) - before
+            }
+        })
+        .expect("runs")
+    });
+    let records = loaded - ast - resolution;
 
     let (interp, doppler, jit) = engine_peaks(&text);
     let all_text = generate(1_000_000, true);
@@ -250,7 +274,16 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
         per(phases.3)
     );
     eprintln!(
-        "source {n} bytes: AST {:.1}x, resolution {:.1}x; peak heap: interp {:.1}x, doppler {:.1}x, jit {:.1}x",
+        "interp phases: parse peak {:.2}x, resolve peak {:.2}x above the AST; module loaded (AST, resolution, runtime records) {:.2}x, load peak {:.2}x; \
+         the runtime records made by module init {:.2}x",
+        per(parse_peak),
+        per(resolve_peak),
+        per(loaded),
+        per(load_peak),
+        per(records)
+    );
+    eprintln!(
+        "source {n} bytes: AST {:.2}x, resolution {:.2}x; peak heap: interp {:.1}x, doppler {:.1}x, jit {:.1}x",
         per(ast),
         per(resolution),
         per(interp),

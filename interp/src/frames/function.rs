@@ -10,9 +10,38 @@ use crate::frames::call::is_name;
 use crate::frames::{Eval, Frame, FrameKind, Interp};
 use crate::resolve::NameRef;
 use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
-use crate::vm::code::FuncCode;
+use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
 use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarParam, Typed, Value};
+
+/// What the functions an interpreter makes share, kept so that a `def`
+/// costs only its own record (issue 14 item 5).
+#[derive(Default)]
+pub(crate) struct Records {
+    /// The code unit of the frame that last made a function (every `def`
+    /// of a module's init is in the same one).
+    last_unit: Option<Rc<CodeUnit>>,
+}
+
+impl Records {
+    /// The code unit of the `def`s of frame `f`'s tree: the last one made
+    /// if it is the same tree, resolution and module, else a new one.
+    fn code_unit(&mut self, f: &Frame) -> Rc<CodeUnit> {
+        match &self.last_unit {
+            Some(unit) if unit.is(&f.ast, &f.res, &f.file, f.module) => unit.clone(),
+            _ => {
+                let unit = Rc::new(CodeUnit {
+                    ast: f.ast.clone(),
+                    module: f.module,
+                    file: f.file.clone(),
+                    res: f.res.clone(),
+                });
+                self.last_unit = Some(unit.clone());
+                unit
+            }
+        }
+    }
+}
 
 /// How to build a function from a `def`.
 pub(crate) struct FunctionSpec {
@@ -178,17 +207,9 @@ impl Interp<'_> {
                     .into())
             }
         };
-        let Some(scope) = f.res.func_scope(def.id).cloned() else {
+        let Some(code) = FuncCode::new(self.records.code_unit(f), def.id) else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let code = Rc::new(FuncCode {
-            ast: f.ast.clone(),
-            func: def.id,
-            scope,
-            module: f.module,
-            file: f.file.clone(),
-            res: f.res.clone(),
-        });
         let ty = self.vm.types.func(
             params.iter().map(|p| p.ty).collect(),
             ret,
@@ -288,7 +309,7 @@ impl Interp<'_> {
         def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Typed> {
-        let Some(scope) = f.res.func_scope(def.id).cloned() else {
+        let Some(code) = FuncCode::new(self.records.code_unit(f), def.id) else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
         let params: Box<[ParamSpec]> = def
@@ -300,14 +321,6 @@ impl Interp<'_> {
                 default: None,
             })
             .collect();
-        let code = Rc::new(FuncCode {
-            ast: f.ast.clone(),
-            func: def.id,
-            scope,
-            module: f.module,
-            file: f.file.clone(),
-            res: f.res.clone(),
-        });
         let ty = self.vm.types.func(
             params.iter().map(|p| p.ty).collect(),
             TypeId::DYNAMIC,
@@ -342,7 +355,7 @@ impl Interp<'_> {
         let code = generic.code.clone();
         let def = code.def();
         let mut presets = Vec::new();
-        let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope.slot_count()]));
+        let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope().slot_count()]));
         for (tp, arg) in def.type_params.iter().flatten().zip(args) {
             let NameRef::Local(slot) = code.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));

@@ -297,7 +297,8 @@ pub struct ParamSpec {
 /// A user function (red or blue), created when its `def` executes.
 pub struct Function {
     pub fqn: Rc<str>,
-    pub code: Rc<FuncCode>,
+    /// (Inline: the `def`'s id and its module's shared `CodeUnit`.)
+    pub code: FuncCode,
     pub module: ModuleId,
     pub color: FuncColor,
     pub kind: FuncKind,

@@ -3,6 +3,7 @@
 //! decorators), PEP 695 generics and their specializations, FQNs.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};
@@ -12,7 +13,9 @@ use crate::resolve::NameRef;
 use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
 use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
-use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarParam, Typed, Value};
+use crate::vm::value::{
+    Color, Env, Function, Local, ParamSpec, ParamSpecs, StarKind, StarParam, Typed, Value,
+};
 
 /// What the functions an interpreter makes share, kept so that a `def`
 /// costs only its own record (issue 14 item 5).
@@ -21,6 +24,10 @@ pub(crate) struct Records {
     /// The code unit of the frame that last made a function (every `def`
     /// of a module's init is in the same one).
     last_unit: Option<Rc<CodeUnit>>,
+    /// The parameter list of the functions of each function type whose
+    /// parameters have no default (the type's parameter types, each
+    /// without a default): one list per type, not one per `def`.
+    plain_params: HashMap<TypeId, ParamSpecs>,
 }
 
 impl Records {
@@ -40,6 +47,18 @@ impl Records {
                 unit
             }
         }
+    }
+
+    /// The parameter list of a function of type `ty` whose parameters are
+    /// `params`: the shared one of `ty` when no parameter has a default.
+    fn params(&mut self, ty: TypeId, params: Vec<ParamSpec>) -> ParamSpecs {
+        if params.iter().any(|p| p.default.is_some()) {
+            return ParamSpecs(params.into());
+        }
+        self.plain_params
+            .entry(ty)
+            .or_insert_with(|| ParamSpecs(params.into()))
+            .clone()
     }
 }
 
@@ -222,7 +241,7 @@ impl Interp<'_> {
             color: def.color,
             kind: def.kind,
             ty,
-            params: params.into_boxed_slice(),
+            params: self.records.params(ty, params),
             ret,
             closure: spec.closure,
             presets: spec.presets,
@@ -312,7 +331,7 @@ impl Interp<'_> {
         let Some(code) = FuncCode::new(self.records.code_unit(f), def.id) else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let params: Box<[ParamSpec]> = def
+        let params: Vec<ParamSpec> = def
             .type_params
             .iter()
             .flatten()
@@ -333,7 +352,7 @@ impl Interp<'_> {
             color: FuncColor::Blue,
             kind: FuncKind::Generic,
             ty,
-            params,
+            params: ParamSpecs(params.into()),
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
             presets: crate::vm::value::no_presets(),

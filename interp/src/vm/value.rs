@@ -294,6 +294,25 @@ pub struct ParamSpec {
     pub default: Option<Box<Typed>>,
 }
 
+/// The parameters of a function: a shared list (it reads as a slice).
+#[derive(Clone, Debug)]
+pub struct ParamSpecs(pub Rc<[ParamSpec]>);
+
+impl std::ops::Deref for ParamSpecs {
+    type Target = [ParamSpec];
+    fn deref(&self) -> &[ParamSpec] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a ParamSpecs {
+    type Item = &'a ParamSpec;
+    type IntoIter = std::slice::Iter<'a, ParamSpec>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// A user function (red or blue), created when its `def` executes.
 pub struct Function {
     pub fqn: Rc<str>,
@@ -304,7 +323,9 @@ pub struct Function {
     pub kind: FuncKind,
     /// The function's own type (`def(i32) -> i32`).
     pub ty: TypeId,
-    pub params: Box<[ParamSpec]>,
+    /// (Shared by the functions of one type whose parameters have no
+    /// default: the list is then the type's parameter types.)
+    pub params: ParamSpecs,
     pub ret: TypeId,
     /// Enclosing function activations, outermost first.
     pub closure: Rc<[Env]>,

@@ -10,7 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use spy_interp::engine::{run_doppler, run_interp, run_jit, Limits, RunConfig};
+use spy_interp::engine::{run_program_source_to, Engine, Limits, RunConfig};
 use spy_interp::syntax::ast::{ExprKind, Module, StmtKind};
 use spy_interp::syntax::walk::{children, module_children, NodeRef};
 
@@ -150,37 +150,36 @@ fn config() -> RunConfig {
 }
 
 /// The peak heap of a whole run of `text` in each engine (interp,
-/// doppler, jit), each on the native stack it runs on in the binary.
+/// doppler, jit), each run as the binary runs it: on the native stack the
+/// depth limit asks for, the source text given away (held once, as the
+/// module's `SourceFile`; `run_interp(path, &[u8], ..)` would hold a
+/// second copy for the whole run).
 fn engine_peaks(text: &str) -> (usize, usize, usize) {
-    let (code, interp) = peak_of(|| {
-        spy_interp::native_stack::run(config().limits.max_depth, {
-            let text = text.to_string();
-            move || run_interp("big.spy", text.as_bytes(), &mut std::io::sink(), config()).ok()
-        })
-        .expect("runs")
-    });
-    assert_eq!(code, Some(0), "{}", &text[text.len() - 40..]);
-    let (code, doppler) = peak_of(|| {
-        spy_interp::native_stack::run(config().limits.max_depth, {
-            let text = text.to_string();
-            move || run_doppler("big.spy", text.as_bytes(), &mut std::io::sink(), config()).ok()
-        })
-        .expect("runs")
-    });
-    assert_eq!(code, Some(0), "{}", &text[text.len() - 40..]);
-    let (code, jit) = peak_of(|| {
-        spy_interp::native_stack::run(config().limits.max_depth, {
-            let text = text.to_string();
-            move || match run_jit("big.spy", text.as_bytes(), &mut std::io::sink(), config()) {
-                Ok(r) => r.ok(),
-                Err(why) => panic!("not native: {why:?}"),
-            }
-        })
-        .expect("runs")
-    });
-    assert_eq!(code, Some(0), "{}", &text[text.len() - 40..]);
-
-    (interp, doppler, jit)
+    let mut peaks = [0; 3];
+    for (k, engine) in [Engine::Interp, Engine::Doppler, Engine::Jit]
+        .into_iter()
+        .enumerate()
+    {
+        let (outcome, peak) = peak_of(|| {
+            run_program_source_to(
+                engine,
+                "big.spy",
+                text.as_bytes().to_vec(),
+                config(),
+                Box::new(std::io::sink()),
+            )
+        });
+        assert!(
+            outcome.exit == 0 && outcome.bug.is_none() && outcome.not_native.is_none(),
+            "{}: exit {} {:?} {:?}",
+            engine.name(),
+            outcome.exit,
+            outcome.error,
+            outcome.not_native
+        );
+        peaks[k] = peak;
+    }
+    (peaks[0], peaks[1], peaks[2])
 }
 
 #[test]
@@ -204,9 +203,10 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
 
     // Interp's phases: the module parsed, resolved and initialized (every
     // `def` executed: the runtime records), before `main` runs.
+    let owned = text.clone();
     let (loaded, load_peak) = peak_of(|| {
         spy_interp::native_stack::run(config().limits.max_depth, {
-            let text = text.clone();
+            let text = owned;
             move || {
                 let mut sink = std::io::sink();
                 let before = LIVE.load(Relaxed);
@@ -231,9 +231,10 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
 
     // Doppler's phases: the redshift (source module and residual module
     // alive), then printing and parsing the residual module back.
+    let owned = text.clone();
     let (phases, _) = peak_of(|| {
         spy_interp::native_stack::run(config().limits.max_depth, {
-            let text = text.clone();
+            let text = owned;
             move || {
                 let mut sink = std::io::sink();
                 let base = LIVE.load(Relaxed);

@@ -4,7 +4,6 @@
 //! and are indexed by name, so declaring and finding a name is O(1) and
 //! resolving a module of n definitions is linear in n.
 
-use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
 use crate::source::TextRange;
@@ -78,13 +77,58 @@ pub enum ScopeKind {
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
     list: Vec<Symbol>,
-    /// Slot of the first symbol of each name, once there are more than
-    /// [`Symbols::INDEXED_FROM`] (a function's few locals are found by a
-    /// scan: a hash table each would cost more memory than its source).
-    /// (Boxed: most scopes have none, and an inline table would make
-    /// every function's scope 40 bytes larger.)
-    #[allow(clippy::box_collection)]
-    by_name: Option<Box<HashMap<Name, usize, foldhash::fast::RandomState>>>,
+    /// The index, once there are more than [`Symbols::INDEXED_FROM`]
+    /// symbols (a function's few locals are found by a scan: a hash table
+    /// each would cost more memory than its source). (Boxed: most scopes
+    /// have none, and an inline table would make every function's scope
+    /// larger.)
+    by_name: Option<Box<NameIndex>>,
+}
+
+/// The slot of the first symbol of each name: 4 bytes an entry (the name
+/// is read from the symbol list), where a map from name to slot takes 16.
+#[derive(Clone, Default)]
+struct NameIndex {
+    slots: hashbrown::HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl std::fmt::Debug for NameIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NameIndex({} names)", self.slots.len())
+    }
+}
+
+impl NameIndex {
+    fn hash(&self, name: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(name)
+    }
+
+    /// The slot of `name` in `list`.
+    fn find(&self, list: &[Symbol], name: &str) -> Option<usize> {
+        self.slots
+            .find(self.hash(name), |&s| list[s as usize].name == name)
+            .map(|&s| s as usize)
+    }
+
+    /// Index `list[slot]` unless its name is already indexed.
+    fn add(&mut self, list: &[Symbol], slot: usize) {
+        let name = list[slot].name.as_str();
+        let hash = self.hash(name);
+        let hasher = &self.hasher;
+        let rehash = |&s: &u32| {
+            use std::hash::BuildHasher;
+            hasher.hash_one(list[s as usize].name.as_str())
+        };
+        if let hashbrown::hash_table::Entry::Vacant(v) =
+            self.slots.entry(hash, |&s| list[s as usize].name == name, rehash)
+        {
+            // (A module has fewer than 2^32 symbols: its source is at most
+            // 64 MiB.)
+            v.insert(slot as u32);
+        }
+    }
 }
 
 impl Symbols {
@@ -94,16 +138,18 @@ impl Symbols {
     /// Append `symbol`; returns its slot.
     pub fn push(&mut self, symbol: Symbol) -> usize {
         let slot = self.list.len();
-        if let Some(index) = &mut self.by_name {
-            index.entry(symbol.name.clone()).or_insert(slot);
-        }
         self.list.push(symbol);
-        if self.by_name.is_none() && self.list.len() > Self::INDEXED_FROM {
-            let mut index = HashMap::default();
-            for (k, s) in self.list.iter().enumerate() {
-                index.entry(s.name.clone()).or_insert(k);
+        match &mut self.by_name {
+            Some(index) => index.add(&self.list, slot),
+            None if self.list.len() > Self::INDEXED_FROM => {
+                let mut index = NameIndex::default();
+                index.slots.reserve(self.list.len(), |_| 0);
+                for k in 0..self.list.len() {
+                    index.add(&self.list, k);
+                }
+                self.by_name = Some(Box::new(index));
             }
-            self.by_name = Some(Box::new(index));
+            None => {}
         }
         slot
     }
@@ -111,7 +157,7 @@ impl Symbols {
     /// The slot of the first symbol called `name`.
     pub fn find(&self, name: &str) -> Option<usize> {
         match &self.by_name {
-            Some(index) => index.get(name).copied(),
+            Some(index) => index.find(&self.list, name),
             None => self.list.iter().position(|s| s.name == name),
         }
     }

@@ -71,7 +71,7 @@ use std::io::Write;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError, TraceEntry};
-use crate::resolve::{Resolution, Scope};
+use crate::resolve::{Resolution, ScopeRef};
 use crate::source::{SourceFile, TextRange};
 use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
@@ -99,7 +99,7 @@ pub struct Frame {
     pub ast: Rc<crate::syntax::ast::Module>,
     pub res: Rc<Resolution>,
     /// The symbols of the body being executed (slots of `locals`).
-    pub scope: Rc<Scope>,
+    pub scope: ScopeRef,
     pub locals: Env,
     /// Enclosing function activations, outermost first.
     pub closure: Rc<[Env]>,
@@ -138,7 +138,7 @@ impl Frame {
             file: code.file.clone(),
             ast: code.ast.clone(),
             res: code.res.clone(),
-            scope: code.scope().clone(),
+            scope: code.scope_ref(),
             locals,
             closure: func.closure.clone(),
             func: Some(func.clone()),

@@ -49,17 +49,43 @@ impl Origin {
     }
 }
 
+/// A declared name: 16 bytes, one per local of every function of a
+/// program (issue 14 item 5). Made by [`Scope::declare`]; its declaring
+/// occurrence is [`Scope::decl_range`].
 #[derive(Clone, Debug)]
 pub struct Symbol {
     /// The declaring identifier's (interned) name.
     pub name: Name,
     pub kind: VarKind,
     pub origin: Origin,
-    /// The declaring occurrence (for "previous declaration" / "defined here").
-    pub decl_range: TextRange,
-    /// How many plain assignments target it (auto consts assigned twice are
+    /// Where the declaring occurrence starts.
+    start: u32,
+    /// Bits 0..15: its length, or [`Symbol::LONG`] when that does not fit
+    /// (the scope keeps the whole range); bit 15: assigned at least once
+    /// (the resolver's count: an auto const assigned a second time is
     /// promoted to var).
-    pub assignments: u32,
+    len: u16,
+}
+
+impl Symbol {
+    const LONG: u16 = 0x7fff;
+    const ASSIGNED: u16 = 0x8000;
+
+    /// Whether a plain assignment (or an initialized declaration) targets
+    /// it.
+    pub fn is_assigned(&self) -> bool {
+        self.len & Self::ASSIGNED != 0
+    }
+
+    pub fn set_assigned(&mut self) {
+        self.len |= Self::ASSIGNED;
+    }
+
+    /// Its declaring occurrence when the symbol holds all of it.
+    fn short_range(&self) -> Option<TextRange> {
+        let len = self.len & !Self::ASSIGNED;
+        (len != Self::LONG).then(|| TextRange::new(self.start, self.start + u32::from(len)))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,7 +162,7 @@ impl Symbols {
     pub const INDEXED_FROM: usize = 16;
 
     /// Append `symbol`; returns its slot.
-    pub fn push(&mut self, symbol: Symbol) -> usize {
+    fn push(&mut self, symbol: Symbol) -> usize {
         let slot = self.list.len();
         self.list.push(symbol);
         match &mut self.by_name {
@@ -190,10 +216,18 @@ pub struct Scope {
     /// declared in several places (both branches of a blue `if`); declaring
     /// it twice is a ScopeError only when it happens at run time.
     pub blue: bool,
-    /// The slots of names declared more than once in this (blue) scope
-    /// (boxed: almost every scope has none).
-    #[allow(clippy::box_collection)]
-    redeclared: Option<Box<Vec<usize>>>,
+    /// What almost no scope has (boxed).
+    rare: Option<Box<RareParts>>,
+}
+
+/// The parts of a scope almost every scope goes without.
+#[derive(Clone, Debug, Default)]
+struct RareParts {
+    /// The slots of names declared more than once in this (blue) scope.
+    redeclared: Vec<usize>,
+    /// The declaring occurrences too long for their symbol (identifiers of
+    /// 32 KiB and more), by slot.
+    long_ranges: Vec<(usize, TextRange)>,
 }
 
 impl Scope {
@@ -202,26 +236,81 @@ impl Scope {
             kind,
             symbols: Symbols::default(),
             blue: kind == ScopeKind::Class,
-            redeclared: None,
+            rare: None,
         }
+    }
+
+    /// Declare `name` (declared at `range`) in the next slot; returns the
+    /// slot. `assigned`: the declaration assigns it.
+    pub fn declare(
+        &mut self,
+        name: Name,
+        kind: VarKind,
+        origin: Origin,
+        range: TextRange,
+        assigned: bool,
+    ) -> usize {
+        let slot = self.symbols.len();
+        let len = match u16::try_from(range.len()) {
+            Ok(len) if len < Symbol::LONG => len,
+            _ => {
+                let rare = self.rare.get_or_insert_with(Default::default);
+                rare.long_ranges.push((slot, range));
+                Symbol::LONG
+            }
+        };
+        let mut symbol = Symbol {
+            name,
+            kind,
+            origin,
+            start: range.start,
+            len,
+        };
+        if assigned {
+            symbol.set_assigned();
+        }
+        self.symbols.push(symbol)
+    }
+
+    /// The declaring occurrence of the symbol in `slot` (for "previous
+    /// declaration" / "defined here").
+    pub fn decl_range(&self, slot: usize) -> TextRange {
+        let Some(symbol) = self.symbols.get(slot) else {
+            return TextRange::default();
+        };
+        symbol.short_range().unwrap_or_else(|| {
+            self.rare
+                .iter()
+                .flat_map(|r| &r.long_ranges)
+                .find(|(s, _)| *s == slot)
+                .map(|(_, range)| *range)
+                .unwrap_or_default()
+        })
     }
 
     /// Whether the name in `slot` has more than one declaration, so that
     /// executing one of them checks the slot is still empty.
     pub fn is_redeclared(&self, slot: usize) -> bool {
-        self.redeclared.as_ref().is_some_and(|r| r.contains(&slot))
+        self.rare.as_ref().is_some_and(|r| r.redeclared.contains(&slot))
     }
 
     /// Note that the name in `slot` is declared more than once.
     pub fn mark_redeclared(&mut self, slot: usize) {
-        let r = self.redeclared.get_or_insert_with(Default::default);
-        if !r.contains(&slot) {
-            r.push(slot);
+        let r = self.rare.get_or_insert_with(Default::default);
+        if !r.redeclared.contains(&slot) {
+            r.redeclared.push(slot);
         }
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
         self.symbols.find(name)
+    }
+
+    /// The scope as kept once resolved: its symbol list without spare
+    /// capacity.
+    pub fn finished(mut self) -> Scope {
+        self.symbols.list.shrink_to_fit();
+        self
     }
 
     pub fn slot_count(&self) -> usize {
@@ -254,9 +343,40 @@ mod tests {
             name: name.into(),
             kind: VarKind::Const,
             origin: Origin::Auto,
-            decl_range: TextRange::default(),
-            assignments: 0,
+            start: 0,
+            len: 0,
         }
+    }
+
+    /// A declaration's range reads back whole, however long; being
+    /// assigned does not change it.
+    #[test]
+    fn declaration_ranges_read_back_whole() {
+        let mut scope = Scope::new(ScopeKind::Function);
+        let ranges = [
+            TextRange::new(3, 4),
+            TextRange::new(10, 10 + 0x7ffe),
+            TextRange::new(20, 20 + 0x7fff),
+            TextRange::new(7, 7 + 5_000_000),
+            TextRange::new(u32::MAX - 2, u32::MAX),
+        ];
+        for (k, r) in ranges.iter().enumerate() {
+            let slot = scope.declare(
+                format!("n{k}").as_str().into(),
+                VarKind::Var,
+                Origin::Auto,
+                *r,
+                k % 2 == 0,
+            );
+            assert_eq!(slot, k);
+        }
+        for (k, r) in ranges.iter().enumerate() {
+            assert_eq!(scope.decl_range(k), *r, "slot {k}");
+            assert_eq!(scope.symbols[k].is_assigned(), k % 2 == 0, "slot {k}");
+            scope.symbols[k].set_assigned();
+            assert_eq!(scope.decl_range(k), *r, "slot {k} once assigned");
+        }
+        assert_eq!(scope.decl_range(ranges.len()), TextRange::default());
     }
 
     /// A function's scope costs its own bytes (issue 14 item 5): no name,
@@ -264,7 +384,7 @@ mod tests {
     #[test]
     fn scopes_and_symbols_are_small() {
         assert_eq!(std::mem::size_of::<Scope>(), 48);
-        assert_eq!(std::mem::size_of::<Symbol>(), 24);
+        assert_eq!(std::mem::size_of::<Symbol>(), 16);
     }
 
     /// The first symbol of a name is found the same way whether the scope

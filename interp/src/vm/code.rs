@@ -11,7 +11,7 @@
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::resolve::{Resolution, Scope};
+use crate::resolve::{Resolution, Scope, ScopeRef};
 use crate::source::{SourceFile, TextRange};
 use crate::syntax::ast::{ExprRef, FuncDef, FuncId, FuncNode, Module, Params, Stmts};
 use crate::vm::value::ModuleId;
@@ -68,11 +68,16 @@ impl FuncCode {
     }
 
     /// The scope of the `def`'s body.
-    pub fn scope(&self) -> &Rc<Scope> {
+    pub fn scope(&self) -> &Scope {
         // (`new` checked it is there, and a resolution does not change.)
         self.res
             .func_scope(self.func)
             .expect("a FuncCode's def has a scope (checked by FuncCode::new)")
+    }
+
+    /// [`Self::scope`] as a frame keeps it.
+    pub fn scope_ref(&self) -> ScopeRef {
+        ScopeRef::func(&self.res, self.func).expect("a FuncCode's def has a scope (checked by FuncCode::new)")
     }
 
     // (One part of the `def`, without reading the others: a call reads

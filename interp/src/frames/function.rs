@@ -14,7 +14,7 @@ use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
 use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
 use crate::vm::value::{
-    Color, Env, Function, Local, ParamSpec, ParamSpecs, StarKind, StarParam, Typed, Value,
+    Color, Env, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
 };
 
 /// What the functions an interpreter makes share, kept so that a `def`
@@ -53,11 +53,11 @@ impl Records {
     /// `params`: the shared one of `ty` when no parameter has a default.
     fn params(&mut self, ty: TypeId, params: Vec<ParamSpec>) -> ParamSpecs {
         if params.iter().any(|p| p.default.is_some()) {
-            return ParamSpecs(params.into());
+            return ParamSpecs::new(params);
         }
         self.plain_params
             .entry(ty)
-            .or_insert_with(|| ParamSpecs(params.into()))
+            .or_insert_with(|| ParamSpecs::new(params))
             .clone()
     }
 }
@@ -67,7 +67,7 @@ pub(crate) struct FunctionSpec {
     pub fqn: Rc<str>,
     pub self_type: Option<TypeId>,
     pub closure: Rc<[Env]>,
-    pub presets: Rc<[(u32, Local)]>,
+    pub presets: Presets,
     /// Defined inside blue code: a red function may omit `-> T`.
     pub in_blue_code: bool,
 }
@@ -352,7 +352,7 @@ impl Interp<'_> {
             color: FuncColor::Blue,
             kind: FuncKind::Generic,
             ty,
-            params: ParamSpecs(params.into()),
+            params: ParamSpecs::new(params),
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
             presets: crate::vm::value::no_presets(),

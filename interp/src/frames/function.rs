@@ -2,8 +2,8 @@
 //! evaluated in the enclosing frame, `*args` kinds, return-type inference,
 //! decorators), PEP 695 generics and their specializations, FQNs.
 
+use foldhash::HashMap;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, SpyError};

@@ -32,8 +32,9 @@ pub struct Resolution {
     /// The scope of every `def` body by `FuncId`, then of every `class`
     /// body by `ClassId` (after the first `func_count`): kept inline, one
     /// record a body (not an `Rc`'d one and a pointer to it; frames read
-    /// them through a [`ScopeRef`], issue 14 item 5).
-    bodies: Vec<Option<Scope>>,
+    /// them through a [`ScopeRef`], issue 14 item 5). A resolution that
+    /// succeeded has resolved every body.
+    bodies: Vec<Scope>,
     func_count: usize,
 }
 
@@ -47,12 +48,12 @@ impl Resolution {
         if id.index() >= self.func_count {
             return None;
         }
-        self.bodies.get(id.index())?.as_ref()
+        self.bodies.get(id.index())
     }
 
     /// The scope of the body of `class` `id`.
     pub fn class_scope(&self, id: ast::ClassId) -> Option<&Scope> {
-        self.bodies.get(self.func_count + id.index())?.as_ref()
+        self.bodies.get(self.func_count + id.index())
     }
 }
 
@@ -102,9 +103,7 @@ impl std::ops::Deref for ScopeRef {
             return &self.res.module_scope;
         }
         // (Made only for a body the resolution has, see the constructors.)
-        self.res.bodies[self.body]
-            .as_ref()
-            .expect("a ScopeRef's body is resolved")
+        &self.res.bodies[self.body]
     }
 }
 
@@ -113,7 +112,7 @@ pub fn resolve_module(module: &ast::Module, file: &Rc<SourceFile>) -> Result<Res
     let mut r = Resolver {
         file: file.clone(),
         names: name_refs::NameRefs::new(module.name_count as usize),
-        bodies: std::iter::repeat_with(|| None)
+        bodies: std::iter::repeat_with(|| Scope::new(ScopeKind::Function))
             .take(module.func_count() + module.class_count())
             .collect(),
         func_count: module.func_count(),
@@ -141,8 +140,9 @@ pub fn resolve_module(module: &ast::Module, file: &Rc<SourceFile>) -> Result<Res
 struct Resolver {
     file: Rc<SourceFile>,
     names: name_refs::NameRefs,
-    /// `Resolution::bodies`, filled as each body is resolved.
-    bodies: Vec<Option<Scope>>,
+    /// `Resolution::bodies`, each set as its body is resolved (every one
+    /// is, or the resolution fails).
+    bodies: Vec<Scope>,
     func_count: usize,
     /// The scopes being resolved, module first, innermost last.
     stack: Vec<Scope>,
@@ -618,7 +618,7 @@ impl Resolver {
         let scope = self.pop_body();
         self.loop_depth = outer_loop;
         result?;
-        self.bodies[f.id.index()] = Some(scope.finished());
+        self.bodies[f.id.index()] = scope.finished();
         Ok(())
     }
 
@@ -697,7 +697,7 @@ impl Resolver {
         }
         self.loop_depth = outer_loop;
         result?;
-        self.bodies[self.func_count + c.id.index()] = Some(scope.finished());
+        self.bodies[self.func_count + c.id.index()] = scope.finished();
         Ok(())
     }
 }

@@ -307,9 +307,13 @@ impl Scope {
     }
 
     /// The scope as kept once resolved: its symbol list without spare
-    /// capacity.
+    /// capacity (when that is worth a reallocation: a body of more than
+    /// four symbols whose list grew by doubling).
     pub fn finished(mut self) -> Scope {
-        self.symbols.list.shrink_to_fit();
+        let list = &mut self.symbols.list;
+        if list.capacity() - list.len() >= 4 {
+            list.shrink_to_fit();
+        }
         self
     }
 

@@ -466,7 +466,7 @@ impl Interp<'_> {
         mut local: impl FnMut(&mut Self, &ast::Param<'_>, u32, A) -> Eval<Local>,
     ) -> Eval<Frame> {
         let code = &func.code;
-        let locals = self.pools.fresh_env(code.scope.slot_count());
+        let locals = self.pools.fresh_env(code.scope().slot_count());
         for (slot, preset) in func.presets.iter() {
             locals.borrow_mut()[*slot as usize] = Some(preset.clone());
         }

@@ -150,7 +150,7 @@ impl Interp<'_> {
     }
 
     fn run_struct_body(&mut self, site: &StructSite, c: &ast::ClassDef<'_>, ty: TypeId) -> Eval<()> {
-        let Some(scope) = site.res.class_scope(c.id).cloned() else {
+        let Some(scope) = crate::resolve::ScopeRef::class(&site.res, c.id) else {
             return Err(crate::bug!("no scope for class `{}`", c.name.name));
         };
         let locals = Rc::new(RefCell::new(vec![None; scope.slot_count()]));

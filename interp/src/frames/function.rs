@@ -2,6 +2,7 @@
 //! evaluated in the enclosing frame, `*args` kinds, return-type inference,
 //! decorators), PEP 695 generics and their specializations, FQNs.
 
+use foldhash::HashMap;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -10,16 +11,63 @@ use crate::frames::call::is_name;
 use crate::frames::{Eval, Frame, FrameKind, Interp};
 use crate::resolve::NameRef;
 use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
-use crate::vm::code::FuncCode;
+use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
-use crate::vm::value::{Color, Env, Function, Local, ParamSpec, StarKind, StarParam, Typed, Value};
+use crate::vm::value::{
+    Color, Env, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
+};
+
+/// What the functions an interpreter makes share, kept so that a `def`
+/// costs only its own record (issue 14 item 5).
+#[derive(Default)]
+pub(crate) struct Records {
+    /// The code unit of the frame that last made a function (every `def`
+    /// of a module's init is in the same one).
+    last_unit: Option<Rc<CodeUnit>>,
+    /// The parameter list of the functions of each function type whose
+    /// parameters have no default (the type's parameter types, each
+    /// without a default): one list per type, not one per `def`.
+    plain_params: HashMap<TypeId, ParamSpecs>,
+}
+
+impl Records {
+    /// The code unit of the `def`s of frame `f`'s tree: the last one made
+    /// if it is the same tree, resolution and module, else a new one.
+    fn code_unit(&mut self, f: &Frame) -> Rc<CodeUnit> {
+        match &self.last_unit {
+            Some(unit) if unit.is(&f.ast, &f.res, &f.file, f.module) => unit.clone(),
+            _ => {
+                let unit = Rc::new(CodeUnit {
+                    ast: f.ast.clone(),
+                    module: f.module,
+                    file: f.file.clone(),
+                    res: f.res.clone(),
+                });
+                self.last_unit = Some(unit.clone());
+                unit
+            }
+        }
+    }
+
+    /// The parameter list of a function of type `ty` whose parameters are
+    /// `params`: the shared one of `ty` when no parameter has a default.
+    fn params(&mut self, ty: TypeId, params: Vec<ParamSpec>) -> ParamSpecs {
+        if params.iter().any(|p| p.default.is_some()) {
+            return ParamSpecs::new(params);
+        }
+        self.plain_params
+            .entry(ty)
+            .or_insert_with(|| ParamSpecs::new(params))
+            .clone()
+    }
+}
 
 /// How to build a function from a `def`.
 pub(crate) struct FunctionSpec {
     pub fqn: Rc<str>,
     pub self_type: Option<TypeId>,
     pub closure: Rc<[Env]>,
-    pub presets: Rc<[(u32, Local)]>,
+    pub presets: Presets,
     /// Defined inside blue code: a red function may omit `-> T`.
     pub in_blue_code: bool,
 }
@@ -178,17 +226,9 @@ impl Interp<'_> {
                     .into())
             }
         };
-        let Some(scope) = f.res.func_scope(def.id).cloned() else {
+        let Some(code) = FuncCode::new(self.records.code_unit(f), def.id) else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let code = Rc::new(FuncCode {
-            ast: f.ast.clone(),
-            func: def.id,
-            scope,
-            module: f.module,
-            file: f.file.clone(),
-            res: f.res.clone(),
-        });
         let ty = self.vm.types.func(
             params.iter().map(|p| p.ty).collect(),
             ret,
@@ -201,7 +241,7 @@ impl Interp<'_> {
             color: def.color,
             kind: def.kind,
             ty,
-            params: params.into_boxed_slice(),
+            params: self.records.params(ty, params),
             ret,
             closure: spec.closure,
             presets: spec.presets,
@@ -288,10 +328,10 @@ impl Interp<'_> {
         def: &ast::FuncDef<'_>,
         spec: FunctionSpec,
     ) -> Eval<Typed> {
-        let Some(scope) = f.res.func_scope(def.id).cloned() else {
+        let Some(code) = FuncCode::new(self.records.code_unit(f), def.id) else {
             return Err(crate::bug!("no scope for function `{}`", def.name.name));
         };
-        let params: Box<[ParamSpec]> = def
+        let params: Vec<ParamSpec> = def
             .type_params
             .iter()
             .flatten()
@@ -300,14 +340,6 @@ impl Interp<'_> {
                 default: None,
             })
             .collect();
-        let code = Rc::new(FuncCode {
-            ast: f.ast.clone(),
-            func: def.id,
-            scope,
-            module: f.module,
-            file: f.file.clone(),
-            res: f.res.clone(),
-        });
         let ty = self.vm.types.func(
             params.iter().map(|p| p.ty).collect(),
             TypeId::DYNAMIC,
@@ -320,7 +352,7 @@ impl Interp<'_> {
             color: FuncColor::Blue,
             kind: FuncKind::Generic,
             ty,
-            params,
+            params: ParamSpecs::new(params),
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
             presets: crate::vm::value::no_presets(),
@@ -342,7 +374,7 @@ impl Interp<'_> {
         let code = generic.code.clone();
         let def = code.def();
         let mut presets = Vec::new();
-        let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope.slot_count()]));
+        let locals = Rc::new(std::cell::RefCell::new(vec![None; code.scope().slot_count()]));
         for (tp, arg) in def.type_params.iter().flatten().zip(args) {
             let NameRef::Local(slot) = code.res.name(tp.id) else {
                 return Err(crate::bug!("type parameter `{}` is not a local", tp.name));

@@ -71,7 +71,7 @@ use std::io::Write;
 use std::rc::Rc;
 
 use crate::error::{ExcKind, Failure, SpyError, TraceEntry};
-use crate::resolve::{Resolution, Scope};
+use crate::resolve::{Resolution, ScopeRef};
 use crate::source::{SourceFile, TextRange};
 use crate::vm::value::{Env, Function, ModuleId};
 use crate::vm::Vm;
@@ -99,7 +99,7 @@ pub struct Frame {
     pub ast: Rc<crate::syntax::ast::Module>,
     pub res: Rc<Resolution>,
     /// The symbols of the body being executed (slots of `locals`).
-    pub scope: Rc<Scope>,
+    pub scope: ScopeRef,
     pub locals: Env,
     /// Enclosing function activations, outermost first.
     pub closure: Rc<[Env]>,
@@ -138,7 +138,7 @@ impl Frame {
             file: code.file.clone(),
             ast: code.ast.clone(),
             res: code.res.clone(),
-            scope: code.scope.clone(),
+            scope: code.scope_ref(),
             locals,
             closure: func.closure.clone(),
             func: Some(func.clone()),
@@ -194,6 +194,8 @@ pub struct Interp<'out> {
     pub fqns: HashSet<Rc<str>>,
     /// The last `#n` suffix given to each FQN base.
     pub(crate) fqn_suffixes: HashMap<String, u32>,
+    /// What the functions made share (`function::Records`).
+    pub(crate) records: function::Records,
     /// The redshift in progress, if any, from its module init on: it
     /// records where red functions come from (`DopplerState::made_by`...).
     /// Frames that shift hold the same handle (`Frame::shift`).
@@ -237,6 +239,7 @@ impl<'out> Interp<'out> {
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
             fqn_suffixes: HashMap::default(),
+            records: Default::default(),
             generic_structs: Default::default(),
             type_origins: Default::default(),
             pools: pools::Pools::default(),

@@ -189,7 +189,7 @@ impl Interp<'_> {
             file: m.file.clone(),
             ast: m.ast.clone(),
             res: m.resolution.clone(),
-            scope: m.resolution.module_scope.clone(),
+            scope: resolve::ScopeRef::module(&m.resolution),
             locals: Rc::new(RefCell::new(Vec::new())),
             closure: Rc::from(Vec::new()),
             func: None,
@@ -241,13 +241,13 @@ impl Interp<'_> {
             .and_then(|i| m.globals[i].clone())
             .and_then(|g| g.value.map(|v| (g.ty, v)));
         let Some((ty, main)) = main else {
-            let range = slot.map(|i| scope.symbols[i].decl_range).unwrap_or_default();
+            let range = slot.map(|i| scope.decl_range(i)).unwrap_or_default();
             return Err(SpyError::new(ExcKind::NameError, "cannot find function `main`")
                 .with_error(&file, range, format!("module `{}` defines no `main`", m.name))
                 .into());
         };
         let Value::Func(func) = main else {
-            let range = slot.map(|i| scope.symbols[i].decl_range).unwrap_or_default();
+            let range = slot.map(|i| scope.decl_range(i)).unwrap_or_default();
             return Err(SpyError::new(ExcKind::TypeError, "`main` is not a function")
                 .with_error(&file, range, format!("this is `{}`", self.vm.types.name(ty)))
                 .into());

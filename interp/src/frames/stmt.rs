@@ -531,7 +531,7 @@ impl Interp<'_> {
                     Some((local_ty, local_color, assigned)) => {
                         let first_assignment = f.is_shifting() && f.shift()?.take_unassigned(slot);
                         if sym.kind == VarKind::Const && assigned && !first_assignment {
-                            let (origin, decl) = (sym.origin, sym.decl_range);
+                            let (origin, decl) = (sym.origin, f.scope.decl_range(slot as usize));
                             return Err(self.invalid_target(f, id, origin, Some(decl)));
                         }
                         let v = self.convert_to(f, v, local_ty, value_range, None)?;
@@ -593,7 +593,15 @@ impl Interp<'_> {
                         });
                         Ok(())
                     }
-                    _ => Err(self.invalid_target(f, id, sym.origin, Some(sym.decl_range))),
+                    _ => {
+                        let decl = self
+                            .vm
+                            .module(module)
+                            .resolution
+                            .module_scope
+                            .decl_range(slot as usize);
+                        Err(self.invalid_target(f, id, sym.origin, Some(decl)))
+                    }
                 }
             }
             // Names of enclosing functions are read-only from inner
@@ -684,7 +692,7 @@ impl Interp<'_> {
         if !f.scope.is_redeclared(slot) || f.locals.borrow()[slot].is_none() {
             return Ok(());
         }
-        let prev = f.scope.symbols[slot].decl_range;
+        let prev = f.scope.decl_range(slot);
         Err(SpyError::new(
             ExcKind::ScopeError,
             format!("variable `{}` already declared", id.name),

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use crate::frames::Interp;
 use crate::frames::Limits;
 use crate::redshift::{ErrorMode, RedshiftOptions};
-use crate::resolve::{NameRef, Resolution, Scope, VarKind};
+use crate::resolve::{NameRef, Resolution, ScopeRef, VarKind};
 use crate::syntax::ast::{ExprKind, FuncColor, Module, StmtKind};
 use crate::syntax::walk::{children, NodeRef};
 use crate::vm::value::{Color, ModuleId};
@@ -73,7 +73,7 @@ struct ScopeUse {
     /// `mod::f`, `mod::C::m`: the names of the definitions around it.
     qualname: String,
     header: String,
-    scope: Rc<Scope>,
+    scope: ScopeRef,
     uses: BTreeMap<u32, Uses>,
 }
 
@@ -139,7 +139,7 @@ fn kind_name(k: VarKind) -> &'static str {
 }
 
 /// Every `def`/`class` scope in source order, with the uses of its slots.
-fn collect(module: &Module, modname: &str, res: &Resolution, seen: &Seen, out: &mut Vec<ScopeUse>) {
+fn collect(module: &Module, modname: &str, res: &Rc<Resolution>, seen: &Seen, out: &mut Vec<ScopeUse>) {
     let qualname = |out: &[ScopeUse], current: Option<usize>, name: &str| match current {
         Some(k) => format!("{}::{name}", out[k].qualname),
         None => format!("{modname}::{name}"),
@@ -154,7 +154,7 @@ fn collect(module: &Module, modname: &str, res: &Resolution, seen: &Seen, out: &
         match node {
             NodeRef::Stmt(s) => match &s.kind() {
                 StmtKind::FuncDef(def) => {
-                    if let Some(scope) = res.func_scope(def.id) {
+                    if let Some(scope) = ScopeRef::func(res, def.id) {
                         let color = match def.color {
                             FuncColor::Red => "red",
                             FuncColor::Blue => "blue",
@@ -163,7 +163,7 @@ fn collect(module: &Module, modname: &str, res: &Resolution, seen: &Seen, out: &
                         out.push(ScopeUse {
                             header: format!("function `{qualname}` ({color})"),
                             qualname,
-                            scope: scope.clone(),
+                            scope,
                             uses: BTreeMap::new(),
                         });
                         // only the body reads the function's own slots
@@ -175,12 +175,12 @@ fn collect(module: &Module, modname: &str, res: &Resolution, seen: &Seen, out: &
                     }
                 }
                 StmtKind::ClassDef(class) => {
-                    if let Some(scope) = res.class_scope(class.id) {
+                    if let Some(scope) = ScopeRef::class(res, class.id) {
                         let qualname = qualname(out, current, &class.name.name);
                         out.push(ScopeUse {
                             header: format!("class `{qualname}`"),
                             qualname,
-                            scope: scope.clone(),
+                            scope,
                             uses: BTreeMap::new(),
                         });
                         let k = out.len() - 1;

@@ -687,14 +687,14 @@ impl Interp<'_> {
         let module = self.vm.module(id);
         let scope = module.resolution.module_scope.clone();
         let values = module.globals.clone();
-        for (sym, slot) in scope.symbols.iter().zip(values) {
+        for (k, (sym, slot)) in scope.symbols.iter().zip(values).enumerate() {
             let Some(g) = slot else { continue };
             if sym.kind != VarKind::Var {
                 continue;
             }
             let Some(v) = g.value else { continue };
             let annotation = self.type_expr(&frame, g.ty, range)?;
-            let value = self.const_expr(&frame, &v, g.ty, sym.decl_range)?;
+            let value = self.const_expr(&frame, &v, g.ty, scope.decl_range(k))?;
             let name = sh.ident(&sym.name, range);
             let def = StmtNode::VarDef {
                 kind: Some(ast::VarKind::Var),

@@ -29,11 +29,13 @@ pub struct Resolution {
     /// Where every name occurrence points, indexed by `NameId`.
     pub names: name_refs::NameRefs,
     pub module_scope: Rc<Scope>,
-    /// The scope of every `def` body, by `FuncId` (8 bytes a `def`, not a
-    /// hash table entry keyed by the name's id, issue 14 item 5).
-    func_scopes: Vec<Option<Rc<Scope>>>,
-    /// The scope of every `class` body, by `ClassId`.
-    class_scopes: Vec<Option<Rc<Scope>>>,
+    /// The scope of every `def` body by `FuncId`, then of every `class`
+    /// body by `ClassId` (after the first `func_count`): kept inline, one
+    /// record a body (not an `Rc`'d one and a pointer to it; frames read
+    /// them through a [`ScopeRef`], issue 14 item 5). A resolution that
+    /// succeeded has resolved every body.
+    bodies: Vec<Scope>,
+    func_count: usize,
 }
 
 impl Resolution {
@@ -42,13 +44,66 @@ impl Resolution {
     }
 
     /// The scope of the body of `def` `id`.
-    pub fn func_scope(&self, id: ast::FuncId) -> Option<&Rc<Scope>> {
-        self.func_scopes.get(id.index())?.as_ref()
+    pub fn func_scope(&self, id: ast::FuncId) -> Option<&Scope> {
+        if id.index() >= self.func_count {
+            return None;
+        }
+        self.bodies.get(id.index())
     }
 
     /// The scope of the body of `class` `id`.
-    pub fn class_scope(&self, id: ast::ClassId) -> Option<&Rc<Scope>> {
-        self.class_scopes.get(id.index())?.as_ref()
+    pub fn class_scope(&self, id: ast::ClassId) -> Option<&Scope> {
+        self.bodies.get(self.func_count + id.index())
+    }
+}
+
+/// One scope of a shared resolution (what a frame executes): reads as the
+/// [`Scope`].
+#[derive(Clone, Debug)]
+pub struct ScopeRef {
+    res: Rc<Resolution>,
+    /// An index of `res.bodies`, or [`ScopeRef::MODULE`].
+    body: usize,
+}
+
+impl ScopeRef {
+    const MODULE: usize = usize::MAX;
+
+    /// The module scope of `res`.
+    pub fn module(res: &Rc<Resolution>) -> ScopeRef {
+        ScopeRef {
+            res: res.clone(),
+            body: Self::MODULE,
+        }
+    }
+
+    /// The scope of the body of `def` `id`, if `res` has it.
+    pub fn func(res: &Rc<Resolution>, id: ast::FuncId) -> Option<ScopeRef> {
+        res.func_scope(id)?;
+        Some(ScopeRef {
+            res: res.clone(),
+            body: id.index(),
+        })
+    }
+
+    /// The scope of the body of `class` `id`, if `res` has it.
+    pub fn class(res: &Rc<Resolution>, id: ast::ClassId) -> Option<ScopeRef> {
+        res.class_scope(id)?;
+        Some(ScopeRef {
+            res: res.clone(),
+            body: res.func_count + id.index(),
+        })
+    }
+}
+
+impl std::ops::Deref for ScopeRef {
+    type Target = Scope;
+    fn deref(&self) -> &Scope {
+        if self.body == Self::MODULE {
+            return &self.res.module_scope;
+        }
+        // (Made only for a body the resolution has, see the constructors.)
+        &self.res.bodies[self.body]
     }
 }
 
@@ -57,8 +112,10 @@ pub fn resolve_module(module: &ast::Module, file: &Rc<SourceFile>) -> Result<Res
     let mut r = Resolver {
         file: file.clone(),
         names: name_refs::NameRefs::new(module.name_count as usize),
-        func_scopes: vec![None; module.func_count()],
-        class_scopes: vec![None; module.class_count()],
+        bodies: std::iter::repeat_with(|| Scope::new(ScopeKind::Function))
+            .take(module.func_count() + module.class_count())
+            .collect(),
+        func_count: module.func_count(),
         stack: vec![Scope::new(ScopeKind::Module)],
         loop_depth: 0,
         error: None,
@@ -71,20 +128,22 @@ pub fn resolve_module(module: &ast::Module, file: &Rc<SourceFile>) -> Result<Res
     if let Some(e) = r.error {
         return Err(e);
     }
-    let module_scope = Rc::new(r.stack.pop().expect("module scope"));
+    let module_scope = Rc::new(r.stack.pop().expect("module scope").finished());
     Ok(Resolution {
         names: r.names,
         module_scope,
-        func_scopes: r.func_scopes,
-        class_scopes: r.class_scopes,
+        bodies: r.bodies,
+        func_count: r.func_count,
     })
 }
 
 struct Resolver {
     file: Rc<SourceFile>,
     names: name_refs::NameRefs,
-    func_scopes: Vec<Option<Rc<Scope>>>,
-    class_scopes: Vec<Option<Rc<Scope>>>,
+    /// `Resolution::bodies`, each set as its body is resolved (every one
+    /// is, or the resolution fails).
+    bodies: Vec<Scope>,
+    func_count: usize,
     /// The scopes being resolved, module first, innermost last.
     stack: Vec<Scope>,
     loop_depth: u32,
@@ -170,7 +229,7 @@ impl Resolver {
                 self.current().mark_redeclared(prev);
                 return Ok(());
             }
-            let prev_range = self.current().symbols[prev].decl_range;
+            let prev_range = self.current().decl_range(prev);
             return Err(SpyError::new(
                 ExcKind::ScopeError,
                 format!("variable `{}` already declared", id.name),
@@ -186,13 +245,8 @@ impl Resolver {
             .with_error(&self.file, id.range, "this is the new declaration")
             .with_note(&self.file, prev_range, "this is the previous declaration"));
         }
-        self.current().symbols.push(Symbol {
-            name: id.name.clone(),
-            kind,
-            origin,
-            decl_range: id.range,
-            assignments: 0,
-        });
+        self.current()
+            .declare(id.name.clone(), kind, origin, id.range, false);
         Ok(())
     }
 
@@ -206,11 +260,7 @@ impl Resolver {
             .zip(&self.limits)
             .rev()
             .filter(|(s, _)| s.kind != ScopeKind::Class)
-            .find_map(|(s, &limit)| {
-                s.find(name)
-                    .filter(|&i| i < limit)
-                    .map(|i| s.symbols[i].decl_range)
-            })
+            .find_map(|(s, &limit)| s.find(name).filter(|&i| i < limit).map(|i| s.decl_range(i)))
     }
 
     /// Record how many symbols the current scope has when definition
@@ -240,8 +290,9 @@ impl Resolver {
         let in_loop = self.loop_depth > 0;
         if let Some(i) = self.current().find(&id.name) {
             let sym = &mut self.current().symbols[i];
-            sym.assignments += 1;
-            if sym.origin == Origin::Auto && (sym.assignments >= 2 || in_loop) {
+            let second = sym.is_assigned();
+            sym.set_assigned();
+            if sym.origin == Origin::Auto && (second || in_loop) {
                 sym.kind = VarKind::Var;
             }
             return;
@@ -250,13 +301,8 @@ impl Resolver {
             return;
         }
         let kind = if in_loop { VarKind::Var } else { VarKind::Const };
-        self.current().symbols.push(Symbol {
-            name: id.name.clone(),
-            kind,
-            origin: Origin::Auto,
-            decl_range: id.range,
-            assignments: 1,
-        });
+        self.current()
+            .declare(id.name.clone(), kind, Origin::Auto, id.range, true);
     }
 
     fn declare_block(&mut self, body: &Stmts<'_>) -> Result<(), SpyError> {
@@ -322,7 +368,7 @@ impl Resolver {
                     // `x: T = v` is the first assignment: a second one
                     // promotes an auto const to var.
                     if let Some(sym) = self.current().symbols.last_mut() {
-                        sym.assignments = 1;
+                        sym.set_assigned();
                     }
                 }
             }
@@ -523,14 +569,13 @@ impl Resolver {
         self.resolve_expr(iter);
         let hidden = format!("{}@gen{}", target.name, target.id.0);
         let scope = self.current();
-        scope.symbols.push(Symbol {
-            name: hidden.into(),
-            kind: VarKind::Const,
-            origin: Origin::ForTarget,
-            decl_range: target.range,
-            assignments: 1,
-        });
-        let slot = (scope.symbols.len() - 1) as u32;
+        let slot = scope.declare(
+            hidden.as_str().into(),
+            VarKind::Const,
+            Origin::ForTarget,
+            target.range,
+            true,
+        ) as u32;
         let r = if scope.kind == ScopeKind::Module {
             NameRef::Global(slot)
         } else {
@@ -573,7 +618,7 @@ impl Resolver {
         let scope = self.pop_body();
         self.loop_depth = outer_loop;
         result?;
-        self.func_scopes[f.id.index()] = Some(Rc::new(scope));
+        self.bodies[f.id.index()] = scope.finished();
         Ok(())
     }
 
@@ -628,13 +673,13 @@ impl Resolver {
                 self.bind(tp);
             }
             // `Self`: the specialized struct type (the last slot).
-            self.current().symbols.push(Symbol {
-                name: "Self".into(),
-                kind: VarKind::Const,
-                origin: Origin::ClassDef,
-                decl_range: c.name.range,
-                assignments: 1,
-            });
+            self.current().declare(
+                "Self".into(),
+                VarKind::Const,
+                Origin::ClassDef,
+                c.name.range,
+                true,
+            );
         }
         if generic {
             // The type-parameter scope is complete: the body sees all of it.
@@ -652,7 +697,7 @@ impl Resolver {
         }
         self.loop_depth = outer_loop;
         result?;
-        self.class_scopes[c.id.index()] = Some(Rc::new(scope));
+        self.bodies[self.func_count + c.id.index()] = scope.finished();
         Ok(())
     }
 }

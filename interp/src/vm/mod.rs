@@ -4,7 +4,7 @@
 //! | file          | owns                                                     |
 //! |---------------|----------------------------------------------------------|
 //! | `value.rs`    | runtime values, colors, `Typed`                          |
-//! | `code.rs`     | `FuncCode`: a `def`'s AST, scope and module, shared by its functions |
+//! | `code.rs`     | `FuncCode`: a `def` of a module's shared `CodeUnit` (tree, resolution, file) |
 //! | `types.rs`    | the type table                                           |
 //! | `dict.rs`     | the values of `dict[K, V]` / `interp_dict[K, V]`: the entry table |
 //! | `builtins.rs` | the values of the `builtins` scope (names: `resolve::builtin_names`) |

@@ -274,14 +274,26 @@ pub struct Local {
 /// (inner functions read outer locals late-bound, as upstream).
 pub type Env = Rc<RefCell<Vec<Option<Local>>>>;
 
-thread_local! {
-    static NO_PRESETS: Rc<[(u32, Local)]> = Rc::from(Vec::new());
+/// The slots a function binds before its body runs (`Function::presets`):
+/// one pointer, null for the functions that have none (almost all).
+#[derive(Clone, Debug, Default)]
+pub struct Presets(Option<Rc<Vec<(u32, Local)>>>);
+
+impl Presets {
+    pub fn iter(&self) -> std::slice::Iter<'_, (u32, Local)> {
+        self.0.as_deref().map_or([].iter(), |p| p.iter())
+    }
 }
 
-/// The `presets` of a function that has none: one shared empty slice, not
-/// an allocation per function.
-pub fn no_presets() -> Rc<[(u32, Local)]> {
-    NO_PRESETS.with(Rc::clone)
+impl From<Vec<(u32, Local)>> for Presets {
+    fn from(presets: Vec<(u32, Local)>) -> Presets {
+        Presets((!presets.is_empty()).then(|| Rc::new(presets)))
+    }
+}
+
+/// The `presets` of a function that has none.
+pub fn no_presets() -> Presets {
+    Presets::default()
 }
 
 /// A parameter of a function after its `def` executed (its name is the
@@ -294,22 +306,51 @@ pub struct ParamSpec {
     pub default: Option<Box<Typed>>,
 }
 
+/// The parameters of a function: a shared list (it reads as a slice; one
+/// pointer in the `Function`).
+#[derive(Clone, Debug)]
+pub struct ParamSpecs(Rc<Vec<ParamSpec>>);
+
+impl ParamSpecs {
+    pub fn new(params: Vec<ParamSpec>) -> ParamSpecs {
+        ParamSpecs(Rc::new(params))
+    }
+}
+
+impl std::ops::Deref for ParamSpecs {
+    type Target = [ParamSpec];
+    fn deref(&self) -> &[ParamSpec] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a ParamSpecs {
+    type Item = &'a ParamSpec;
+    type IntoIter = std::slice::Iter<'a, ParamSpec>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// A user function (red or blue), created when its `def` executes.
 pub struct Function {
     pub fqn: Rc<str>,
-    pub code: Rc<FuncCode>,
+    /// (Inline: the `def`'s id and its module's shared `CodeUnit`.)
+    pub code: FuncCode,
     pub module: ModuleId,
     pub color: FuncColor,
     pub kind: FuncKind,
     /// The function's own type (`def(i32) -> i32`).
     pub ty: TypeId,
-    pub params: Box<[ParamSpec]>,
+    /// (Shared by the functions of one type whose parameters have no
+    /// default: the list is then the type's parameter types.)
+    pub params: ParamSpecs,
     pub ret: TypeId,
     /// Enclosing function activations, outermost first.
     pub closure: Rc<[Env]>,
     /// Slots bound before the body runs: the type parameters of a PEP 695
     /// specialization (`def add[T]` called as `add[i32]` binds `T`).
-    pub presets: Rc<[(u32, Local)]>,
+    pub presets: Presets,
     /// How `*args` is declared, if the function has it (boxed: rare).
     pub star: Option<Box<StarParam>>,
     /// `Some` for a red function defined in blue code without `-> T`: its

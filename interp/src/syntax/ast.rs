@@ -312,25 +312,6 @@ list_type!(
     /// and values alternate).
     ExprList
 );
-impl ExprList {
-    /// The first entry's position and the list of the rest (a call's
-    /// callee and arguments, a subscript's value and indices); `None` for
-    /// the empty list.
-    #[inline]
-    fn split_first(self) -> Option<(usize, ExprList)> {
-        let Span { start, len } = self.0;
-        (len > 0).then(|| {
-            (
-                start as usize,
-                ExprList(Span {
-                    start: start + 1,
-                    len: len - 1,
-                }),
-            )
-        })
-    }
-}
-
 list_type!(
     /// Identifiers in a row (type parameters).
     IdentList
@@ -640,10 +621,12 @@ pub struct Module {
     generator_exps: Vec<GeneratorExpNode>,
     /// The text of each distinct name ([`NameSym`]).
     names: Vec<Name>,
-    /// The entry of each text in `names`, while the tree is built (given
-    /// back by [`Module::shrink_to_fit`]; a name added after that may get
-    /// a second entry, which costs only its 8 bytes).
-    name_index: std::collections::HashMap<Name, NameSym, foldhash::fast::RandomState>,
+    /// The entry of each text in `names` (4 bytes an entry: the text is
+    /// read from `names`), while the tree is built (given back by
+    /// [`Module::shrink_to_fit`]; a name added after that may get a second
+    /// entry, which costs only its 8 bytes).
+    name_index: hashbrown::HashTable<NameSym>,
+    name_hasher: foldhash::fast::RandomState,
     /// The top-level statements.
     pub body: Block,
     /// Number of `NameId`s handed out while parsing this module (0 for a
@@ -679,6 +662,7 @@ impl Module {
             generator_exps: Vec::new(),
             names: Vec::new(),
             name_index: Default::default(),
+            name_hasher: Default::default(),
             body: Block::EMPTY,
             name_count: 0,
         }
@@ -735,31 +719,50 @@ impl Module {
 
     /// Room for about `n` distinct names.
     pub fn reserve_names(&mut self, n: usize) {
+        use std::hash::BuildHasher;
         self.names.reserve(n);
-        self.name_index.reserve(n);
+        let (names, hasher) = (&self.names, &self.name_hasher);
+        self.name_index
+            .reserve(n, |s| hasher.hash_one(names[s.index()].as_str()));
     }
 
     /// The entry of `text` in the module's name table (added if new).
     pub fn intern(&mut self, text: &str) -> NameSym {
-        if let Some(&sym) = self.name_index.get(text) {
-            return sym;
-        }
-        self.add_name_entry(Name::from(text))
+        self.intern_with(text, |t| Name::from(t))
     }
 
     /// The entry of `name` in the module's name table (added if new).
     pub fn intern_name(&mut self, name: Name) -> NameSym {
-        if let Some(&sym) = self.name_index.get(&*name) {
-            return sym;
-        }
-        self.add_name_entry(name)
+        let text = name.clone();
+        self.intern_with(&text, move |_| name)
     }
 
-    fn add_name_entry(&mut self, name: Name) -> NameSym {
-        self.names.push(name.clone());
-        let sym = NameSym::at(self.names.len() - 1);
-        self.name_index.insert(name, sym);
-        sym
+    /// The entry of `text`; `make` makes its `Name` when it is new (one
+    /// hash and one probe either way).
+    fn intern_with(&mut self, text: &str, make: impl FnOnce(&str) -> Name) -> NameSym {
+        use hashbrown::hash_table::Entry;
+        use std::hash::BuildHasher;
+        let Module {
+            names,
+            name_index,
+            name_hasher,
+            ..
+        } = self;
+        let hash = name_hasher.hash_one(text);
+        let entry = name_index.entry(
+            hash,
+            |s| names[s.index()].as_str() == text,
+            |s| name_hasher.hash_one(names[s.index()].as_str()),
+        );
+        match entry {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(v) => {
+                names.push(make(text));
+                let sym = NameSym::at(names.len() - 1);
+                v.insert(sym);
+                sym
+            }
+        }
     }
 
     /// The text of a name of the module's table.
@@ -844,8 +847,21 @@ impl Module {
         args: impl IntoIterator<Item = ExprId>,
         range: TextRange,
     ) -> ExprId {
-        let items = self.add_exprs(std::iter::once(func).chain(args));
+        let items = self.add_first_and_rest(func, args);
         self.add_expr(ExprNode::Call(items), range)
+    }
+
+    /// The list `first, rest...` (pushed in two steps: a chained iterator
+    /// would push its items one by one).
+    fn add_first_and_rest(&mut self, first: ExprId, rest: impl IntoIterator<Item = ExprId>) -> ExprList {
+        let start = self.expr_items.len();
+        self.expr_items.push(first);
+        self.expr_items.extend(rest);
+        let len = (self.expr_items.len() - start) as u32;
+        ExprList(Span {
+            start: start as u32,
+            len,
+        })
     }
 
     /// `value[indices...]`.
@@ -855,7 +871,7 @@ impl Module {
         indices: impl IntoIterator<Item = ExprId>,
         range: TextRange,
     ) -> ExprId {
-        let items = self.add_exprs(std::iter::once(value).chain(indices));
+        let items = self.add_first_and_rest(value, indices);
         self.add_expr(ExprNode::Subscript(items), range)
     }
 
@@ -982,8 +998,14 @@ impl Module {
     /// first item of `list` and the rest.
     #[inline]
     pub fn first_and_rest(&self, list: ExprList) -> (ExprId, ExprList) {
-        let (first, rest) = list.split_first().expect("a callee or a subscripted value");
-        (self.expr_items[first], rest)
+        let Span { start, len } = list.0;
+        // (a call's and a subscript's lists are never empty: the index
+        // check is the only one)
+        let rest = Span {
+            start: start + 1,
+            len: len.saturating_sub(1),
+        };
+        (self.expr_items[start as usize], ExprList(rest))
     }
 
     #[inline]

@@ -384,8 +384,9 @@ fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
         }
         (StmtNode::While { body, .. } | StmtNode::For { body, .. }, 0) => Some(body),
         (StmtNode::FuncDef(d), 0) if !m.func_node(d).decorators.is_empty() => {
-            let none = m.add_exprs([]);
-            m.func_mut(d).decorators = none;
+            let mut node = m.func_node(d);
+            node.decorators = m.add_exprs([]);
+            m.set_func(d, node);
             return true;
         }
         (StmtNode::ImportFrom { module, names }, k) if names.len() > 1 && k < names.len() => {

@@ -37,12 +37,13 @@ use crate::source::TextRange;
 
 pub use view::*;
 
-/// The text of a name. The parser interns it: every occurrence of one
-/// name in a module shares one allocation, so an `Identifier` costs no
-/// heap of its own (issue 14: memory per source byte). It reads as a
-/// `str` and compares with `str`s. A thin pointer (8 bytes, the text's
-/// length is behind it): every `Identifier` and so every name `Expr` is
-/// 8 bytes smaller than with an `Rc<str>`.
+/// The text of a name. The parser interns it in the module's name table
+/// ([`NameSym`]): every occurrence of one name in a module shares one
+/// allocation, so an `Identifier` costs no heap of its own (issue 14:
+/// memory per source byte), and a name expression stores only its
+/// 4-byte entry. It reads as a `str` and compares with `str`s. A thin
+/// pointer (8 bytes, the text's length is behind it): every `Identifier`
+/// is 8 bytes smaller than with an `Rc<str>`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Name(Rc<Box<str>>);
 
@@ -539,8 +540,9 @@ pub enum FuncKind {
     Metafunc,
 }
 
-/// A `def` as stored.
-#[derive(Clone, Debug, PartialEq)]
+/// A `def`, as built and as read ([`Module::add_func`],
+/// [`Module::func_node`]; stored as a [`FuncRecord`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FuncNode {
     pub name: IdentId,
     pub color: FuncColor,
@@ -555,6 +557,29 @@ pub struct FuncNode {
     pub body: Block,
     /// The `def name(...) -> T` prototype, for "function defined here".
     pub proto_range: TextRange,
+}
+
+/// A `def` as stored: its decorators and type parameters, which almost no
+/// `def` has, in a side table (20 bytes less a `def`, issue 14 item 5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FuncRecord {
+    pub name: IdentId,
+    pub color: FuncColor,
+    pub kind: FuncKind,
+    pub params: ParamList,
+    pub return_type: Option<ExprId>,
+    pub body: Block,
+    pub proto_range: TextRange,
+    /// Its entry in `Module::func_extras`, if it has decorators or type
+    /// parameters.
+    extras: Option<NonZeroU32>,
+}
+
+/// The rare parts of a `def`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FuncExtras {
+    decorators: ExprList,
+    type_params: Option<IdentList>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -605,7 +630,8 @@ pub struct Module {
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
     idents: Vec<Identifier>,
-    funcs: Vec<FuncNode>,
+    funcs: Vec<FuncRecord>,
+    func_extras: Vec<FuncExtras>,
     classes: Vec<ClassNode>,
     params: Vec<ParamNode>,
     import_names: Vec<ImportNameNode>,
@@ -648,6 +674,7 @@ impl Module {
             stmts: Vec::new(),
             idents: Vec::new(),
             funcs: Vec::new(),
+            func_extras: Vec::new(),
             classes: Vec::new(),
             params: Vec::new(),
             import_names: Vec::new(),
@@ -701,6 +728,7 @@ impl Module {
         self.stmts.shrink_to_fit();
         self.idents.shrink_to_fit();
         self.funcs.shrink_to_fit();
+        self.func_extras.shrink_to_fit();
         self.classes.shrink_to_fit();
         self.params.shrink_to_fit();
         self.import_names.shrink_to_fit();
@@ -789,7 +817,8 @@ impl Module {
     }
 
     pub fn add_func(&mut self, func: FuncNode) -> FuncId {
-        self.funcs.push(func);
+        let record = self.record_of(func);
+        self.funcs.push(record);
         FuncId::at(self.funcs.len() - 1)
     }
 
@@ -935,8 +964,33 @@ impl Module {
         &mut self.idents[id.index()]
     }
 
-    pub fn func_mut(&mut self, id: FuncId) -> &mut FuncNode {
-        &mut self.funcs[id.index()]
+    /// Change `def` `id` (for tools that rewrite trees).
+    pub fn set_func(&mut self, id: FuncId, func: FuncNode) {
+        let record = self.record_of(func);
+        self.funcs[id.index()] = record;
+    }
+
+    fn record_of(&mut self, f: FuncNode) -> FuncRecord {
+        let extras = (!f.decorators.is_empty() || f.type_params.is_some()).then(|| {
+            self.func_extras.push(FuncExtras {
+                decorators: f.decorators,
+                type_params: f.type_params,
+            });
+            let n = u32::try_from(self.func_extras.len())
+                .ok()
+                .and_then(NonZeroU32::new);
+            n.expect("fewer than 2^32 defs in a module")
+        });
+        FuncRecord {
+            name: f.name,
+            color: f.color,
+            kind: f.kind,
+            params: f.params,
+            return_type: f.return_type,
+            body: f.body,
+            proto_range: f.proto_range,
+            extras,
+        }
     }
 
     pub fn class_mut(&mut self, id: ClassId) -> &mut ClassNode {
@@ -969,9 +1023,36 @@ impl Module {
         &self.idents[id.index()]
     }
 
+    /// The stored `def` (its common parts, read without the side table:
+    /// a call reads them on every activation).
     #[inline]
-    pub fn func_node(&self, id: FuncId) -> &FuncNode {
+    pub fn func_record(&self, id: FuncId) -> &FuncRecord {
         &self.funcs[id.index()]
+    }
+
+    /// `def` `id` whole.
+    #[inline]
+    pub fn func_node(&self, id: FuncId) -> FuncNode {
+        let f = &self.funcs[id.index()];
+        let extras = f
+            .extras
+            .and_then(|e| self.func_extras.get(e.get() as usize - 1))
+            .copied()
+            .unwrap_or(FuncExtras {
+                decorators: ExprList::default(),
+                type_params: None,
+            });
+        FuncNode {
+            name: f.name,
+            color: f.color,
+            kind: f.kind,
+            decorators: extras.decorators,
+            type_params: extras.type_params,
+            params: f.params,
+            return_type: f.return_type,
+            body: f.body,
+            proto_range: f.proto_range,
+        }
     }
 
     #[inline]
@@ -1234,6 +1315,6 @@ mod size_tests {
         assert_eq!(size_of::<StmtNode>(), 16);
         assert_eq!(size_of::<Stmt>(), 24);
         assert_eq!(size_of::<ParamNode>(), 24);
-        assert_eq!(size_of::<FuncNode>(), 52);
+        assert_eq!(size_of::<FuncRecord>(), 36);
     }
 }

@@ -21,7 +21,7 @@ use crate::oracle::{check, OracleConfig, Signature, Verdict};
 use spy_interp::backend::print_module;
 use spy_interp::engine::{run_program, Engine, Limits};
 use spy_interp::syntax::ast::{
-    Block, Expr, ExprId, ExprKind, ExprNode, ExprRef, Module, StmtId, StmtKind, StmtNode,
+    Block, Expr, ExprId, ExprKind, ExprNode, ExprRef, Lit64, Module, StmtId, StmtKind, StmtNode,
 };
 use spy_interp::syntax::parse_str;
 use spy_interp::syntax::walk::{self, NodeRef};
@@ -384,8 +384,9 @@ fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
         }
         (StmtNode::While { body, .. } | StmtNode::For { body, .. }, 0) => Some(body),
         (StmtNode::FuncDef(d), 0) if !m.func_node(d).decorators.is_empty() => {
-            let none = m.add_exprs([]);
-            m.func_mut(d).decorators = none;
+            let mut node = m.func_node(d);
+            node.decorators = m.add_exprs([]);
+            m.set_func(d, node);
             return true;
         }
         (StmtNode::ImportFrom { module, names }, k) if names.len() > 1 && k < names.len() => {
@@ -429,8 +430,8 @@ impl Edit {
     fn apply(&self, m: &mut Module, e: ExprId) {
         let range = m.expr_node(e).range;
         let node = match self {
-            Edit::Int(v) => ExprNode::Int(*v),
-            Edit::Float(v) => ExprNode::Float(*v),
+            Edit::Int(v) => ExprNode::Int(Lit64::from_u64(*v)),
+            Edit::Float(v) => ExprNode::Float(Lit64::from_f64(*v)),
             Edit::EmptyStr => ExprNode::Str(m.add_str("")),
             Edit::Hoist(c) => {
                 let c = m.expr_node(*c).clone();
@@ -438,15 +439,13 @@ impl Edit {
                 return;
             }
             Edit::DropArg(k) => {
-                let ExprNode::Call { func, args } = m.expr_node(e).node.clone() else {
+                let ExprNode::Call(items) = m.expr_node(e).node.clone() else {
                     return;
                 };
+                let (func, args) = m.first_and_rest(items);
                 let mut a = m.expr_items(args).to_vec();
                 a.remove(*k);
-                ExprNode::Call {
-                    func,
-                    args: m.add_exprs(a),
-                }
+                ExprNode::Call(m.add_exprs(std::iter::once(func).chain(a)))
             }
             Edit::DropItem(k) => {
                 let ExprNode::Tuple(items) = m.expr_node(e).node.clone() else {
@@ -457,9 +456,10 @@ impl Edit {
                 ExprNode::Tuple(m.add_exprs(a))
             }
             Edit::Inline(body, names) => {
-                let ExprNode::Call { args, .. } = m.expr_node(e).node.clone() else {
+                let ExprNode::Call(items) = m.expr_node(e).node.clone() else {
                     return;
                 };
+                let (_, args) = m.first_and_rest(items);
                 let args = m.expr_items(args).to_vec();
                 let inlined = substitute(m, *body, names, &args);
                 *m.expr_mut(e) = inlined;
@@ -610,39 +610,35 @@ fn replace_child(m: &mut Module, node: &mut ExprNode, old: ExprId, new: ExprId) 
             swap(left);
             swap(right);
         }
-        ExprNode::IfExp { test, body, orelse } => {
-            swap(test);
-            swap(body);
-            swap(orelse);
+        // (the side-table nodes get an entry of their own: the copied
+        // node's entry is the original's)
+        ExprNode::IfExp(i) => {
+            let mut n = *m.if_exp_node(*i);
+            swap(&mut n.test);
+            swap(&mut n.body);
+            swap(&mut n.orelse);
+            *node = m.if_exp_entry(n);
         }
-        ExprNode::GeneratorExp { elt, iter, .. } => {
-            swap(elt);
-            swap(iter);
+        ExprNode::GeneratorExp(g) => {
+            let mut n = *m.generator_exp_node(*g);
+            swap(&mut n.elt);
+            swap(&mut n.iter);
+            *node = m.generator_exp_entry(n);
         }
-        ExprNode::Slice { lower, upper, step } => {
-            for part in [lower, upper, step].into_iter().flatten() {
+        ExprNode::Slice(sl) => {
+            let mut n = *m.slice_node(*sl);
+            for part in [&mut n.lower, &mut n.upper, &mut n.step].into_iter().flatten() {
                 swap(part);
             }
+            *node = m.slice_entry(n);
         }
-        ExprNode::Call { func, args } => {
-            swap(func);
-            let items: Vec<ExprId> = m
-                .expr_items(*args)
-                .iter()
-                .map(|&x| if x == old { new } else { x })
-                .collect();
-            *args = m.add_exprs(items);
-        }
-        ExprNode::Subscript { value, indices } => {
-            swap(value);
-            let items: Vec<ExprId> = m
-                .expr_items(*indices)
-                .iter()
-                .map(|&x| if x == old { new } else { x })
-                .collect();
-            *indices = m.add_exprs(items);
-        }
-        ExprNode::Tuple(items) | ExprNode::List(items) | ExprNode::Dict(items) => {
+        // (a call's items are its callee and arguments, a subscript's its
+        // value and indices)
+        ExprNode::Call(items)
+        | ExprNode::Subscript(items)
+        | ExprNode::Tuple(items)
+        | ExprNode::List(items)
+        | ExprNode::Dict(items) => {
             let list: Vec<ExprId> = m
                 .expr_items(*items)
                 .iter()

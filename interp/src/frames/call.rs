@@ -115,9 +115,10 @@ impl Interp<'_> {
     fn prefixed_literal(&self, f: &Frame, e: &ExprRef<'_>) -> Option<Typed> {
         // (read as stored first: every call asks; a literal is one
         // argument, a number or a negated one, and a builtin callee)
-        let ast::ExprNode::Call { func, args } = e.node().node else {
+        let ast::ExprNode::Call(items) = e.node().node else {
             return None;
         };
+        let (func, args) = e.module.first_and_rest(items);
         let literal =
             |e: ExprRef<'_>| matches!(e.node().node, ast::ExprNode::Int(_) | ast::ExprNode::Float(_));
         match e.module.expr_items(args) {

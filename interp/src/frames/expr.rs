@@ -37,25 +37,31 @@ impl Interp<'_> {
         let x = |id: ast::ExprId| e.at(id);
         match &e.node().node {
             N::Int(v) if f.is_shifting() => {
-                let lit = self.int_literal(f, *v, false, e);
+                let lit = self.int_literal(f, v.u64(), false, e);
                 self.lazy_raise_or(f, lit, TypeId::I32, e.range)
             }
-            N::Int(v) => self.int_literal(f, *v, false, e),
-            N::Float(v) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(*v)))),
+            N::Int(v) => self.int_literal(f, v.u64(), false, e),
+            N::Float(v) => Ok(Typed::blue(TypeId::F64, Value::Scalar(Scalar::F64(v.f64())))),
             N::Str(s) => Ok(Typed::blue(TypeId::STR, Value::str(m.str(*s)))),
             N::Bool(b) => Ok(Typed::blue(TypeId::BOOL, Value::bool(*b))),
             N::None => Ok(Typed::none()),
             N::Bytes(b) => Ok(Typed::blue(TypeId::BYTES, Value::bytes(m.bytes(*b)))),
-            N::Name { name, id } => self.eval_name_at(f, name, *id, e.range),
+            N::Name { sym, id } => self.eval_name_at(f, m.name(*sym), *id, e.range),
             N::NameIn(id) => self.eval_name(f, m.ident(*id)),
             N::Attribute { value, attr } => {
                 let value = x(*value);
                 let obj = self.eval_expr(f, &value)?;
                 self.get_attr(f, obj, &value, m.ident(*attr))
             }
-            N::Call { func, args } => self.eval_call(f, e, &x(*func), &m.exprs(*args)),
-            N::Subscript { value, indices } => self.eval_subscript(f, e, &x(*value), &m.exprs(*indices)),
-            N::Slice { .. } => Err(self.error_at(
+            N::Call(items) => {
+                let (func, args) = m.first_and_rest(*items);
+                self.eval_call(f, e, &x(func), &m.exprs(args))
+            }
+            N::Subscript(items) => {
+                let (value, indices) = m.first_and_rest(*items);
+                self.eval_subscript(f, e, &x(value), &m.exprs(indices))
+            }
+            N::Slice(_) => Err(self.error_at(
                 f,
                 ExcKind::ParseError,
                 "slices are only allowed inside `[...]`",
@@ -76,8 +82,9 @@ impl Interp<'_> {
                 self.cmpop(f, *op, (l, left.range), (r, right.range), e.range)
             }
             N::BoolOp { op, left, right } => self.eval_boolop(f, *op, &x(*left), &x(*right)),
-            N::IfExp { test, body, orelse } => {
-                let (test, body, orelse) = (x(*test), x(*body), x(*orelse));
+            N::IfExp(i) => {
+                let ast::IfExpNode { test, body, orelse } = *m.if_exp_node(*i);
+                let (test, body, orelse) = (x(test), x(body), x(orelse));
                 let cond = self.eval_condition(f, &test)?;
                 if is_runtime(&cond) {
                     return self.shift_ifexp(f, cond, &body, &orelse, e.range);

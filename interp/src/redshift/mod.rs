@@ -638,12 +638,12 @@ impl Interp<'_> {
                         let staticmethod = is_static.then(|| sh.name("staticmethod", range));
                         {
                             let mut state = sh.state();
-                            let node = state.residual.func_mut(def);
+                            let mut node = state.residual.func_node(def);
                             node.name = name;
                             if let Some(d) = staticmethod {
-                                let decorators = state.residual.add_exprs([d]);
-                                state.residual.func_mut(def).decorators = decorators;
+                                node.decorators = state.residual.add_exprs([d]);
                             }
+                            state.residual.set_func(def, node);
                         }
                         let class = sh.global_name(&modname, self.vm.types.name(*t));
                         if keep_functions {

@@ -5,8 +5,9 @@
 //! identifiers, definitions and lists each in a vector, nodes naming their
 //! children by typed index (`ExprId`, `StmtId`, `IdentId`, `FuncId`...),
 //! as rust-analyzer's and rustc's IRs do. A node costs its own bytes only:
-//! no allocation of its own, 4-byte child references (an expression is 24
-//! bytes, a statement 24), so a program's tree takes about 6 bytes per
+//! no allocation of its own, 4-byte child references (an expression is 20
+//! bytes, a statement 24; a name expression names its text by its entry in
+//! the module's name table), so a program's tree takes about 7 bytes per
 //! source byte (issue 14 item 5; `interp/tests/memory_per_source_byte.rs`).
 //!
 //! Reading goes through views (`ast/view.rs`): [`ExprRef`] and [`StmtRef`]
@@ -36,12 +37,13 @@ use crate::source::TextRange;
 
 pub use view::*;
 
-/// The text of a name. The parser interns it: every occurrence of one
-/// name in a module shares one allocation, so an `Identifier` costs no
-/// heap of its own (issue 14: memory per source byte). It reads as a
-/// `str` and compares with `str`s. A thin pointer (8 bytes, the text's
-/// length is behind it): every `Identifier` and so every name `Expr` is
-/// 8 bytes smaller than with an `Rc<str>`.
+/// The text of a name. The parser interns it in the module's name table
+/// ([`NameSym`]): every occurrence of one name in a module shares one
+/// allocation, so an `Identifier` costs no heap of its own (issue 14:
+/// memory per source byte), and a name expression stores only its
+/// 4-byte entry. It reads as a `str` and compares with `str`s. A thin
+/// pointer (8 bytes, the text's length is behind it): every `Identifier`
+/// is 8 bytes smaller than with an `Rc<str>`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Name(Rc<Box<str>>);
 
@@ -216,6 +218,62 @@ index_type!(
     /// A bytes literal's bytes.
     BytesId
 );
+index_type!(
+    /// A distinct name of a module: its text is the module's name table
+    /// entry ([`Module::name`]). A name expression stores this (4 bytes)
+    /// rather than the [`Name`] (8 bytes, 8-byte aligned), so that an
+    /// expression node is 12 bytes. The table is the module's own (built
+    /// by the parse, or by redshift for a residual module) and goes with
+    /// it: no table outlives the trees that use it, so a long fuzz
+    /// campaign of hostile identifiers does not grow one.
+    NameSym
+);
+index_type!(
+    /// A conditional expression's children (a side table: 12 bytes of
+    /// children would make every expression node 4 bytes larger).
+    IfExpId
+);
+index_type!(
+    /// A slice's bounds (a side table, as [`IfExpId`]).
+    SliceId
+);
+index_type!(
+    /// A generator expression's parts (a side table, as [`IfExpId`]).
+    GeneratorExpId
+);
+
+/// A 64-bit literal stored as two 4-byte halves: an expression node is
+/// then 4-byte aligned (12 bytes, not 16). A float keeps its exact bits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lit64([u32; 2]);
+
+impl Lit64 {
+    #[inline]
+    pub fn from_u64(v: u64) -> Lit64 {
+        Lit64([v as u32, (v >> 32) as u32])
+    }
+
+    #[inline]
+    pub fn from_f64(v: f64) -> Lit64 {
+        Lit64::from_u64(v.to_bits())
+    }
+
+    #[inline]
+    pub fn u64(self) -> u64 {
+        u64::from(self.0[0]) | (u64::from(self.0[1]) << 32)
+    }
+
+    #[inline]
+    pub fn f64(self) -> f64 {
+        f64::from_bits(self.u64())
+    }
+}
+
+impl fmt::Debug for Lit64 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#x}", self.u64())
+    }
+}
 
 /// A run of `len` entries from `start` of one of the module's item vectors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -286,21 +344,23 @@ pub struct Expr {
     pub range: TextRange,
 }
 
-/// An expression node as stored (children by index). Read it as an
-/// [`ExprKind`] through [`ExprRef::kind`].
+/// An expression node as stored (children by index; 12 bytes, 4-byte
+/// aligned: no 8-byte field, the rare nodes with 12 bytes of children in
+/// side tables). Read it as an [`ExprKind`] through [`ExprRef::kind`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprNode {
     /// Integer literal. Python ints are unbounded; SPy literals must fit in
     /// u64 at most (larger ones are a ParseError).
-    Int(u64),
-    Float(f64),
+    Int(Lit64),
+    /// A float literal's bits.
+    Float(Lit64),
     Str(StrId),
     Bytes(BytesId),
     Bool(bool),
     None,
     /// A name; the identifier's range is the expression's.
     Name {
-        name: Name,
+        sym: NameSym,
         id: NameId,
     },
     /// A name whose expression is wider than the identifier (`(x)`: the
@@ -310,22 +370,15 @@ pub enum ExprNode {
         value: ExprId,
         attr: IdentId,
     },
-    /// `args` may contain `Starred` items, anywhere, any number.
-    Call {
-        func: ExprId,
-        args: ExprList,
-    },
-    /// `v[i]`, `v[i, j]`, `v[a:b]`, `v[*ts]`: one entry per index.
-    Subscript {
-        value: ExprId,
-        indices: ExprList,
-    },
-    /// `a:b:c`, only as a subscript index.
-    Slice {
-        lower: Option<ExprId>,
-        upper: Option<ExprId>,
-        step: Option<ExprId>,
-    },
+    /// The callee, then the arguments (which may contain `Starred`
+    /// items, anywhere, any number): one list, so that the node is 8
+    /// bytes of children ([`Module::add_call`]).
+    Call(ExprList),
+    /// `v[i]`, `v[i, j]`, `v[a:b]`, `v[*ts]`: the value, then one entry
+    /// per index ([`Module::add_subscript`]).
+    Subscript(ExprList),
+    /// `a:b:c`, only as a subscript index ([`Module::add_slice`]).
+    Slice(SliceId),
     UnaryOp {
         op: UnaryOp,
         operand: ExprId,
@@ -347,23 +400,16 @@ pub enum ExprNode {
         left: ExprId,
         right: ExprId,
     },
-    /// `body if test else orelse`
-    IfExp {
-        test: ExprId,
-        body: ExprId,
-        orelse: ExprId,
-    },
+    /// `body if test else orelse` ([`Module::add_if_exp`])
+    IfExp(IfExpId),
     /// `(a, b)`, `a, b`, `(*t, 1)`
     Tuple(ExprList),
     List(ExprList),
     /// Keys and values alternate.
     Dict(ExprList),
-    /// `(elt for target in iter)`: exactly one `for`, no `if`.
-    GeneratorExp {
-        elt: ExprId,
-        target: IdentId,
-        iter: ExprId,
-    },
+    /// `(elt for target in iter)`: exactly one `for`, no `if`
+    /// ([`Module::add_generator_exp`]).
+    GeneratorExp(GeneratorExpId),
     /// `*e` in call arguments, tuple displays and subscripts.
     Starred(ExprId),
     /// `x := e`
@@ -371,6 +417,30 @@ pub enum ExprNode {
         target: IdentId,
         value: ExprId,
     },
+}
+
+/// The children of `body if test else orelse`, as stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IfExpNode {
+    pub test: ExprId,
+    pub body: ExprId,
+    pub orelse: ExprId,
+}
+
+/// The bounds of `lower:upper:step`, as stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SliceNode {
+    pub lower: Option<ExprId>,
+    pub upper: Option<ExprId>,
+    pub step: Option<ExprId>,
+}
+
+/// The parts of `(elt for target in iter)`, as stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GeneratorExpNode {
+    pub elt: ExprId,
+    pub target: IdentId,
+    pub iter: ExprId,
 }
 
 /// A statement as stored.
@@ -470,8 +540,9 @@ pub enum FuncKind {
     Metafunc,
 }
 
-/// A `def` as stored.
-#[derive(Clone, Debug, PartialEq)]
+/// A `def`, as built and as read ([`Module::add_func`],
+/// [`Module::func_node`]; stored as a [`FuncRecord`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FuncNode {
     pub name: IdentId,
     pub color: FuncColor,
@@ -486,6 +557,29 @@ pub struct FuncNode {
     pub body: Block,
     /// The `def name(...) -> T` prototype, for "function defined here".
     pub proto_range: TextRange,
+}
+
+/// A `def` as stored: its decorators and type parameters, which almost no
+/// `def` has, in a side table (20 bytes less a `def`, issue 14 item 5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FuncRecord {
+    pub name: IdentId,
+    pub color: FuncColor,
+    pub kind: FuncKind,
+    pub params: ParamList,
+    pub return_type: Option<ExprId>,
+    pub body: Block,
+    pub proto_range: TextRange,
+    /// Its entry in `Module::func_extras`, if it has decorators or type
+    /// parameters.
+    extras: Option<NonZeroU32>,
+}
+
+/// The rare parts of a `def`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FuncExtras {
+    decorators: ExprList,
+    type_params: Option<IdentList>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -536,7 +630,8 @@ pub struct Module {
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
     idents: Vec<Identifier>,
-    funcs: Vec<FuncNode>,
+    funcs: Vec<FuncRecord>,
+    func_extras: Vec<FuncExtras>,
     classes: Vec<ClassNode>,
     params: Vec<ParamNode>,
     import_names: Vec<ImportNameNode>,
@@ -547,6 +642,17 @@ pub struct Module {
     blocks: Vec<Span>,
     strs: Vec<Box<str>>,
     bytes: Vec<Box<[u8]>>,
+    if_exps: Vec<IfExpNode>,
+    slices: Vec<SliceNode>,
+    generator_exps: Vec<GeneratorExpNode>,
+    /// The text of each distinct name ([`NameSym`]).
+    names: Vec<Name>,
+    /// The entry of each text in `names` (4 bytes an entry: the text is
+    /// read from `names`), while the tree is built (given back by
+    /// [`Module::shrink_to_fit`]; a name added after that may get a second
+    /// entry, which costs only its 8 bytes).
+    name_index: hashbrown::HashTable<NameSym>,
+    name_hasher: foldhash::fast::RandomState,
     /// The top-level statements.
     pub body: Block,
     /// Number of `NameId`s handed out while parsing this module (0 for a
@@ -568,6 +674,7 @@ impl Module {
             stmts: Vec::new(),
             idents: Vec::new(),
             funcs: Vec::new(),
+            func_extras: Vec::new(),
             classes: Vec::new(),
             params: Vec::new(),
             import_names: Vec::new(),
@@ -577,6 +684,12 @@ impl Module {
             blocks: vec![Span::default()],
             strs: Vec::new(),
             bytes: Vec::new(),
+            if_exps: Vec::new(),
+            slices: Vec::new(),
+            generator_exps: Vec::new(),
+            names: Vec::new(),
+            name_index: Default::default(),
+            name_hasher: Default::default(),
             body: Block::EMPTY,
             name_count: 0,
         }
@@ -615,6 +728,7 @@ impl Module {
         self.stmts.shrink_to_fit();
         self.idents.shrink_to_fit();
         self.funcs.shrink_to_fit();
+        self.func_extras.shrink_to_fit();
         self.classes.shrink_to_fit();
         self.params.shrink_to_fit();
         self.import_names.shrink_to_fit();
@@ -624,6 +738,65 @@ impl Module {
         self.blocks.shrink_to_fit();
         self.strs.shrink_to_fit();
         self.bytes.shrink_to_fit();
+        self.if_exps.shrink_to_fit();
+        self.slices.shrink_to_fit();
+        self.generator_exps.shrink_to_fit();
+        self.names.shrink_to_fit();
+        self.name_index = Default::default();
+    }
+
+    /// Room for about `n` distinct names.
+    pub fn reserve_names(&mut self, n: usize) {
+        use std::hash::BuildHasher;
+        self.names.reserve(n);
+        let (names, hasher) = (&self.names, &self.name_hasher);
+        self.name_index
+            .reserve(n, |s| hasher.hash_one(names[s.index()].as_str()));
+    }
+
+    /// The entry of `text` in the module's name table (added if new).
+    pub fn intern(&mut self, text: &str) -> NameSym {
+        self.intern_with(text, |t| Name::from(t))
+    }
+
+    /// The entry of `name` in the module's name table (added if new).
+    pub fn intern_name(&mut self, name: Name) -> NameSym {
+        let text = name.clone();
+        self.intern_with(&text, move |_| name)
+    }
+
+    /// The entry of `text`; `make` makes its `Name` when it is new (one
+    /// hash and one probe either way).
+    fn intern_with(&mut self, text: &str, make: impl FnOnce(&str) -> Name) -> NameSym {
+        use hashbrown::hash_table::Entry;
+        use std::hash::BuildHasher;
+        let Module {
+            names,
+            name_index,
+            name_hasher,
+            ..
+        } = self;
+        let hash = name_hasher.hash_one(text);
+        let entry = name_index.entry(
+            hash,
+            |s| names[s.index()].as_str() == text,
+            |s| name_hasher.hash_one(names[s.index()].as_str()),
+        );
+        match entry {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(v) => {
+                names.push(make(text));
+                let sym = NameSym::at(names.len() - 1);
+                v.insert(sym);
+                sym
+            }
+        }
+    }
+
+    /// The text of a name of the module's table.
+    #[inline]
+    pub fn name(&self, sym: NameSym) -> &Name {
+        &self.names[sym.index()]
     }
 
     // ---------------------------------------------------------- building
@@ -644,7 +817,8 @@ impl Module {
     }
 
     pub fn add_func(&mut self, func: FuncNode) -> FuncId {
-        self.funcs.push(func);
+        let record = self.record_of(func);
+        self.funcs.push(record);
         FuncId::at(self.funcs.len() - 1)
     }
 
@@ -691,7 +865,80 @@ impl Module {
 
     /// A name expression (its identifier's range is `range`).
     pub fn add_name(&mut self, name: Name, id: NameId, range: TextRange) -> ExprId {
-        self.add_expr(ExprNode::Name { name, id }, range)
+        let sym = self.intern_name(name);
+        self.add_expr(ExprNode::Name { sym, id }, range)
+    }
+
+    /// `func(args...)`.
+    pub fn add_call(
+        &mut self,
+        func: ExprId,
+        args: impl IntoIterator<Item = ExprId>,
+        range: TextRange,
+    ) -> ExprId {
+        let items = self.add_first_and_rest(func, args);
+        self.add_expr(ExprNode::Call(items), range)
+    }
+
+    /// The list `first, rest...` (pushed in two steps: a chained iterator
+    /// would push its items one by one).
+    fn add_first_and_rest(&mut self, first: ExprId, rest: impl IntoIterator<Item = ExprId>) -> ExprList {
+        let start = self.expr_items.len();
+        self.expr_items.push(first);
+        self.expr_items.extend(rest);
+        let len = (self.expr_items.len() - start) as u32;
+        ExprList(Span {
+            start: start as u32,
+            len,
+        })
+    }
+
+    /// `value[indices...]`.
+    pub fn add_subscript(
+        &mut self,
+        value: ExprId,
+        indices: impl IntoIterator<Item = ExprId>,
+        range: TextRange,
+    ) -> ExprId {
+        let items = self.add_first_and_rest(value, indices);
+        self.add_expr(ExprNode::Subscript(items), range)
+    }
+
+    /// `lower:upper:step`.
+    pub fn add_slice(&mut self, slice: SliceNode, range: TextRange) -> ExprId {
+        let node = self.slice_entry(slice);
+        self.add_expr(node, range)
+    }
+
+    /// `body if test else orelse`.
+    pub fn add_if_exp(&mut self, if_exp: IfExpNode, range: TextRange) -> ExprId {
+        let node = self.if_exp_entry(if_exp);
+        self.add_expr(node, range)
+    }
+
+    /// `(elt for target in iter)`.
+    pub fn add_generator_exp(&mut self, gen: GeneratorExpNode, range: TextRange) -> ExprId {
+        let node = self.generator_exp_entry(gen);
+        self.add_expr(node, range)
+    }
+
+    /// The node of a new slice (its side-table entry added; for tools that
+    /// rewrite trees, [`Module::add_slice`] otherwise).
+    pub fn slice_entry(&mut self, slice: SliceNode) -> ExprNode {
+        self.slices.push(slice);
+        ExprNode::Slice(SliceId::at(self.slices.len() - 1))
+    }
+
+    /// The node of a new conditional expression (as [`Module::slice_entry`]).
+    pub fn if_exp_entry(&mut self, if_exp: IfExpNode) -> ExprNode {
+        self.if_exps.push(if_exp);
+        ExprNode::IfExp(IfExpId::at(self.if_exps.len() - 1))
+    }
+
+    /// The node of a new generator expression (as [`Module::slice_entry`]).
+    pub fn generator_exp_entry(&mut self, gen: GeneratorExpNode) -> ExprNode {
+        self.generator_exps.push(gen);
+        ExprNode::GeneratorExp(GeneratorExpId::at(self.generator_exps.len() - 1))
     }
 
     // ---------------------------------------------------------- rewriting
@@ -717,8 +964,33 @@ impl Module {
         &mut self.idents[id.index()]
     }
 
-    pub fn func_mut(&mut self, id: FuncId) -> &mut FuncNode {
-        &mut self.funcs[id.index()]
+    /// Change `def` `id` (for tools that rewrite trees).
+    pub fn set_func(&mut self, id: FuncId, func: FuncNode) {
+        let record = self.record_of(func);
+        self.funcs[id.index()] = record;
+    }
+
+    fn record_of(&mut self, f: FuncNode) -> FuncRecord {
+        let extras = (!f.decorators.is_empty() || f.type_params.is_some()).then(|| {
+            self.func_extras.push(FuncExtras {
+                decorators: f.decorators,
+                type_params: f.type_params,
+            });
+            let n = u32::try_from(self.func_extras.len())
+                .ok()
+                .and_then(NonZeroU32::new);
+            n.expect("fewer than 2^32 defs in a module")
+        });
+        FuncRecord {
+            name: f.name,
+            color: f.color,
+            kind: f.kind,
+            params: f.params,
+            return_type: f.return_type,
+            body: f.body,
+            proto_range: f.proto_range,
+            extras,
+        }
     }
 
     pub fn class_mut(&mut self, id: ClassId) -> &mut ClassNode {
@@ -751,14 +1023,70 @@ impl Module {
         &self.idents[id.index()]
     }
 
+    /// The stored `def` (its common parts, read without the side table:
+    /// a call reads them on every activation).
     #[inline]
-    pub fn func_node(&self, id: FuncId) -> &FuncNode {
+    pub fn func_record(&self, id: FuncId) -> &FuncRecord {
         &self.funcs[id.index()]
+    }
+
+    /// `def` `id` whole.
+    #[inline]
+    pub fn func_node(&self, id: FuncId) -> FuncNode {
+        let f = &self.funcs[id.index()];
+        let extras = f
+            .extras
+            .and_then(|e| self.func_extras.get(e.get() as usize - 1))
+            .copied()
+            .unwrap_or(FuncExtras {
+                decorators: ExprList::default(),
+                type_params: None,
+            });
+        FuncNode {
+            name: f.name,
+            color: f.color,
+            kind: f.kind,
+            decorators: extras.decorators,
+            type_params: extras.type_params,
+            params: f.params,
+            return_type: f.return_type,
+            body: f.body,
+            proto_range: f.proto_range,
+        }
     }
 
     #[inline]
     pub fn class_node(&self, id: ClassId) -> &ClassNode {
         &self.classes[id.index()]
+    }
+
+    #[inline]
+    pub fn if_exp_node(&self, id: IfExpId) -> &IfExpNode {
+        &self.if_exps[id.index()]
+    }
+
+    #[inline]
+    pub fn slice_node(&self, id: SliceId) -> &SliceNode {
+        &self.slices[id.index()]
+    }
+
+    #[inline]
+    pub fn generator_exp_node(&self, id: GeneratorExpId) -> &GeneratorExpNode {
+        &self.generator_exps[id.index()]
+    }
+
+    /// A call's callee and arguments, a subscript's value and indices: the
+    /// first item of `list` and the rest.
+    #[inline]
+    pub fn first_and_rest(&self, list: ExprList) -> (ExprId, ExprList) {
+        let Span { start, len } = list.0;
+        // (a call's and a subscript's lists are never empty: the index
+        // check is the only one)
+        let rest = Span {
+            start: start + 1,
+            len: len.saturating_sub(1),
+        };
+        (self.expr_items[start as usize], ExprList(rest))
     }
 
     #[inline]
@@ -982,11 +1310,11 @@ mod size_tests {
         assert_eq!(size_of::<Name>(), 8);
         assert_eq!(size_of::<Option<ExprId>>(), 4);
         assert_eq!(size_of::<Identifier>(), 24);
-        assert_eq!(size_of::<ExprNode>(), 16);
-        assert_eq!(size_of::<Expr>(), 24);
+        assert_eq!(size_of::<ExprNode>(), 12);
+        assert_eq!(size_of::<Expr>(), 20);
         assert_eq!(size_of::<StmtNode>(), 16);
         assert_eq!(size_of::<Stmt>(), 24);
         assert_eq!(size_of::<ParamNode>(), 24);
-        assert_eq!(size_of::<FuncNode>(), 52);
+        assert_eq!(size_of::<FuncRecord>(), 36);
     }
 }

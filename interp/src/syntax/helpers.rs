@@ -17,8 +17,8 @@ use std::cell::{Cell, RefCell};
 
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    BinOp, BoolOp, CmpOp, ExprId, ExprKind, ExprNode, ExprRef, IdentId, Identifier, Module, Name, NameId,
-    StmtId, StmtNode, UnaryOp,
+    BinOp, BoolOp, CmpOp, ExprId, ExprKind, ExprNode, ExprRef, GeneratorExpNode, IdentId, Identifier,
+    IfExpNode, Lit64, Module, Name, NameId, SliceNode, StmtId, StmtNode, UnaryOp,
 };
 use crate::syntax::error::{ParseError, ParseErrorKind};
 use crate::syntax::token::Tok;
@@ -47,8 +47,6 @@ pub struct ParseCtx {
     deferred: RefCell<Option<ParseError>>,
     /// The deepest expression built.
     max_expr_depth: Cell<u32>,
-    /// Every name seen so far, once (`ast::Name`: occurrences share it).
-    names: RefCell<std::collections::HashSet<Name, foldhash::fast::RandomState>>,
 }
 
 impl ParseCtx {
@@ -57,12 +55,10 @@ impl ParseCtx {
         // About one distinct name per 40 source bytes (the set does not
         // grow by doubling and rehashing while a program is parsed).
         let names = (source_len / 40).min(4096);
+        let mut module = Module::with_capacity_for(source_len);
+        module.reserve_names(names);
         ParseCtx {
-            module: RefCell::new(Module::with_capacity_for(source_len)),
-            names: RefCell::new(std::collections::HashSet::with_capacity_and_hasher(
-                names,
-                Default::default(),
-            )),
+            module: RefCell::new(module),
             ..ParseCtx::default()
         }
     }
@@ -118,15 +114,24 @@ impl ParseCtx {
         }
     }
 
-    /// The one `Name` of this parse spelled `name`.
+    /// The one `Name` of this parse spelled `name` (every name seen is
+    /// in the module's name table, once: occurrences share it).
     pub fn intern(&self, name: &str) -> Name {
-        let mut names = self.names.borrow_mut();
-        if let Some(n) = names.get(name) {
-            return n.clone();
-        }
-        let n = Name::from(name);
-        names.insert(n.clone());
-        n
+        let mut m = self.module.borrow_mut();
+        let sym = m.intern(name);
+        m.name(sym).clone()
+    }
+
+    /// A name expression with a fresh id.
+    pub fn name_expr(&self, name: &str, l: usize, r: usize) -> ExprId {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let mut m = self.module.borrow_mut();
+        let sym = m.intern(name);
+        m.add_expr(
+            ExprNode::Name { sym, id: NameId(id) },
+            TextRange::from_usize(l, r),
+        )
     }
 
     pub fn ids_handed_out(&self) -> u32 {
@@ -225,13 +230,25 @@ pub fn not_implemented(what: &str) -> ParseErrorKind {
 
 /// Build a node `depth` deep, refusing trees deeper than the limit.
 pub fn node(ctx: &ParseCtx, kind: ExprNode, l: usize, r: usize, depth: u32) -> Res<Node> {
+    node_built(ctx, l, r, depth, |m, range| m.add_expr(kind, range))
+}
+
+/// [`node`] for the nodes the module builds from their parts
+/// (`Module::add_call`, `add_if_exp`...).
+fn node_built(
+    ctx: &ParseCtx,
+    l: usize,
+    r: usize,
+    depth: u32,
+    build: impl FnOnce(&mut Module, TextRange) -> ExprId,
+) -> Res<Node> {
     if depth > MAX_EXPR_DEPTH {
         // Point at where the too-deep node starts (its range can be huge).
         return Err(fail(ParseErrorKind::TooDeeplyNested, range(l, l)));
     }
     ctx.saw_depth(depth);
     Ok(Node {
-        expr: ctx.add_expr(kind, range(l, r)),
+        expr: ctx.build(|m| build(m, range(l, r))),
         depth,
         parens: false,
     })
@@ -263,11 +280,11 @@ fn exprs(ctx: &ParseCtx, nodes: Vec<Node>) -> crate::syntax::ast::ExprList {
 // ------------------------------------------------------------------ leaves
 
 pub fn int(v: u64) -> ExprNode {
-    ExprNode::Int(v)
+    ExprNode::Int(Lit64::from_u64(v))
 }
 
 pub fn float(v: f64) -> ExprNode {
-    ExprNode::Float(v)
+    ExprNode::Float(Lit64::from_f64(v))
 }
 
 pub fn none() -> ExprNode {
@@ -278,9 +295,9 @@ pub fn boolean(v: bool) -> ExprNode {
     ExprNode::Bool(v)
 }
 
-pub fn name(ctx: &ParseCtx, id: Identifier) -> Node {
+pub fn name(ctx: &ParseCtx, name: &str, l: usize, r: usize) -> Node {
     Node {
-        expr: ctx.build(|m| m.add_name(id.name, id.id, id.range)),
+        expr: ctx.name_expr(name, l, r),
         depth: 1,
         parens: false,
     }
@@ -421,17 +438,12 @@ pub fn compare(ctx: &ParseCtx, a: Node, op: CmpOp, b: Node, l: usize, r: usize) 
 
 pub fn if_exp(ctx: &ParseCtx, body: Node, test: Node, orelse: Node, l: usize, r: usize) -> Res<Node> {
     let depth = deepest([&body, &test, &orelse]) + 1;
-    node(
-        ctx,
-        ExprNode::IfExp {
-            test: test.expr,
-            body: body.expr,
-            orelse: orelse.expr,
-        },
-        l,
-        r,
-        depth,
-    )
+    let if_exp = IfExpNode {
+        test: test.expr,
+        body: body.expr,
+        orelse: orelse.expr,
+    };
+    node_built(ctx, l, r, depth, |m, range| m.add_if_exp(if_exp, range))
 }
 
 pub fn walrus(ctx: &ParseCtx, target: Identifier, value: Node, l: usize, r: usize) -> Res<Node> {
@@ -464,13 +476,13 @@ pub fn parenthesized(ctx: &ParseCtx, mut e: Node, l: usize, r: usize) -> Res<Nod
     }
     e.parens = true;
     ctx.build(|m| {
-        let expr = m.expr_mut(e.expr);
+        let expr = m.expr_node(e.expr).clone();
         // a name keeps its own range as its identifier's
-        if let ExprNode::Name { name, id } = &expr.node {
+        if let ExprNode::Name { sym, id } = expr.node {
             let ident = Identifier {
-                name: name.clone(),
+                name: m.name(sym).clone(),
                 range: expr.range,
-                id: *id,
+                id,
             };
             let ident = m.add_ident(ident);
             m.expr_mut(e.expr).node = ExprNode::NameIn(ident);
@@ -745,17 +757,12 @@ pub fn genexp(ctx: &ParseCtx, elt: Node, mut clauses: Vec<CompClause>, l: usize,
         return complex(ctx);
     };
     let depth = elt.depth.max(iter.depth) + 1;
-    node(
-        ctx,
-        ExprNode::GeneratorExp {
-            elt: elt.expr,
-            target: ctx.add_ident(target),
-            iter: iter.expr,
-        },
-        l,
-        r,
-        depth,
-    )
+    let gen = GeneratorExpNode {
+        elt: elt.expr,
+        target: ctx.add_ident(target),
+        iter: iter.expr,
+    };
+    node_built(ctx, l, r, depth, |m, range| m.add_generator_exp(gen, range))
 }
 
 // ------------------------------------------------------- calls, trailers
@@ -828,17 +835,7 @@ pub fn call(ctx: &ParseCtx, func: Node, args: Vec<Arg>, l: usize, lpar: usize, r
             }
         }
     }
-    let args = ctx.build(|m| m.add_exprs(out));
-    node(
-        ctx,
-        ExprNode::Call {
-            func: func.expr,
-            args,
-        },
-        l,
-        r,
-        depth + 1,
-    )
+    node_built(ctx, l, r, depth + 1, |m, range| m.add_call(func.expr, out, range))
 }
 
 /// `v[i]`, `v[i, j]`: a tuple index becomes several indices (as upstream).
@@ -846,30 +843,23 @@ pub fn subscript(ctx: &ParseCtx, value: Node, mut indices: Vec<Node>, l: usize, 
     let mut depth = value.depth.max(deepest(&indices));
     let single_tuple =
         indices.len() == 1 && ctx.expr_is(indices[0].expr, |e| matches!(e, ExprNode::Tuple(_)));
-    let indices = match indices.pop() {
+    let indices: Vec<ExprId> = match indices.pop() {
         Some(last) if single_tuple => {
             // The tuple level disappears (its node stays unused).
             depth = value.depth.max(last.depth.saturating_sub(1));
             ctx.read(|m| match &m.expr_node(last.expr).node {
-                ExprNode::Tuple(items) => *items,
+                ExprNode::Tuple(items) => m.expr_items(*items).to_vec(),
                 _ => unreachable!("checked: a tuple"),
             })
         }
         last => {
             indices.extend(last);
-            exprs(ctx, indices)
+            indices.into_iter().map(|n| n.expr).collect()
         }
     };
-    node(
-        ctx,
-        ExprNode::Subscript {
-            value: value.expr,
-            indices,
-        },
-        l,
-        r,
-        depth + 1,
-    )
+    node_built(ctx, l, r, depth + 1, |m, range| {
+        m.add_subscript(value.expr, indices, range)
+    })
 }
 
 pub fn slice(
@@ -882,17 +872,12 @@ pub fn slice(
 ) -> Res<Node> {
     let depth = deepest(lo.iter().chain(hi.iter()).chain(step.iter())) + 1;
     let boxed = |n: Option<Node>| n.map(|n| n.expr);
-    node(
-        ctx,
-        ExprNode::Slice {
-            lower: boxed(lo),
-            upper: boxed(hi),
-            step: boxed(step),
-        },
-        l,
-        r,
-        depth,
-    )
+    let slice = SliceNode {
+        lower: boxed(lo),
+        upper: boxed(hi),
+        step: boxed(step),
+    };
+    node_built(ctx, l, r, depth, |m, range| m.add_slice(slice, range))
 }
 
 pub fn attribute(ctx: &ParseCtx, value: Node, attr: Identifier, l: usize, r: usize) -> Res<Node> {

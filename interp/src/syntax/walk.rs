@@ -9,8 +9,9 @@
 
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    AssignTarget, Block, ClassDef, ExprId, ExprKind, ExprList, ExprNode, ExprRef, FuncDef, IdentId,
-    IdentList, Identifier, Idents, ImportName, Module, Param, StmtId, StmtKind, StmtNode, StmtRef, VarDef,
+    AssignTarget, Block, ClassDef, ExprId, ExprKind, ExprList, ExprNode, ExprRef, FuncDef, GeneratorExpNode,
+    IdentId, IdentList, Identifier, Idents, IfExpNode, ImportName, Module, Param, SliceNode, StmtId,
+    StmtKind, StmtNode, StmtRef, VarDef,
 };
 
 /// Any node with a range.
@@ -362,18 +363,8 @@ pub fn for_each_child_expr<'a>(e: ExprRef<'a>, f: &mut dyn FnMut(ExprRef<'a>)) {
         | ExprNode::Name { .. }
         | ExprNode::NameIn(_) => {}
         ExprNode::Attribute { value, attr: _ } => x(value),
-        ExprNode::Call {
-            func: first,
-            args: rest,
-        }
-        | ExprNode::Subscript {
-            value: first,
-            indices: rest,
-        } => {
-            x(first);
-            m.expr_items(rest).iter().for_each(|&i| x(i));
-        }
-        ExprNode::Slice { lower, upper, step } => {
+        ExprNode::Slice(s) => {
+            let SliceNode { lower, upper, step } = *m.slice_node(s);
             [lower, upper, step].into_iter().flatten().for_each(x);
         }
         ExprNode::UnaryOp { op: _, operand } => x(operand),
@@ -383,17 +374,24 @@ pub fn for_each_child_expr<'a>(e: ExprRef<'a>, f: &mut dyn FnMut(ExprRef<'a>)) {
             x(left);
             x(right);
         }
-        ExprNode::IfExp { test, body, orelse } => {
+        ExprNode::IfExp(i) => {
+            let IfExpNode { test, body, orelse } = *m.if_exp_node(i);
             // Source order: `body if test else orelse`.
             x(body);
             x(test);
             x(orelse);
         }
-        // (a dict's items are its keys and values alternating)
-        ExprNode::Tuple(items) | ExprNode::List(items) | ExprNode::Dict(items) => {
+        // (a dict's items are its keys and values alternating; a call's
+        // are its callee and arguments, a subscript's its value and indices)
+        ExprNode::Tuple(items)
+        | ExprNode::List(items)
+        | ExprNode::Dict(items)
+        | ExprNode::Call(items)
+        | ExprNode::Subscript(items) => {
             m.expr_items(items).iter().for_each(|&i| x(i));
         }
-        ExprNode::GeneratorExp { elt, target: _, iter } => {
+        ExprNode::GeneratorExp(g) => {
+            let GeneratorExpNode { elt, target: _, iter } = *m.generator_exp_node(g);
             x(elt);
             x(iter);
         }
@@ -601,9 +599,9 @@ fn target_items(m: &Module, t: ExprId, level: u32, out: &mut Vec<Item>) {
             out.push(Item::Expr(*value, inner));
             out.push(Item::Ident(IdentAt::Table(*attr)));
         }
-        ExprNode::Subscript { value, indices } => {
-            out.push(Item::Expr(*value, inner));
-            out.extend(m.expr_items(*indices).iter().map(|&e| Item::Expr(e, inner)));
+        ExprNode::Subscript(items) => {
+            // (the value, then the indices)
+            out.extend(m.expr_items(*items).iter().map(|&e| Item::Expr(e, inner)));
         }
         ExprNode::Tuple(items) => {
             for &i in m.expr_items(*items) {
@@ -634,7 +632,8 @@ fn expr_items(m: &Module, e: ExprId, node: &ExprNode, inner: u32, out: &mut Vec<
             x(value);
             out.push(Item::Ident(IdentAt::Table(attr)));
         }
-        ExprNode::GeneratorExp { elt, target, iter } => {
+        ExprNode::GeneratorExp(g) => {
+            let GeneratorExpNode { elt, target, iter } = *m.generator_exp_node(g);
             x(elt);
             out.push(Item::Ident(IdentAt::Table(target)));
             out.push(Item::Expr(iter, inner));

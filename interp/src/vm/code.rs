@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::resolve::{Resolution, Scope, ScopeRef};
 use crate::source::{SourceFile, TextRange};
-use crate::syntax::ast::{ExprRef, FuncDef, FuncId, FuncNode, Module, Params, Stmts};
+use crate::syntax::ast::{ExprRef, FuncDef, FuncId, FuncRecord, Module, Params, Stmts};
 use crate::vm::value::ModuleId;
 
 /// The tree the `def`s of a module are in, with its resolution: what every
@@ -83,8 +83,8 @@ impl FuncCode {
     // (One part of the `def`, without reading the others: a call reads
     // these on every activation.)
 
-    fn node(&self) -> &FuncNode {
-        self.ast.func_node(self.func)
+    fn node(&self) -> &FuncRecord {
+        self.ast.func_record(self.func)
     }
 
     /// The `def name(...) -> T` prototype.

@@ -420,11 +420,9 @@ fn target_expr(m: &mut ast::Module, t: &AssignTarget) -> ast::ExprId {
             indices,
             range,
         } => {
-            let node = ast::ExprNode::Subscript {
-                value: expr(m, value),
-                indices: exprs(m, indices),
-            };
-            m.add_expr(node, *range)
+            let value = expr(m, value);
+            let indices: Vec<ast::ExprId> = indices.iter().map(|i| expr(m, i)).collect();
+            m.add_subscript(value, indices, *range)
         }
         AssignTarget::Unpack { names, range } => {
             let items: Vec<ast::ExprId> = names.iter().map(|n| name_expr(m, n)).collect();
@@ -441,14 +439,14 @@ fn name_expr(m: &mut ast::Module, id: &Identifier) -> ast::ExprId {
 fn expr(m: &mut ast::Module, e: &Expr) -> ast::ExprId {
     use ast::ExprNode as N;
     let node = match &e.kind {
-        ExprKind::Int(v) => N::Int(*v),
-        ExprKind::Float(v) => N::Float(*v),
+        ExprKind::Int(v) => N::Int(ast::Lit64::from_u64(*v)),
+        ExprKind::Float(v) => N::Float(ast::Lit64::from_f64(*v)),
         ExprKind::Str(s) => N::Str(m.add_str(s.as_str())),
         ExprKind::Bytes(b) => N::Bytes(m.add_bytes(b.as_slice())),
         ExprKind::Bool(b) => N::Bool(*b),
         ExprKind::None => N::None,
         ExprKind::Name(id) if id.range == e.range => N::Name {
-            name: id.name.clone(),
+            sym: m.intern_name(id.name.clone()),
             id: id.id,
         },
         ExprKind::Name(id) => N::NameIn(ident(m, id)),
@@ -456,19 +454,24 @@ fn expr(m: &mut ast::Module, e: &Expr) -> ast::ExprId {
             value: expr(m, value),
             attr: ident(m, attr),
         },
-        ExprKind::Call { func, args } => N::Call {
-            func: expr(m, func),
-            args: exprs(m, args),
-        },
-        ExprKind::Subscript { value, indices } => N::Subscript {
-            value: expr(m, value),
-            indices: exprs(m, indices),
-        },
-        ExprKind::Slice { lower, upper, step } => N::Slice {
-            lower: opt(m, lower.as_deref()),
-            upper: opt(m, upper.as_deref()),
-            step: opt(m, step.as_deref()),
-        },
+        ExprKind::Call { func, args } => {
+            let func = expr(m, func);
+            let args: Vec<ast::ExprId> = args.iter().map(|a| expr(m, a)).collect();
+            return m.add_call(func, args, e.range);
+        }
+        ExprKind::Subscript { value, indices } => {
+            let value = expr(m, value);
+            let indices: Vec<ast::ExprId> = indices.iter().map(|i| expr(m, i)).collect();
+            return m.add_subscript(value, indices, e.range);
+        }
+        ExprKind::Slice { lower, upper, step } => {
+            let slice = ast::SliceNode {
+                lower: opt(m, lower.as_deref()),
+                upper: opt(m, upper.as_deref()),
+                step: opt(m, step.as_deref()),
+            };
+            return m.add_slice(slice, e.range);
+        }
         ExprKind::UnaryOp { op, operand } => N::UnaryOp {
             op: *op,
             operand: expr(m, operand),
@@ -488,11 +491,14 @@ fn expr(m: &mut ast::Module, e: &Expr) -> ast::ExprId {
             left: expr(m, left),
             right: expr(m, right),
         },
-        ExprKind::IfExp { test, body, orelse } => N::IfExp {
-            test: expr(m, test),
-            body: expr(m, body),
-            orelse: expr(m, orelse),
-        },
+        ExprKind::IfExp { test, body, orelse } => {
+            let if_exp = ast::IfExpNode {
+                test: expr(m, test),
+                body: expr(m, body),
+                orelse: expr(m, orelse),
+            };
+            return m.add_if_exp(if_exp, e.range);
+        }
         ExprKind::Tuple(items) => N::Tuple(exprs(m, items)),
         ExprKind::List(items) => N::List(exprs(m, items)),
         ExprKind::Dict(pairs) => {
@@ -503,11 +509,14 @@ fn expr(m: &mut ast::Module, e: &Expr) -> ast::ExprId {
             }
             N::Dict(m.add_exprs(ids))
         }
-        ExprKind::GeneratorExp { elt, target, iter } => N::GeneratorExp {
-            elt: expr(m, elt),
-            target: ident(m, target),
-            iter: expr(m, iter),
-        },
+        ExprKind::GeneratorExp { elt, target, iter } => {
+            let gen = ast::GeneratorExpNode {
+                elt: expr(m, elt),
+                target: ident(m, target),
+                iter: expr(m, iter),
+            };
+            return m.add_generator_exp(gen, e.range);
+        }
         ExprKind::Starred(inner) => N::Starred(expr(m, inner)),
         ExprKind::Walrus { target, value } => N::Walrus {
             target: ident(m, target),

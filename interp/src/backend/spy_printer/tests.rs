@@ -4,7 +4,7 @@
 use super::*;
 use crate::source::TextRange;
 use crate::syntax::ast::{
-    BinOp, ExprId, ExprKind, ExprNode, FuncNode, Identifier, Module, NameId, StmtNode, UnaryOp,
+    BinOp, ExprId, ExprKind, ExprNode, FuncNode, Identifier, Lit64, Module, NameId, StmtNode, UnaryOp,
 };
 use crate::syntax::parse_str;
 
@@ -318,13 +318,22 @@ fn float_literals() {
         (f64::MAX, "1.7976931348623157e+308"),
         (5e-324, "5e-324"),
     ] {
-        assert_eq!(printed(|m| lit(m, ExprNode::Float(v))), text);
+        assert_eq!(printed(|m| lit(m, ExprNode::Float(Lit64::from_f64(v)))), text);
         let back = parse(&format!("x = {text}\n"));
         assert_eq!(assigned(&back), ExprKind::Float(v));
     }
-    assert_eq!(printed(|m| lit(m, ExprNode::Float(-1.5))), "-1.5");
-    assert_eq!(printed(|m| lit(m, ExprNode::Float(f64::NEG_INFINITY))), "-1e999");
-    assert_eq!(printed(|m| lit(m, ExprNode::Float(f64::NAN))), "1e999 - 1e999");
+    assert_eq!(
+        printed(|m| lit(m, ExprNode::Float(Lit64::from_f64(-1.5)))),
+        "-1.5"
+    );
+    assert_eq!(
+        printed(|m| lit(m, ExprNode::Float(Lit64::from_f64(f64::NEG_INFINITY)))),
+        "-1e999"
+    );
+    assert_eq!(
+        printed(|m| lit(m, ExprNode::Float(Lit64::from_f64(f64::NAN)))),
+        "1e999 - 1e999"
+    );
     // A negative literal is a unary minus for the parser: parenthesize it.
     let pow = |m: &mut Module, left: ExprId, right: ExprId| {
         lit(
@@ -338,26 +347,26 @@ fn float_literals() {
     };
     assert_eq!(
         printed(|m| {
-            let (l, r) = (lit(m, ExprNode::Float(-2.0)), name(m, "x"));
+            let (l, r) = (lit(m, ExprNode::Float(Lit64::from_f64(-2.0))), name(m, "x"));
             pow(m, l, r)
         }),
         "(-2.0) ** x"
     );
     assert_eq!(
         printed(|m| {
-            let (l, r) = (name(m, "x"), lit(m, ExprNode::Float(-2.0)));
+            let (l, r) = (name(m, "x"), lit(m, ExprNode::Float(Lit64::from_f64(-2.0))));
             pow(m, l, r)
         }),
         "x ** -2.0"
     );
     let attr = printed(|m| {
-        let value = lit(m, ExprNode::Float(-2.0));
+        let value = lit(m, ExprNode::Float(Lit64::from_f64(-2.0)));
         let attr = id(m, "a");
         lit(m, ExprNode::Attribute { value, attr })
     });
     assert_eq!(attr, "(-2.0).a");
     let neg = printed(|m| {
-        let operand = lit(m, ExprNode::Float(-2.0));
+        let operand = lit(m, ExprNode::Float(Lit64::from_f64(-2.0)));
         lit(
             m,
             ExprNode::UnaryOp {
@@ -370,16 +379,15 @@ fn float_literals() {
     // NaN is a subtraction for the parser: parenthesized only where one is.
     assert_eq!(
         printed(|m| {
-            let (l, r) = (lit(m, ExprNode::Float(f64::NAN)), name(m, "x"));
+            let (l, r) = (lit(m, ExprNode::Float(Lit64::from_f64(f64::NAN))), name(m, "x"));
             pow(m, l, r)
         }),
         "(1e999 - 1e999) ** x"
     );
     let call = printed(|m| {
         let func = name(m, "f");
-        let arg = lit(m, ExprNode::Float(f64::NAN));
-        let args = m.add_exprs([arg]);
-        lit(m, ExprNode::Call { func, args })
+        let arg = lit(m, ExprNode::Float(Lit64::from_f64(f64::NAN)));
+        m.add_call(func, [arg], R0)
     });
     assert_eq!(call, "f(1e999 - 1e999)");
     canonical("x = 1e+16 + 1.0 + 123456789.0");

@@ -7,7 +7,7 @@ use crate::error::{ExcKind, SpyError};
 use crate::frames::doppler::Shift;
 use crate::frames::{Eval, Frame, Interp, Mutation};
 use crate::source::TextRange;
-use crate::syntax::ast::{ExprId, ExprNode, UnaryOp};
+use crate::syntax::ast::{ExprId, ExprNode, Lit64, UnaryOp};
 use crate::vm::builtins::Builtin;
 use crate::vm::ops::Scalar;
 use crate::vm::types::{TypeId, TypeKind};
@@ -76,7 +76,7 @@ impl Interp<'_> {
             Value::Scalar(Scalar::F64(x))
                 if *x == 0.0 && x.is_sign_negative() && self.mutations.has(Mutation::NegZeroFolded) =>
             {
-                lit(ExprNode::Float(0.0))
+                lit(ExprNode::Float(Lit64::from_f64(0.0)))
             }
             Value::Scalar(s) => scalar_expr(&sh, *s, range),
             Value::Str(s) => sh.str(s.as_str(), range),
@@ -402,7 +402,7 @@ fn scalar_expr(sh: &Shift, s: Scalar, range: TextRange) -> ExprId {
         Scalar::U8(v) => typed("u8", sh.int(v.into(), range)),
         Scalar::U32(v) => typed("u32", sh.int(v.into(), range)),
         Scalar::I64(v) => typed("i64", sh.int(v, range)),
-        Scalar::U64(v) => typed("u64", lit(ExprNode::Int(v))),
+        Scalar::U64(v) => typed("u64", lit(ExprNode::Int(Lit64::from_u64(v)))),
         Scalar::Bool(b) => lit(ExprNode::Bool(b)),
         Scalar::F64(x) => float_expr(sh, x, range),
         // An f32 value converts exactly to f64 and back.
@@ -412,7 +412,7 @@ fn scalar_expr(sh: &Shift, s: Scalar, range: TextRange) -> ExprId {
 
 fn float_expr(sh: &Shift, x: f64, range: TextRange) -> ExprId {
     if x.is_sign_negative() && !x.is_nan() {
-        let operand = sh.expr(ExprNode::Float(-x), range);
+        let operand = sh.expr(ExprNode::Float(Lit64::from_f64(-x)), range);
         sh.expr(
             ExprNode::UnaryOp {
                 op: UnaryOp::Neg,
@@ -421,6 +421,6 @@ fn float_expr(sh: &Shift, x: f64, range: TextRange) -> ExprId {
             range,
         )
     } else {
-        sh.expr(ExprNode::Float(x), range)
+        sh.expr(ExprNode::Float(Lit64::from_f64(x)), range)
     }
 }

@@ -520,12 +520,12 @@ impl Interp<'_> {
             self.residual(f, &b, body.range)?,
             self.residual(f, &o, orelse.range)?,
         );
-        let node = ExprNode::IfExp {
+        let node = ast::IfExpNode {
             test,
             body: be,
             orelse: oe,
         };
-        Ok(Self::residual_value(b.ty, f.shift()?.expr(node, range)))
+        Ok(Self::residual_value(b.ty, f.shift()?.if_exp(node, range)))
     }
 
     pub(crate) fn shift_boolop(
@@ -603,7 +603,7 @@ impl Interp<'_> {
         let sh = f.shift()?;
         if !matches!(
             sh.expr_node(target).node,
-            ExprNode::Attribute { .. } | ExprNode::Subscript { .. }
+            ExprNode::Attribute { .. } | ExprNode::Subscript(_)
         ) {
             return Err(crate::bug!("shift_store on a non-target"));
         }
@@ -695,7 +695,7 @@ impl Interp<'_> {
         }
         let [lower, upper, step] = parts;
         let sh = f.shift()?;
-        let slice = sh.expr(ExprNode::Slice { lower, upper, step }, range);
+        let slice = sh.slice(ast::SliceNode { lower, upper, step }, range);
         Ok(Self::residual_value(ty, sh.subscript(o, vec![slice], range)))
     }
 

@@ -79,10 +79,6 @@ pub struct DopplerState {
     pub error_mode: ErrorMode,
     /// The residual code built so far (every residual module's).
     pub residual: ast::Module,
-    /// The names of the residual code, once each (as the parser interns a
-    /// module's: a residual module has as many name occurrences as its
-    /// source).
-    residual_names: HashSet<ast::Name>,
     blocks: Vec<Vec<StmtId>>,
     names: Vec<Names>,
     /// `(importer, module, name)`: residual module `importer` must import
@@ -340,14 +336,12 @@ impl Shift {
         self.read().residual.stmt_node(s).clone()
     }
 
-    /// The shared `Name` spelled `name`.
+    /// The shared `Name` spelled `name` (the residual module's name table
+    /// has each once, as the parser's has a module's: a residual module
+    /// has as many name occurrences as its source).
     fn intern(state: &mut DopplerState, name: &str) -> ast::Name {
-        if let Some(n) = state.residual_names.get(name) {
-            return n.clone();
-        }
-        let n = ast::Name::from(name);
-        state.residual_names.insert(n.clone());
-        n
+        let sym = state.residual.intern(name);
+        state.residual.name(sym).clone()
     }
 
     /// A residual identifier (its id a placeholder: the residual module is
@@ -365,8 +359,10 @@ impl Shift {
     /// The residual name expression `name`.
     pub(crate) fn name(&self, name: &str, range: TextRange) -> ExprId {
         let mut state = self.state();
-        let name = Self::intern(&mut state, name);
-        state.residual.add_name(name, NameId(0), range)
+        let sym = state.residual.intern(name);
+        state
+            .residual
+            .add_expr(ExprNode::Name { sym, id: NameId(0) }, range)
     }
 
     /// The residual name expression of identifier `id`, at `range`: one
@@ -406,13 +402,19 @@ impl Shift {
     }
 
     pub(crate) fn call(&self, func: ExprId, args: Vec<ExprId>, range: TextRange) -> ExprId {
-        let args = self.exprs(args);
-        self.expr(ExprNode::Call { func, args }, range)
+        self.state().residual.add_call(func, args, range)
+    }
+
+    pub(crate) fn if_exp(&self, node: ast::IfExpNode, range: TextRange) -> ExprId {
+        self.state().residual.add_if_exp(node, range)
+    }
+
+    pub(crate) fn slice(&self, node: ast::SliceNode, range: TextRange) -> ExprId {
+        self.state().residual.add_slice(node, range)
     }
 
     pub(crate) fn subscript(&self, value: ExprId, indices: Vec<ExprId>, range: TextRange) -> ExprId {
-        let indices = self.exprs(indices);
-        self.expr(ExprNode::Subscript { value, indices }, range)
+        self.state().residual.add_subscript(value, indices, range)
     }
 
     pub(crate) fn attribute(&self, value: ExprId, attr: &str, range: TextRange) -> ExprId {
@@ -427,7 +429,7 @@ impl Shift {
 
     /// An `i64` literal (a negative one as `-n`).
     pub(crate) fn int(&self, v: i64, range: TextRange) -> ExprId {
-        let lit = self.expr(ExprNode::Int(v.unsigned_abs()), range);
+        let lit = self.expr(ExprNode::Int(ast::Lit64::from_u64(v.unsigned_abs())), range);
         if v < 0 {
             self.expr(
                 ExprNode::UnaryOp {
@@ -478,7 +480,6 @@ impl DopplerState {
         DopplerState {
             error_mode,
             residual: ast::Module::new(),
-            residual_names: HashSet::default(),
             blocks: Vec::new(),
             names: Vec::new(),
             imports: BTreeSet::new(),

@@ -369,8 +369,8 @@ impl<'a> ExprRef<'a> {
         let e = self.node();
         let x = |id: ExprId| self.at(id);
         match &e.node {
-            ExprNode::Int(v) => ExprKind::Int(*v),
-            ExprNode::Float(v) => ExprKind::Float(*v),
+            ExprNode::Int(v) => ExprKind::Int(v.u64()),
+            ExprNode::Float(v) => ExprKind::Float(v.f64()),
             ExprNode::Str(s) => ExprKind::Str(m.str(*s)),
             ExprNode::Bytes(b) => ExprKind::Bytes(m.bytes(*b)),
             ExprNode::Bool(b) => ExprKind::Bool(*b),
@@ -380,19 +380,28 @@ impl<'a> ExprRef<'a> {
                 value: x(*value),
                 attr: m.ident(*attr),
             },
-            ExprNode::Call { func, args } => ExprKind::Call {
-                func: x(*func),
-                args: m.exprs(*args),
-            },
-            ExprNode::Subscript { value, indices } => ExprKind::Subscript {
-                value: x(*value),
-                indices: m.exprs(*indices),
-            },
-            ExprNode::Slice { lower, upper, step } => ExprKind::Slice {
-                lower: lower.map(x),
-                upper: upper.map(x),
-                step: step.map(x),
-            },
+            ExprNode::Call(items) => {
+                let (func, args) = m.first_and_rest(*items);
+                ExprKind::Call {
+                    func: x(func),
+                    args: m.exprs(args),
+                }
+            }
+            ExprNode::Subscript(items) => {
+                let (value, indices) = m.first_and_rest(*items);
+                ExprKind::Subscript {
+                    value: x(value),
+                    indices: m.exprs(indices),
+                }
+            }
+            ExprNode::Slice(s) => {
+                let SliceNode { lower, upper, step } = *m.slice_node(*s);
+                ExprKind::Slice {
+                    lower: lower.map(x),
+                    upper: upper.map(x),
+                    step: step.map(x),
+                }
+            }
             ExprNode::UnaryOp { op, operand } => ExprKind::UnaryOp {
                 op: *op,
                 operand: x(*operand),
@@ -412,19 +421,25 @@ impl<'a> ExprRef<'a> {
                 left: x(*left),
                 right: x(*right),
             },
-            ExprNode::IfExp { test, body, orelse } => ExprKind::IfExp {
-                test: x(*test),
-                body: x(*body),
-                orelse: x(*orelse),
-            },
+            ExprNode::IfExp(i) => {
+                let IfExpNode { test, body, orelse } = *m.if_exp_node(*i);
+                ExprKind::IfExp {
+                    test: x(test),
+                    body: x(body),
+                    orelse: x(orelse),
+                }
+            }
             ExprNode::Tuple(items) => ExprKind::Tuple(m.exprs(*items)),
             ExprNode::List(items) => ExprKind::List(m.exprs(*items)),
             ExprNode::Dict(items) => ExprKind::Dict(m.pairs(*items)),
-            ExprNode::GeneratorExp { elt, target, iter } => ExprKind::GeneratorExp {
-                elt: x(*elt),
-                target: m.ident(*target),
-                iter: x(*iter),
-            },
+            ExprNode::GeneratorExp(g) => {
+                let GeneratorExpNode { elt, target, iter } = *m.generator_exp_node(*g);
+                ExprKind::GeneratorExp {
+                    elt: x(elt),
+                    target: m.ident(target),
+                    iter: x(iter),
+                }
+            }
             ExprNode::Starred(inner) => ExprKind::Starred(x(*inner)),
             ExprNode::Walrus { target, value } => ExprKind::Walrus {
                 target: m.ident(*target),
@@ -437,8 +452,8 @@ impl<'a> ExprRef<'a> {
     pub fn name_ident(&self) -> Option<Identifier> {
         let e = self.node();
         match &e.node {
-            ExprNode::Name { name, id } => Some(Identifier {
-                name: name.clone(),
+            ExprNode::Name { sym, id } => Some(Identifier {
+                name: self.module.name(*sym).clone(),
                 range: e.range,
                 id: *id,
             }),

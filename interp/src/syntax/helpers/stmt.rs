@@ -631,10 +631,10 @@ pub struct ClassCore {
 fn decorator_path(e: crate::syntax::ast::ExprRef<'_>) -> Option<(&str, Option<&str>)> {
     let m = e.module;
     match &e.node().node {
-        ExprNode::Name { name, .. } => Some((name, None)),
+        ExprNode::Name { sym, .. } => Some((m.name(*sym), None)),
         ExprNode::NameIn(id) => Some((&m.ident(*id).name, None)),
         ExprNode::Attribute { value, attr } => match &m.expr_node(*value).node {
-            ExprNode::Name { name, .. } => Some((name, Some(&m.ident(*attr).name))),
+            ExprNode::Name { sym, .. } => Some((m.name(*sym), Some(&m.ident(*attr).name))),
             ExprNode::NameIn(id) => Some((&m.ident(*id).name, Some(&m.ident(*attr).name))),
             _ => None,
         },

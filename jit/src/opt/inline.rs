@@ -248,6 +248,14 @@ impl<'a> Cx<'a> {
                 } => match self.callee_body(func) {
                     Some(callee) => {
                         let callee_stmts = size(&callee.body);
+                        if self.state[func.0 as usize] == 2 {
+                            // Not recursive: the body goes straight into
+                            // this list (no copy of it in a list of its own).
+                            self.splice(callee, &args, &results, site, &mut out);
+                            self.count += 1;
+                            self.caller_stmts += callee_stmts;
+                            continue;
+                        }
                         let mut copy = vec![];
                         self.splice(callee, &args, &results, site, &mut copy);
                         self.count += 1;
@@ -256,21 +264,18 @@ impl<'a> Cx<'a> {
                         // the recursion, inlined again while the levels and
                         // the budget allow; past that, their base cases
                         // are peeled.
-                        if self.state[func.0 as usize] != 2 {
-                            self.recursion_stmts += callee_stmts;
-                            let mut b = Block(copy);
-                            if self.level + 1 < self.opts.recursion_levels
-                                && self.recursion_stmts <= self.opts.max_recursion_stmts
-                            {
-                                self.level += 1;
-                                self.block(&mut b);
-                                self.level -= 1;
-                            } else {
-                                self.peel_block(&mut b);
-                            }
-                            copy = b.0;
+                        self.recursion_stmts += callee_stmts;
+                        let mut b = Block(copy);
+                        if self.level + 1 < self.opts.recursion_levels
+                            && self.recursion_stmts <= self.opts.max_recursion_stmts
+                        {
+                            self.level += 1;
+                            self.block(&mut b);
+                            self.level -= 1;
+                        } else {
+                            self.peel_block(&mut b);
                         }
-                        out.extend(copy);
+                        out.extend(b.0);
                     }
                     None => out.push(Stmt::Call {
                         func,
@@ -497,6 +502,8 @@ impl<'a> Cx<'a> {
             })
             .collect();
         let rename = |v: VReg| map[v.index()];
+        // The enter, the parameters' copies, the body, the exit, the results.
+        out.reserve(g.params.len() + g.body.0.len() + results.len() + 2);
         out.push(Stmt::InlineEnter(site));
         for (&p, &a) in g.params.iter().zip(args) {
             out.push(Stmt::Assign {

@@ -183,6 +183,31 @@ fn walk(b: &Block, f: &mut impl FnMut(&Stmt)) {
     }
 }
 
+/// Whether `size(b) > limit`, counting at most `limit + 1` statements (a
+/// call of a large function is refused without walking all of its body).
+fn size_exceeds(b: &Block, limit: usize) -> bool {
+    fn count(b: &Block, n: &mut usize, limit: usize) -> bool {
+        for s in &b.0 {
+            if !matches!(s, Stmt::Mark(_) | Stmt::InlineEnter(_) | Stmt::InlineExit) {
+                *n += 1;
+                if *n > limit {
+                    return true;
+                }
+            }
+            let over = match s {
+                Stmt::If { then_, else_, .. } => count(then_, n, limit) || count(else_, n, limit),
+                Stmt::Loop { body } => count(body, n, limit),
+                _ => false,
+            };
+            if over {
+                return true;
+            }
+        }
+        false
+    }
+    count(b, &mut 0, limit)
+}
+
 /// Statements that emit code, nested ones included (markers do not count).
 pub fn size(b: &Block) -> usize {
     let mut n = 0;
@@ -313,7 +338,7 @@ impl<'a> Cx<'a> {
         } else {
             self.original(gi)
         };
-        if size(&source.body) > self.opts.max_callee_stmts || self.caller_stmts > self.opts.max_caller_stmts {
+        if self.caller_stmts > self.opts.max_caller_stmts || size_exceeds(&source.body, self.opts.max_callee_stmts) {
             return None;
         }
         let mut callee = source.clone();
@@ -775,5 +800,43 @@ fn rename_op(op: &mut Op, m: &impl Fn(VReg) -> VReg) {
                 r(b);
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy() -> Stmt {
+        Stmt::Assign {
+            dst: VReg(0),
+            op: Op::Copy(VReg(1)),
+        }
+    }
+
+    /// `size_exceeds(b, limit)` is `size(b) > limit` at every limit, with
+    /// markers (not counted) and statements nested in `if`s and loops.
+    #[test]
+    fn size_exceeds_is_size_above_the_limit() {
+        let inner = Block(vec![Stmt::Mark(1), copy(), Stmt::InlineEnter(SiteId(0)), copy(), Stmt::InlineExit]);
+        let b = Block(vec![
+            copy(),
+            Stmt::If {
+                cond: VReg(2),
+                then_: inner.clone(),
+                else_: Block(vec![Stmt::Loop { body: inner.clone() }, copy()]),
+            },
+            Stmt::Mark(2),
+            Stmt::Loop {
+                body: Block(vec![copy(), Stmt::Break]),
+            },
+            copy(),
+        ]);
+        let n = size(&b);
+        assert_eq!(n, 12);
+        for limit in 0..n + 3 {
+            assert_eq!(size_exceeds(&b, limit), n > limit, "limit {limit}");
+        }
+        assert!(!size_exceeds(&Block(vec![]), 0));
     }
 }

@@ -338,7 +338,9 @@ impl<'a> Cx<'a> {
         } else {
             self.original(gi)
         };
-        if self.caller_stmts > self.opts.max_caller_stmts || size_exceeds(&source.body, self.opts.max_callee_stmts) {
+        if self.caller_stmts > self.opts.max_caller_stmts
+            || size_exceeds(&source.body, self.opts.max_callee_stmts)
+        {
             return None;
         }
         let mut callee = source.clone();
@@ -818,7 +820,13 @@ mod tests {
     /// markers (not counted) and statements nested in `if`s and loops.
     #[test]
     fn size_exceeds_is_size_above_the_limit() {
-        let inner = Block(vec![Stmt::Mark(1), copy(), Stmt::InlineEnter(SiteId(0)), copy(), Stmt::InlineExit]);
+        let inner = Block(vec![
+            Stmt::Mark(1),
+            copy(),
+            Stmt::InlineEnter(SiteId(0)),
+            copy(),
+            Stmt::InlineExit,
+        ]);
         let b = Block(vec![
             copy(),
             Stmt::If {

@@ -386,7 +386,10 @@ fn every_hard_keyword_and_no_near_miss_is_a_keyword() {
     for kw in HARD_KEYWORDS {
         let tok = keyword(kw).unwrap_or_else(|| panic!("{kw} is a keyword"));
         assert_eq!(tok.text(), kw);
-        assert_eq!(toks(&format!("{kw} x")), vec![tok.clone(), name("x"), Tok::Newline]);
+        assert_eq!(
+            toks(&format!("{kw} x")),
+            vec![tok.clone(), name("x"), Tok::Newline]
+        );
         let misses = [
             kw[1..].to_string(),
             kw[..kw.len() - 1].to_string(),
@@ -403,7 +406,19 @@ fn every_hard_keyword_and_no_near_miss_is_a_keyword() {
             }
         }
     }
-    for word in ["", "a", "x", "var", "const", "print", "match", "case", "type", "continued", "nonlocals"] {
+    for word in [
+        "",
+        "a",
+        "x",
+        "var",
+        "const",
+        "print",
+        "match",
+        "case",
+        "type",
+        "continued",
+        "nonlocals",
+    ] {
         assert!(keyword(word).is_none(), "{word} is not a keyword");
     }
 }
@@ -411,7 +426,14 @@ fn every_hard_keyword_and_no_near_miss_is_a_keyword() {
 #[test]
 fn the_name_byte_table_is_ascii_letters_digits_and_underscore() {
     for b in 0..=255u8 {
-        assert_eq!(NAME_BYTE[b as usize], b.is_ascii_alphanumeric() || b == b'_', "byte {b}");
+        assert_eq!(
+            NAME_BYTE[b as usize],
+            b.is_ascii_alphanumeric() || b == b'_',
+            "byte {b}"
+        );
     }
-    assert_eq!(toks("a_1Z é9 _"), vec![name("a_1Z"), name("é9"), name("_"), Tok::Newline]);
+    assert_eq!(
+        toks("a_1Z é9 _"),
+        vec![name("a_1Z"), name("é9"), name("_"), Tok::Newline]
+    );
 }

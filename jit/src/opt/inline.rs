@@ -183,6 +183,31 @@ fn walk(b: &Block, f: &mut impl FnMut(&Stmt)) {
     }
 }
 
+/// Whether `size(b) > limit`, counting at most `limit + 1` statements (a
+/// call of a large function is refused without walking all of its body).
+fn size_exceeds(b: &Block, limit: usize) -> bool {
+    fn count(b: &Block, n: &mut usize, limit: usize) -> bool {
+        for s in &b.0 {
+            if !matches!(s, Stmt::Mark(_) | Stmt::InlineEnter(_) | Stmt::InlineExit) {
+                *n += 1;
+                if *n > limit {
+                    return true;
+                }
+            }
+            let over = match s {
+                Stmt::If { then_, else_, .. } => count(then_, n, limit) || count(else_, n, limit),
+                Stmt::Loop { body } => count(body, n, limit),
+                _ => false,
+            };
+            if over {
+                return true;
+            }
+        }
+        false
+    }
+    count(b, &mut 0, limit)
+}
+
 /// Statements that emit code, nested ones included (markers do not count).
 pub fn size(b: &Block) -> usize {
     let mut n = 0;
@@ -248,6 +273,14 @@ impl<'a> Cx<'a> {
                 } => match self.callee_body(func) {
                     Some(callee) => {
                         let callee_stmts = size(&callee.body);
+                        if self.state[func.0 as usize] == 2 {
+                            // Not recursive: the body goes straight into
+                            // this list (no copy of it in a list of its own).
+                            self.splice(callee, &args, &results, site, &mut out);
+                            self.count += 1;
+                            self.caller_stmts += callee_stmts;
+                            continue;
+                        }
                         let mut copy = vec![];
                         self.splice(callee, &args, &results, site, &mut copy);
                         self.count += 1;
@@ -256,21 +289,18 @@ impl<'a> Cx<'a> {
                         // the recursion, inlined again while the levels and
                         // the budget allow; past that, their base cases
                         // are peeled.
-                        if self.state[func.0 as usize] != 2 {
-                            self.recursion_stmts += callee_stmts;
-                            let mut b = Block(copy);
-                            if self.level + 1 < self.opts.recursion_levels
-                                && self.recursion_stmts <= self.opts.max_recursion_stmts
-                            {
-                                self.level += 1;
-                                self.block(&mut b);
-                                self.level -= 1;
-                            } else {
-                                self.peel_block(&mut b);
-                            }
-                            copy = b.0;
+                        self.recursion_stmts += callee_stmts;
+                        let mut b = Block(copy);
+                        if self.level + 1 < self.opts.recursion_levels
+                            && self.recursion_stmts <= self.opts.max_recursion_stmts
+                        {
+                            self.level += 1;
+                            self.block(&mut b);
+                            self.level -= 1;
+                        } else {
+                            self.peel_block(&mut b);
                         }
-                        out.extend(copy);
+                        out.extend(b.0);
                     }
                     None => out.push(Stmt::Call {
                         func,
@@ -308,7 +338,9 @@ impl<'a> Cx<'a> {
         } else {
             self.original(gi)
         };
-        if size(&source.body) > self.opts.max_callee_stmts || self.caller_stmts > self.opts.max_caller_stmts {
+        if self.caller_stmts > self.opts.max_caller_stmts
+            || size_exceeds(&source.body, self.opts.max_callee_stmts)
+        {
             return None;
         }
         let mut callee = source.clone();
@@ -497,6 +529,8 @@ impl<'a> Cx<'a> {
             })
             .collect();
         let rename = |v: VReg| map[v.index()];
+        // The enter, the parameters' copies, the body, the exit, the results.
+        out.reserve(g.params.len() + g.body.0.len() + results.len() + 2);
         out.push(Stmt::InlineEnter(site));
         for (&p, &a) in g.params.iter().zip(args) {
             out.push(Stmt::Assign {
@@ -768,5 +802,49 @@ fn rename_op(op: &mut Op, m: &impl Fn(VReg) -> VReg) {
                 r(b);
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy() -> Stmt {
+        Stmt::Assign {
+            dst: VReg(0),
+            op: Op::Copy(VReg(1)),
+        }
+    }
+
+    /// `size_exceeds(b, limit)` is `size(b) > limit` at every limit, with
+    /// markers (not counted) and statements nested in `if`s and loops.
+    #[test]
+    fn size_exceeds_is_size_above_the_limit() {
+        let inner = Block(vec![
+            Stmt::Mark(1),
+            copy(),
+            Stmt::InlineEnter(SiteId(0)),
+            copy(),
+            Stmt::InlineExit,
+        ]);
+        let b = Block(vec![
+            copy(),
+            Stmt::If {
+                cond: VReg(2),
+                then_: inner.clone(),
+                else_: Block(vec![Stmt::Loop { body: inner.clone() }, copy()]),
+            },
+            Stmt::Mark(2),
+            Stmt::Loop {
+                body: Block(vec![copy(), Stmt::Break]),
+            },
+            copy(),
+        ]);
+        let n = size(&b);
+        assert_eq!(n, 12);
+        for limit in 0..n + 3 {
+            assert_eq!(size_exceeds(&b, limit), n > limit, "limit {limit}");
+        }
+        assert!(!size_exceeds(&Block(vec![]), 0));
     }
 }

@@ -125,7 +125,15 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
         return n;
     }
     let old = std::mem::take(&mut b.0);
-    let mut out = Vec::with_capacity(old.len());
+    // Room for what the loops here may hoist (at most their statements).
+    let loops: usize = old
+        .iter()
+        .map(|s| match s {
+            Stmt::Loop { body } => body.0.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(old.len() + loops);
     for s in old {
         match s {
             Stmt::If {
@@ -142,6 +150,9 @@ fn hoist_block(f: &Function, b: &mut Block) -> usize {
                 let mut written = vec![false; f.vregs.len()];
                 walk(&body, &mut |s| each_def(s, |v| written[v.index()] = true));
                 let mut kept = Vec::with_capacity(body.0.len());
+                // (more than counted above if the inner loops' hoisting
+                // lengthened this body)
+                out.reserve(body.0.len());
                 // After a statement that never completes, the rest of the
                 // body is unreachable: it may read locals no path assigns
                 // (a value after an inlined `raise`), so nothing of it moves.

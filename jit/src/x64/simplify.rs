@@ -83,14 +83,18 @@ pub fn simplify_owned(mut g: Function) -> Function {
     };
     let body = std::mem::take(&mut g.body);
     g.body = fold_block(&mut g, body, &mut facts);
-    // Remove unused pure temporaries until none is left (a removal can free others).
-    let n = g.vregs.len();
+    // Remove unused pure temporaries until none is left (a removal can free
+    // others), in rounds: each removes what is unused at its start. The uses
+    // are counted once and kept by the removals, and a round that made no
+    // register unused is the last (the next would remove nothing).
+    let mut uses = vec![0u32; g.vregs.len()];
+    count_uses(&g.body, &mut uses);
     for _ in 0..8 {
-        let mut uses = vec![0u32; n];
-        count_uses(&g.body, &mut uses);
-        if !remove_dead(&mut g.body, &uses) {
+        let mut after = uses.clone();
+        if !remove_dead(&mut g.body, &uses, &mut after) {
             break;
         }
+        uses = after;
     }
     g
 }
@@ -109,27 +113,32 @@ fn count_uses(b: &Block, uses: &mut [u32]) {
     }
 }
 
-fn remove_dead(b: &mut Block, uses: &[u32]) -> bool {
-    let before = b.0.len();
+/// Removes the pure assignments of registers `uses` counts unused; `after`
+/// (a copy of `uses`) loses the removed statements' uses. Whether one of
+/// them was a register's last.
+fn remove_dead(b: &mut Block, uses: &[u32], after: &mut [u32]) -> bool {
+    let mut freed = false;
     b.0.retain(|s| match s {
-        Stmt::Assign { dst, op } => {
-            let pure = op.is_pure();
-            !(pure && uses[dst.index()] == 0)
+        Stmt::Assign { dst, op } if op.is_pure() && uses[dst.index()] == 0 => {
+            each_use(s, |v| {
+                after[v.index()] -= 1;
+                freed |= after[v.index()] == 0;
+            });
+            false
         }
         _ => true,
     });
-    let mut changed = b.0.len() != before;
     for s in &mut b.0 {
         match s {
             Stmt::If { then_, else_, .. } => {
-                changed |= remove_dead(then_, uses);
-                changed |= remove_dead(else_, uses);
+                freed |= remove_dead(then_, uses, after);
+                freed |= remove_dead(else_, uses, after);
             }
-            Stmt::Loop { body } => changed |= remove_dead(body, uses),
+            Stmt::Loop { body } => freed |= remove_dead(body, uses, after),
             _ => {}
         }
     }
-    changed
+    freed
 }
 
 fn map_op(op: &mut Op, m: &impl Fn(VReg) -> VReg) {

@@ -373,3 +373,67 @@ fn backquoted_name_errors() {
     assert_eq!((e.range.start, e.range.end), (4, 8));
     assert_eq!(e.to_string(), "unterminated backquoted name");
 }
+
+/// Python 3.12's hard keywords (`keyword.kwlist`).
+const HARD_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+    "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+    "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+#[test]
+fn every_hard_keyword_and_no_near_miss_is_a_keyword() {
+    for kw in HARD_KEYWORDS {
+        let tok = keyword(kw).unwrap_or_else(|| panic!("{kw} is a keyword"));
+        assert_eq!(tok.text(), kw);
+        assert_eq!(
+            toks(&format!("{kw} x")),
+            vec![tok.clone(), name("x"), Tok::Newline]
+        );
+        let misses = [
+            kw[1..].to_string(),
+            kw[..kw.len() - 1].to_string(),
+            format!("{kw}_"),
+            format!("_{kw}"),
+            format!("{kw}s"),
+            kw.to_uppercase(),
+            kw.to_lowercase(),
+        ];
+        for miss in misses {
+            if !HARD_KEYWORDS.contains(&miss.as_str()) {
+                assert!(keyword(&miss).is_none(), "{miss} is not a keyword");
+                assert_eq!(toks(&miss), vec![name(&miss), Tok::Newline]);
+            }
+        }
+    }
+    for word in [
+        "",
+        "a",
+        "x",
+        "var",
+        "const",
+        "print",
+        "match",
+        "case",
+        "type",
+        "continued",
+        "nonlocals",
+    ] {
+        assert!(keyword(word).is_none(), "{word} is not a keyword");
+    }
+}
+
+#[test]
+fn the_name_byte_table_is_ascii_letters_digits_and_underscore() {
+    for b in 0..=255u8 {
+        assert_eq!(
+            NAME_BYTE[b as usize],
+            b.is_ascii_alphanumeric() || b == b'_',
+            "byte {b}"
+        );
+    }
+    assert_eq!(
+        toks("a_1Z é9 _"),
+        vec![name("a_1Z"), name("é9"), name("_"), Tok::Newline]
+    );
+}

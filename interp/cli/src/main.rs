@@ -6,7 +6,7 @@ mod cli;
 mod output;
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: spy_jit::runtime::alloc::MiMallocPlain = spy_jit::runtime::alloc::MiMallocPlain;
 
 fn main() {
     std::process::exit(cli::main());

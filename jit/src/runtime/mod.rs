@@ -8,8 +8,11 @@
 //! into a reference; [`HelperCtx::output`] lends the writer of the running
 //! call; [`mem`] reads and writes through IR pointers; the native stack
 //! lives in [`stack`]; the front end's zeroed buffers (a mapping with the
-//! huge-page hint when large) in [`buffer`].
+//! huge-page hint when large) in [`buffer`]; the binaries' global allocator
+//! (mimalloc's plain entry points, feature `mimalloc`) in [`alloc`].
 
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 pub mod buffer;
 pub mod mem;
 #[cfg(unix)]

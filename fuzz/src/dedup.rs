@@ -146,6 +146,14 @@ pub fn shape(source: &str) -> String {
 /// value (`Gpr(Rcx)`, `Some([v7])`), so the registers, virtual registers
 /// and statements an allocation error names do not make classes of their
 /// own.
+///
+/// A native crash is classed by its kind of fault, not by its signal:
+/// SIGSEGV, SIGBUS, SIGILL, SIGABRT and SIGTRAP are one class (a wild
+/// access or jump, whose signal depends on what it hits: memory an earlier
+/// program of the worker left, so the same bug can end with either
+/// signal from one run to the next, and a reduction that wanted the first
+/// signal could not reproduce it); SIGFPE (a division's trap, raised by
+/// the instruction itself) and any other signal stay classes of their own.
 pub fn line_class(line: &str) -> String {
     let line = quoted_names_abstracted(line);
     let core = if line.contains(" ≠ ") {
@@ -153,7 +161,19 @@ pub fn line_class(line: &str) -> String {
     } else {
         message_template(&line)
     };
-    numbers_as_n(&core)
+    wild_faults_as_one(&numbers_as_n(&core))
+}
+
+/// The signals a wild access or jump may end with, as `line_class` names
+/// them together.
+const WILD_FAULT_SIGNALS: [&str; 5] = ["(SIGSEGV)", "(SIGBUS)", "(SIGILL)", "(SIGABRT)", "(SIGTRAP)"];
+
+/// `line` with a wild-fault signal name as the class of them all.
+fn wild_faults_as_one(line: &str) -> String {
+    match WILD_FAULT_SIGNALS.iter().find(|s| line.ends_with(*s)) {
+        Some(signal) => format!("{}(a wild access or jump)", &line[..line.len() - signal.len()]),
+        None => line.to_string(),
+    }
 }
 
 /// `line` with each backquoted name's identifiers as `v` (keywords, types
@@ -386,7 +406,17 @@ mod tests {
         );
         assert_eq!(
             line_class("native crash: the jit worker was killed by signal N (SIGSEGV)"),
-            "native crash: the jit worker was killed by signal N (SIGSEGV)"
+            "native crash: the jit worker was killed by signal N (a wild access or jump)"
+        );
+        // One wild jump may end with any of these (jit-epilogue-off-by-eight
+        // gave SIGSEGV and SIGABRT in one campaign); a division trap stays apart.
+        assert_eq!(
+            line_class("native crash: the jit worker was killed by signal N (SIGABRT)"),
+            line_class("native crash: the jit worker was killed by signal N (SIGSEGV)")
+        );
+        assert_ne!(
+            line_class("native crash: the jit worker was killed by signal N (SIGFPE)"),
+            line_class("native crash: the jit worker was killed by signal N (SIGSEGV)")
         );
         // Lines with `≠` are classed as before, with quoted names abstracted.
         assert_eq!(

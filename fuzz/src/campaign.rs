@@ -109,7 +109,7 @@ impl Default for FuzzOptions {
             case: None,
             out: PathBuf::from("fuzz-findings"),
             fuel: 20_000,
-            max_memory: spy_interp::engine::Limits::default().max_memory,
+            max_memory: crate::oracle::FUZZ_MAX_MEMORY,
             jobs: None,
             features: None,
             without: None,

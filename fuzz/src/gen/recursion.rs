@@ -115,11 +115,14 @@ impl Gen<'_, '_> {
             let args: Vec<String> = params
                 .iter()
                 .map(|(_, t)| {
-                    let a = self.arg(&env, t, 1);
+                    // A string argument is cut to 8 characters so that it
+                    // cannot grow with the depth; the slice needs a `str`
+                    // operand, not an argument that converts to one (a
+                    // struct with `__convert_to__`, which `arg` may give).
                     if *t == Ty::Str {
-                        format!("({a})[0:8]")
+                        format!("({})[0:8]", self.expr(&env, t, 1))
                     } else {
-                        a
+                        self.arg(&env, t, 1)
                     }
                 })
                 .collect();

@@ -363,8 +363,10 @@ struct FuzzArgs {
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     fuel: u64,
     /// Memory budget of every run of a program (bytes, or with a K/M/G
-    /// suffix; default 4G).
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_memory)]
+    /// suffix; default 256M: a generated program needs a few MB, and a
+    /// string doubled in a loop must end with MemoryError, not seconds of
+    /// copying).
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_memory)]
     max_memory: u64,
     /// Worker threads (default: one per core; at least 1).
     #[arg(long, value_parser = parse_jobs)]

@@ -14,7 +14,7 @@ use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
 use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
 use crate::vm::value::{
-    Color, Env, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
+    Color, Env, FuncExtra, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
 };
 
 /// What the functions an interpreter makes share, kept so that a `def`
@@ -185,7 +185,7 @@ impl Interp<'_> {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
                 };
-                star = Some(Box::new(StarParam { index: i, kind }));
+                star = Some(StarParam { index: i, kind });
                 params.push(ParamSpec { ty, default: None });
                 continue;
             }
@@ -244,9 +244,12 @@ impl Interp<'_> {
             params: self.records.params(ty, params),
             ret,
             closure: spec.closure,
-            presets: spec.presets,
-            star,
-            inferred_ret,
+            extra: FuncExtra {
+                presets: spec.presets,
+                star,
+                inferred_ret,
+            }
+            .boxed(),
             force_inline: false,
             pep695: false,
         });
@@ -355,9 +358,7 @@ impl Interp<'_> {
             params: ParamSpecs::new(params),
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
-            presets: crate::vm::value::no_presets(),
-            star: None,
-            inferred_ret: None,
+            extra: None,
             force_inline: false,
             pep695: true,
         });
@@ -466,9 +467,7 @@ fn clone_function(f: &Function) -> Function {
         params: f.params.clone(),
         ret: f.ret,
         closure: f.closure.clone(),
-        presets: f.presets.clone(),
-        star: f.star.clone(),
-        inferred_ret: f.inferred_ret.as_ref().map(|c| Cell::new(c.get())),
+        extra: f.extra.clone(),
         force_inline: f.force_inline,
         pep695: f.pep695,
     }

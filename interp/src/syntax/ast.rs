@@ -602,7 +602,8 @@ pub struct FuncRecord {
     pub params: ParamList,
     pub return_type: Option<ExprId>,
     pub body: Block,
-    pub proto_range: TextRange,
+    /// (Read through [`Module::proto_range`].)
+    proto_range: PackedRange,
     /// Its entry in `Module::func_extras`, if it has decorators or type
     /// parameters.
     extras: Option<NonZeroU32>,
@@ -624,7 +625,7 @@ pub enum ParamKind {
     Star,
 }
 
-/// A parameter as stored.
+/// A parameter, as built ([`Module::add_params`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamNode {
     pub name: IdentId,
@@ -632,6 +633,16 @@ pub struct ParamNode {
     pub annotation: Option<ExprId>,
     pub default: Option<ExprId>,
     pub range: TextRange,
+}
+
+/// A parameter as stored (its range packed: 20 bytes, not 24).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRecord {
+    pub name: IdentId,
+    pub kind: ParamKind,
+    pub annotation: Option<ExprId>,
+    pub default: Option<ExprId>,
+    range: PackedRange,
 }
 
 /// A `class` as stored.
@@ -671,7 +682,7 @@ pub struct Module {
     funcs: Vec<FuncRecord>,
     func_extras: Vec<FuncExtras>,
     classes: Vec<ClassNode>,
-    params: Vec<ParamNode>,
+    params: Vec<ParamRecord>,
     import_names: Vec<ImportNameNode>,
     expr_items: Vec<ExprId>,
     ident_items: Vec<IdentId>,
@@ -896,7 +907,22 @@ impl Module {
     }
 
     pub fn add_params(&mut self, items: impl IntoIterator<Item = ParamNode>) -> ParamList {
-        ParamList(push_span(&mut self.params, items))
+        let start = self.params.len();
+        for p in items {
+            let range = self.pack(p.range);
+            self.params.push(ParamRecord {
+                name: p.name,
+                kind: p.kind,
+                annotation: p.annotation,
+                default: p.default,
+                range,
+            });
+        }
+        let (start, end) = (start as u32, self.params.len() as u32);
+        ParamList(Span {
+            start,
+            len: end - start,
+        })
     }
 
     pub fn add_import_names(&mut self, items: impl IntoIterator<Item = ImportNameNode>) -> ImportNameList {
@@ -1050,17 +1076,13 @@ impl Module {
             params: f.params,
             return_type: f.return_type,
             body: f.body,
-            proto_range: f.proto_range,
+            proto_range: self.pack(f.proto_range),
             extras,
         }
     }
 
     pub fn class_mut(&mut self, id: ClassId) -> &mut ClassNode {
         &mut self.classes[id.index()]
-    }
-
-    pub fn params_mut(&mut self, list: ParamList) -> &mut [ParamNode] {
-        &mut self.params[list.0.range()]
     }
 
     pub fn import_names_mut(&mut self, list: ImportNameList) -> &mut [ImportNameNode] {
@@ -1121,6 +1143,18 @@ impl Module {
         &self.funcs[id.index()]
     }
 
+    /// The `def name(...) -> T` prototype of `def` `id`.
+    #[inline]
+    pub fn proto_range(&self, id: FuncId) -> TextRange {
+        self.unpack(self.funcs[id.index()].proto_range)
+    }
+
+    /// The range of a stored parameter.
+    #[inline]
+    pub fn param_range(&self, p: &ParamRecord) -> TextRange {
+        self.unpack(p.range)
+    }
+
     /// `def` `id` whole.
     #[inline]
     pub fn func_node(&self, id: FuncId) -> FuncNode {
@@ -1142,7 +1176,7 @@ impl Module {
             params: f.params,
             return_type: f.return_type,
             body: f.body,
-            proto_range: f.proto_range,
+            proto_range: self.unpack(f.proto_range),
         }
     }
 
@@ -1201,7 +1235,7 @@ impl Module {
     }
 
     #[inline]
-    pub fn param_nodes(&self, list: ParamList) -> &[ParamNode] {
+    pub fn param_nodes(&self, list: ParamList) -> &[ParamRecord] {
         &self.params[list.0.range()]
     }
 
@@ -1407,8 +1441,8 @@ mod size_tests {
         assert_eq!(std::mem::align_of::<PackedRange>(), 2);
         assert_eq!(size_of::<StmtNode>(), 16);
         assert_eq!(size_of::<Stmt>(), 24);
-        assert_eq!(size_of::<ParamNode>(), 24);
-        assert_eq!(size_of::<FuncRecord>(), 36);
+        assert_eq!(size_of::<ParamRecord>(), 20);
+        assert_eq!(size_of::<FuncRecord>(), 32);
     }
 
     /// Ranges read back as they were stored, short (packed in the node's
@@ -1434,7 +1468,35 @@ mod size_tests {
         m.set_expr_range(ids[3], ranges[4]);
         assert_eq!(m.expr(ids[0]).range, ranges[3]);
         assert_eq!(m.expr(ids[3]).range, ranges[4]);
+        let name = m.add_ident(Identifier {
+            name: Name::from("p"),
+            range: ranges[0],
+            id: NameId(0),
+        });
+        let params = m.add_params(ranges.iter().map(|&range| ParamNode {
+            name,
+            kind: ParamKind::Positional,
+            annotation: None,
+            default: None,
+            range,
+        }));
+        let body = m.add_block([]);
+        let def = m.add_func(FuncNode {
+            name,
+            color: FuncColor::Red,
+            kind: FuncKind::Plain,
+            decorators: ExprList::default(),
+            type_params: None,
+            params,
+            return_type: None,
+            body,
+            proto_range: ranges[2],
+        });
         m.shrink_to_fit();
         assert_eq!(m.expr(ids[2]).range, ranges[2]);
+        let read: Vec<TextRange> = m.params(params).iter().map(|p| p.range).collect();
+        assert_eq!(read, ranges);
+        assert_eq!(m.proto_range(def), ranges[2]);
+        assert_eq!(m.func(def).proto_range, ranges[2]);
     }
 }

@@ -735,12 +735,12 @@ list_view!(
 );
 list_view!(
     /// A `def`'s parameters.
-    Params, Param<'a>, ParamNode, ParamIter, |m, p| Param {
+    Params, Param<'a>, ParamRecord, ParamIter, |m, p| Param {
         name: m.ident(p.name),
         kind: p.kind,
         annotation: p.annotation.map(|e| m.expr(e)),
         default: p.default.map(|e| m.expr(e)),
-        range: p.range,
+        range: m.param_range(p),
     }
 );
 list_view!(

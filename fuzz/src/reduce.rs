@@ -370,12 +370,12 @@ fn expr_ids(m: &Module) -> Vec<ExprId> {
 fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
     let mut items = m.block_items(block).to_vec();
     let Some(&s) = items.get(i) else { return false };
-    let node = m.stmt_node(s).node.clone();
+    let node = m.stmt_node(s).node;
     let replacement: Option<Block> = match (node, v) {
         (StmtNode::If { body, .. }, 0) => Some(body),
         (StmtNode::If { orelse, .. }, 1) if orelse != Block::EMPTY => Some(orelse),
         (StmtNode::If { test, body, orelse }, 2) if orelse != Block::EMPTY => {
-            m.stmt_mut(s).node = StmtNode::If {
+            *m.stmt_node_mut(s) = StmtNode::If {
                 test,
                 body,
                 orelse: Block::EMPTY,
@@ -393,7 +393,7 @@ fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
             let mut kept = m.import_name_nodes(names).to_vec();
             kept.remove(k);
             let names = m.add_import_names(kept);
-            m.stmt_mut(s).node = StmtNode::ImportFrom { module, names };
+            *m.stmt_node_mut(s) = StmtNode::ImportFrom { module, names };
             return true;
         }
         _ => None,
@@ -434,12 +434,12 @@ impl Edit {
             Edit::Float(v) => ExprNode::Float(Lit64::from_f64(*v)),
             Edit::EmptyStr => ExprNode::Str(m.add_str("")),
             Edit::Hoist(c) => {
-                let c = m.expr_node(*c).clone();
-                *m.expr_mut(e) = c;
+                let c = m.expr_node(*c);
+                m.set_expr(e, c);
                 return;
             }
             Edit::DropArg(k) => {
-                let ExprNode::Call(items) = m.expr_node(e).node.clone() else {
+                let ExprNode::Call(items) = m.expr_node(e).node else {
                     return;
                 };
                 let (func, args) = m.first_and_rest(items);
@@ -448,7 +448,7 @@ impl Edit {
                 ExprNode::Call(m.add_exprs(std::iter::once(func).chain(a)))
             }
             Edit::DropItem(k) => {
-                let ExprNode::Tuple(items) = m.expr_node(e).node.clone() else {
+                let ExprNode::Tuple(items) = m.expr_node(e).node else {
                     return;
                 };
                 let mut a = m.expr_items(items).to_vec();
@@ -456,17 +456,17 @@ impl Edit {
                 ExprNode::Tuple(m.add_exprs(a))
             }
             Edit::Inline(body, names) => {
-                let ExprNode::Call(items) = m.expr_node(e).node.clone() else {
+                let ExprNode::Call(items) = m.expr_node(e).node else {
                     return;
                 };
                 let (_, args) = m.first_and_rest(items);
                 let args = m.expr_items(args).to_vec();
                 let inlined = substitute(m, *body, names, &args);
-                *m.expr_mut(e) = inlined;
+                m.set_expr(e, inlined);
                 return;
             }
         };
-        *m.expr_mut(e) = Expr { node, range };
+        m.set_expr(e, Expr { node, range });
     }
 }
 
@@ -577,11 +577,11 @@ fn inline_call(e: ExprRef<'_>) -> Option<Edit> {
 fn substitute(m: &mut Module, e: ExprId, names: &[String], args: &[ExprId]) -> Expr {
     if let Some(id) = m.expr(e).name_ident() {
         return match names.iter().position(|n| *n == id.name) {
-            Some(k) => m.expr_node(args[k]).clone(),
-            None => m.expr_node(e).clone(),
+            Some(k) => m.expr_node(args[k]),
+            None => m.expr_node(e),
         };
     }
-    let mut copy = m.expr_node(e).clone();
+    let mut copy = m.expr_node(e);
     let mut children = Vec::new();
     walk::for_each_child_expr(m.expr(e), &mut |c| children.push(c.id));
     for c in children {

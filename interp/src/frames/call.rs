@@ -332,7 +332,7 @@ impl Interp<'_> {
             // the inlined body of a `@force_inline` function.
             let mut args = args;
             let param = |k: usize| {
-                func.star
+                func.star()
                     .is_none()
                     .then(|| func.params.get(k).map(|p| p.ty))
                     .flatten()
@@ -362,7 +362,7 @@ impl Interp<'_> {
         // The common case: one argument per parameter, each already of the
         // parameter's type (what the general path below does, minus the
         // identity conversions).
-        if func.star.is_none()
+        if func.star().is_none()
             && !self.general_paths_only
             && args.len() == func.params.len()
             && args.iter().zip(&func.params).all(|((a, _), p)| a.ty == p.ty)
@@ -383,7 +383,7 @@ impl Interp<'_> {
                 )
             })
         };
-        let Some(star) = func.star.clone() else {
+        let Some(star) = func.star().cloned() else {
             let required = func.params.iter().filter(|p| p.default.is_none()).count();
             self.check_arity(f, required, func.params.len(), &args, call_range, def_loc)?;
             let mut bound = self.pools.bound_vec(func.params.len());
@@ -468,7 +468,7 @@ impl Interp<'_> {
     ) -> Eval<Frame> {
         let code = &func.code;
         let locals = self.pools.fresh_env(code.scope().slot_count());
-        for (slot, preset) in func.presets.iter() {
+        for (slot, preset) in func.presets() {
             locals.borrow_mut()[*slot as usize] = Some(preset.clone());
         }
         for (p, arg) in code.params().iter().zip(args) {
@@ -528,9 +528,9 @@ impl Interp<'_> {
             Ok(Flow::Return(v)) => Ok(v),
             // Falling off the end of a function whose return type is
             // inferred is `return None`.
-            Ok(_) if func.inferred_ret.is_some() && self.infer_return_none(func) => Ok(Typed::none()),
+            Ok(_) if func.inferred_ret().is_some() && self.infer_return_none(func) => Ok(Typed::none()),
             Ok(_)
-                if func.inferred_ret.is_none()
+                if func.inferred_ret().is_none()
                     && (func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC) =>
             {
                 Ok(Typed::none())
@@ -577,7 +577,7 @@ impl Interp<'_> {
     /// Falling off the end of a function whose return type is inferred:
     /// it returns None (and its return type is NoneType).
     fn infer_return_none(&self, func: &Function) -> bool {
-        let Some(cell) = &func.inferred_ret else {
+        let Some(cell) = func.inferred_ret() else {
             return false;
         };
         match cell.get() {

@@ -14,7 +14,7 @@ use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
 use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
 use crate::vm::value::{
-    Color, Env, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
+    Color, Env, FuncExtra, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
 };
 
 /// What the functions an interpreter makes share, kept so that a `def`
@@ -62,6 +62,25 @@ impl Records {
     }
 }
 
+/// The FQNs handed out to the module-level `def`s of one module (frame
+/// namespace `ns`, resolution `res`): `ns::name` is taken when the global
+/// slot of `name` is marked. A mark is a byte a global, where the text in
+/// `Interp::fqns` took a 16-byte entry of a hash set (most of a program's
+/// FQNs are its module-level functions', issue 14 item 5). Every FQN is in
+/// exactly one of the two, and a request checks both, so FQNs stay unique
+/// exactly as with one set.
+pub(crate) struct ModuleFqns {
+    res: Rc<crate::resolve::Resolution>,
+    taken: Vec<bool>,
+}
+
+impl ModuleFqns {
+    /// The global slot of `name` in the module.
+    fn slot(&self, name: &str) -> Option<usize> {
+        crate::resolve::ScopeRef::module(&self.res).find(name)
+    }
+}
+
 /// How to build a function from a `def`.
 pub(crate) struct FunctionSpec {
     pub fqn: Rc<str>,
@@ -77,10 +96,11 @@ impl Interp<'_> {
     /// `get_unique_FQN`, so two different functions never share a name.
     pub(crate) fn unique_fqn(&mut self, base: String) -> Rc<str> {
         let base: Rc<str> = base.into();
-        if self.fqns.insert(base.clone()) {
+        if !self.module_fqn_taken(&base) && self.fqns.insert(base.clone()) {
             return base;
         }
         // Continue from the last suffix given to this base (no rescans).
+        // (A suffixed FQN is never a module-level `def`'s: no name has `#`.)
         let next = self.fqn_suffixes.entry(base.to_string()).or_insert(0);
         loop {
             *next += 1;
@@ -89,6 +109,52 @@ impl Interp<'_> {
                 return name;
             }
         }
+    }
+
+    /// Whether `fqn` was handed out to a module-level `def`.
+    fn module_fqn_taken(&self, fqn: &str) -> bool {
+        let Some((ns, name)) = fqn.rsplit_once("::") else {
+            return false;
+        };
+        self.module_fqns
+            .get(ns)
+            .and_then(|m| Some(m.taken[m.slot(name)?]))
+            .unwrap_or(false)
+    }
+
+    /// The FQN of a `def` named `name` executed in frame `f`: for a
+    /// module-level `def`, marked on its global slot ([`ModuleFqns`]) when
+    /// it is free, else as [`Self::unique_fqn_in`].
+    fn def_fqn(&mut self, f: &Frame, name: &str) -> Rc<str> {
+        if f.kind == FrameKind::Module {
+            let module = self
+                .module_fqns
+                .entry(f.ns.clone())
+                .or_insert_with(|| ModuleFqns {
+                    res: f.res.clone(),
+                    taken: vec![false; crate::resolve::ScopeRef::module(&f.res).slot_count()],
+                });
+            // (A second module with the same namespace, if any, goes to
+            // the set.)
+            let slot = Rc::ptr_eq(&module.res, &f.res)
+                .then(|| module.slot(name))
+                .flatten();
+            if let Some(slot) = slot {
+                if !module.taken[slot] {
+                    let mut fqn = String::with_capacity(f.ns.len() + 2 + name.len());
+                    fqn.push_str(&f.ns);
+                    fqn.push_str("::");
+                    fqn.push_str(name);
+                    if !self.fqns.contains(fqn.as_str()) {
+                        if let Some(m) = self.module_fqns.get_mut(&*f.ns) {
+                            m.taken[slot] = true;
+                        }
+                        return fqn.into();
+                    }
+                }
+            }
+        }
+        self.unique_fqn_in(&f.ns, name)
     }
 
     /// [`Self::unique_fqn`] of `ns::name` (a `def` or `class` statement's;
@@ -125,7 +191,7 @@ impl Interp<'_> {
         def: &ast::FuncDef<'_>,
         self_type: Option<TypeId>,
     ) -> Eval<Typed> {
-        let fqn = self.unique_fqn_in(&f.ns, &def.name.name);
+        let fqn = self.def_fqn(f, &def.name.name);
         let in_blue_code = f.func.as_ref().is_some_and(|func| func.color == FuncColor::Blue);
         let spec = FunctionSpec {
             fqn,
@@ -185,7 +251,7 @@ impl Interp<'_> {
                     StarKind::Pack(t, _) => *t,
                     StarKind::Variadic(_) => TypeId::INTERP_TUPLE,
                 };
-                star = Some(Box::new(StarParam { index: i, kind }));
+                star = Some(StarParam { index: i, kind });
                 params.push(ParamSpec { ty, default: None });
                 continue;
             }
@@ -244,9 +310,12 @@ impl Interp<'_> {
             params: self.records.params(ty, params),
             ret,
             closure: spec.closure,
-            presets: spec.presets,
-            star,
-            inferred_ret,
+            extra: FuncExtra {
+                presets: spec.presets,
+                star,
+                inferred_ret,
+            }
+            .boxed(),
             force_inline: false,
             pep695: false,
         });
@@ -355,9 +424,7 @@ impl Interp<'_> {
             params: ParamSpecs::new(params),
             ret: TypeId::DYNAMIC,
             closure: spec.closure,
-            presets: crate::vm::value::no_presets(),
-            star: None,
-            inferred_ret: None,
+            extra: None,
             force_inline: false,
             pep695: true,
         });
@@ -466,9 +533,7 @@ fn clone_function(f: &Function) -> Function {
         params: f.params.clone(),
         ret: f.ret,
         closure: f.closure.clone(),
-        presets: f.presets.clone(),
-        star: f.star.clone(),
-        inferred_ret: f.inferred_ret.as_ref().map(|c| Cell::new(c.get())),
+        extra: f.extra.clone(),
         force_inline: f.force_inline,
         pep695: f.pep695,
     }

@@ -190,8 +190,12 @@ pub struct Interp<'out> {
     /// Memoized blue calls and metafunc resolutions.
     pub cache: meta::BlueCache,
     /// FQNs handed out so far (each one is unique; the text the function
-    /// or type keeps, not a copy).
+    /// or type keeps, not a copy), but for those of module-level `def`s,
+    /// which are in `module_fqns`.
     pub fqns: HashSet<Rc<str>>,
+    /// The FQNs handed out to module-level `def`s, as a mark on their
+    /// global slot (`function::ModuleFqns`).
+    pub(crate) module_fqns: HashMap<Rc<str>, function::ModuleFqns>,
     /// The last `#n` suffix given to each FQN base.
     pub(crate) fqn_suffixes: HashMap<String, u32>,
     /// What the functions made share (`function::Records`).
@@ -238,6 +242,7 @@ impl<'out> Interp<'out> {
             steps: 0,
             cache: meta::BlueCache::default(),
             fqns: HashSet::new(),
+            module_fqns: HashMap::default(),
             fqn_suffixes: HashMap::default(),
             records: Default::default(),
             generic_structs: Default::default(),

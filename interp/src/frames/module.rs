@@ -266,7 +266,7 @@ impl Interp<'_> {
             ),
             _ => false,
         };
-        if !argv_ok || func.star.is_some() {
+        if !argv_ok || func.star().is_some() {
             return Err(
                 SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
                     .with_error(

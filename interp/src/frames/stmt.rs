@@ -272,7 +272,7 @@ impl Interp<'_> {
                 "this is not in a function",
             ));
         };
-        if let Some(inferred) = &func.inferred_ret {
+        if let Some(inferred) = func.inferred_ret() {
             // A red function defined in blue code without `-> T`: the first
             // `return` executed fixes the return type.
             return match inferred.get() {

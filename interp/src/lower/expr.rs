@@ -934,7 +934,7 @@ impl FnLower<'_, '_, '_> {
         let d = self.cx.declare(func, &self.file, range)?;
         // A parameter pack takes `len(types)` arguments, each converted to
         // its type (ASTFrame's `bind_args`).
-        let pack = match &func.star {
+        let pack = match func.star() {
             Some(st) => match &st.kind {
                 StarKind::Pack(_, types) => Some((st.index, types.clone())),
                 StarKind::Variadic(_) => None,

@@ -304,14 +304,14 @@ impl LowerCx<'_, '_> {
         }
         // A pack `*args: (A, B)` is a static tuple parameter (flattened);
         // a variadic `*args` (an interp tuple) has no native layout.
-        if matches!(&func.star, Some(st) if matches!(st.kind, StarKind::Variadic(_))) {
+        if matches!(func.star(), Some(st) if matches!(st.kind, StarKind::Variadic(_))) {
             return Err(LowerError::unsupported(
                 format!("`{}`: a variadic `*args` parameter", func.fqn),
                 &def_file,
                 proto,
             ));
         }
-        if func.inferred_ret.is_some() {
+        if func.inferred_ret().is_some() {
             return Err(LowerError::unsupported(
                 format!("`{}`: an inferred return type", func.fqn),
                 &def_file,

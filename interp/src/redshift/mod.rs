@@ -434,7 +434,7 @@ impl Interp<'_> {
         func: &Rc<Function>,
         range: TextRange,
     ) -> Eval<TypeId> {
-        let Some(cell) = &func.inferred_ret else {
+        let Some(cell) = func.inferred_ret() else {
             return Ok(func.ret);
         };
         if cell.get().is_none() {
@@ -497,7 +497,7 @@ impl Interp<'_> {
         }
         let mut residual_params = Vec::with_capacity(params.len());
         for ((name, ty), p) in params.into_iter().zip(def.params.iter()) {
-            let annotation = match (&p.kind, &func.star) {
+            let annotation = match (&p.kind, func.star()) {
                 (ast::ParamKind::Star, Some(star)) => match &star.kind {
                     StarKind::Pack(_, types) => {
                         let mut items = Vec::with_capacity(types.len());
@@ -518,7 +518,7 @@ impl Interp<'_> {
                 range: p.range,
             });
         }
-        let ret = match &func.inferred_ret {
+        let ret = match func.inferred_ret() {
             // unset after shifting: no `return` with a value, so `None`
             Some(cell) => cell.get().unwrap_or(TypeId::NONE),
             None => func.ret,

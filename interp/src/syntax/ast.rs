@@ -5,10 +5,11 @@
 //! identifiers, definitions and lists each in a vector, nodes naming their
 //! children by typed index (`ExprId`, `StmtId`, `IdentId`, `FuncId`...),
 //! as rust-analyzer's and rustc's IRs do. A node costs its own bytes only:
-//! no allocation of its own, 4-byte child references (an expression is 20
-//! bytes, a statement 24; a name expression names its text by its entry in
-//! the module's name table), so a program's tree takes about 7 bytes per
-//! source byte (issue 14 item 5; `interp/tests/memory_per_source_byte.rs`).
+//! no allocation of its own, 4-byte child references (an expression is 12
+//! bytes of node and 6 of packed range, a statement 16 and 6; a name
+//! expression names its text by its entry in the module's name table), so
+//! a program's tree takes about 6.5 bytes per source byte (issue 14 item 5;
+//! `interp/tests/memory_per_source_byte.rs`).
 //!
 //! Reading goes through views (`ast/view.rs`): [`ExprRef`] and [`StmtRef`]
 //! are a node with the arena it lives in; `e.kind()` gives the node as an
@@ -326,6 +327,35 @@ list_type!(
     ImportNameList
 );
 
+/// A node's range as stored: its start and its length in 6 bytes, 2-byte
+/// aligned, in a vector beside the nodes' (an expression node then costs
+/// 18 bytes, not 20: issue 14 item 5). A range of 64 KiB or more (a `def`
+/// with a long body, a long string literal) is in the module's side table
+/// of long ranges, and `start` is its index there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackedRange {
+    start: [u16; 2],
+    len: u16,
+}
+
+impl PackedRange {
+    /// The length of a range kept in the side table.
+    const LONG: u16 = u16::MAX;
+
+    #[inline]
+    fn new(start: u32, len: u16) -> PackedRange {
+        PackedRange {
+            start: [start as u16, (start >> 16) as u16],
+            len,
+        }
+    }
+
+    #[inline]
+    fn start(self) -> u32 {
+        u32::from(self.start[0]) | (u32::from(self.start[1]) << 16)
+    }
+}
+
 /// A statement body. One 4-byte index into the module's table of bodies
 /// (an `if` has two and stays small); `Block::EMPTY` is the empty body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -337,8 +367,10 @@ impl Block {
 
 // ------------------------------------------------------------ stored nodes
 
-/// An expression as stored: its node and its range.
-#[derive(Clone, Debug, PartialEq)]
+/// An expression as read back from its module: its node and its range
+/// (stored apart: the node in one vector, the range packed in another,
+/// [`PackedRange`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Expr {
     pub node: ExprNode,
     pub range: TextRange,
@@ -347,7 +379,7 @@ pub struct Expr {
 /// An expression node as stored (children by index; 12 bytes, 4-byte
 /// aligned: no 8-byte field, the rare nodes with 12 bytes of children in
 /// side tables). Read it as an [`ExprKind`] through [`ExprRef::kind`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ExprNode {
     /// Integer literal. Python ints are unbounded; SPy literals must fit in
     /// u64 at most (larger ones are a ParseError).
@@ -443,8 +475,9 @@ pub struct GeneratorExpNode {
     pub iter: ExprId,
 }
 
-/// A statement as stored.
-#[derive(Clone, Debug, PartialEq)]
+/// A statement as read back from its module (stored as an expression
+/// is: [`Expr`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stmt {
     pub node: StmtNode,
     pub range: TextRange,
@@ -452,7 +485,7 @@ pub struct Stmt {
 
 /// A statement node as stored. Read it as a [`StmtKind`] through
 /// [`StmtRef::kind`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum StmtNode {
     FuncDef(FuncId),
     ClassDef(ClassId),
@@ -569,7 +602,8 @@ pub struct FuncRecord {
     pub params: ParamList,
     pub return_type: Option<ExprId>,
     pub body: Block,
-    pub proto_range: TextRange,
+    /// (Read through [`Module::proto_range`].)
+    proto_range: PackedRange,
     /// Its entry in `Module::func_extras`, if it has decorators or type
     /// parameters.
     extras: Option<NonZeroU32>,
@@ -591,7 +625,7 @@ pub enum ParamKind {
     Star,
 }
 
-/// A parameter as stored.
+/// A parameter, as built ([`Module::add_params`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamNode {
     pub name: IdentId,
@@ -599,6 +633,16 @@ pub struct ParamNode {
     pub annotation: Option<ExprId>,
     pub default: Option<ExprId>,
     pub range: TextRange,
+}
+
+/// A parameter as stored (its range packed: 20 bytes, not 24).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRecord {
+    pub name: IdentId,
+    pub kind: ParamKind,
+    pub annotation: Option<ExprId>,
+    pub default: Option<ExprId>,
+    range: PackedRange,
 }
 
 /// A `class` as stored.
@@ -627,13 +671,18 @@ pub struct ImportNameNode {
 /// top-level body, and the number of `NameId`s handed out.
 #[derive(Clone)]
 pub struct Module {
-    exprs: Vec<Expr>,
-    stmts: Vec<Stmt>,
+    exprs: Vec<ExprNode>,
+    /// The range of each expression (by the same index as `exprs`).
+    expr_ranges: Vec<PackedRange>,
+    stmts: Vec<StmtNode>,
+    stmt_ranges: Vec<PackedRange>,
+    /// The ranges of 64 KiB or more ([`PackedRange`]).
+    long_ranges: Vec<TextRange>,
     idents: Vec<Identifier>,
     funcs: Vec<FuncRecord>,
     func_extras: Vec<FuncExtras>,
     classes: Vec<ClassNode>,
-    params: Vec<ParamNode>,
+    params: Vec<ParamRecord>,
     import_names: Vec<ImportNameNode>,
     expr_items: Vec<ExprId>,
     ident_items: Vec<IdentId>,
@@ -671,7 +720,10 @@ impl Module {
     pub fn new() -> Module {
         Module {
             exprs: Vec::new(),
+            expr_ranges: Vec::new(),
             stmts: Vec::new(),
+            stmt_ranges: Vec::new(),
+            long_ranges: Vec::new(),
             idents: Vec::new(),
             funcs: Vec::new(),
             func_extras: Vec::new(),
@@ -714,7 +766,9 @@ impl Module {
     /// spells every type and local it declares.
     pub fn reserve_for(&mut self, source_len: usize) {
         self.exprs.reserve(source_len / 4);
+        self.expr_ranges.reserve(source_len / 4);
         self.stmts.reserve(source_len / 20);
+        self.stmt_ranges.reserve(source_len / 20);
         self.stmt_items.reserve(source_len / 20);
         self.idents.reserve(source_len / 20);
         self.params.reserve(source_len / 50);
@@ -725,7 +779,10 @@ impl Module {
     /// Give back the room no node took.
     pub fn shrink_to_fit(&mut self) {
         self.exprs.shrink_to_fit();
+        self.expr_ranges.shrink_to_fit();
         self.stmts.shrink_to_fit();
+        self.stmt_ranges.shrink_to_fit();
+        self.long_ranges.shrink_to_fit();
         self.idents.shrink_to_fit();
         self.funcs.shrink_to_fit();
         self.func_extras.shrink_to_fit();
@@ -802,12 +859,16 @@ impl Module {
     // ---------------------------------------------------------- building
 
     pub fn add_expr(&mut self, node: ExprNode, range: TextRange) -> ExprId {
-        self.exprs.push(Expr { node, range });
+        let range = self.pack(range);
+        self.exprs.push(node);
+        self.expr_ranges.push(range);
         ExprId::at(self.exprs.len() - 1)
     }
 
     pub fn add_stmt(&mut self, node: StmtNode, range: TextRange) -> StmtId {
-        self.stmts.push(Stmt { node, range });
+        let range = self.pack(range);
+        self.stmts.push(node);
+        self.stmt_ranges.push(range);
         StmtId::at(self.stmts.len() - 1)
     }
 
@@ -846,7 +907,22 @@ impl Module {
     }
 
     pub fn add_params(&mut self, items: impl IntoIterator<Item = ParamNode>) -> ParamList {
-        ParamList(push_span(&mut self.params, items))
+        let start = self.params.len();
+        for p in items {
+            let range = self.pack(p.range);
+            self.params.push(ParamRecord {
+                name: p.name,
+                kind: p.kind,
+                annotation: p.annotation,
+                default: p.default,
+                range,
+            });
+        }
+        let (start, end) = (start as u32, self.params.len() as u32);
+        ParamList(Span {
+            start,
+            len: end - start,
+        })
     }
 
     pub fn add_import_names(&mut self, items: impl IntoIterator<Item = ImportNameNode>) -> ImportNameList {
@@ -952,11 +1028,23 @@ impl Module {
         }
     }
 
-    pub fn expr_mut(&mut self, id: ExprId) -> &mut Expr {
+    pub fn expr_node_mut(&mut self, id: ExprId) -> &mut ExprNode {
         &mut self.exprs[id.index()]
     }
 
-    pub fn stmt_mut(&mut self, id: StmtId) -> &mut Stmt {
+    /// Change the range of expression `id` (a long range it had stays
+    /// unused in the side table).
+    pub fn set_expr_range(&mut self, id: ExprId, range: TextRange) {
+        self.expr_ranges[id.index()] = self.pack(range);
+    }
+
+    /// Replace expression `id` whole.
+    pub fn set_expr(&mut self, id: ExprId, expr: Expr) {
+        self.exprs[id.index()] = expr.node;
+        self.set_expr_range(id, expr.range);
+    }
+
+    pub fn stmt_node_mut(&mut self, id: StmtId) -> &mut StmtNode {
         &mut self.stmts[id.index()]
     }
 
@@ -988,17 +1076,13 @@ impl Module {
             params: f.params,
             return_type: f.return_type,
             body: f.body,
-            proto_range: f.proto_range,
+            proto_range: self.pack(f.proto_range),
             extras,
         }
     }
 
     pub fn class_mut(&mut self, id: ClassId) -> &mut ClassNode {
         &mut self.classes[id.index()]
-    }
-
-    pub fn params_mut(&mut self, list: ParamList) -> &mut [ParamNode] {
-        &mut self.params[list.0.range()]
     }
 
     pub fn import_names_mut(&mut self, list: ImportNameList) -> &mut [ImportNameNode] {
@@ -1009,13 +1093,42 @@ impl Module {
 
     /// The stored expression (reading goes through [`Module::expr`]).
     #[inline]
-    pub fn expr_node(&self, id: ExprId) -> &Expr {
-        &self.exprs[id.index()]
+    pub fn expr_node(&self, id: ExprId) -> Expr {
+        Expr {
+            node: self.exprs[id.index()],
+            range: self.unpack(self.expr_ranges[id.index()]),
+        }
     }
 
     #[inline]
-    pub fn stmt_node(&self, id: StmtId) -> &Stmt {
-        &self.stmts[id.index()]
+    pub fn stmt_node(&self, id: StmtId) -> Stmt {
+        Stmt {
+            node: self.stmts[id.index()],
+            range: self.unpack(self.stmt_ranges[id.index()]),
+        }
+    }
+
+    /// `range` as stored (a long one added to the side table).
+    fn pack(&mut self, range: TextRange) -> PackedRange {
+        match u16::try_from(range.len()) {
+            Ok(len) if len != PackedRange::LONG => PackedRange::new(range.start, len),
+            _ => {
+                self.long_ranges.push(range);
+                let at = u32::try_from(self.long_ranges.len() - 1).expect("fewer than 2^32 long ranges");
+                PackedRange::new(at, PackedRange::LONG)
+            }
+        }
+    }
+
+    /// The range `packed` stands for.
+    #[inline]
+    fn unpack(&self, packed: PackedRange) -> TextRange {
+        let start = packed.start();
+        if packed.len == PackedRange::LONG {
+            self.long_ranges[start as usize]
+        } else {
+            TextRange::new(start, start + u32::from(packed.len))
+        }
     }
 
     #[inline]
@@ -1028,6 +1141,18 @@ impl Module {
     #[inline]
     pub fn func_record(&self, id: FuncId) -> &FuncRecord {
         &self.funcs[id.index()]
+    }
+
+    /// The `def name(...) -> T` prototype of `def` `id`.
+    #[inline]
+    pub fn proto_range(&self, id: FuncId) -> TextRange {
+        self.unpack(self.funcs[id.index()].proto_range)
+    }
+
+    /// The range of a stored parameter.
+    #[inline]
+    pub fn param_range(&self, p: &ParamRecord) -> TextRange {
+        self.unpack(p.range)
     }
 
     /// `def` `id` whole.
@@ -1051,7 +1176,7 @@ impl Module {
             params: f.params,
             return_type: f.return_type,
             body: f.body,
-            proto_range: f.proto_range,
+            proto_range: self.unpack(f.proto_range),
         }
     }
 
@@ -1110,7 +1235,7 @@ impl Module {
     }
 
     #[inline]
-    pub fn param_nodes(&self, list: ParamList) -> &[ParamNode] {
+    pub fn param_nodes(&self, list: ParamList) -> &[ParamRecord] {
         &self.params[list.0.range()]
     }
 
@@ -1312,9 +1437,66 @@ mod size_tests {
         assert_eq!(size_of::<Identifier>(), 24);
         assert_eq!(size_of::<ExprNode>(), 12);
         assert_eq!(size_of::<Expr>(), 20);
+        assert_eq!(size_of::<PackedRange>(), 6);
+        assert_eq!(std::mem::align_of::<PackedRange>(), 2);
         assert_eq!(size_of::<StmtNode>(), 16);
         assert_eq!(size_of::<Stmt>(), 24);
-        assert_eq!(size_of::<ParamNode>(), 24);
-        assert_eq!(size_of::<FuncRecord>(), 36);
+        assert_eq!(size_of::<ParamRecord>(), 20);
+        assert_eq!(size_of::<FuncRecord>(), 32);
+    }
+
+    /// Ranges read back as they were stored, short (packed in the node's
+    /// 6 bytes) or long (the side table), also after a node's range is
+    /// changed.
+    #[test]
+    fn ranges_round_trip() {
+        let mut m = Module::new();
+        let ranges = [
+            TextRange::new(0, 0),
+            TextRange::new(7, 7 + 65_534),
+            TextRange::new(7, 7 + 65_535),
+            TextRange::new(u32::MAX - 70_000, u32::MAX),
+            TextRange::new(0x0001_0000, 0x0001_0003),
+        ];
+        let ids: Vec<ExprId> = ranges.iter().map(|&r| m.add_expr(ExprNode::None, r)).collect();
+        let stmts: Vec<StmtId> = ranges.iter().map(|&r| m.add_stmt(StmtNode::Pass, r)).collect();
+        for ((&r, &e), &s) in ranges.iter().zip(&ids).zip(&stmts) {
+            assert_eq!(m.expr(e).range, r);
+            assert_eq!(m.stmt(s).range, r);
+        }
+        m.set_expr_range(ids[0], ranges[3]);
+        m.set_expr_range(ids[3], ranges[4]);
+        assert_eq!(m.expr(ids[0]).range, ranges[3]);
+        assert_eq!(m.expr(ids[3]).range, ranges[4]);
+        let name = m.add_ident(Identifier {
+            name: Name::from("p"),
+            range: ranges[0],
+            id: NameId(0),
+        });
+        let params = m.add_params(ranges.iter().map(|&range| ParamNode {
+            name,
+            kind: ParamKind::Positional,
+            annotation: None,
+            default: None,
+            range,
+        }));
+        let body = m.add_block([]);
+        let def = m.add_func(FuncNode {
+            name,
+            color: FuncColor::Red,
+            kind: FuncKind::Plain,
+            decorators: ExprList::default(),
+            type_params: None,
+            params,
+            return_type: None,
+            body,
+            proto_range: ranges[2],
+        });
+        m.shrink_to_fit();
+        assert_eq!(m.expr(ids[2]).range, ranges[2]);
+        let read: Vec<TextRange> = m.params(params).iter().map(|p| p.range).collect();
+        assert_eq!(read, ranges);
+        assert_eq!(m.proto_range(def), ranges[2]);
+        assert_eq!(m.func(def).proto_range, ranges[2]);
     }
 }

@@ -476,7 +476,7 @@ pub fn parenthesized(ctx: &ParseCtx, mut e: Node, l: usize, r: usize) -> Res<Nod
     }
     e.parens = true;
     ctx.build(|m| {
-        let expr = m.expr_node(e.expr).clone();
+        let expr = m.expr_node(e.expr);
         // a name keeps its own range as its identifier's
         if let ExprNode::Name { sym, id } = expr.node {
             let ident = Identifier {
@@ -485,9 +485,9 @@ pub fn parenthesized(ctx: &ParseCtx, mut e: Node, l: usize, r: usize) -> Res<Nod
                 id,
             };
             let ident = m.add_ident(ident);
-            m.expr_mut(e.expr).node = ExprNode::NameIn(ident);
+            *m.expr_node_mut(e.expr) = ExprNode::NameIn(ident);
         }
-        m.expr_mut(e.expr).range = range(l, r);
+        m.set_expr_range(e.expr, range(l, r));
     });
     Ok(e)
 }

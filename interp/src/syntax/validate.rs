@@ -152,7 +152,7 @@ fn number(m: &mut Module, places: &[IdentAt]) -> u32 {
         match *at {
             IdentAt::Table(i) => m.ident_mut(i).id = fresh,
             IdentAt::Expr(e) => {
-                if let ExprNode::Name { id, .. } = &mut m.expr_mut(e).node {
+                if let ExprNode::Name { id, .. } = m.expr_node_mut(e) {
                     *id = fresh;
                 }
             }

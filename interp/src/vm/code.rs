@@ -89,7 +89,7 @@ impl FuncCode {
 
     /// The `def name(...) -> T` prototype.
     pub fn proto_range(&self) -> TextRange {
-        self.node().proto_range
+        self.ast.proto_range(self.func)
     }
 
     pub fn body(&self) -> Stmts<'_> {

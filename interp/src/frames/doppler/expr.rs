@@ -155,7 +155,7 @@ impl Interp<'_> {
         bound: Vec<Typed>,
         range: TextRange,
     ) -> Eval<Typed> {
-        if let Some(star) = &func.star {
+        if let Some(star) = func.star() {
             if matches!(star.kind, crate::vm::value::StarKind::Variadic(_)) {
                 return Err(SpyError::new(
                     ExcKind::Wip,
@@ -168,7 +168,7 @@ impl Interp<'_> {
         let mut args = Vec::with_capacity(bound.len());
         for (k, v) in bound.iter().enumerate() {
             // A parameter pack is passed as separate arguments.
-            let packed = func.star.as_ref().is_some_and(|s| s.index == k);
+            let packed = func.star().is_some_and(|s| s.index == k);
             match (&v.value, packed) {
                 (Value::Tuple(t), true) => {
                     let types = self

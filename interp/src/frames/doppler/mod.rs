@@ -324,7 +324,7 @@ impl Shift {
 
     /// A residual expression as stored.
     pub(crate) fn expr_node(&self, e: ExprId) -> ast::Expr {
-        self.read().residual.expr_node(e).clone()
+        self.read().residual.expr_node(e)
     }
 
     pub(crate) fn stmt(&self, node: StmtNode, range: TextRange) -> StmtId {
@@ -333,7 +333,7 @@ impl Shift {
 
     /// A residual statement as stored.
     pub(crate) fn stmt_node(&self, s: StmtId) -> ast::Stmt {
-        self.read().residual.stmt_node(s).clone()
+        self.read().residual.stmt_node(s)
     }
 
     /// The shared `Name` spelled `name` (the residual module's name table

@@ -14,20 +14,22 @@ use std::ops::Deref;
 
 use super::*;
 
-/// An expression of `module` (and the stored node, read once).
+/// An expression of `module` (and the stored node with its range, read
+/// once).
 #[derive(Clone, Copy)]
 pub struct ExprRef<'a> {
     pub module: &'a Module,
     pub id: ExprId,
-    node: &'a Expr,
+    stored: Expr,
 }
 
-/// A statement of `module` (and the stored node, read once).
+/// A statement of `module` (and the stored node with its range, read
+/// once).
 #[derive(Clone, Copy)]
 pub struct StmtRef<'a> {
     pub module: &'a Module,
     pub id: StmtId,
-    node: &'a Stmt,
+    stored: Stmt,
 }
 
 /// An expression as read: its children are views.
@@ -249,7 +251,7 @@ impl Module {
         ExprRef {
             module: self,
             id,
-            node: self.expr_node(id),
+            stored: self.expr_node(id),
         }
     }
 
@@ -258,7 +260,7 @@ impl Module {
         StmtRef {
             module: self,
             id,
-            node: self.stmt_node(id),
+            stored: self.stmt_node(id),
         }
     }
 
@@ -350,10 +352,10 @@ impl Module {
 }
 
 impl<'a> ExprRef<'a> {
-    /// The stored node, for as long as the module.
+    /// The stored node and its range.
     #[inline]
-    pub fn node(self) -> &'a Expr {
-        self.node
+    pub fn node(&self) -> &Expr {
+        &self.stored
     }
 
     /// Expression `id` of the same module (a child of this one).
@@ -483,14 +485,14 @@ impl Deref for ExprRef<'_> {
     type Target = Expr;
     #[inline]
     fn deref(&self) -> &Expr {
-        self.node
+        &self.stored
     }
 }
 
 impl<'a> StmtRef<'a> {
     #[inline]
-    pub fn node(self) -> &'a Stmt {
-        self.node
+    pub fn node(&self) -> &Stmt {
+        &self.stored
     }
 
     /// The statement with its children as views.
@@ -562,7 +564,7 @@ impl Deref for StmtRef<'_> {
     type Target = Stmt;
     #[inline]
     fn deref(&self) -> &Stmt {
-        self.node
+        &self.stored
     }
 }
 
@@ -733,12 +735,12 @@ list_view!(
 );
 list_view!(
     /// A `def`'s parameters.
-    Params, Param<'a>, ParamNode, ParamIter, |m, p| Param {
+    Params, Param<'a>, ParamRecord, ParamIter, |m, p| Param {
         name: m.ident(p.name),
         kind: p.kind,
         annotation: p.annotation.map(|e| m.expr(e)),
         default: p.default.map(|e| m.expr(e)),
-        range: p.range,
+        range: m.param_range(p),
     }
 );
 list_view!(

@@ -914,3 +914,19 @@ fn run_conformance(
     }
     i32::from(failed != 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fuzz --max-memory`'s default, written as `256M` for `--help`, is
+    /// the campaign budget the fuzz crate documents and tests.
+    #[test]
+    fn fuzz_memory_default_is_the_campaign_budget() {
+        let cli = Cli::try_parse_from(["spy-interp", "fuzz"]).expect("`fuzz` alone parses");
+        let Some(Command::Fuzz(args)) = cli.command else {
+            panic!("`fuzz` is the fuzz command");
+        };
+        assert_eq!(args.options().max_memory, spy_fuzz::oracle::FUZZ_MAX_MEMORY);
+    }
+}

@@ -5,7 +5,9 @@
 //! theirs.
 
 use crate::source::TextRange;
-use crate::syntax::ast::{AssignTarget, ExprKind, ExprNode, Module, NameId, StmtKind, StmtRef, Stmts};
+use crate::syntax::ast::{
+    AssignTarget, ExprKind, ExprNode, Module, NameId, StmtId, StmtKind, StmtRef, Stmts,
+};
 use crate::syntax::error::{ParseError, ParseErrorKind};
 use crate::syntax::walk::{self, IdentAt};
 
@@ -29,18 +31,22 @@ struct Place {
     depth: u32,
 }
 
-/// Check the statement rules. Iterative (elif chains nest deeply).
+/// Check the statement rules. Iterative (elif chains nest deeply). The
+/// stack holds statement ids (4 bytes), not views (40): a module's whole
+/// body is on it at once, and with views it was most of the parse's peak
+/// above the finished tree (issue 14 item 5).
 pub fn check_module(m: &Module) -> Checked {
-    let mut stack: Vec<(StmtRef<'_>, Place)> = Vec::new();
+    let mut stack: Vec<(StmtId, Place)> = Vec::new();
     let top = Place {
         top_level: true,
         in_loop: false,
         depth: 1,
     };
-    stack.extend(m.body().iter().rev().map(|s| (s, top)));
+    push_body(&mut stack, m.body(), top);
     let mut stmt_depth = 0;
     let mut violation = None;
-    while let Some((s, place)) = stack.pop() {
+    while let Some((id, place)) = stack.pop() {
+        let s = m.stmt(id);
         stmt_depth = stmt_depth.max(place.depth);
         // Read once: a `def`'s view is not small.
         let kind = s.kind();
@@ -78,8 +84,8 @@ pub fn check_module(m: &Module) -> Checked {
 }
 
 /// Push a body so that its first statement is popped first.
-fn push_body<'a>(stack: &mut Vec<(StmtRef<'a>, Place)>, body: Stmts<'a>, p: Place) {
-    stack.extend(body.iter().rev().map(|s| (s, p)));
+fn push_body(stack: &mut Vec<(StmtId, Place)>, body: Stmts<'_>, p: Place) {
+    stack.extend(body.ids().iter().rev().map(|&s| (s, p)));
 }
 
 fn err(kind: ParseErrorKind, range: TextRange) -> Option<ParseError> {

@@ -43,10 +43,11 @@ pub use view::*;
 /// allocation, so an `Identifier` costs no heap of its own (issue 14:
 /// memory per source byte), and a name expression stores only its
 /// 4-byte entry. It reads as a `str` and compares with `str`s. A thin
-/// pointer (8 bytes, the text's length is behind it): every `Identifier`
-/// is 8 bytes smaller than with an `Rc<str>`.
+/// pointer (8 bytes) to one allocation of a 16-byte header and the text
+/// (`arcstr::ArcStr`; an `Rc<str>` is a 16-byte pointer, an
+/// `Rc<Box<str>>` two allocations).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Name(Rc<Box<str>>);
+pub struct Name(arcstr::ArcStr);
 
 impl Name {
     pub fn as_str(&self) -> &str {
@@ -75,74 +76,74 @@ impl std::borrow::Borrow<str> for Name {
 
 impl std::fmt::Debug for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&**self.0, f)
+        std::fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // `pad`, not `write_str`: `{:<8}` and friends work as for a `str`
-        f.pad(&self.0[..])
+        f.pad(self.as_str())
     }
 }
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
-        Name(Rc::new(Box::from(s)))
+        Name(arcstr::ArcStr::from(s))
     }
 }
 
 impl From<String> for Name {
     fn from(s: String) -> Name {
-        Name(Rc::new(s.into_boxed_str()))
+        Name(arcstr::ArcStr::from(s))
     }
 }
 
 impl From<Rc<str>> for Name {
     fn from(s: Rc<str>) -> Name {
-        Name(Rc::new(Box::from(&*s)))
+        Name(arcstr::ArcStr::from(&*s))
     }
 }
 
 impl From<Name> for String {
     fn from(n: Name) -> String {
-        n.0.to_string()
+        n.as_str().to_string()
     }
 }
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        &**self.0 == other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        &**self.0 == *other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        &**self.0 == other.as_str()
+        self.as_str() == other.as_str()
     }
 }
 
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == &**other.0
+        self.as_str() == other.as_str()
     }
 }
 
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
-        self == &**other.0
+        self == other.as_str()
     }
 }
 
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        *self == &**other.0
+        *self == other.as_str()
     }
 }
 

@@ -299,6 +299,7 @@ fn interp_source(
     config: RunConfig,
 ) -> Result<i32, Failure> {
     let mut interp = Interp::new(out, config);
+    interp.defer_defs = true;
     let result = interp.run_main_source(path, source);
     flushed(result, interp.out)
 }
@@ -543,6 +544,7 @@ pub fn run_every_engine(
     let mut out = Vec::new();
     let result = {
         let mut interp = Interp::new(&mut out, reference);
+        interp.defer_defs = true;
         let result = interp.run_shared_module_as(parsed.clone(), &modname);
         flushed(result, interp.out)
     };

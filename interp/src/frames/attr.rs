@@ -89,8 +89,11 @@ impl Interp<'_> {
                 ))
             }
             Value::Module(m) => {
+                let slot = self.vm.module(*m).resolution.module_scope.find(&attr.name);
+                if let Some(i) = slot {
+                    self.make_pending_def(*m, i)?;
+                }
                 let module = self.vm.module(*m);
-                let slot = module.resolution.module_scope.find(&attr.name);
                 match slot.and_then(|i| module.globals[i].clone()) {
                     // A `var` of another module read by code being shifted:
                     // read at run time (`m.x` in the residual module).

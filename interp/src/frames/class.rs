@@ -58,6 +58,7 @@ impl Interp<'_> {
         let mut bind = true;
         let ty = match (f.kind, f.res.name(c.name.id)) {
             (FrameKind::Module, NameRef::Global(slot)) => {
+                self.make_pending_def(f.module, slot as usize)?;
                 match self.vm.module(f.module).globals[slot as usize]
                     .as_ref()
                     .and_then(|g| g.value.clone())

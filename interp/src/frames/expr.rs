@@ -251,8 +251,19 @@ impl Interp<'_> {
                 if self.blue_depth > 0 && self.is_module_var(f, slot) {
                     return Err(self.module_var_in_blue_code(f, &id(), "read"));
                 }
-                let module = self.vm.module(f.module);
-                let global = module.globals.get(slot as usize).cloned().flatten();
+                let mut global = self
+                    .vm
+                    .module(f.module)
+                    .globals
+                    .get(slot as usize)
+                    .cloned()
+                    .flatten();
+                if matches!(&global, Some(g) if g.value.is_none())
+                    && self.vm.module(f.module).pending_def(slot as usize).is_some()
+                {
+                    self.make_pending_def(f.module, slot as usize)?;
+                    global = self.vm.module(f.module).globals[slot as usize].clone();
+                }
                 match global.and_then(|g| g.value.map(|v| (g.color, g.ty, v))) {
                     // A module `var` changes at run time: while shifting it
                     // is read by name.

@@ -126,45 +126,45 @@ impl Interp<'_> {
     /// module-level `def`, marked on its global slot ([`ModuleFqns`]) when
     /// it is free, else as [`Self::unique_fqn_in`].
     fn def_fqn(&mut self, f: &Frame, name: &str) -> Rc<str> {
-        if f.kind == FrameKind::Module {
-            let module = self
-                .module_fqns
-                .entry(f.ns.clone())
-                .or_insert_with(|| ModuleFqns {
-                    res: f.res.clone(),
-                    taken: vec![false; crate::resolve::ScopeRef::module(&f.res).slot_count()],
-                });
-            // (A second module with the same namespace, if any, goes to
-            // the set.)
-            let slot = Rc::ptr_eq(&module.res, &f.res)
-                .then(|| module.slot(name))
-                .flatten();
-            if let Some(slot) = slot {
-                if !module.taken[slot] {
-                    let mut fqn = String::with_capacity(f.ns.len() + 2 + name.len());
-                    fqn.push_str(&f.ns);
-                    fqn.push_str("::");
-                    fqn.push_str(name);
-                    if !self.fqns.contains(fqn.as_str()) {
-                        if let Some(m) = self.module_fqns.get_mut(&*f.ns) {
-                            m.taken[slot] = true;
-                        }
-                        return fqn.into();
-                    }
-                }
-            }
+        if self.claim_module_fqn(f, name) {
+            return module_fqn(&f.ns, name).into();
         }
         self.unique_fqn_in(&f.ns, name)
+    }
+
+    /// Claim `ns::name` for a `def` named `name` executed in module frame
+    /// `f` (a mark on its global slot, [`ModuleFqns`]) when it is free;
+    /// `false` when it is not (or `f` is not a module frame).
+    pub(crate) fn claim_module_fqn(&mut self, f: &Frame, name: &str) -> bool {
+        if f.kind != FrameKind::Module {
+            return false;
+        }
+        let module = self
+            .module_fqns
+            .entry(f.ns.clone())
+            .or_insert_with(|| ModuleFqns {
+                res: f.res.clone(),
+                taken: vec![false; crate::resolve::ScopeRef::module(&f.res).slot_count()],
+            });
+        // (A second module with the same namespace, if any, goes to the
+        // set.)
+        let slot = Rc::ptr_eq(&module.res, &f.res)
+            .then(|| module.slot(name))
+            .flatten();
+        let Some(slot) = slot else {
+            return false;
+        };
+        if module.taken[slot] || self.fqns.contains(module_fqn(&f.ns, name).as_str()) {
+            return false;
+        }
+        module.taken[slot] = true;
+        true
     }
 
     /// [`Self::unique_fqn`] of `ns::name` (a `def` or `class` statement's;
     /// written without `format!`, as every function definition runs one).
     pub(crate) fn unique_fqn_in(&mut self, ns: &str, name: &str) -> Rc<str> {
-        let mut base = String::with_capacity(ns.len() + 2 + name.len());
-        base.push_str(ns);
-        base.push_str("::");
-        base.push_str(name);
-        self.unique_fqn(base)
+        self.unique_fqn(module_fqn(ns, name))
     }
 
     /// The environments a function or class defined in frame `f` closes
@@ -551,11 +551,21 @@ fn count_returns(body: &ast::Stmts<'_>) -> usize {
 }
 
 /// How a function type names its kind: `def`, `@blue def`...
-fn kind_prefix(color: FuncColor, kind: FuncKind) -> &'static str {
+pub(crate) fn kind_prefix(color: FuncColor, kind: FuncKind) -> &'static str {
     match (color, kind) {
         (_, FuncKind::Generic) => "@blue.generic ",
         (_, FuncKind::Metafunc) => "@blue.metafunc ",
         (FuncColor::Blue, FuncKind::Plain) => "@blue ",
         (FuncColor::Red, FuncKind::Plain) => "",
     }
+}
+
+/// `ns::name` (written without `format!`, as every function definition
+/// runs one).
+fn module_fqn(ns: &str, name: &str) -> String {
+    let mut fqn = String::with_capacity(ns.len() + 2 + name.len());
+    fqn.push_str(ns);
+    fqn.push_str("::");
+    fqn.push_str(name);
+    fqn
 }

@@ -60,6 +60,7 @@ mod memops;
 pub(crate) mod memref;
 mod meta;
 pub mod module;
+mod pending_def;
 mod pools;
 mod rawbuffer;
 mod signatures;
@@ -171,6 +172,10 @@ pub struct Interp<'out> {
     pub mutations: Mutations,
     /// Take only the general evaluation rules (`RunConfig::general_paths_only`).
     pub general_paths_only: bool,
+    /// Make the records of simple module-level `def`s on first use
+    /// (`frames::pending_def`): the interp engine's runs only, never an
+    /// interpreter that redshifts, lowers or inspects a module.
+    pub defer_defs: bool,
     /// `main(argv: list[str])`'s arguments (`RunConfig::argv`).
     pub(crate) argv: Option<&'static [String]>,
     /// The files the program opened (`host`).
@@ -233,6 +238,7 @@ impl<'out> Interp<'out> {
             meter: Rc::default(),
             mutations: config.mutations,
             general_paths_only: config.general_paths_only,
+            defer_defs: false,
             argv: config.argv,
             files: crate::host::Files::new(config.files),
             module_sources: config.modules,

@@ -176,6 +176,7 @@ impl Interp<'_> {
             ast: module,
             resolution,
             globals: vec![None; n],
+            pending_defs: Vec::new(),
         });
         self.init_module(id)?;
         Ok(id)
@@ -226,6 +227,15 @@ impl Interp<'_> {
                 .map_err(|e| add_trace(e, &frame))?;
         }
         Ok(())
+    }
+
+    /// Make the record of `main` if its `def` is pending
+    /// (`frames::pending_def`): before [`Self::program_main`] reads it.
+    pub fn make_pending_main(&mut self, id: ModuleId) -> Eval<()> {
+        match self.vm.module(id).resolution.module_scope.find("main") {
+            Some(slot) => self.make_pending_def(id, slot),
+            None => Ok(()),
+        }
     }
 
     /// The program's `main`, checked (spec §7.4): a module without one, a
@@ -314,6 +324,7 @@ impl Interp<'_> {
     }
 
     fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
+        self.make_pending_main(id)?;
         let func = self.program_main(id)?;
         let args = match func.params.first() {
             Some(p) => {
@@ -411,7 +422,7 @@ impl Interp<'_> {
         for n in names {
             let member = match (builtin_module, user) {
                 (Some(m), _) => m.member(&n.name.name),
-                (None, Some(id)) => self.module_member(id, &n.name.name),
+                (None, Some(id)) => self.module_member(id, &n.name.name)?,
                 (None, None) => crate::vm::builtins::lookup(&n.name.name).map(crate::vm::builtins::value),
             };
             let Some(v) = member else {
@@ -438,10 +449,12 @@ impl Interp<'_> {
     /// bound as a blue constant (upstream's `exec_Import` declares every
     /// import blue; a `var` is imported with its value at import time,
     /// spec §8.6).
-    fn module_member(&self, id: ModuleId, name: &str) -> Option<Typed> {
-        let m = self.vm.module(id);
-        let slot = m.resolution.module_scope.find(name)?;
-        let g = m.globals[slot].clone()?;
-        Some(Typed::blue(g.ty, g.value?))
+    fn module_member(&mut self, id: ModuleId, name: &str) -> Eval<Option<Typed>> {
+        let Some(slot) = self.vm.module(id).resolution.module_scope.find(name) else {
+            return Ok(None);
+        };
+        self.make_pending_def(id, slot)?;
+        let g = self.vm.module(id).globals[slot].clone();
+        Ok(g.and_then(|g| Some(Typed::blue(g.ty, g.value?))))
     }
 }

@@ -69,9 +69,11 @@ impl Interp<'_> {
                     .decorators
                     .iter()
                     .any(|d| crate::frames::call::is_name(&d, "staticmethod"));
-                let self_type = f.class_type.filter(|_| !is_static);
-                let func = self.make_function_in(f, &def, self_type)?;
-                self.declare_slot(f, def.name, func)?;
+                if !self.try_defer_def(f, &def)? {
+                    let self_type = f.class_type.filter(|_| !is_static);
+                    let func = self.make_function_in(f, &def, self_type)?;
+                    self.declare_slot(f, def.name, func)?;
+                }
             }
             N::ClassDef(c) => self.exec_classdef(f, &m.class(*c))?,
             N::Import { module, alias } => {
@@ -568,6 +570,7 @@ impl Interp<'_> {
             NameRef::Global(slot) => {
                 let module = f.module;
                 let sym = self.vm.module(module).resolution.module_scope.symbols[slot as usize].clone();
+                self.make_pending_def(module, slot as usize)?;
                 let existing = self.vm.module(module).globals[slot as usize].clone();
                 match existing {
                     None if f.kind == FrameKind::Module => {
@@ -586,11 +589,14 @@ impl Interp<'_> {
                             sh.emit(StmtNode::Assign { target, value }, id.range.cover(value_range));
                             return Ok(());
                         }
-                        self.vm.module_mut(module).globals[slot as usize] = Some(Local {
-                            ty: g.ty,
-                            color: Color::Red,
-                            value: Some(v.value),
-                        });
+                        self.vm.module_mut(module).set_global(
+                            slot as usize,
+                            Some(Local {
+                                ty: g.ty,
+                                color: Color::Red,
+                                value: Some(v.value),
+                            }),
+                        );
                         Ok(())
                     }
                     _ => {
@@ -722,11 +728,14 @@ impl Interp<'_> {
                 Ok(())
             }
             NameRef::Global(slot) => {
-                self.vm.module_mut(f.module).globals[slot as usize] = Some(Local {
-                    ty,
-                    color: Color::Red,
-                    value: None,
-                });
+                self.vm.module_mut(f.module).set_global(
+                    slot as usize,
+                    Some(Local {
+                        ty,
+                        color: Color::Red,
+                        value: None,
+                    }),
+                );
                 Ok(())
             }
             other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),
@@ -758,11 +767,14 @@ impl Interp<'_> {
                 Ok(())
             }
             NameRef::Global(slot) => {
-                self.vm.module_mut(f.module).globals[slot as usize] = Some(Local {
-                    ty,
-                    color,
-                    value: Some(value),
-                });
+                self.vm.module_mut(f.module).set_global(
+                    slot as usize,
+                    Some(Local {
+                        ty,
+                        color,
+                        value: Some(value),
+                    }),
+                );
                 Ok(())
             }
             other => Err(crate::bug!("declaration `{}` resolved to {other:?}", id.name)),

@@ -183,7 +183,7 @@ impl Interp<'_> {
         match f.res.name(target.id) {
             crate::resolve::NameRef::Local(slot) => f.locals.borrow_mut()[slot as usize] = None,
             crate::resolve::NameRef::Global(slot) => {
-                self.vm.module_mut(f.module).globals[slot as usize] = None
+                self.vm.module_mut(f.module).set_global(slot as usize, None)
             }
             _ => {}
         }

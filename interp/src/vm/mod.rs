@@ -46,6 +46,28 @@ pub struct ModuleData {
     pub resolution: Rc<Resolution>,
     /// One slot per module-level symbol (`resolution.module_scope`).
     pub globals: Vec<Option<Local>>,
+    /// The `def`s whose function record is still to be made, by global
+    /// slot (empty unless the interp engine deferred one, see
+    /// `frames::pending_def`). A pending slot holds its function's type
+    /// and no value until then.
+    pub pending_defs: Vec<Option<ast::FuncId>>,
+}
+
+impl ModuleData {
+    /// The pending `def` of global `slot`, if its record is still to be
+    /// made.
+    #[inline]
+    pub fn pending_def(&self, slot: usize) -> Option<ast::FuncId> {
+        self.pending_defs.get(slot).copied().flatten()
+    }
+
+    /// Write global `slot`; a `def` pending there is no longer pending.
+    pub fn set_global(&mut self, slot: usize, value: Option<Local>) {
+        if let Some(p) = self.pending_defs.get_mut(slot) {
+            *p = None;
+        }
+        self.globals[slot] = value;
+    }
 }
 
 /// What a `@struct` class defines besides its fields.

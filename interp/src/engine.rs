@@ -325,6 +325,7 @@ fn doppler_source(
 ) -> Result<i32, Failure> {
     let printed = redshift_for_run(path, ProgramInput::Source(source), out, config, ErrorMode::Lazy)?;
     let mut interp = Interp::new(out, config);
+    interp.defer_defs = true;
     let (file, module, modname, map) = printed.preload(&mut interp);
     let result = interp.run_parsed_module_as(file, module, &modname);
     flushed(mapped(&map, result), interp.out)
@@ -358,6 +359,7 @@ pub fn run_redshifted_to(
         )
         .and_then(|residual| {
             let mut interp = Interp::new(&mut out, config);
+            interp.defer_defs = true;
             let (file, module, modname, map) = residual.preload(&mut interp);
             let r = interp.run_parsed_module_as(file, module, &modname);
             flushed(mapped(&map, r), interp.out)
@@ -599,6 +601,7 @@ fn doppler_and_jit(
     let mut out = blue.clone();
     let result = {
         let mut interp = Interp::new(&mut out, config);
+        interp.defer_defs = true;
         preload_deps(&mut interp);
         let result = interp.run_shared_module_as(residual.clone(), &modname);
         flushed(mapped(&map, result), interp.out)

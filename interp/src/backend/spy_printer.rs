@@ -135,6 +135,9 @@ pub fn print_module_with_origins_planted(
     p.spaced(&body);
     let mut origins = p.origins.unwrap_or_default();
     origins.shrink_to_fit();
+    // (The text is kept as long as the residual program runs: without the
+    // room its doubling left, up to its own size again.)
+    p.out.shrink_to_fit();
     (p.out, origins)
 }
 

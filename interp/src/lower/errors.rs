@@ -86,6 +86,13 @@ pub struct ErrorTable {
 }
 
 impl ErrorTable {
+    /// Give back the room the table's growth left (it lives as long as the
+    /// compiled program runs).
+    pub fn shrink_to_fit(&mut self) {
+        self.infos.shrink_to_fit();
+        self.sites.shrink_to_fit();
+    }
+
     pub fn new() -> ErrorTable {
         let nowhere = ErrorInfo {
             raised: Raised::Runtime,

@@ -437,6 +437,9 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     // Then an access an earlier check of the same pointer, length and index
     // covers is not checked again (spec §17.2 item 19).
     spy_jit::opt::memoize_checks(&mut module_ir);
+    // (These live as long as the program runs; lowering grew them.)
+    cx.errors.shrink_to_fit();
+    cx.marks.shrink_to_fit();
     Ok(Program {
         module: module_ir,
         main: main_decl.id,

@@ -311,7 +311,7 @@ impl FunctionBuilder {
     /// Close the innermost block opened with [`Self::open_block`].
     pub fn close_block(&mut self) -> Block {
         assert!(self.stack.len() > 1, "close_block without open_block");
-        Block(self.stack.pop().expect("nested block"))
+        Block(compact(self.stack.pop().expect("nested block")))
     }
 
     pub fn break_(&mut self) {
@@ -329,7 +329,15 @@ impl FunctionBuilder {
     /// The finished function (not yet verified: [`ModuleBuilder::finish`] does it).
     pub fn finish(mut self) -> Function {
         assert_eq!(self.stack.len(), 1, "unclosed block");
-        self.func.body = Block(self.stack.pop().expect("body"));
+        self.func.body = Block(compact(self.stack.pop().expect("body")));
         self.func
     }
+}
+
+/// A finished block without the room its pushes' doubling left: every
+/// function of a module is alive until the module is compiled (a large
+/// program's lowered IR, issue 14 item 5).
+fn compact(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
+    stmts.shrink_to_fit();
+    stmts
 }

@@ -303,6 +303,11 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
         per_all(all_doppler),
         per_all(all_jit)
     );
+    // Measured when a `Function` went from 80 to 64 bytes (its module read
+    // from its code, its closure a thin pointer, its return type in the
+    // parameter record its type shares) and module frames shared one empty
+    // closure: with every function called, interp 10.3x -> 10.1x; doppler
+    // 19.3x -> 19.2x.
     // Measured when the inliner gave back its blocks' spare room (jit with
     // every function called 59.6x -> 46.5x; 45.0x once the IR builder's
     // finished blocks and the error table gave back theirs), the printed
@@ -399,7 +404,7 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
     assert!(per(doppler) < 20.0, "doppler {:.1}x", per(doppler));
     assert!(per(jit) < 20.0, "jit {:.1}x", per(jit));
     assert!(
-        per_all(all_interp) < 10.8,
+        per_all(all_interp) < 10.4,
         "interp, every function called {:.1}x",
         per_all(all_interp)
     );

@@ -531,7 +531,7 @@ impl Interp<'_> {
             Ok(_) if func.inferred_ret().is_some() && self.infer_return_none(func) => Ok(Typed::none()),
             Ok(_)
                 if func.inferred_ret().is_none()
-                    && (func.ret == TypeId::NONE || func.ret == TypeId::DYNAMIC) =>
+                    && (func.ret() == TypeId::NONE || func.ret() == TypeId::DYNAMIC) =>
             {
                 Ok(Typed::none())
             }

@@ -299,7 +299,7 @@ impl Interp<'_> {
         }
         let env: Env = Rc::new(RefCell::new(type_params));
         self.pools.note_captured(&env);
-        let closure = g.closure.iter().cloned().chain(std::iter::once(env)).collect();
+        let closure = Rc::new(g.closure.iter().cloned().chain(std::iter::once(env)).collect());
         let site = StructSite {
             module: g.module,
             ast: g.ast.clone(),
@@ -318,7 +318,7 @@ struct StructSite {
     ast: Rc<ast::Module>,
     file: Rc<crate::source::SourceFile>,
     res: Rc<crate::resolve::Resolution>,
-    closure: Rc<[Env]>,
+    closure: crate::vm::value::Closure,
 }
 
 /// Statements allowed in a class body: fields, assignments, `def`, `if`,

@@ -14,7 +14,7 @@ use crate::syntax::ast::{self, FuncColor, FuncKind, ParamKind};
 use crate::vm::code::{CodeUnit, FuncCode};
 use crate::vm::types::TypeId;
 use crate::vm::value::{
-    Color, Env, FuncExtra, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
+    Color, FuncExtra, Function, Local, ParamSpec, ParamSpecs, Presets, StarKind, StarParam, Typed, Value,
 };
 
 /// What the functions an interpreter makes share, kept so that a `def`
@@ -28,9 +28,17 @@ pub(crate) struct Records {
     /// parameters have no default (the type's parameter types, each
     /// without a default): one list per type, not one per `def`.
     plain_params: HashMap<TypeId, ParamSpecs>,
+    /// The closure of a module frame (none): one allocation shared by
+    /// every module frame and the functions defined in them.
+    no_closure: crate::vm::value::Closure,
 }
 
 impl Records {
+    /// The empty closure (of a module frame).
+    pub(crate) fn no_closure(&self) -> crate::vm::value::Closure {
+        self.no_closure.clone()
+    }
+
     /// The code unit of the `def`s of frame `f`'s tree: the last one made
     /// if it is the same tree, resolution and module, else a new one.
     fn code_unit(&mut self, f: &Frame) -> Rc<CodeUnit> {
@@ -51,13 +59,13 @@ impl Records {
 
     /// The parameter list of a function of type `ty` whose parameters are
     /// `params`: the shared one of `ty` when no parameter has a default.
-    fn params(&mut self, ty: TypeId, params: Vec<ParamSpec>) -> ParamSpecs {
+    fn params(&mut self, ty: TypeId, params: Vec<ParamSpec>, ret: TypeId) -> ParamSpecs {
         if params.iter().any(|p| p.default.is_some()) {
-            return ParamSpecs::new(params);
+            return ParamSpecs::new(params, ret);
         }
         self.plain_params
             .entry(ty)
-            .or_insert_with(|| ParamSpecs::new(params))
+            .or_insert_with(|| ParamSpecs::new(params, ret))
             .clone()
     }
 }
@@ -85,7 +93,7 @@ impl ModuleFqns {
 pub(crate) struct FunctionSpec {
     pub fqn: Rc<str>,
     pub self_type: Option<TypeId>,
-    pub closure: Rc<[Env]>,
+    pub closure: crate::vm::value::Closure,
     pub presets: Presets,
     /// Defined inside blue code: a red function may omit `-> T`.
     pub in_blue_code: bool,
@@ -169,15 +177,17 @@ impl Interp<'_> {
 
     /// The environments a function or class defined in frame `f` closes
     /// over.
-    pub(crate) fn closure_of(&mut self, f: &Frame) -> Rc<[Env]> {
+    pub(crate) fn closure_of(&mut self, f: &Frame) -> crate::vm::value::Closure {
         match f.kind {
             FrameKind::Function => {
                 self.pools.note_captured(&f.locals);
-                f.closure
-                    .iter()
-                    .cloned()
-                    .chain(std::iter::once(f.locals.clone()))
-                    .collect()
+                Rc::new(
+                    f.closure
+                        .iter()
+                        .cloned()
+                        .chain(std::iter::once(f.locals.clone()))
+                        .collect(),
+                )
             }
             FrameKind::Class | FrameKind::Module => f.closure.clone(),
         }
@@ -303,12 +313,10 @@ impl Interp<'_> {
         let func = Rc::new(Function {
             fqn: spec.fqn,
             code,
-            module: f.module,
             color: def.color,
             kind: def.kind,
             ty,
-            params: self.records.params(ty, params),
-            ret,
+            params: self.records.params(ty, params, ret),
             closure: spec.closure,
             extra: FuncExtra {
                 presets: spec.presets,
@@ -417,12 +425,10 @@ impl Interp<'_> {
         let func = Rc::new(Function {
             fqn: spec.fqn,
             code,
-            module: f.module,
             color: FuncColor::Blue,
             kind: FuncKind::Generic,
             ty,
-            params: ParamSpecs::new(params),
-            ret: TypeId::DYNAMIC,
+            params: ParamSpecs::new(params, TypeId::DYNAMIC),
             closure: spec.closure,
             extra: None,
             force_inline: false,
@@ -502,7 +508,7 @@ impl Interp<'_> {
         let body = &code.body();
         let returns = count_returns(body);
         let tail_return = matches!(body.last().map(|s| s.kind()), Some(ast::StmtKind::Return(_)));
-        let returns_none = func.ret == TypeId::NONE && returns == 0;
+        let returns_none = func.ret() == TypeId::NONE && returns == 0;
         if !returns_none && (returns != 1 || !tail_return) {
             return Err(
                 SpyError::new(ExcKind::TypeError, "@force_inline requires a single tail return")
@@ -526,12 +532,10 @@ fn clone_function(f: &Function) -> Function {
     Function {
         fqn: f.fqn.clone(),
         code: f.code.clone(),
-        module: f.module,
         color: f.color,
         kind: f.kind,
         ty: f.ty,
         params: f.params.clone(),
-        ret: f.ret,
         closure: f.closure.clone(),
         extra: f.extra.clone(),
         force_inline: f.force_inline,

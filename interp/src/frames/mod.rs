@@ -103,7 +103,7 @@ pub struct Frame {
     pub scope: ScopeRef,
     pub locals: Env,
     /// Enclosing function activations, outermost first.
-    pub closure: Rc<[Env]>,
+    pub closure: crate::vm::value::Closure,
     /// The function being executed, for function frames.
     pub func: Option<Rc<Function>>,
     /// The struct whose body a class frame executes (methods' `self` type).

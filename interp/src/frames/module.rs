@@ -192,7 +192,7 @@ impl Interp<'_> {
             res: m.resolution.clone(),
             scope: resolve::ScopeRef::module(&m.resolution),
             locals: Rc::new(RefCell::new(Vec::new())),
-            closure: Rc::from(Vec::new()),
+            closure: self.records.no_closure(),
             func: None,
             class_type: None,
             name: format!("[module] {}", m.name).into(),
@@ -292,7 +292,7 @@ impl Interp<'_> {
                     .into(),
             );
         }
-        if func.ret != TypeId::NONE && func.ret != TypeId::I32 {
+        if func.ret() != TypeId::NONE && func.ret() != TypeId::I32 {
             return Err(
                 SpyError::new(ExcKind::TypeError, "`main` has the wrong signature")
                     .with_error(
@@ -335,7 +335,7 @@ impl Interp<'_> {
         };
         let result = self.invoke(&func, args, None)?;
         // `-> None` exits with 0; the OS keeps the low 8 bits of an `i32`.
-        if func.ret == TypeId::NONE {
+        if func.ret() == TypeId::NONE {
             return Ok(0);
         }
         Ok(result.value.checked_i32()? & 0xff)

@@ -289,7 +289,7 @@ impl Interp<'_> {
             range: t.range,
             message: "because of return type",
         });
-        let v = self.convert_to(f, v, func.ret, range, because)?;
+        let v = self.convert_to(f, v, func.ret(), range, because)?;
         Ok(Flow::Return(v))
     }
 

@@ -829,7 +829,7 @@ impl FnLower<'_, '_, '_> {
             }
             EqImpl::Always => self.fb.const_(Ty::Bool, 1),
             EqImpl::Dunder(func) => {
-                if func.ret != TypeId::BOOL {
+                if func.ret() != TypeId::BOOL {
                     return self.unsupported(format!("`{}` not returning `bool`", func.fqn), range);
                 }
                 let r = self.call_red(&func, vec![(a.clone(), range), (b.clone(), range)], range)?;
@@ -968,9 +968,9 @@ impl FnLower<'_, '_, '_> {
         });
         let regs = super::simd::to_abi(&mut self.fb, &regs);
         let results = self.fb.call_with(d.id, &d.results, &regs, site);
-        let tys = self.cx.flatten(func.ret, &self.file, range)?;
+        let tys = self.cx.flatten(func.ret(), &self.file, range)?;
         Ok(LVal {
-            ty: func.ret,
+            ty: func.ret(),
             regs: super::simd::from_abi(&mut self.fb, &tys, &results),
         })
     }
@@ -1416,14 +1416,14 @@ impl FnLower<'_, '_, '_> {
         }
         if self.cx.interp.vm.types.is_struct(v.ty) {
             return match op_select::display_dunder(&self.cx.interp.vm, v.ty) {
-                Some((_, m)) if m.ret == TypeId::STR => {
+                Some((_, m)) if m.ret() == TypeId::STR => {
                     let call = self.display_call.unwrap_or(range);
                     let r = self.call_red(&m, vec![(v, range)], call)?;
                     Ok(r.regs[0])
                 }
                 // A declared result that can never hold a str: the dunder
                 // runs (its effects happen), then ASTFrame's TypeError.
-                Some((d, m)) if m.ret != TypeId::OBJECT && m.ret != TypeId::DYNAMIC => {
+                Some((d, m)) if m.ret() != TypeId::OBJECT && m.ret() != TypeId::DYNAMIC => {
                     let call = self.display_call.unwrap_or(range);
                     self.call_red(&m, vec![(v, range)], call)?;
                     let at = (

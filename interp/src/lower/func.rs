@@ -148,7 +148,7 @@ fn lower_body(
     l.block(&code.body())?;
     // Falling off the end: `return None` (a body whose every path returns
     // makes this dead code, which the IR allows).
-    if func.ret == TypeId::NONE {
+    if func.ret() == TypeId::NONE {
         l.fb.ret(&[]);
     } else {
         // ASTFrame: the error points at the last statement of the body.
@@ -331,9 +331,9 @@ impl FnLower<'_, '_, '_> {
                 let v = match value {
                     Some(e) => {
                         let v = self.expr(e)?;
-                        self.coerce(v, self.func.ret, e.range)?
+                        self.coerce(v, self.func.ret(), e.range)?
                     }
-                    None => self.coerce(LVal::none(), self.func.ret, s.range)?,
+                    None => self.coerce(LVal::none(), self.func.ret(), s.range)?,
                 };
                 let regs = super::simd::to_abi(&mut self.fb, &v.regs);
                 self.fb.ret(&regs);

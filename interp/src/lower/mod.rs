@@ -322,7 +322,7 @@ impl LowerCx<'_, '_> {
         for p in &func.params {
             params.extend(simd::abi_tys(&self.flatten(p.ty, &def_file, proto)?));
         }
-        let results = simd::abi_tys(&self.flatten(func.ret, &def_file, proto)?);
+        let results = simd::abi_tys(&self.flatten(func.ret(), &def_file, proto)?);
         if results.len() > ir::MAX_RESULTS {
             return Err(LowerError::unsupported(
                 format!(
@@ -362,7 +362,7 @@ pub fn find_main(interp: &Interp<'_>, module: ModuleId) -> Option<MainOf> {
         None => Some(MainOf::Missing),
         Some(Value::Func(f))
             if (f.params.is_empty() || takes_argv(interp, &f))
-                && (f.ret == TypeId::NONE || f.ret == TypeId::I32) =>
+                && (f.ret() == TypeId::NONE || f.ret() == TypeId::I32) =>
         {
             Some(MainOf::Main(f))
         }
@@ -443,7 +443,7 @@ pub fn lower_program(interp: &mut Interp<'_>, _module: ModuleId, main: &Rc<Funct
     Ok(Program {
         module: module_ir,
         main: main_decl.id,
-        main_ret: main.ret,
+        main_ret: main.ret(),
         errors: cx.errors,
         strings: cx.strings,
         bytes: cx.bytes,

@@ -435,7 +435,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<TypeId> {
         let Some(cell) = func.inferred_ret() else {
-            return Ok(func.ret);
+            return Ok(func.ret());
         };
         if cell.get().is_none() {
             let sh = f.shift()?;
@@ -521,7 +521,7 @@ impl Interp<'_> {
         let ret = match func.inferred_ret() {
             // unset after shifting: no `return` with a value, so `None`
             Some(cell) => cell.get().unwrap_or(TypeId::NONE),
-            None => func.ret,
+            None => func.ret(),
         };
         let return_type = Some(self.type_expr(&frame, ret, def.proto_range)?);
         let modname = self.vm.module(code.module).name.clone();

@@ -1,6 +1,6 @@
 //! Function records made on first use (the interp engine only).
 //!
-//! Executing a module-level `def` makes a `Function` record (96 bytes and
+//! Executing a module-level `def` makes a `Function` record (80 bytes and
 //! its FQN's text), and module init executes every `def` of a program, most
 //! of which a run may never reach. The interp engine defers the record of a
 //! `def` whose execution cannot be observed: a red function of the module

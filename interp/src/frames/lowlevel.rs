@@ -278,11 +278,7 @@ impl Interp<'_> {
             _ => return Err(self.mismatched(f, a.ty, TypeId::STR, r, None)),
         };
         if let Some((modname, name)) = s.rsplit_once("::") {
-            let module = self.vm.modules.iter().position(|m| m.name == modname);
-            let slot = module.and_then(|k| Some((k, self.vm.modules[k].resolution.module_scope.find(name)?)));
-            if let Some((k, slot)) = slot {
-                self.make_pending_def(crate::vm::value::ModuleId(k as u32), slot)?;
-            }
+            self.make_pending_def_named(modname, name)?;
         }
         let found = s.rsplit_once("::").and_then(|(modname, name)| {
             if let Some(m) = self.vm.modules.iter().find(|m| m.name == modname) {

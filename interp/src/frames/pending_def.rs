@@ -119,6 +119,18 @@ impl Interp<'_> {
         self.vm.module_mut(module).set_global(slot, Some(local));
         Ok(())
     }
+
+    /// [`Self::make_pending_def`] of global `name` of the user module named
+    /// `modname`, if there is one.
+    pub(crate) fn make_pending_def_named(&mut self, modname: &str, name: &str) -> Eval<()> {
+        let Some(id) = self.vm.module_named(modname) else {
+            return Ok(());
+        };
+        match self.vm.module(id).resolution.module_scope.find(name) {
+            Some(slot) => self.make_pending_def(id, slot),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The type an annotation names when it is a builtin type or `None` (whose

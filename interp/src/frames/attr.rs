@@ -89,10 +89,7 @@ impl Interp<'_> {
                 ))
             }
             Value::Module(m) => {
-                let slot = self.vm.module(*m).resolution.module_scope.find(&attr.name);
-                if let Some(i) = slot {
-                    self.make_pending_def(*m, i)?;
-                }
+                let slot = self.make_pending_global(*m, &attr.name)?;
                 let module = self.vm.module(*m);
                 match slot.and_then(|i| module.globals[i].clone()) {
                     // A `var` of another module read by code being shifted:

@@ -229,15 +229,6 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// Make the record of `main` if its `def` is pending
-    /// (`frames::pending_def`): before [`Self::program_main`] reads it.
-    pub fn make_pending_main(&mut self, id: ModuleId) -> Eval<()> {
-        match self.vm.module(id).resolution.module_scope.find("main") {
-            Some(slot) => self.make_pending_def(id, slot),
-            None => Ok(()),
-        }
-    }
-
     /// The program's `main`, checked (spec §7.4): a module without one, a
     /// `main` that is not a function, a `@blue` one or one with the wrong
     /// signature is a located error in every engine (doppler checks the
@@ -324,7 +315,8 @@ impl Interp<'_> {
     }
 
     fn call_main(&mut self, id: ModuleId) -> Eval<i32> {
-        self.make_pending_main(id)?;
+        // (its record, if its `def` is pending: `frames::pending_def`)
+        self.make_pending_global(id, "main")?;
         let func = self.program_main(id)?;
         let args = match func.params.first() {
             Some(p) => {
@@ -450,10 +442,9 @@ impl Interp<'_> {
     /// import blue; a `var` is imported with its value at import time,
     /// spec §8.6).
     fn module_member(&mut self, id: ModuleId, name: &str) -> Eval<Option<Typed>> {
-        let Some(slot) = self.vm.module(id).resolution.module_scope.find(name) else {
+        let Some(slot) = self.make_pending_global(id, name)? else {
             return Ok(None);
         };
-        self.make_pending_def(id, slot)?;
         let g = self.vm.module(id).globals[slot].clone();
         Ok(g.and_then(|g| Some(Typed::blue(g.ty, g.value?))))
     }

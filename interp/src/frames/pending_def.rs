@@ -120,16 +120,23 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// [`Self::make_pending_def`] of global `name` of the user module named
-    /// `modname`, if there is one.
-    pub(crate) fn make_pending_def_named(&mut self, modname: &str, name: &str) -> Eval<()> {
-        let Some(id) = self.vm.module_named(modname) else {
-            return Ok(());
+    /// [`Self::make_pending_def`] of global `name` of module `id`; its slot,
+    /// if the module declares the name.
+    pub(crate) fn make_pending_global(&mut self, id: ModuleId, name: &str) -> Eval<Option<usize>> {
+        let Some(slot) = self.vm.module(id).resolution.module_scope.find(name) else {
+            return Ok(None);
         };
-        match self.vm.module(id).resolution.module_scope.find(name) {
-            Some(slot) => self.make_pending_def(id, slot),
-            None => Ok(()),
+        self.make_pending_def(id, slot)?;
+        Ok(Some(slot))
+    }
+
+    /// [`Self::make_pending_global`] in the user module named `modname`, if
+    /// there is one.
+    pub(crate) fn make_pending_def_named(&mut self, modname: &str, name: &str) -> Eval<()> {
+        if let Some(id) = self.vm.module_named(modname) {
+            self.make_pending_global(id, name)?;
         }
+        Ok(())
     }
 }
 

@@ -331,12 +331,8 @@ impl Interp<'_> {
             // Red functions do not run while shifting: a residual call, or
             // the inlined body of a `@force_inline` function.
             let mut args = args;
-            let param = |k: usize| {
-                func.star()
-                    .is_none()
-                    .then(|| func.params.get(k).map(|p| p.ty))
-                    .flatten()
-            };
+            let given = args.len();
+            let param = |k: usize| param_type_of_argument(func, given, k);
             let bindings = self.bind_before_hooks(f, &mut args, param)?;
             let bound = self.bind_args(f, func, args, call_range)?;
             let call = if func.force_inline {
@@ -621,5 +617,26 @@ pub(crate) fn add_note(
             Failure::Raise(err)
         }
         other => other,
+    }
+}
+
+/// The type positional argument `k` of `given` is converted to in a call of
+/// `func`, as `Interp::bind_args` matches them: a parameter's, or an item
+/// type of its `*args` (`None` past the parameters: an arity error).
+fn param_type_of_argument(func: &Function, given: usize, k: usize) -> Option<TypeId> {
+    let Some(star) = func.star() else {
+        return func.params.get(k).map(|p| p.ty);
+    };
+    let before = star.index;
+    let after = func.params.len().saturating_sub(before + 1);
+    if k < before {
+        return func.params.get(k).map(|p| p.ty);
+    }
+    if given >= after && k >= given - after {
+        return func.params.get(before + 1 + k - (given - after)).map(|p| p.ty);
+    }
+    match &star.kind {
+        StarKind::Variadic(item) => Some(*item),
+        StarKind::Pack(_, types) => types.get(k - before).copied(),
     }
 }

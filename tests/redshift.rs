@@ -32,6 +32,11 @@ fn main() {
         }
     }
     assert!(!trials.is_empty(), "no redshift cases found");
+    for case in conformance::discover(&conformance::bundled_suite_dir()).expect("conformance suite") {
+        trials.push(Trial::test(format!("stream::{}", case.name), move || {
+            streamed_prints_the_same(&case)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -69,6 +74,64 @@ fn wrapped_is_the_same_module(
         return Err(format!("wrapping at 30 changed the module:\n{wrapped}").into());
     }
     Ok(())
+}
+
+/// A streaming redshift (each residual function printed once shifted, its
+/// tree freed: what the doppler and jit engines run) prints the same
+/// residual text, with the same origins, as printing the whole tree; or
+/// fails with the same error.
+fn streamed_prints_the_same(case: &conformance::Case) -> Result<(), Failed> {
+    use spy_interp::frames::{Interp, RunConfig};
+    use spy_interp::redshift::{print_checked, ErrorMode};
+    let source = std::fs::read(&case.path).map_err(|e| e.to_string())?;
+    let path = format!("{}.spy", case.name);
+    let print = |stream: bool| {
+        let (main, modules) = conformance::split_case(&path, &source);
+        let (path, main) = (path.clone(), main.to_vec());
+        spy_interp::native_stack::run(Limits::default().max_depth, move || {
+            let mut blue = Vec::new();
+            let config = RunConfig {
+                modules,
+                ..Limits::default().into()
+            };
+            let mut interp = Interp::new(&mut blue, config);
+            let options = RedshiftOptions {
+                error_mode: ErrorMode::Lazy,
+                stream,
+                ..Default::default()
+            };
+            let residual = interp.redshift_with(&path, &main, options);
+            drop(interp);
+            let printed = residual.and_then(|r| print_checked(r, "residual.spy"));
+            let shown = match printed {
+                Ok(p) => {
+                    let origins: Vec<_> = std::iter::once(&p.map.origins)
+                        .chain(p.deps.iter().map(|d| &d.map.origins))
+                        .cloned()
+                        .collect();
+                    Ok((p.text(), origins))
+                }
+                Err(spy_interp::error::Failure::Raise(e)) => Err(spy_interp::diag::render(&e)),
+                Err(other) => Err(format!("{other:?}")),
+            };
+            (String::from_utf8_lossy(&blue).into_owned(), shown)
+        })
+        .map_err(|e| e.to_string())
+    };
+    let (whole, streamed) = (print(false)?, print(true)?);
+    if whole.0 != streamed.0 {
+        return Err(format!(
+            "blue output differs:\n{}\n---- streamed:\n{}",
+            whole.0, streamed.0
+        )
+        .into());
+    }
+    match (&whole.1, &streamed.1) {
+        (Ok((a, oa)), Ok((b, ob))) if a == b && oa == ob => Ok(()),
+        (Ok((a, _)), Ok((b, _))) if a == b => Err("same text, other origins".into()),
+        (Err(a), Err(b)) if a == b => Ok(()),
+        (a, b) => Err(format!("whole tree:\n{a:?}\n---- streamed:\n{b:?}").into()),
+    }
 }
 
 fn check(case: &conformance::Case, provenance: bool) -> Result<(), Failed> {

@@ -9,26 +9,44 @@ use spy_interp::backend::print_module;
 use spy_interp::engine::{run_program, Engine, RunConfig};
 use spy_interp::frames::{Interp, Limits};
 use spy_interp::native_stack;
-use spy_interp::redshift::{print_checked, residual_display_path, ErrorMode};
+use spy_interp::redshift::{print_checked, residual_display_path, ErrorMode, RedshiftOptions};
 use spy_interp::syntax::parse_str;
 
 /// Redshift `source` (lazily) and print the residual module with its
 /// module name; `None` when redshift itself fails (not this property's
-/// concern). A panic is an `Err`.
+/// concern). A panic is an `Err`, and so is a streaming redshift (the
+/// engines': each function printed once shifted, its tree freed) that
+/// prints other text or origins than the whole tree, or fails otherwise.
 pub fn residual_text(path: &str, source: &str, limits: Limits) -> Result<Option<(String, String)>, String> {
     let (path, source) = (path.to_string(), source.to_string());
     native_stack::run(limits.max_depth, move || {
-        let mut blue_output = Vec::new();
-        let mut interp = Interp::new(&mut blue_output, RunConfig::from(limits));
-        // Printed and checked to parse back, as every engine does: a module
-        // nested past the parser's limits is a redshift error, not text.
-        interp
-            .redshift_file(&path, source.as_bytes(), ErrorMode::Lazy)
-            .and_then(|r| print_checked(r, &residual_display_path(&path)))
-            .ok()
-            .map(|p| (p.file.text.clone(), p.modname))
+        let print = |stream: bool| {
+            let mut blue_output = Vec::new();
+            let mut interp = Interp::new(&mut blue_output, RunConfig::from(limits));
+            let options = RedshiftOptions {
+                error_mode: ErrorMode::Lazy,
+                stream,
+                ..Default::default()
+            };
+            // Printed and checked to parse back, as every engine does: a
+            // module nested past the parser's limits is a redshift error,
+            // not text.
+            let residual = interp.redshift_with(&path, source.as_bytes(), options);
+            drop(interp);
+            let printed = residual.and_then(|r| print_checked(r, &residual_display_path(&path)));
+            let shown = printed.map(|p| (p.text(), p.map.origins.clone(), p.modname));
+            (blue_output, shown.map_err(|e| format!("{e:?}")))
+        };
+        let (whole, streamed) = (print(false), print(true));
+        if whole != streamed {
+            return Err(format!(
+                "the streaming redshift prints otherwise:\n{:?}\n---- streamed:\n{:?}",
+                whole.1, streamed.1
+            ));
+        }
+        Ok(whole.1.ok().map(|(text, _, modname)| (text, modname)))
     })
-    .map_err(|e| format!("redshift: {e}"))
+    .map_err(|e| format!("redshift: {e}"))?
 }
 
 /// Check the property on one program; `Err` describes the violation.
@@ -82,6 +100,22 @@ mod tests {
                 if let Err(e) = check_roundtrip(&p.source, limits) {
                     panic!("seed {seed} case {i}: {e}");
                 }
+            }
+        }
+    }
+
+    /// The streaming redshift prints what the whole tree prints, on the
+    /// programs of every feature (`residual_text` compares the two).
+    #[test]
+    fn generated_programs_print_the_same_streamed() {
+        let limits = Limits {
+            max_steps: Some(20_000),
+            ..Limits::default()
+        };
+        for i in 0..400 {
+            let p = crate::generate(&crate::campaign::case_bytes(1, i));
+            if let Err(e) = residual_text("fuzz.spy", &p.source, limits) {
+                panic!("seed 1 case {i}: {e}\n{}", p.source);
             }
         }
     }

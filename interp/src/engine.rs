@@ -419,6 +419,10 @@ fn redshift_for_run_reporting(
     warnings: &mut Vec<String>,
     route: ResidualRoute,
 ) -> Result<PrintedResidual, Failure> {
+    let planted = config
+        .mutations
+        .has(Mutation::PrinterRightOperandUnparenthesized)
+        .then_some(crate::backend::PlantedPrinterBug::RightOperandUnparenthesized);
     let residual = {
         // The planted SIMD bug affects only the residual run, not redshift.
         let redshift_config = RunConfig {
@@ -426,14 +430,17 @@ fn redshift_for_run_reporting(
             ..config
         };
         let mut interp = Interp::new(out, redshift_config);
-        let r = interp.redshift_program_source(path, source, mode);
+        // A residual module that is only printed is printed function by
+        // function as redshift goes (its tree never whole: issue 14 item
+        // 5); the planted printer bug prints the whole tree.
+        let r = if route == ResidualRoute::Printed && planted.is_none() {
+            interp.redshift_program_streamed(path, source, mode)
+        } else {
+            interp.redshift_program_source(path, source, mode)
+        };
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
-    let planted = config
-        .mutations
-        .has(Mutation::PrinterRightOperandUnparenthesized)
-        .then_some(crate::backend::PlantedPrinterBug::RightOperandUnparenthesized);
     crate::redshift::residual_for_run(residual, &residual_display_path(path), route, planted)
 }
 

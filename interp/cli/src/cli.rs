@@ -744,6 +744,9 @@ fn redshift(
         full_fqn,
         record: false,
         width: width as usize,
+        // (the text only: printed as redshift goes, unless a width, the
+        // provenance or the AST asks for the whole tree)
+        stream: matches!(format, Format::Spy),
     };
     let result =
         spy_interp::redshift::redshift_source(&file.to_string_lossy(), &source, options, format, limits);

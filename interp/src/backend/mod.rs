@@ -12,5 +12,6 @@ pub mod spy_printer;
 
 pub use spy_printer::{
     format_name, is_plain_identifier, print_expr, print_module, print_module_marked, print_module_width,
-    print_module_with_origins, print_module_with_origins_planted, Mark, Marked, PlantedPrinterBug,
+    print_module_with_defs, print_module_with_origins, print_module_with_origins_planted, Mark, Marked,
+    PlantedPrinterBug, PrintedDefs,
 };

@@ -42,7 +42,7 @@ impl Origin {
 /// 16. A residual module has about one node per 3 bytes of its text, and
 /// the map lives as long as the residual program runs (issue 14 item 5).
 /// (Four numbers do not justify a crate.)
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origins {
     bytes: Vec<u8>,
     len: usize,
@@ -66,6 +66,18 @@ impl Origins {
         self.len += 1;
     }
 
+    /// Record each of `other`'s origins, its printed range moved `base`
+    /// bytes on (the origins of a `def` printed on its own, placed in its
+    /// module's text: `spy_printer::print_module_with_defs`).
+    pub(crate) fn append_at(&mut self, other: &Origins, base: u32) {
+        for o in other.iter() {
+            self.push(Origin {
+                printed: TextRange::new(o.printed.start + base, o.printed.end + base),
+                source: o.source,
+            });
+        }
+    }
+
     /// Give back the spare capacity (once the module is printed).
     pub(crate) fn shrink_to_fit(&mut self) {
         self.bytes.shrink_to_fit();
@@ -73,6 +85,11 @@ impl Origins {
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The bytes the packed origins take.
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
     }
 
     pub fn is_empty(&self) -> bool {

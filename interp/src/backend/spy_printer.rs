@@ -141,6 +141,72 @@ pub fn print_module_with_origins_planted(
     (p.out, origins)
 }
 
+/// Top-level `def`s printed one by one, in the order of their module, as
+/// [`print_module_with_origins`] prints them there (a streaming redshift
+/// prints each residual function once it is shifted, then frees its tree:
+/// `redshift::mod`). The origins are offsets into `text`.
+#[derive(Clone, Debug, Default)]
+pub struct PrintedDefs {
+    text: String,
+    origins: Origins,
+}
+
+impl PrintedDefs {
+    /// Print `def`, a top-level `def` statement, after those printed so
+    /// far (planted bug: see [`PlantedPrinterBug`]).
+    pub fn push(&mut self, def: &StmtRef<'_>, planted: Option<PlantedPrinterBug>) {
+        debug_assert!(matches!(def.kind(), StmtKind::FuncDef(_)));
+        let mut p = Printer {
+            out: std::mem::take(&mut self.text),
+            origins: Some(std::mem::take(&mut self.origins)),
+            planted,
+            ..Printer::default()
+        };
+        // (a blank line between two `def`s: `Printer::spaced`)
+        if !p.out.is_empty() {
+            p.out.push('\n');
+        }
+        p.stmt(def);
+        self.text = p.out;
+        self.origins = p.origins.unwrap_or_default();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+/// [`print_module_with_origins_planted`] of a module whose body is `body`
+/// followed by the `def`s of `defs`: the same text and origins.
+pub fn print_module_with_defs(
+    body: Stmts<'_>,
+    defs: PrintedDefs,
+    planted: Option<PlantedPrinterBug>,
+) -> (String, Origins) {
+    if defs.is_empty() {
+        return print_module_with_origins_planted(body, planted);
+    }
+    let mut p = Printer {
+        origins: Some(Origins::default()),
+        planted,
+        ..Printer::default()
+    };
+    p.spaced(&body);
+    let (mut text, mut origins) = (p.out, p.origins.unwrap_or_default());
+    // (a blank line before a `def`, but at the top of the module)
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    let base = u32::try_from(text.len()).unwrap_or(u32::MAX);
+    origins.append_at(&defs.origins, base);
+    drop(defs.origins);
+    text.reserve_exact(defs.text.len());
+    text.push_str(&defs.text);
+    drop(defs.text);
+    origins.shrink_to_fit();
+    (text, origins)
+}
+
 /// Print one expression as it may stand on its own (e.g. after `return`):
 /// parenthesized only if it must be (a walrus, a starred item).
 pub fn print_expr(e: &ExprRef<'_>) -> String {

@@ -107,7 +107,7 @@ impl Interp<'_> {
                         }
                         let r = obj_expr.range.cover(attr.range);
                         let e = sh.attribute(sh.name(&owner, obj_expr.range), &attr.name, r);
-                        Ok(Self::residual_value(g.ty, e))
+                        Ok(Self::residual_value(f, g.ty, e))
                     }
                     Some(g) => match g.value {
                         Some(value) => Ok(Typed {

@@ -228,6 +228,7 @@ impl Interp<'_> {
                 self.vm
                     .method_owner
                     .insert(Rc::as_ptr(func) as *const () as usize, (ty, member.clone()));
+                self.vm.method_fqns.insert(func.fqn.clone());
             }
         }
         self.vm.types.complete_struct(ty, fields);

@@ -128,7 +128,11 @@ impl Interp<'_> {
         }
         let sh = f.shift()?;
         let out = sh.exprs(out);
-        Ok(Self::residual_value(ty, sh.expr(ast::ExprNode::Dict(out), range)))
+        Ok(Self::residual_value(
+            f,
+            ty,
+            sh.expr(ast::ExprNode::Dict(out), range),
+        ))
     }
 
     /// `{k: v, ...}` on values. `ty` is [`Self::display_dict_type`]'s.

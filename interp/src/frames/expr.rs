@@ -113,7 +113,7 @@ impl Interp<'_> {
                         ..self.make_tuple(items.clone())
                     };
                     let elts = self.residuals(f, &items)?;
-                    return Ok(Self::residual_value(t.ty, f.shift()?.tuple(elts, e.range)));
+                    return Ok(Self::residual_value(f, t.ty, f.shift()?.tuple(elts, e.range)));
                 }
                 Ok(self.make_tuple(items))
             }
@@ -140,6 +140,7 @@ impl Interp<'_> {
                     let sh = f.shift()?;
                     let elts = sh.exprs(elts);
                     return Ok(Self::residual_value(
+                        f,
                         list.ty,
                         sh.expr(ast::ExprNode::List(elts), e.range),
                     ));
@@ -268,7 +269,7 @@ impl Interp<'_> {
                     // A module `var` changes at run time: while shifting it
                     // is read by name.
                     Some((Color::Red, ty, _)) if f.is_shifting() => {
-                        Ok(Self::residual_value(ty, f.shift()?.name(name, range)))
+                        Ok(Self::residual_value(f, ty, f.shift()?.name(name, range)))
                     }
                     Some((color, ty, value)) => Ok(Typed { color, ty, value }),
                     None => Err(self.unassigned(f, &id(), "global")),
@@ -514,9 +515,13 @@ impl Interp<'_> {
 #[inline]
 fn read_here(sh: Option<&crate::frames::doppler::Shift>, value: &Value, range: TextRange) -> Value {
     if let (Value::Residual(e), Some(sh)) = (value, sh) {
-        if sh.expr_node(*e).range != range {
-            if let Some(id) = sh.name_of(*e) {
-                return Value::Residual(sh.name_at(&id, range));
+        // (a stale value, of a window cut since, is an error where it is
+        // used: `Shift::live`)
+        if let Ok(e) = sh.live(*e) {
+            if sh.expr_node(e).range != range {
+                if let Some(id) = sh.name_of(e) {
+                    return sh.value(sh.name_at(&id, range));
+                }
             }
         }
     }

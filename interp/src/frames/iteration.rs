@@ -22,7 +22,7 @@ use crate::resolve::NameRef;
 use crate::syntax::ast::{self, StmtNode};
 use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::types::TypeId;
-use crate::vm::value::{Color, Local, Typed, Value};
+use crate::vm::value::{Color, Local, Typed};
 
 /// The four methods, in the order a loop calls them.
 const FASTITER: &str = "__fastiter__";
@@ -109,7 +109,7 @@ impl Interp<'_> {
         let sh = f.shift()?;
         let it_name = sh.temp_name("iter");
         self.emit_declaration(f, &it_name, it_ty, Some(first), range)?;
-        let it = Self::residual_value(it_ty, sh.name(&it_name, range));
+        let it = Self::residual_value(f, it_ty, sh.name(&it_name, range));
 
         // the test is evaluated on every iteration: it must be one expression
         f.shift()?.push_block();
@@ -160,7 +160,7 @@ impl Interp<'_> {
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty: item.ty,
             color: Color::Red,
-            value: Some(Value::Residual(sh.name(&name, target.range))),
+            value: Some(sh.value(sh.name(&name, target.range))),
         });
         let next = self.next_iterator(f, it, iter)?;
         let next = self.residual(f, &next, range)?;

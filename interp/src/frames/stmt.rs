@@ -556,6 +556,7 @@ impl Interp<'_> {
                             };
                             let value = self.residual(f, &v, value_range)?;
                             let sh = f.shift()?;
+                            let target = sh.live(target)?;
                             // the residual name (`x` or `x$1`), where it was declared
                             let name = sh.name_of(target).unwrap_or_else(|| id.clone());
                             let target = sh.name_at(&name, name.range);

@@ -120,6 +120,7 @@ pub fn inspect(path: &str, source: &[u8], limits: Limits, jit: bool) -> Result<I
             full_fqn: false,
             record: true,
             width: 100,
+            stream: false,
         };
         let mut residual = interp.redshift_with(&path, &source, options).map_err(render)?;
         drop(interp);

@@ -10,6 +10,11 @@
 //! name resolved, every blue value a constant, every `UNROLL_RANGE` loop
 //! and splat expanded, blue branches pruned.
 //!
+//! A residual module that is only printed (the engines') is printed
+//! function by function as the functions are shifted, its tree cut back
+//! after each (`Interp::stream_shifted`, spec §16.5), so redshift never
+//! holds the whole residual tree beside the source module.
+//!
 //! The residual module is SPy source again (struct definitions with their
 //! red methods, `var` globals with their values after initialization, and
 //! one `def` per red function named by its FQN without the module prefix),
@@ -28,7 +33,7 @@ pub use printed::{
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
 pub use crate::frames::doppler::ErrorMode;
-use crate::frames::doppler::{DopplerState, Shift};
+use crate::frames::doppler::{DopplerState, Shift, ShiftedDef};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
 use crate::source::TextRange;
@@ -51,6 +56,12 @@ pub struct RedshiftOptions {
     /// Wrap printed residual lines longer than this many columns (0: no
     /// wrapping; `spy-interp redshift --width`, default 100 there).
     pub width: usize,
+    /// Print each red function's residual `def` as soon as it is shifted
+    /// and free its tree (spec §16.5): the residual
+    /// module is then only printable ([`print_checked`]), not a tree to
+    /// show, wrap, record or run as built. What the engines that print
+    /// the residual module use.
+    pub stream: bool,
 }
 
 impl Default for RedshiftOptions {
@@ -61,6 +72,7 @@ impl Default for RedshiftOptions {
             full_fqn: false,
             record: false,
             width: 0,
+            stream: false,
         }
     }
 }
@@ -201,6 +213,10 @@ pub struct Residual {
     /// The residual modules of the other modules of the program, in load
     /// order (empty for a one-module program; spec §16.8).
     pub deps: Vec<Residual>,
+    /// The module's red functions' `def`s, printed as they were shifted (a
+    /// streaming redshift, [`RedshiftOptions::stream`]): they follow
+    /// `body` in the module.
+    pub printed: crate::backend::PrintedDefs,
 }
 
 impl Residual {
@@ -294,6 +310,23 @@ impl Interp<'_> {
         self.redshift_checked(path, source, options, true)
     }
 
+    /// [`Interp::redshift_program_source`] streaming (each function printed
+    /// once shifted: [`RedshiftOptions::stream`]), for a residual module
+    /// that is only printed.
+    pub fn redshift_program_streamed(
+        &mut self,
+        path: &str,
+        source: ProgramInput,
+        mode: ErrorMode,
+    ) -> Eval<Residual> {
+        let options = RedshiftOptions {
+            error_mode: mode,
+            stream: true,
+            ..Default::default()
+        };
+        self.redshift_checked(path, source, options, true)
+    }
+
     pub fn redshift_with(&mut self, path: &str, source: &[u8], options: RedshiftOptions) -> Eval<Residual> {
         self.redshift_checked(path, ProgramInput::Source(source.to_vec()), options, false)
     }
@@ -308,6 +341,8 @@ impl Interp<'_> {
         let mut state = DopplerState::new(options.error_mode);
         state.provenance = options.provenance;
         state.full_fqn = options.full_fqn;
+        // (a tool's view of the tree, or its record, needs the tree)
+        state.stream = options.stream && !options.record && options.width == 0 && !options.provenance;
         if options.record {
             state.record = Some(Record::new(path));
         }
@@ -335,15 +370,31 @@ impl Interp<'_> {
     /// assemble one residual module per module (spec §16.8): `id`'s, with
     /// the others (in load order) as its `deps`.
     fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
-        let source_len = self.vm.modules.iter().map(|m| m.file.text.len()).sum();
-        sh.state().residual.reserve_for(source_len);
+        let stream = sh.read().stream;
+        if !stream {
+            let source_len = self.vm.modules.iter().map(|m| m.file.text.len()).sum();
+            sh.state().residual.reserve_for(source_len);
+        }
         let mut i = 0;
         loop {
             let Some(func) = sh.read().red_functions.get(i).cloned() else {
                 break;
             };
             i += 1;
+            if !stream {
+                self.ensure_shifted(sh, &func)?;
+                continue;
+            }
+            let before = {
+                let state = sh.read();
+                StreamMark {
+                    arena: state.residual.mark(),
+                    shifted: state.order.len(),
+                    eq_methods: state.eq_methods.len(),
+                }
+            };
             self.ensure_shifted(sh, &func)?;
+            self.stream_shifted(sh, before)?;
         }
         // Each residual `def` moves out of `shifted` into its module (one
         // copy alive, not two).
@@ -422,7 +473,51 @@ impl Interp<'_> {
         state.in_progress.remove(&*func.fqn);
         let def = def?;
         state.order.push(func.clone());
-        state.shifted.insert(func.fqn.clone(), def);
+        state.shifted.insert(func.fqn.clone(), ShiftedDef::Tree(def));
+        Ok(())
+    }
+
+    /// Streaming: print the residual `def`s of the functions shifted since
+    /// `before` (the top-level shift of one function, and those it shifted
+    /// on demand) after those printed so far in their modules, then cut the
+    /// residual arena back to `before` and start a new window, so the tree
+    /// holds no more than one function's code at a time. Printing follows
+    /// the order of shifting, which is the order `assemble` gives a
+    /// module's functions. Not cut when something made since is still
+    /// needed: a struct method's `def` (its class body takes it at
+    /// assembly; it stays a tree) or a struct's `__eq__` body.
+    fn stream_shifted(&mut self, sh: &Shift, before: StreamMark) -> Eval<()> {
+        let new: Vec<Rc<Function>> = sh.read().order[before.shifted..].to_vec();
+        let mut cut = true;
+        for func in &new {
+            let module = func.fqn.split_once("::").map(|(m, _)| m);
+            let (Some(module), false) = (module, self.vm.method_fqns.contains(&func.fqn)) else {
+                cut = false;
+                continue;
+            };
+            let mut state = sh.state();
+            let Some(ShiftedDef::Tree(def)) = state.shifted.get(&func.fqn).copied() else {
+                return Err(crate::bug!(
+                    "`{}` was shifted but has no residual `def`",
+                    func.fqn
+                ));
+            };
+            let state = &mut *state;
+            let stmt = state
+                .residual
+                .add_stmt(StmtNode::FuncDef(def), TextRange::default());
+            let printed = match state.printed.get_mut(module) {
+                Some(p) => p,
+                None => state.printed.entry(module.to_string()).or_default(),
+            };
+            printed.push(&state.residual.stmt(stmt), None);
+            state.shifted.insert(func.fqn.clone(), ShiftedDef::Printed);
+        }
+        let mut state = sh.state();
+        if cut && state.eq_methods.len() == before.eq_methods {
+            state.residual.truncate_to(&before.arena);
+            state.window += 1;
+        }
         Ok(())
     }
 
@@ -476,7 +571,7 @@ impl Interp<'_> {
             &func.params,
             |_, p, slot, spec| {
                 let name = sh.declare_residual_name(slot, &p.name.name)?;
-                let value = Value::Residual(sh.name(&name, p.name.range));
+                let value = sh.value(sh.name(&name, p.name.range));
                 params.push((name, spec.ty));
                 Ok(Local {
                     ty: spec.ty,
@@ -571,7 +666,7 @@ impl Interp<'_> {
         &mut self,
         sh: &Shift,
         id: ModuleId,
-        shifted: &mut HashMap<Rc<str>, ast::FuncId>,
+        shifted: &mut HashMap<Rc<str>, ShiftedDef>,
         order: &[Rc<Function>],
         is_main: bool,
     ) -> Eval<Residual> {
@@ -633,6 +728,12 @@ impl Interp<'_> {
                         continue;
                     }
                     if let Some(def) = shifted.remove(&*func.fqn) {
+                        let ShiftedDef::Tree(def) = def else {
+                            return Err(crate::bug!(
+                                "`{}` became a struct method after its residual `def` was printed",
+                                func.fqn
+                            ));
+                        };
                         let def_range = sh.with_residual(|m| m.ident(m.func_node(def).name).range);
                         let name = sh.ident(member, def_range);
                         let staticmethod = is_static.then(|| sh.name("staticmethod", range));
@@ -763,6 +864,16 @@ impl Interp<'_> {
                 continue;
             }
             if let Some(def) = shifted.remove(&*func.fqn) {
+                let ShiftedDef::Tree(def) = def else {
+                    // printed when it was shifted: in `printed`, in order
+                    continue;
+                };
+                if sh.read().stream {
+                    return Err(crate::bug!(
+                        "`{}`'s residual `def` was not printed when it was shifted",
+                        func.fqn
+                    ));
+                }
                 if keep_functions {
                     let name = sh.with_residual(|m| m.ident(m.func_node(def).name).name.to_string());
                     functions.push(self.residual_func(sh, func, &name, None));
@@ -789,7 +900,9 @@ impl Interp<'_> {
         // their errors back)
         let folded = sh.read().folded.clone();
         let body = sh.block(body);
+        let printed = sh.state().printed.remove(&modname).unwrap_or_default();
         Ok(Residual {
+            printed,
             modname,
             file,
             folded,
@@ -895,6 +1008,15 @@ impl Interp<'_> {
         }
         vec![sh.comment(text, TextRange::default())]
     }
+}
+
+/// Where a streaming redshift's arena and worklist were before a
+/// top-level shift (`Interp::stream_shifted`).
+struct StreamMark {
+    arena: ast::ArenaMark,
+    /// The length of `DopplerState::order`.
+    shifted: usize,
+    eq_methods: usize,
 }
 
 /// A red residual `def` (no decorators, no type parameters).

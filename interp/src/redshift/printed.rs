@@ -114,6 +114,7 @@ pub fn print_checked_planted(
         body,
         folded,
         deps,
+        printed,
         ..
     } = residual;
     let mut printed_deps = Vec::with_capacity(deps.len());
@@ -122,7 +123,7 @@ pub fn print_checked_planted(
         printed_deps.push(print_checked_planted(d, &path, planted)?);
     }
     let others = printed_deps.iter().map(|d| d.map.clone()).collect();
-    let (text, origins) = crate::backend::print_module_with_origins_planted(module.block(body), planted);
+    let (text, origins) = crate::backend::print_module_with_defs(module.block(body), printed, planted);
     drop(module);
     let map = ResidualMap {
         printed_path: printed_path.to_string(),
@@ -207,7 +208,9 @@ pub fn residual_for_run(
     // its body becomes the module's, and its names get dense ids (redshift
     // gives them placeholders) in the walk that checks its depth.
     let renumbered = match Rc::get_mut(&mut residual.module) {
-        Some(m) if route == ResidualRoute::Built && residual.deps.is_empty() => {
+        Some(m)
+            if route == ResidualRoute::Built && residual.deps.is_empty() && residual.printed.is_empty() =>
+        {
             let root = std::mem::replace(&mut m.body, body);
             let count = crate::syntax::renumber_within(m, limit);
             if count.is_none() {

@@ -28,6 +28,7 @@
 //!
 //! The AST is pure syntax: colors, types and slots live in `resolve` and `vm`.
 
+mod mark;
 mod view;
 
 use std::fmt;
@@ -36,6 +37,7 @@ use std::rc::Rc;
 
 use crate::source::TextRange;
 
+pub use mark::ArenaMark;
 pub use view::*;
 
 /// The text of a name. The parser interns it in the module's name table

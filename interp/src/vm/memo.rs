@@ -28,6 +28,8 @@ pub enum ValueKey {
     Struct(TypeId, Vec<ValueKey>),
     MetaArg(Color, TypeId, Option<Box<ValueKey>>),
     Range(i32, i32, i32),
+    /// A residual expression (`vm::value::ResidualExpr`): its id and window.
+    Residual(u32, u32),
 }
 
 fn scalar_bits(s: Scalar) -> (TypeId, u64) {
@@ -75,8 +77,8 @@ pub fn value_key(v: &Value) -> ValueKey {
         Value::Dict(d) => ValueKey::Identity(Rc::as_ptr(d) as *const () as usize),
         Value::GenericStruct(g) => ValueKey::Identity(Rc::as_ptr(g) as *const () as usize),
         // Residual values are red: blue-call keys never hold them (an id
-        // of the residual module, as files, below their ids).
-        Value::Residual(e) => ValueKey::Identity(usize::MAX / 2 - e.index()),
+        // of the residual module and its window).
+        Value::Residual(e) => ValueKey::Residual(e.expr.index() as u32, e.window),
         Value::Simd(s) => ValueKey::Tuple(
             s.ty,
             s.lanes.iter().map(|l| value_key(&Value::Scalar(*l))).collect(),

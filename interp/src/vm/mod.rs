@@ -94,6 +94,9 @@ pub struct Vm {
     pub structs: HashMap<TypeId, StructInfo>,
     /// Methods, by function identity: (struct, member name).
     pub method_owner: HashMap<usize, (TypeId, String)>,
+    /// The FQNs of the functions some struct has as a member (redshift
+    /// puts their residual `def`s in the struct's class body).
+    pub method_fqns: foldhash::HashSet<Rc<str>>,
 }
 
 impl Default for Vm {
@@ -109,6 +112,7 @@ impl Vm {
             modules: Vec::new(),
             structs: HashMap::default(),
             method_owner: HashMap::default(),
+            method_fqns: Default::default(),
         }
     }
 

@@ -83,7 +83,20 @@ pub enum Value {
     /// Only while redshifting: a red value, known by the residual expression
     /// that computes it at run time (an expression of the redshift's
     /// residual module, `DopplerState::residual`).
-    Residual(crate::syntax::ast::ExprId),
+    Residual(ResidualExpr),
+}
+
+/// A residual expression as a red value holds it while redshifting: the
+/// expression, and the window of the residual arena it was made in. A
+/// streaming redshift prints each function once it is shifted and cuts the
+/// arena back to where the function began (`redshift::stream`), so an id
+/// made before a cut would name another node after it: the window tells
+/// such a stale value from a live one, and reading it is an internal error
+/// (`Shift::live`), never a wrong node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResidualExpr {
+    pub expr: crate::syntax::ast::ExprId,
+    pub window: u32,
 }
 
 /// A file's entry in the run's file table (`host::Files`); entries are
@@ -496,7 +509,7 @@ impl fmt::Debug for Value {
             Value::ListIter(it) => write!(f, "list_iterator@{}", it.index),
             Value::Dict(d) => write!(f, "dict{:?}", d.entries()),
             Value::GenericStruct(g) => write!(f, "{g:?}"),
-            Value::Residual(e) => write!(f, "residual({e:?})"),
+            Value::Residual(e) => write!(f, "residual({:?} of window {})", e.expr, e.window),
         }
     }
 }

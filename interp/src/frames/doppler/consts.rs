@@ -197,7 +197,7 @@ impl Interp<'_> {
                 let callee = sh.name(e.kind.name(), range);
                 sh.call(callee, vec![msg], range)
             }
-            Value::Residual(e) => *e,
+            Value::Residual(e) => sh.live(*e)?,
             other => {
                 let what = format!("{} of type `{}`", self.short_repr(other), self.vm.types.name(ty));
                 return Err(self.cannot_redshift(f, what, range));

@@ -82,7 +82,7 @@ impl Interp<'_> {
                         return Ok(());
                     }
                     sh.state().eq_methods.insert(ty, None);
-                    let operand = |name: &str| (Self::residual_value(ty, sh.name(name, range)), range);
+                    let operand = |name: &str| (Self::residual_value(f, ty, sh.name(name, range)), range);
                     let result = self.call_dunder(f, &eq, vec![operand("self"), operand("other")], range)?;
                     if result.ty != TypeId::BOOL {
                         let name = self.vm.types.name(result.ty).to_string();
@@ -130,7 +130,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let (le, re) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
-        Ok(Self::residual_value(ty, sym.node(&f.shift()?, le, re, range)))
+        Ok(Self::residual_value(f, ty, sym.node(&f.shift()?, le, re, range)))
     }
 
     /// A residual call `callee(args...)` of type `ty`.
@@ -143,7 +143,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let args = self.residuals(f, args)?;
-        Ok(Self::residual_value(ty, f.shift()?.call(callee, args, range)))
+        Ok(Self::residual_value(f, ty, f.shift()?.call(callee, args, range)))
     }
 
     /// A call of red function `func` with arguments already bound to its
@@ -191,7 +191,7 @@ impl Interp<'_> {
         }
         let ret = self.return_type_for_call(f, func, range)?;
         let callee = self.const_expr(f, &Value::Func(func.clone()), func.ty, range)?;
-        Ok(Self::residual_value(ret, f.shift()?.call(callee, args, range)))
+        Ok(Self::residual_value(f, ret, f.shift()?.call(callee, args, range)))
     }
 
     /// `print` and struct constructors while shifting (the builtins of the
@@ -249,11 +249,7 @@ impl Interp<'_> {
                     return Ok(a.clone());
                 }
                 let e = self.residual(f, a, *r)?;
-                Ok(Typed {
-                    color: crate::vm::value::Color::Red,
-                    ty: a.ty,
-                    value: Value::Residual(e),
-                })
+                Ok(Self::residual_value(f, a.ty, e))
             }),
             _ => return None,
         })
@@ -448,9 +444,10 @@ impl Interp<'_> {
                 (name, v.ty)
             }
             Some(local) => match &local.value {
-                Some(Value::Residual(e)) => match f.shift().ok()?.name_of(*e) {
-                    Some(id) => (id.name.to_string(), local.ty),
-                    None => return None,
+                Some(Value::Residual(e)) => match f.shift().and_then(|sh| Ok(sh.name_of(sh.live(*e)?))) {
+                    Err(e) => return Some(Err(e)),
+                    Ok(Some(id)) => (id.name.to_string(), local.ty),
+                    Ok(None) => return None,
                 },
                 _ => return None,
             },
@@ -460,7 +457,7 @@ impl Interp<'_> {
             let value = self.residual(f, &v, range)?;
             let sh = f.shift()?;
             let walrus = sh.walrus(sh.ident(&name, target.range), value, range);
-            Ok(Self::residual_value(ty, walrus))
+            Ok(Self::residual_value(f, ty, walrus))
         })())
     }
 
@@ -495,7 +492,7 @@ impl Interp<'_> {
             let base = if k == 0 { first_base } else { base };
             let index = sh.int(k as i64, range);
             let item = sh.subscript(base, vec![index], range);
-            out.push((Self::residual_value(*ty, item), range));
+            out.push((Self::residual_value(f, *ty, item), range));
         }
         Ok(())
     }
@@ -525,7 +522,7 @@ impl Interp<'_> {
             body: be,
             orelse: oe,
         };
-        Ok(Self::residual_value(b.ty, f.shift()?.if_exp(node, range)))
+        Ok(Self::residual_value(f, b.ty, f.shift()?.if_exp(node, range)))
     }
 
     pub(crate) fn shift_boolop(
@@ -538,7 +535,11 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let (left, right) = (self.residual(f, l, range)?, self.residual(f, r, range)?);
         let node = ExprNode::BoolOp { op, left, right };
-        Ok(Self::residual_value(TypeId::BOOL, f.shift()?.expr(node, range)))
+        Ok(Self::residual_value(
+            f,
+            TypeId::BOOL,
+            f.shift()?.expr(node, range),
+        ))
     }
 
     pub(crate) fn shift_unary(
@@ -551,6 +552,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let operand = self.residual(f, v, range)?;
         Ok(Self::residual_value(
+            f,
             ty,
             f.shift()?.expr(ExprNode::UnaryOp { op, operand }, range),
         ))
@@ -566,7 +568,7 @@ impl Interp<'_> {
         range: TextRange,
     ) -> Eval<Typed> {
         let o = self.residual(f, obj, range)?;
-        Ok(Self::residual_value(ty, f.shift()?.attribute(o, attr, range)))
+        Ok(Self::residual_value(f, ty, f.shift()?.attribute(o, attr, range)))
     }
 
     pub(crate) fn shift_subscript(
@@ -579,7 +581,7 @@ impl Interp<'_> {
     ) -> Eval<Typed> {
         let o = self.residual(f, obj, range)?;
         let i = self.residuals(f, idx)?;
-        Ok(Self::residual_value(ty, f.shift()?.subscript(o, i, range)))
+        Ok(Self::residual_value(f, ty, f.shift()?.subscript(o, i, range)))
     }
 
     pub(crate) fn shift_method_call(
@@ -696,7 +698,7 @@ impl Interp<'_> {
         let [lower, upper, step] = parts;
         let sh = f.shift()?;
         let slice = sh.slice(ast::SliceNode { lower, upper, step }, range);
-        Ok(Self::residual_value(ty, sh.subscript(o, vec![slice], range)))
+        Ok(Self::residual_value(f, ty, sh.subscript(o, vec![slice], range)))
     }
 
     /// `obj.attr = v` while shifting (pointers and references to structs).
@@ -775,7 +777,8 @@ impl Interp<'_> {
         };
         if let Some(Value::Residual(resolved)) = call.as_ref().map(|c| &c.value) {
             let text = crate::frames::meta::call_text(f, range);
-            let resolved = sh.with_residual(|m| crate::backend::print_expr(&m.expr(*resolved)));
+            let resolved = sh.live(*resolved)?;
+            let resolved = sh.with_residual(|m| crate::backend::print_expr(&m.expr(resolved)));
             let at = f.file.location(range.start);
             self.note(
                 f,
@@ -891,13 +894,14 @@ impl Interp<'_> {
         let result = result.unwrap_or_else(|| sh.expr(ExprNode::None, range));
         let ret = self.return_type_for_call(f, func, range)?;
         if elems.is_empty() {
-            return Ok(Ok(Self::residual_value(ret, result)));
+            return Ok(Ok(Self::residual_value(f, ret, result)));
         }
         let n = elems.len() as i64;
         elems.push(result);
         let tuple = sh.tuple(elems, range);
         let index = sh.int(n, range);
         Ok(Ok(Self::residual_value(
+            f,
             ret,
             sh.subscript(tuple, vec![index], range),
         )))
@@ -945,7 +949,7 @@ impl Interp<'_> {
         }
         let ret = self.return_type_for_call(f, func, range)?;
         Ok(match result {
-            Some(e) if !matches!(sh.expr_node(e).node, ExprNode::None) => Self::residual_value(ret, e),
+            Some(e) if !matches!(sh.expr_node(e).node, ExprNode::None) => Self::residual_value(f, ret, e),
             // `return None` / no `return`: the plain None (no residual
             // statement for it)
             _ => Typed::none(),
@@ -997,6 +1001,7 @@ impl Interp<'_> {
             // dict
             let callee = self.type_expr(f, to, range)?;
             return Ok(Self::residual_value(
+                f,
                 to,
                 f.shift()?.call(callee, Vec::new(), range),
             ));
@@ -1019,12 +1024,16 @@ impl Interp<'_> {
                 .as_ref()
                 .is_some_and(|func| *func.code.def().name.name == *name)
             {
-                return Ok(Self::residual_value(to, e));
+                return Ok(Self::residual_value(f, to, e));
             }
             f.shift()?.state().conversions.insert(name.clone(), (v.ty, to));
             f.shift()?.name(&name, range)
         };
-        Ok(Self::residual_value(to, f.shift()?.call(callee, vec![e], range)))
+        Ok(Self::residual_value(
+            f,
+            to,
+            f.shift()?.call(callee, vec![e], range),
+        ))
     }
 }
 
@@ -1060,7 +1069,7 @@ impl Interp<'_> {
                 d.folded.push(self.folded_error(&e, f, Some(name.clone()), range));
                 drop(d);
                 let callee = sh.name(&name, range);
-                Ok(Self::residual_value(ty, sh.call(callee, Vec::new(), range)))
+                Ok(Self::residual_value(f, ty, sh.call(callee, Vec::new(), range)))
             }
             (other, _) => other,
         }

@@ -43,7 +43,7 @@ use crate::source::TextRange;
 use crate::syntax::ast::{self, ExprId, ExprKind, ExprNode, IdentId, Identifier, NameId, StmtId, StmtNode};
 use crate::vm::rt_error::RuntimeError;
 use crate::vm::types::TypeId;
-use crate::vm::value::{Color, Typed, Value};
+use crate::vm::value::{Color, ResidualExpr, Typed, Value};
 
 /// How static errors found while redshifting are reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,8 +88,18 @@ pub struct DopplerState {
     /// user module `module` (spelled `module.name`, spec §16.8).
     pub user_imports: BTreeSet<(String, String)>,
     next_temp: u32,
-    /// Residual `def`s of the functions shifted so far, by FQN.
-    pub shifted: HashMap<Rc<str>, ast::FuncId>,
+    /// Residual `def`s of the functions shifted so far, by FQN: in the
+    /// residual tree, or already printed (a streaming redshift).
+    pub shifted: HashMap<Rc<str>, ShiftedDef>,
+    /// The window of the residual arena residual values are made in: a
+    /// streaming redshift cuts the arena back after each function and
+    /// starts a new window (`vm::value::ResidualExpr`).
+    pub window: u32,
+    /// Stream: print each function once shifted and cut the residual
+    /// arena back (`redshift::RedshiftOptions::stream`).
+    pub stream: bool,
+    /// The residual `def`s printed so far, by module name (streaming).
+    pub printed: HashMap<String, crate::backend::PrintedDefs>,
     /// The shifted functions, in the order they were shifted.
     pub order: Vec<Rc<crate::vm::value::Function>>,
     /// FQNs of the functions being shifted (on-demand shifting nests).
@@ -458,6 +468,36 @@ impl Shift {
     pub(crate) fn name_of(&self, e: ExprId) -> Option<Identifier> {
         self.with_residual(|m| m.expr(e).name_ident())
     }
+
+    /// Residual expression `e` held by a red value: of the current window.
+    pub(crate) fn value(&self, e: ExprId) -> Value {
+        Value::Residual(ResidualExpr {
+            expr: e,
+            window: self.read().window,
+        })
+    }
+
+    /// The expression a red value holds. One made in a window a streaming
+    /// redshift has cut (its id may now name another node) is an internal
+    /// error: a residual value outlived the function it was made for.
+    pub(crate) fn live(&self, r: ResidualExpr) -> Eval<ExprId> {
+        let window = self.read().window;
+        if r.window != window {
+            return Err(crate::bug!(
+                "a residual value of window {} read in window {window}: it outlived the function it was made for",
+                r.window
+            ));
+        }
+        Ok(r.expr)
+    }
+}
+
+/// A shifted function's residual `def`: in the residual tree, or already
+/// printed into its module's `DopplerState::printed` (a streaming redshift).
+#[derive(Clone, Copy, Debug)]
+pub enum ShiftedDef {
+    Tree(ast::FuncId),
+    Printed,
 }
 
 impl Frame {
@@ -486,6 +526,9 @@ impl DopplerState {
             user_imports: BTreeSet::new(),
             next_temp: 0,
             shifted: HashMap::new(),
+            window: 0,
+            stream: false,
+            printed: HashMap::new(),
             order: Vec::new(),
             in_progress: HashSet::new(),
             provenance: false,
@@ -569,12 +612,14 @@ impl Interp<'_> {
 }
 
 impl Interp<'_> {
-    /// A red value computed at run time by residual expression `e`.
-    pub(crate) fn residual_value(ty: TypeId, e: ExprId) -> Typed {
+    /// A red value computed at run time by residual expression `e` (of
+    /// the current window of `f`'s redshift).
+    pub(crate) fn residual_value(f: &Frame, ty: TypeId, e: ExprId) -> Typed {
+        let window = f.shift.as_ref().map_or(0, |sh| sh.read().window);
         Typed {
             color: Color::Red,
             ty,
-            value: Value::Residual(e),
+            value: Value::Residual(ResidualExpr { expr: e, window }),
         }
     }
 
@@ -582,7 +627,7 @@ impl Interp<'_> {
     /// constant that spells its (blue) value.
     pub(crate) fn residual(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<ExprId> {
         match &t.value {
-            Value::Residual(e) => Ok(*e),
+            Value::Residual(e) => f.shift()?.live(*e),
             v => self.const_expr(f, v, t.ty, range),
         }
     }
@@ -638,7 +683,7 @@ impl Interp<'_> {
             let tmp = sh.temp_name("arg");
             self.emit_declaration(f, &tmp, a.ty, None, *r)?;
             bindings.push(sh.walrus(sh.ident(&tmp, *r), value, *r));
-            *a = Self::residual_value(a.ty, sh.name(&tmp, *r));
+            *a = Self::residual_value(f, a.ty, sh.name(&tmp, *r));
         }
         Ok(bindings)
     }
@@ -704,6 +749,7 @@ impl Interp<'_> {
         let tuple = sh.tuple(bindings, range);
         let index = sh.int(n, range);
         Ok(Self::residual_value(
+            f,
             result.ty,
             sh.subscript(tuple, vec![index], range),
         ))
@@ -747,8 +793,9 @@ impl Interp<'_> {
     pub(crate) fn emit_effect(&mut self, f: &Frame, t: &Typed, range: TextRange) -> Eval<()> {
         if let Value::Residual(e) = &t.value {
             let sh = f.shift()?;
-            if has_effects(&sh, *e) {
-                sh.emit(StmtNode::Expr(*e), range);
+            let e = sh.live(*e)?;
+            if has_effects(&sh, e) {
+                sh.emit(StmtNode::Expr(e), range);
             }
         }
         Ok(())
@@ -772,7 +819,7 @@ pub(crate) fn residual_local(
     crate::vm::value::Local {
         ty,
         color: Color::Red,
-        value: Some(Value::Residual(sh.name(name, range))),
+        value: Some(sh.value(sh.name(name, range))),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::resolve::NameRef;
 use crate::syntax::ast::{self, ExprNode, StmtId, StmtKind, StmtNode};
 use crate::syntax::ast::{ExprRef, StmtRef, Stmts};
 use crate::vm::types::TypeId;
-use crate::vm::value::{Color, Local, Typed, Value};
+use crate::vm::value::{Color, Local, Typed};
 
 impl Interp<'_> {
     /// Shift `body` into a new residual block (its control-flow outcome is
@@ -162,7 +162,7 @@ impl Interp<'_> {
         f.locals.borrow_mut()[slot as usize] = Some(Local {
             ty: item_ty,
             color: Color::Red,
-            value: Some(Value::Residual(sh.name(&name, target.range))),
+            value: Some(sh.value(sh.name(&name, target.range))),
         });
         let iter_res = self.residual(f, &it, iter.range)?;
         let body = self.shift_block(f, body)?;

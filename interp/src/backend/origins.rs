@@ -36,12 +36,17 @@ impl Origin {
 /// The origins of one printed module, in printing order (a node after its
 /// children, so the innermost of nodes printed at the same range first).
 ///
-/// Packed: each origin is four LEB128 numbers (the printed start as a
-/// zigzag delta from the previous one, the printed length, the source start
-/// as a zigzag delta, the source length), about 5 bytes a node instead of
-/// 16. A residual module has about one node per 3 bytes of its text, and
-/// the map lives as long as the residual program runs (issue 14 item 5).
-/// (Four numbers do not justify a crate.)
+/// Packed: each origin is LEB128 numbers, about 3 bytes a node instead of
+/// 16: the printed start as a zigzag delta from the previous one (shifted
+/// left by one, the low bit telling whether the rest is the same as in the
+/// printed text) and the printed length; unless the same, the source start
+/// as a zigzag delta and the source length. Most residual code is laid out
+/// as its source is: from one node to the next the printed and source
+/// starts move by the same delta, and a node is as long printed as in the
+/// source, so most origins are two numbers. A residual module has about
+/// one node per 3 bytes of its text, and the map lives as long as the
+/// residual program runs (issue 14 item 5). (A few numbers do not justify
+/// a crate.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origins {
     bytes: Vec<u8>,
@@ -57,10 +62,15 @@ impl Origins {
         if !o.has_origin() {
             return;
         }
-        put(&mut self.bytes, zigzag(o.printed.start, self.last_printed));
-        put(&mut self.bytes, o.printed.len());
-        put(&mut self.bytes, zigzag(o.source.start, self.last_source));
-        put(&mut self.bytes, o.source.len());
+        let printed = zigzag(o.printed.start, self.last_printed);
+        let source = zigzag(o.source.start, self.last_source);
+        let same = printed == source && o.printed.len() == o.source.len();
+        put(&mut self.bytes, u64::from(printed) << 1 | u64::from(same));
+        put(&mut self.bytes, u64::from(o.printed.len()));
+        if !same {
+            put(&mut self.bytes, u64::from(source));
+            put(&mut self.bytes, u64::from(o.source.len()));
+        }
         self.last_printed = o.printed.start;
         self.last_source = o.source.start;
         self.len += 1;
@@ -104,10 +114,17 @@ impl Origins {
             if at >= self.bytes.len() {
                 return None;
             }
-            printed = unzigzag(printed, take(&self.bytes, &mut at));
-            let printed_len = take(&self.bytes, &mut at);
-            source = unzigzag(source, take(&self.bytes, &mut at));
-            let source_len = take(&self.bytes, &mut at);
+            let first = take(&self.bytes, &mut at);
+            let printed_delta = (first >> 1) as u32;
+            printed = unzigzag(printed, printed_delta);
+            let printed_len = take(&self.bytes, &mut at) as u32;
+            let (source_delta, source_len) = if first & 1 == 1 {
+                (printed_delta, printed_len)
+            } else {
+                let delta = take(&self.bytes, &mut at) as u32;
+                (delta, take(&self.bytes, &mut at) as u32)
+            };
+            source = unzigzag(source, source_delta);
             Some(Origin {
                 printed: TextRange::new(printed, printed + printed_len),
                 source: TextRange::new(source, source + source_len),
@@ -138,7 +155,7 @@ fn unzigzag(previous: u32, z: u32) -> u32 {
 }
 
 /// Append `v` in LEB128 (7 bits a byte, low first, high bit: more).
-fn put(out: &mut Vec<u8>, mut v: u32) {
+fn put(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -147,12 +164,12 @@ fn put(out: &mut Vec<u8>, mut v: u32) {
 }
 
 /// The LEB128 number at `*at`, moving `*at` past it.
-fn take(bytes: &[u8], at: &mut usize) -> u32 {
-    let (mut v, mut shift) = (0u32, 0);
+fn take(bytes: &[u8], at: &mut usize) -> u64 {
+    let (mut v, mut shift) = (0u64, 0);
     loop {
         let b = bytes[*at];
         *at += 1;
-        v |= u32::from(b & 0x7f) << shift;
+        v |= u64::from(b & 0x7f) << shift;
         if b < 0x80 {
             return v;
         }
@@ -280,6 +297,10 @@ mod tests {
             o((7, 8), (u32::MAX - 3, u32::MAX)),
             o((u32::MAX - 1, u32::MAX), (0, u32::MAX)),
             o((0, 0), (3, 3)),
+            // laid out as in the source: two numbers each
+            o((100, 105), (203, 208)),
+            o((110, 112), (213, 215)),
+            o((90, 112), (193, 215)),
         ];
         let mut origins = Origins::default();
         for x in all {
@@ -289,6 +310,12 @@ mod tests {
         }
         assert_eq!(origins.len(), all.len());
         assert_eq!(origins.iter().collect::<Vec<_>>(), all);
+        let before = origins.byte_len();
+        origins.push(o((95, 97), (198, 200)));
+        assert_eq!(origins.byte_len() - before, 2, "a node laid out as in the source");
+        let before = origins.byte_len();
+        origins.push(o((96, 97), (199, 201)));
+        assert_eq!(origins.byte_len() - before, 4, "one of another length");
     }
 
     #[test]

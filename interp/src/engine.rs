@@ -433,11 +433,12 @@ fn redshift_for_run_reporting(
         // A residual module that is only printed is printed function by
         // function as redshift goes (its tree never whole: issue 14 item
         // 5); the planted printer bug prints the whole tree.
-        let r = if route == ResidualRoute::Printed && planted.is_none() {
-            interp.redshift_program_streamed(path, source, mode)
-        } else {
-            interp.redshift_program_source(path, source, mode)
+        let options = crate::redshift::RedshiftOptions {
+            error_mode: mode,
+            stream: route == ResidualRoute::Printed && planted.is_none(),
+            ..Default::default()
         };
+        let r = interp.redshift_program_with(path, source, options);
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));

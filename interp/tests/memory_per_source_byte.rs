@@ -245,9 +245,12 @@ fn heap_per_source_byte_stays_within_its_ceilings() {
                     let mut interp = spy_interp::frames::Interp::new(&mut sink, config());
                     // (as the engines redshift: each function printed once shifted)
                     let source = spy_interp::redshift::ProgramInput::Source(text.into_bytes());
-                    interp
-                        .redshift_program_streamed("big.spy", source, spy_interp::redshift::ErrorMode::Lazy)
-                        .ok()
+                    let options = spy_interp::redshift::RedshiftOptions {
+                        error_mode: spy_interp::redshift::ErrorMode::Lazy,
+                        stream: true,
+                        ..Default::default()
+                    };
+                    interp.redshift_program_with("big.spy", source, options).ok()
                 });
                 let residual = residual.expect("redshifts");
                 let kept = LIVE.load(Relaxed) - base;

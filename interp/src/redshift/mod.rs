@@ -307,23 +307,17 @@ impl Interp<'_> {
             error_mode: mode,
             ..Default::default()
         };
-        self.redshift_checked(path, source, options, true)
+        self.redshift_program_with(path, source, options)
     }
 
-    /// [`Interp::redshift_program_source`] streaming (each function printed
-    /// once shifted: [`RedshiftOptions::stream`]), for a residual module
-    /// that is only printed.
-    pub fn redshift_program_streamed(
+    /// [`Interp::redshift_program_source`] with `options` (the engines'
+    /// stream: [`RedshiftOptions::stream`]).
+    pub fn redshift_program_with(
         &mut self,
         path: &str,
         source: ProgramInput,
-        mode: ErrorMode,
+        options: RedshiftOptions,
     ) -> Eval<Residual> {
-        let options = RedshiftOptions {
-            error_mode: mode,
-            stream: true,
-            ..Default::default()
-        };
         self.redshift_checked(path, source, options, true)
     }
 

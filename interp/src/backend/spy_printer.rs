@@ -183,16 +183,10 @@ pub fn print_module_with_defs(
     defs: PrintedDefs,
     planted: Option<PlantedPrinterBug>,
 ) -> (String, Origins) {
+    let (mut text, mut origins) = print_module_with_origins_planted(body, planted);
     if defs.is_empty() {
-        return print_module_with_origins_planted(body, planted);
+        return (text, origins);
     }
-    let mut p = Printer {
-        origins: Some(Origins::default()),
-        planted,
-        ..Printer::default()
-    };
-    p.spaced(&body);
-    let (mut text, mut origins) = (p.out, p.origins.unwrap_or_default());
     // (a blank line before a `def`, but at the top of the module)
     if !text.is_empty() {
         text.push('\n');

@@ -47,12 +47,30 @@ impl Origin {
 /// one node per 3 bytes of its text, and the map lives as long as the
 /// residual program runs (issue 14 item 5). (A few numbers do not justify
 /// a crate.)
+///
+/// An origin that cannot change an answer of [`Origins::source_of`] is not
+/// kept: one whose source range is that of the nearest node printed around
+/// it (a type annotation redshift wrote into a statement, with the
+/// statement's range; a target with its assignment's). Where the innermost
+/// node was such an origin, the next one out gives the same range. This
+/// drops about a third of a residual module's origins and half the map's
+/// bytes. The printer records a node after its children, so the nearest
+/// node around an origin is the first later one whose printed range holds
+/// it; until it comes, the origin waits in `window` (undecided ones in
+/// `open`), and [`Origins::settle`] (at the end of each top-level
+/// statement, and of the module) writes out what waits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origins {
     bytes: Vec<u8>,
     len: usize,
     last_printed: u32,
     last_source: u32,
+    /// The origins recorded but not yet written, in order, each with
+    /// whether it is kept.
+    window: Vec<(Origin, bool)>,
+    /// The indices in `window` of the origins no later one holds yet (a
+    /// stack: the printed ranges nest, each after those it holds).
+    open: Vec<usize>,
 }
 
 impl Origins {
@@ -62,6 +80,40 @@ impl Origins {
         if !o.has_origin() {
             return;
         }
+        // The open origins `o` holds have found the nearest node around
+        // them: `o`. One with `o`'s source range adds nothing.
+        while let Some(&i) = self.open.last() {
+            let (held, _) = self.window[i];
+            if !o.printed.contains_range(held.printed) {
+                break;
+            }
+            self.open.pop();
+            if held.source == o.source {
+                self.window[i].1 = false;
+            }
+        }
+        self.open.push(self.window.len());
+        self.window.push((o, true));
+    }
+
+    /// Write out every origin recorded so far (those still open are kept:
+    /// no node around them is coming, e.g. at the end of a top-level
+    /// statement). Reading the origins does not need it; it bounds the
+    /// window by the largest top-level statement.
+    pub(crate) fn settle(&mut self) {
+        let window = std::mem::take(&mut self.window);
+        for (o, kept) in &window {
+            if *kept {
+                self.write(*o);
+            }
+        }
+        self.window = window;
+        self.window.clear();
+        self.open.clear();
+    }
+
+    /// Append `o` to the packed origins.
+    fn write(&mut self, o: Origin) {
         let printed = zigzag(o.printed.start, self.last_printed);
         let source = zigzag(o.source.start, self.last_source);
         let same = printed == source && o.printed.len() == o.source.len();
@@ -80,21 +132,28 @@ impl Origins {
     /// bytes on (the origins of a `def` printed on its own, placed in its
     /// module's text: `spy_printer::print_module_with_defs`).
     pub(crate) fn append_at(&mut self, other: &Origins, base: u32) {
+        // (`other`'s origins are those kept: none of them can go now)
+        self.settle();
         for o in other.iter() {
-            self.push(Origin {
+            self.write(Origin {
                 printed: TextRange::new(o.printed.start + base, o.printed.end + base),
                 source: o.source,
             });
         }
     }
 
-    /// Give back the spare capacity (once the module is printed).
+    /// Write out what waits and give back the spare capacity (once the
+    /// module is printed).
     pub(crate) fn shrink_to_fit(&mut self) {
+        self.settle();
         self.bytes.shrink_to_fit();
+        self.window = Vec::new();
+        self.open = Vec::new();
     }
 
+    /// The number of origins kept.
     pub fn len(&self) -> usize {
-        self.len
+        self.len + self.window.iter().filter(|(_, kept)| *kept).count()
     }
 
     /// The bytes the packed origins take.
@@ -103,11 +162,17 @@ impl Origins {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
-    /// Every origin, in the order they were recorded.
+    /// Every origin kept, in the order they were recorded.
     fn iter(&self) -> impl Iterator<Item = Origin> + '_ {
+        let waiting = self.window.iter().filter(|(_, kept)| *kept).map(|(o, _)| *o);
+        self.written().chain(waiting)
+    }
+
+    /// The origins written out, in order.
+    fn written(&self) -> impl Iterator<Item = Origin> + '_ {
         let mut at = 0;
         let (mut printed, mut source) = (0u32, 0u32);
         std::iter::from_fn(move || {
@@ -310,12 +375,85 @@ mod tests {
         }
         assert_eq!(origins.len(), all.len());
         assert_eq!(origins.iter().collect::<Vec<_>>(), all);
+        origins.settle();
         let before = origins.byte_len();
         origins.push(o((95, 97), (198, 200)));
+        origins.settle();
         assert_eq!(origins.byte_len() - before, 2, "a node laid out as in the source");
         let before = origins.byte_len();
         origins.push(o((96, 97), (199, 201)));
+        origins.settle();
         assert_eq!(origins.byte_len() - before, 4, "one of another length");
+    }
+
+    /// `x: i32 = a + b` printed from `x = a + b` at 0..9: the target and
+    /// the annotation redshift wrote carry the statement's range.
+    fn assignment() -> Vec<Origin> {
+        vec![
+            o((0, 1), (0, 9)),   // x
+            o((3, 6), (0, 9)),   // i32
+            o((9, 10), (4, 5)),  // a
+            o((13, 14), (8, 9)), // b
+            o((9, 14), (4, 9)),  // a + b
+            o((0, 14), (0, 9)),  // the statement
+        ]
+    }
+
+    /// An origin whose source range is that of the nearest printed node
+    /// around it is not kept, and no printed range maps differently for it:
+    /// the same answers as with every origin kept, read before and after
+    /// the origins are written out.
+    #[test]
+    fn an_origin_with_the_range_of_the_node_around_it_is_not_kept() {
+        let all = assignment();
+        let mut origins = Origins::default();
+        for x in &all {
+            origins.push(*x);
+        }
+        let kept = [all[2], all[3], all[4], all[5]];
+        assert_eq!(origins.iter().collect::<Vec<_>>(), kept);
+        let answers = |origins: &Origins| {
+            (0..15u32)
+                .flat_map(|s| (s..15).map(move |e| TextRange::new(s, e)))
+                .map(|at| origins.source_of(at))
+                .collect::<Vec<_>>()
+        };
+        // every origin kept: written one by one
+        let mut every = Origins::default();
+        for x in &all {
+            every.write(*x);
+        }
+        assert_eq!(answers(&origins), answers(&every));
+        origins.settle();
+        assert_eq!(origins.len(), kept.len());
+        assert_eq!(origins.iter().collect::<Vec<_>>(), kept);
+        assert_eq!(answers(&origins), answers(&every));
+        assert!(origins.byte_len() < every.byte_len());
+    }
+
+    /// A node printed exactly where a later one with another source range
+    /// is keeps its answer (the first of the smallest wins), and an origin
+    /// still open when its statement is settled is kept.
+    #[test]
+    fn a_node_with_its_own_range_inside_the_same_printed_range_is_kept() {
+        let mut origins = Origins::default();
+        origins.push(o((0, 4), (10, 14)));
+        origins.push(o((0, 4), (20, 24)));
+        origins.push(o((0, 4), (20, 24)));
+        origins.push(o((6, 8), (30, 32)));
+        origins.settle();
+        assert_eq!(
+            origins.iter().collect::<Vec<_>>(),
+            [o((0, 4), (10, 14)), o((0, 4), (20, 24)), o((6, 8), (30, 32))]
+        );
+        assert_eq!(
+            origins.source_of(TextRange::new(1, 2)),
+            Some(TextRange::new(10, 14))
+        );
+        assert_eq!(
+            origins.source_of(TextRange::new(6, 8)),
+            Some(TextRange::new(30, 32))
+        );
     }
 
     #[test]

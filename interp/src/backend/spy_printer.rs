@@ -167,6 +167,7 @@ impl PrintedDefs {
             p.out.push('\n');
         }
         p.stmt(def);
+        p.settle_origins();
         self.text = p.out;
         self.origins = p.origins.unwrap_or_default();
     }
@@ -278,6 +279,14 @@ impl Printer {
         self.line(&w.out);
     }
 
+    /// Write out the origins recorded so far: a top-level statement is
+    /// printed, no node around its nodes is coming (`Origins::settle`).
+    fn settle_origins(&mut self) {
+        if let Some(origins) = &mut self.origins {
+            origins.settle();
+        }
+    }
+
     /// Record that the text printed since `start` (up to the last line's
     /// newline) is the node at `source`.
     fn mark_since(&mut self, start: usize, source: TextRange) {
@@ -319,6 +328,9 @@ impl Printer {
                 if let Some(s) = body.get(k) {
                     self.stmt(&s);
                 }
+            }
+            if self.indent == 0 {
+                self.settle_origins();
             }
             prev_is_def = Some(is_def);
             i = end;

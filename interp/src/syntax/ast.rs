@@ -29,11 +29,18 @@
 //! The AST is pure syntax: colors, types and slots live in `resolve` and `vm`.
 
 mod mark;
+mod packed;
 mod view;
 
 use std::fmt;
 use std::num::NonZeroU32;
 use std::rc::Rc;
+
+use packed::PackedExpr;
+
+/// The bytes an expression node takes as stored (packed; one too wide to
+/// pack takes an [`ExprNode`] more in the far table).
+pub const STORED_EXPR_BYTES: usize = std::mem::size_of::<PackedExpr>();
 
 use crate::source::TextRange;
 
@@ -674,7 +681,10 @@ pub struct ImportNameNode {
 /// top-level body, and the number of `NameId`s handed out.
 #[derive(Clone)]
 pub struct Module {
-    exprs: Vec<ExprNode>,
+    /// Each expression node, packed ([`packed`]: 8 bytes).
+    exprs: Vec<PackedExpr>,
+    /// The expression nodes too wide to pack, whole.
+    far_exprs: Vec<ExprNode>,
     /// The range of each expression (by the same index as `exprs`).
     expr_ranges: Vec<PackedRange>,
     stmts: Vec<StmtNode>,
@@ -723,6 +733,7 @@ impl Module {
     pub fn new() -> Module {
         Module {
             exprs: Vec::new(),
+            far_exprs: Vec::new(),
             expr_ranges: Vec::new(),
             stmts: Vec::new(),
             stmt_ranges: Vec::new(),
@@ -782,6 +793,7 @@ impl Module {
     /// Give back the room no node took.
     pub fn shrink_to_fit(&mut self) {
         self.exprs.shrink_to_fit();
+        self.far_exprs.shrink_to_fit();
         self.expr_ranges.shrink_to_fit();
         self.stmts.shrink_to_fit();
         self.stmt_ranges.shrink_to_fit();
@@ -863,9 +875,24 @@ impl Module {
 
     pub fn add_expr(&mut self, node: ExprNode, range: TextRange) -> ExprId {
         let range = self.pack(range);
+        let node = self.pack_expr(node, self.exprs.len());
         self.exprs.push(node);
         self.expr_ranges.push(range);
         ExprId::at(self.exprs.len() - 1)
+    }
+
+    /// `node` as stored at index `at` (in the far table if it does not
+    /// pack).
+    fn pack_expr(&mut self, node: ExprNode, at: usize) -> PackedExpr {
+        PackedExpr::pack(node, at).unwrap_or_else(|| {
+            self.far_exprs.push(node);
+            PackedExpr::far(self.far_exprs.len() - 1)
+        })
+    }
+
+    /// The number of expressions.
+    pub fn exprs_len(&self) -> usize {
+        self.exprs.len()
     }
 
     pub fn add_stmt(&mut self, node: StmtNode, range: TextRange) -> StmtId {
@@ -1031,8 +1058,10 @@ impl Module {
         }
     }
 
-    pub fn expr_node_mut(&mut self, id: ExprId) -> &mut ExprNode {
-        &mut self.exprs[id.index()]
+    /// Change the node of expression `id` (its range stays; a far entry
+    /// it had stays unused).
+    pub fn set_expr_node(&mut self, id: ExprId, node: ExprNode) {
+        self.exprs[id.index()] = self.pack_expr(node, id.index());
     }
 
     /// Change the range of expression `id` (a long range it had stays
@@ -1043,7 +1072,7 @@ impl Module {
 
     /// Replace expression `id` whole.
     pub fn set_expr(&mut self, id: ExprId, expr: Expr) {
-        self.exprs[id.index()] = expr.node;
+        self.set_expr_node(id, expr.node);
         self.set_expr_range(id, expr.range);
     }
 
@@ -1095,10 +1124,10 @@ impl Module {
     // ---------------------------------------------------- stored reading
 
     /// The stored expression (reading goes through [`Module::expr`]).
-    #[inline]
+    #[inline(always)]
     pub fn expr_node(&self, id: ExprId) -> Expr {
         Expr {
-            node: self.exprs[id.index()],
+            node: self.exprs[id.index()].unpack(id.index(), &self.far_exprs),
             range: self.unpack(self.expr_ranges[id.index()]),
         }
     }
@@ -1440,6 +1469,7 @@ mod size_tests {
         assert_eq!(size_of::<Identifier>(), 24);
         assert_eq!(size_of::<ExprNode>(), 12);
         assert_eq!(size_of::<Expr>(), 20);
+        assert_eq!(size_of::<PackedExpr>(), 8);
         assert_eq!(size_of::<PackedRange>(), 6);
         assert_eq!(std::mem::align_of::<PackedRange>(), 2);
         assert_eq!(size_of::<StmtNode>(), 16);

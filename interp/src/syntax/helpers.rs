@@ -485,7 +485,7 @@ pub fn parenthesized(ctx: &ParseCtx, mut e: Node, l: usize, r: usize) -> Res<Nod
                 id,
             };
             let ident = m.add_ident(ident);
-            *m.expr_node_mut(e.expr) = ExprNode::NameIn(ident);
+            m.set_expr_node(e.expr, ExprNode::NameIn(ident));
         }
         m.set_expr_range(e.expr, range(l, r));
     });

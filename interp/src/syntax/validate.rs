@@ -158,8 +158,8 @@ fn number(m: &mut Module, places: &[IdentAt]) -> u32 {
         match *at {
             IdentAt::Table(i) => m.ident_mut(i).id = fresh,
             IdentAt::Expr(e) => {
-                if let ExprNode::Name { id, .. } = m.expr_node_mut(e) {
-                    *id = fresh;
+                if let ExprNode::Name { sym, .. } = m.expr_node(e).node {
+                    m.set_expr_node(e, ExprNode::Name { sym, id: fresh });
                 }
             }
         }

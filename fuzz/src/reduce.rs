@@ -375,11 +375,14 @@ fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
         (StmtNode::If { body, .. }, 0) => Some(body),
         (StmtNode::If { orelse, .. }, 1) if orelse != Block::EMPTY => Some(orelse),
         (StmtNode::If { test, body, orelse }, 2) if orelse != Block::EMPTY => {
-            *m.stmt_node_mut(s) = StmtNode::If {
-                test,
-                body,
-                orelse: Block::EMPTY,
-            };
+            m.set_stmt_node(
+                s,
+                StmtNode::If {
+                    test,
+                    body,
+                    orelse: Block::EMPTY,
+                },
+            );
             return true;
         }
         (StmtNode::While { body, .. } | StmtNode::For { body, .. }, 0) => Some(body),
@@ -393,7 +396,7 @@ fn stmt_variant(m: &mut Module, block: Block, i: usize, v: usize) -> bool {
             let mut kept = m.import_name_nodes(names).to_vec();
             kept.remove(k);
             let names = m.add_import_names(kept);
-            *m.stmt_node_mut(s) = StmtNode::ImportFrom { module, names };
+            m.set_stmt_node(s, StmtNode::ImportFrom { module, names });
             return true;
         }
         _ => None,

@@ -29,6 +29,7 @@
 //! The AST is pure syntax: colors, types and slots live in `resolve` and `vm`.
 
 mod mark;
+mod operators;
 mod packed;
 mod view;
 
@@ -36,15 +37,19 @@ use std::fmt;
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
-use packed::PackedExpr;
+use packed::{PackedExpr, PackedStmt};
 
 /// The bytes an expression node takes as stored (packed; one too wide to
 /// pack takes an [`ExprNode`] more in the far table).
 pub const STORED_EXPR_BYTES: usize = std::mem::size_of::<PackedExpr>();
 
+/// The bytes a statement node takes as stored (as [`STORED_EXPR_BYTES`]).
+pub const STORED_STMT_BYTES: usize = std::mem::size_of::<PackedStmt>();
+
 use crate::source::TextRange;
 
 pub use mark::ArenaMark;
+pub use operators::{BinOp, BoolOp, CmpOp, UnaryOp};
 pub use view::*;
 
 /// The text of a name. The parser interns it in the module's name table
@@ -687,7 +692,10 @@ pub struct Module {
     far_exprs: Vec<ExprNode>,
     /// The range of each expression (by the same index as `exprs`).
     expr_ranges: Vec<PackedRange>,
-    stmts: Vec<StmtNode>,
+    /// Each statement node, packed ([`packed`]: 12 bytes).
+    stmts: Vec<PackedStmt>,
+    /// The statement nodes too wide to pack, whole.
+    far_stmts: Vec<StmtNode>,
     stmt_ranges: Vec<PackedRange>,
     /// The ranges of 64 KiB or more ([`PackedRange`]).
     long_ranges: Vec<TextRange>,
@@ -736,6 +744,7 @@ impl Module {
             far_exprs: Vec::new(),
             expr_ranges: Vec::new(),
             stmts: Vec::new(),
+            far_stmts: Vec::new(),
             stmt_ranges: Vec::new(),
             long_ranges: Vec::new(),
             idents: Vec::new(),
@@ -796,6 +805,7 @@ impl Module {
         self.far_exprs.shrink_to_fit();
         self.expr_ranges.shrink_to_fit();
         self.stmts.shrink_to_fit();
+        self.far_stmts.shrink_to_fit();
         self.stmt_ranges.shrink_to_fit();
         self.long_ranges.shrink_to_fit();
         self.idents.shrink_to_fit();
@@ -890,6 +900,14 @@ impl Module {
         })
     }
 
+    /// `node` as stored (in the far table if it does not pack).
+    fn pack_stmt(&mut self, node: StmtNode) -> PackedStmt {
+        PackedStmt::pack(node).unwrap_or_else(|| {
+            self.far_stmts.push(node);
+            PackedStmt::far(self.far_stmts.len() - 1)
+        })
+    }
+
     /// The number of expressions.
     pub fn exprs_len(&self) -> usize {
         self.exprs.len()
@@ -897,6 +915,7 @@ impl Module {
 
     pub fn add_stmt(&mut self, node: StmtNode, range: TextRange) -> StmtId {
         let range = self.pack(range);
+        let node = self.pack_stmt(node);
         self.stmts.push(node);
         self.stmt_ranges.push(range);
         StmtId::at(self.stmts.len() - 1)
@@ -1076,8 +1095,10 @@ impl Module {
         self.set_expr_range(id, expr.range);
     }
 
-    pub fn stmt_node_mut(&mut self, id: StmtId) -> &mut StmtNode {
-        &mut self.stmts[id.index()]
+    /// Change the node of statement `id` (its range stays; a far entry it
+    /// had stays unused).
+    pub fn set_stmt_node(&mut self, id: StmtId, node: StmtNode) {
+        self.stmts[id.index()] = self.pack_stmt(node);
     }
 
     pub fn ident_mut(&mut self, id: IdentId) -> &mut Identifier {
@@ -1132,10 +1153,10 @@ impl Module {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn stmt_node(&self, id: StmtId) -> Stmt {
         Stmt {
-            node: self.stmts[id.index()],
+            node: self.stmts[id.index()].unpack(&self.far_stmts),
             range: self.unpack(self.stmt_ranges[id.index()]),
         }
     }
@@ -1315,145 +1336,6 @@ fn push_span<T>(vec: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Span {
     }
 }
 
-// --------------------------------------------------------------- operators
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Pos,
-    Invert,
-    Not,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    FloorDiv,
-    Mod,
-    Pow,
-    LShift,
-    RShift,
-    BitAnd,
-    BitOr,
-    BitXor,
-    MatMul,
-}
-
-impl BinOp {
-    /// Every binary operator (for exhaustive tests and generators).
-    pub const ALL: [BinOp; 13] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::FloorDiv,
-        BinOp::Mod,
-        BinOp::Pow,
-        BinOp::LShift,
-        BinOp::RShift,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::MatMul,
-    ];
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    Eq,
-    NotEq,
-    Lt,
-    LtE,
-    Gt,
-    GtE,
-    Is,
-    IsNot,
-    In,
-    NotIn,
-}
-
-impl CmpOp {
-    /// Every comparison operator (for exhaustive tests and generators).
-    pub const ALL: [CmpOp; 10] = [
-        CmpOp::Eq,
-        CmpOp::NotEq,
-        CmpOp::Lt,
-        CmpOp::LtE,
-        CmpOp::Gt,
-        CmpOp::GtE,
-        CmpOp::Is,
-        CmpOp::IsNot,
-        CmpOp::In,
-        CmpOp::NotIn,
-    ];
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoolOp {
-    And,
-    Or,
-}
-
-impl UnaryOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "-",
-            UnaryOp::Pos => "+",
-            UnaryOp::Invert => "~",
-            UnaryOp::Not => "not",
-        }
-    }
-}
-
-impl BinOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::FloorDiv => "//",
-            BinOp::Mod => "%",
-            BinOp::Pow => "**",
-            BinOp::LShift => "<<",
-            BinOp::RShift => ">>",
-            BinOp::BitAnd => "&",
-            BinOp::BitOr => "|",
-            BinOp::BitXor => "^",
-            BinOp::MatMul => "@",
-        }
-    }
-}
-
-impl CmpOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::NotEq => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::LtE => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::GtE => ">=",
-            CmpOp::Is => "is",
-            CmpOp::IsNot => "is not",
-            CmpOp::In => "in",
-            CmpOp::NotIn => "not in",
-        }
-    }
-}
-
-impl BoolOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BoolOp::And => "and",
-            BoolOp::Or => "or",
-        }
-    }
-}
-
 #[cfg(test)]
 mod size_tests {
     use super::*;
@@ -1470,6 +1352,7 @@ mod size_tests {
         assert_eq!(size_of::<ExprNode>(), 12);
         assert_eq!(size_of::<Expr>(), 20);
         assert_eq!(size_of::<PackedExpr>(), 8);
+        assert_eq!(size_of::<PackedStmt>(), 12);
         assert_eq!(size_of::<PackedRange>(), 6);
         assert_eq!(std::mem::align_of::<PackedRange>(), 2);
         assert_eq!(size_of::<StmtNode>(), 16);

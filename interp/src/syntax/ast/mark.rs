@@ -14,7 +14,7 @@ use super::Module;
 /// The length of each of a module's vectors at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArenaMark {
-    lens: [usize; 22],
+    lens: [usize; 23],
 }
 
 impl Module {
@@ -26,6 +26,7 @@ impl Module {
                 self.far_exprs.len(),
                 self.expr_ranges.len(),
                 self.stmts.len(),
+                self.far_stmts.len(),
                 self.stmt_ranges.len(),
                 self.long_ranges.len(),
                 self.idents.len(),
@@ -52,12 +53,13 @@ impl Module {
     /// they took stays, for the nodes made next). The module's `body` must
     /// not name any of them.
     pub fn truncate_to(&mut self, mark: &ArenaMark) {
-        let [exprs, far_exprs, expr_ranges, stmts, stmt_ranges, long_ranges, idents, funcs, func_extras, classes, params, import_names, expr_items, ident_items, stmt_items, blocks, strs, bytes, if_exps, slices, generator_exps, names] =
+        let [exprs, far_exprs, expr_ranges, stmts, far_stmts, stmt_ranges, long_ranges, idents, funcs, func_extras, classes, params, import_names, expr_items, ident_items, stmt_items, blocks, strs, bytes, if_exps, slices, generator_exps, names] =
             mark.lens;
         self.exprs.truncate(exprs);
         self.far_exprs.truncate(far_exprs);
         self.expr_ranges.truncate(expr_ranges);
         self.stmts.truncate(stmts);
+        self.far_stmts.truncate(far_stmts);
         self.stmt_ranges.truncate(stmt_ranges);
         self.long_ranges.truncate(long_ranges);
         self.idents.truncate(idents);

@@ -9,11 +9,16 @@
 //! does not fit (a literal wider than 32 bits, a second child far away or
 //! after it, a name table of 2^24 names) is kept whole in the module's far
 //! table and stored as its index there.
+//!
+//! Statement nodes likewise: 12 bytes, not 16 (a tag, three small bytes
+//! and two words), the rare one that does not fit in the far table of
+//! statements.
 
 use std::num::NonZeroU32;
 
 use super::{
-    BinOp, BoolOp, CmpOp, ExprId, ExprList, ExprNode, IdentId, Lit64, NameId, NameSym, Span, UnaryOp,
+    BinOp, Block, BoolOp, CmpOp, ExprId, ExprList, ExprNode, IdentId, ImportNameList, Lit64, NameId, NameSym,
+    Span, StmtNode, UnaryOp, VarKind,
 };
 
 /// An expression node as stored ([`PackedExpr::pack`], [`PackedExpr::unpack`]).
@@ -175,6 +180,191 @@ impl PackedExpr {
                 value: near(from_u24(self.small)),
             },
             other => unreachable!("expression tag {other} is never stored"),
+        }
+    }
+}
+
+/// A statement node as stored ([`PackedStmt::pack`], [`PackedStmt::unpack`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PackedStmt {
+    tag: u8,
+    small: [u8; 3],
+    a: u32,
+    b: u32,
+}
+
+// The statement tags (`FAR`, 0, as for expressions).
+const FUNC_DEF: u8 = 1;
+const CLASS_DEF: u8 = 2;
+const IMPORT: u8 = 3;
+const IMPORT_FROM: u8 = 4;
+const ASSIGN: u8 = 5;
+const AUG_ASSIGN: u8 = 6;
+const VAR_DEF: u8 = 7;
+const IF: u8 = 8;
+const WHILE: u8 = 9;
+const FOR: u8 = 10;
+const BREAK: u8 = 11;
+const CONTINUE: u8 = 12;
+const PASS: u8 = 13;
+const RETURN: u8 = 14;
+const RAISE: u8 = 15;
+const ASSERT: u8 = 16;
+const EXPR: u8 = 17;
+const COMMENT: u8 = 18;
+
+// A `VarDef`'s flags, in its first small byte with its kind (0: none,
+// 1: `var`, 2: `const`).
+const HAS_ANNOTATION: u8 = 1 << 2;
+const HAS_VALUE: u8 = 1 << 3;
+
+impl PackedStmt {
+    /// `node` as stored, or `None` when it does not fit in 12 bytes (it
+    /// goes to the far table).
+    pub(super) fn pack(node: StmtNode) -> Option<PackedStmt> {
+        let with = |tag, small, a, b| Some(PackedStmt { tag, small, a, b });
+        let one = |tag, a| with(tag, [0; 3], a, 0);
+        let two = |tag, a, b| with(tag, [0; 3], a, b);
+        let raw = |e: Option<ExprId>| e.map_or(0, |e| e.0.get());
+        match node {
+            StmtNode::FuncDef(f) => one(FUNC_DEF, f.0.get()),
+            StmtNode::ClassDef(c) => one(CLASS_DEF, c.0.get()),
+            StmtNode::Import { module, alias } => two(IMPORT, module.0.get(), alias.map_or(0, |a| a.0.get())),
+            StmtNode::ImportFrom { module, names } => {
+                with(IMPORT_FROM, u24(names.0.len)?, module.0.get(), names.0.start)
+            }
+            StmtNode::Assign { target, value } => two(ASSIGN, target.0.get(), value.0.get()),
+            StmtNode::AugAssign { target, op, value } => {
+                with(AUG_ASSIGN, [op as u8, 0, 0], target.0.get(), value.0.get())
+            }
+            StmtNode::VarDef {
+                kind,
+                name,
+                annotation,
+                value,
+            } => {
+                let kind = match kind {
+                    None => 0,
+                    Some(VarKind::Var) => 1,
+                    Some(VarKind::Const) => 2,
+                };
+                match (annotation, value) {
+                    (Some(t), Some(v)) => {
+                        // (the value is read after its annotation)
+                        let d = u16::try_from(v.index().checked_sub(t.index())?).ok()?;
+                        let [d0, d1] = d.to_le_bytes();
+                        let flags = kind | HAS_ANNOTATION | HAS_VALUE;
+                        with(VAR_DEF, [flags, d0, d1], name.0.get(), t.0.get())
+                    }
+                    (Some(t), None) => with(VAR_DEF, [kind | HAS_ANNOTATION, 0, 0], name.0.get(), t.0.get()),
+                    (None, Some(v)) => with(VAR_DEF, [kind | HAS_VALUE, 0, 0], name.0.get(), v.0.get()),
+                    (None, None) => with(VAR_DEF, [kind, 0, 0], name.0.get(), 0),
+                }
+            }
+            StmtNode::If { test, body, orelse } => with(IF, u24(orelse.0)?, test.0.get(), body.0),
+            StmtNode::While { test, body } => two(WHILE, test.0.get(), body.0),
+            StmtNode::For { target, iter, body } => with(FOR, u24(target.0.get())?, iter.0.get(), body.0),
+            StmtNode::Break => one(BREAK, 0),
+            StmtNode::Continue => one(CONTINUE, 0),
+            StmtNode::Pass => one(PASS, 0),
+            StmtNode::Return(e) => one(RETURN, raw(e)),
+            StmtNode::Raise(e) => one(RAISE, e.0.get()),
+            StmtNode::Assert { test, msg } => two(ASSERT, test.0.get(), raw(msg)),
+            StmtNode::Expr(e) => one(EXPR, e.0.get()),
+            StmtNode::Comment(c) => one(COMMENT, c.0.get()),
+        }
+    }
+
+    /// A node kept in the far table of statements at `index`.
+    pub(super) fn far(index: usize) -> PackedStmt {
+        let a = u32::try_from(index).expect("fewer than 2^32 far statements in a module");
+        PackedStmt {
+            tag: FAR,
+            small: [0; 3],
+            a,
+            b: 0,
+        }
+    }
+
+    /// The node stored, its far table `far`.
+    #[inline(always)]
+    pub(super) fn unpack(self, far: &[StmtNode]) -> StmtNode {
+        let (a, b) = (self.a, self.b);
+        let expr = |w: u32| ExprId(nonzero(w));
+        let maybe = |w: u32| NonZeroU32::new(w).map(ExprId);
+        match self.tag {
+            FAR => far[a as usize],
+            FUNC_DEF => StmtNode::FuncDef(super::FuncId(nonzero(a))),
+            CLASS_DEF => StmtNode::ClassDef(super::ClassId(nonzero(a))),
+            IMPORT => StmtNode::Import {
+                module: IdentId(nonzero(a)),
+                alias: NonZeroU32::new(b).map(IdentId),
+            },
+            IMPORT_FROM => StmtNode::ImportFrom {
+                module: IdentId(nonzero(a)),
+                names: ImportNameList(Span {
+                    start: b,
+                    len: from_u24(self.small),
+                }),
+            },
+            ASSIGN => StmtNode::Assign {
+                target: expr(a),
+                value: expr(b),
+            },
+            AUG_ASSIGN => StmtNode::AugAssign {
+                target: IdentId(nonzero(a)),
+                op: BinOp::ALL[self.small[0] as usize],
+                value: expr(b),
+            },
+            VAR_DEF => {
+                let [flags, d0, d1] = self.small;
+                let kind = match flags & 3 {
+                    1 => Some(VarKind::Var),
+                    2 => Some(VarKind::Const),
+                    _ => None,
+                };
+                let (annotation, value) = match (flags & HAS_ANNOTATION != 0, flags & HAS_VALUE != 0) {
+                    (true, true) => {
+                        let d = usize::from(u16::from_le_bytes([d0, d1]));
+                        (Some(expr(b)), Some(ExprId::at(expr(b).index() + d)))
+                    }
+                    (true, false) => (Some(expr(b)), None),
+                    (false, true) => (None, Some(expr(b))),
+                    (false, false) => (None, None),
+                };
+                StmtNode::VarDef {
+                    kind,
+                    name: IdentId(nonzero(a)),
+                    annotation,
+                    value,
+                }
+            }
+            IF => StmtNode::If {
+                test: expr(a),
+                body: Block(b),
+                orelse: Block(from_u24(self.small)),
+            },
+            WHILE => StmtNode::While {
+                test: expr(a),
+                body: Block(b),
+            },
+            FOR => StmtNode::For {
+                target: IdentId(nonzero(from_u24(self.small))),
+                iter: expr(a),
+                body: Block(b),
+            },
+            BREAK => StmtNode::Break,
+            CONTINUE => StmtNode::Continue,
+            PASS => StmtNode::Pass,
+            RETURN => StmtNode::Return(maybe(a)),
+            RAISE => StmtNode::Raise(expr(a)),
+            ASSERT => StmtNode::Assert {
+                test: expr(a),
+                msg: maybe(b),
+            },
+            EXPR => StmtNode::Expr(expr(a)),
+            COMMENT => StmtNode::Comment(super::StrId(nonzero(a))),
+            other => unreachable!("statement tag {other} is never stored"),
         }
     }
 }
@@ -342,5 +532,130 @@ mod tests {
             let e = m.add_expr(node, r);
             assert_eq!(m.expr_node(e).node, node);
         }
+    }
+
+    /// Every kind of statement reads back as it was stored, packed or far
+    /// (a `var` value before its annotation or 2^16 nodes after it, an
+    /// `else` block or loop target past 2^24).
+    #[test]
+    fn every_statement_reads_back_as_stored() {
+        let mut m = Module::new();
+        let r = crate::source::TextRange::new(0, 1);
+        let e = m.add_expr(ExprNode::None, r);
+        let e2 = m.add_expr(ExprNode::None, r);
+        let sym = m.intern("x");
+        let ident = m.add_ident(crate::syntax::ast::Identifier {
+            name: m.name(sym).clone(),
+            range: r,
+            id: NameId(1),
+        });
+        let pass = m.add_stmt(StmtNode::Pass, r);
+        let body = m.add_block([pass]);
+        let names = m.add_import_names([]);
+        let c = m.add_str("# note");
+        let mut nodes = vec![
+            StmtNode::Import {
+                module: ident,
+                alias: None,
+            },
+            StmtNode::Import {
+                module: ident,
+                alias: Some(ident),
+            },
+            StmtNode::ImportFrom { module: ident, names },
+            StmtNode::Assign { target: e, value: e2 },
+            StmtNode::If {
+                test: e,
+                body,
+                orelse: Block::EMPTY,
+            },
+            StmtNode::If {
+                test: e,
+                body,
+                orelse: body,
+            },
+            StmtNode::While { test: e, body },
+            StmtNode::For {
+                target: ident,
+                iter: e,
+                body,
+            },
+            StmtNode::Break,
+            StmtNode::Continue,
+            StmtNode::Pass,
+            StmtNode::Return(None),
+            StmtNode::Return(Some(e)),
+            StmtNode::Raise(e),
+            StmtNode::Assert { test: e, msg: None },
+            StmtNode::Assert {
+                test: e,
+                msg: Some(e2),
+            },
+            StmtNode::Expr(e2),
+            StmtNode::Comment(c),
+        ];
+        for op in BinOp::ALL {
+            nodes.push(StmtNode::AugAssign {
+                target: ident,
+                op,
+                value: e,
+            });
+        }
+        for kind in [None, Some(VarKind::Var), Some(VarKind::Const)] {
+            for (annotation, value) in [
+                (None, None),
+                (Some(e), None),
+                (None, Some(e2)),
+                (Some(e), Some(e2)),
+            ] {
+                nodes.push(StmtNode::VarDef {
+                    kind,
+                    name: ident,
+                    annotation,
+                    value,
+                });
+            }
+        }
+        for node in nodes {
+            assert!(PackedStmt::pack(node).is_some(), "{node:?} packs");
+            let s = m.add_stmt(node, r);
+            assert_eq!(m.stmt_node(s).node, node);
+        }
+        let far = [
+            StmtNode::VarDef {
+                kind: None,
+                name: ident,
+                annotation: Some(e2),
+                value: Some(e),
+            },
+            StmtNode::VarDef {
+                kind: None,
+                name: ident,
+                annotation: Some(e),
+                value: Some(ExprId::at(e.index() + 65_536)),
+            },
+            StmtNode::If {
+                test: e,
+                body,
+                orelse: Block(1 << 24),
+            },
+            StmtNode::For {
+                target: IdentId::at(1 << 24),
+                iter: e,
+                body,
+            },
+        ];
+        for node in far {
+            assert_eq!(PackedStmt::pack(node), None, "{node:?} is far");
+            let s = m.add_stmt(node, r);
+            assert_eq!(m.stmt_node(s).node, node);
+        }
+        let near = StmtNode::VarDef {
+            kind: None,
+            name: ident,
+            annotation: Some(e),
+            value: Some(ExprId::at(e.index() + 65_535)),
+        };
+        assert!(PackedStmt::pack(near).is_some());
     }
 }

@@ -246,7 +246,7 @@ pub struct ImportName<'a> {
 // ---------------------------------------------------------------- reading
 
 impl Module {
-    #[inline]
+    #[inline(always)]
     pub fn expr(&self, id: ExprId) -> ExprRef<'_> {
         ExprRef {
             module: self,
@@ -255,7 +255,7 @@ impl Module {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn stmt(&self, id: StmtId) -> StmtRef<'_> {
         StmtRef {
             module: self,
@@ -663,7 +663,7 @@ macro_rules! list_view {
 
         impl<'a> Iterator for $iter<'a> {
             type Item = $item;
-            #[inline]
+            #[inline(always)]
             fn next(&mut self) -> Option<$item> {
                 let $m = self.module;
                 self.items.next().map(|$x| $make)

@@ -39,18 +39,18 @@ use std::rc::Rc;
 
 use packed::{PackedExpr, PackedStmt};
 
+use crate::source::TextRange;
+
+pub use mark::ArenaMark;
+pub use operators::{BinOp, BoolOp, CmpOp, UnaryOp};
+pub use view::*;
+
 /// The bytes an expression node takes as stored (packed; one too wide to
 /// pack takes an [`ExprNode`] more in the far table).
 pub const STORED_EXPR_BYTES: usize = std::mem::size_of::<PackedExpr>();
 
 /// The bytes a statement node takes as stored (as [`STORED_EXPR_BYTES`]).
 pub const STORED_STMT_BYTES: usize = std::mem::size_of::<PackedStmt>();
-
-use crate::source::TextRange;
-
-pub use mark::ArenaMark;
-pub use operators::{BinOp, BoolOp, CmpOp, UnaryOp};
-pub use view::*;
 
 /// The text of a name. The parser interns it in the module's name table
 /// ([`NameSym`]): every occurrence of one name in a module shares one

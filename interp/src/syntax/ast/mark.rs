@@ -51,7 +51,10 @@ impl Module {
 
     /// Drop every node, list entry and name added since `mark` (the room
     /// they took stays, for the nodes made next). The module's `body` must
-    /// not name any of them.
+    /// not name any of them, and no node from before the mark may have
+    /// been changed since (`set_expr_node`, `set_expr_range`...): a changed
+    /// node can have moved to a far table or a long range made after the
+    /// mark.
     pub fn truncate_to(&mut self, mark: &ArenaMark) {
         let [exprs, far_exprs, expr_ranges, stmts, far_stmts, stmt_ranges, long_ranges, idents, funcs, func_extras, classes, params, import_names, expr_items, ident_items, stmt_items, blocks, strs, bytes, if_exps, slices, generator_exps, names] =
             mark.lens;

@@ -120,7 +120,7 @@ fn main() {
     }
     println!(
         "input: {bytes} bytes, {} lines, {} top-level statements, {} names",
-        file.text.lines().count(),
+        file.text().lines().count(),
         module.body().len(),
         module.name_count
     );
@@ -134,7 +134,7 @@ fn main() {
 
     let mut runs = Vec::new();
     let (median, best) = measure(bytes, &mut runs, || {
-        lexer::Lexer::new(black_box(&file.text)).count()
+        lexer::Lexer::new(black_box(file.text())).count()
     });
     println!(
         "lexer only:   {median:.1} MB/s median, {best:.1} MB/s best ({} runs)",

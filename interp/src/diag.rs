@@ -147,7 +147,7 @@ impl Excerpt {
         if (0..count).all(|l| file.line_text(l).len() <= MAX_LINE_CHARS) {
             return None;
         }
-        let mut text = String::with_capacity(file.text.len().min(1 << 16));
+        let mut text = String::with_capacity(file.len().min(1 << 16));
         let mut lines = Vec::with_capacity(count);
         for l in 0..count {
             let start = file.line_start(l);
@@ -193,7 +193,7 @@ fn render_report(err: &SpyError) -> String {
         .with_index_type(IndexType::Byte)
         .with_compact(false);
     let clamp = |a: &crate::error::Annotation| {
-        let len = a.file.text.len();
+        let len = a.file.len();
         let start = (a.range.start as usize).min(len);
         let end = (a.range.end as usize).clamp(start, len);
         (start, end)
@@ -241,7 +241,7 @@ fn render_report(err: &SpyError) -> String {
             .entry(a.file.path.clone())
             .or_insert_with(|| match &excerpts[&a.file.path] {
                 Some(x) => x.text.clone(),
-                None => a.file.text.clone(),
+                None => a.file.text().to_string(),
             });
     }
     let mut buf = Vec::new();

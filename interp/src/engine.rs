@@ -254,6 +254,12 @@ fn run_on_eval_thread<W: Write + Send + 'static>(
     } else {
         config
     };
+    // A large program's run is about memory: freed pages go back at once
+    // (`spy_jit::runtime::return_freed_pages_at_once`; for the rest of the
+    // process: a large program is run once, by the command line).
+    if source.len() >= GIVE_BACK_SOURCE_BYTES {
+        spy_jit::runtime::return_freed_pages_at_once();
+    }
     native_stack::run(config.limits.max_depth, move || {
         let result = match engine {
             Engine::Interp => interp_source(&path, source, &mut out, config),
@@ -430,6 +436,9 @@ fn redshift_for_run_reporting(
             ..config
         };
         let mut interp = Interp::new(out, redshift_config);
+        // (a streaming redshift defers simple `def`s as the interp engine
+        // does, `frames::pending_def`)
+        interp.defer_defs = true;
         // A residual module that is only printed is printed function by
         // function as redshift goes (its tree never whole: issue 14 item
         // 5); the planted printer bug prints the whole tree.
@@ -442,10 +451,23 @@ fn redshift_for_run_reporting(
         flushed(r, interp.out)?
     };
     warnings.extend(residual.warnings.iter().map(crate::diag::render));
+    // The source module is gone: its pages go back before the residual
+    // module is parsed, when there were many (a large program).
+    if residual.file.len() >= GIVE_BACK_SOURCE_BYTES {
+        spy_jit::runtime::give_back_freed_memory();
+    }
     crate::redshift::residual_for_run(residual, &residual_display_path(path), route, planted)
 }
 
 pub use crate::redshift::residual_display_path;
+
+/// The source size from which a run returns freed pages at once
+/// (`spy_jit::runtime::return_freed_pages_at_once`) and the doppler and
+/// jit engines give the pages of the freed source module back before
+/// parsing the residual module (`spy_jit::runtime::give_back_freed_memory`):
+/// below it the memory is small, and the heap walk would be paid by every
+/// small program (the fuzzer runs thousands a second).
+const GIVE_BACK_SOURCE_BYTES: usize = 1 << 20;
 
 /// The jit engine: the doppler engine's residual module (redshifted with
 /// lazy errors, printed, parsed back and initialized in ASTFrame: the
@@ -479,6 +501,8 @@ fn jit_source(
         Err(e) => return Ok(Err(e)),
     };
     let mut interp = Interp::new(out, config);
+    // (the lowering makes the records of the `def`s it reaches)
+    interp.defer_defs = true;
     let (file, module, modname, map) = residual.preload(&mut interp);
     let module = interp.load_parsed_module_as(file, module, &modname);
     run_jit_module(&mut interp, module)
@@ -625,6 +649,7 @@ fn doppler_and_jit(
     let mut out = blue;
     let run = {
         let mut interp = Interp::new(&mut out, jit_config);
+        interp.defer_defs = true;
         preload_deps(&mut interp);
         let module = interp.load_shared_module_as(residual, &modname);
         run_jit_module(&mut interp, module)
@@ -655,7 +680,11 @@ pub fn jit_listing(path: &str, source: &[u8], config: RunConfig) -> Result<Strin
         let mut interp = Interp::new(&mut sink, config);
         let (file, module, modname, _) = residual.preload(&mut interp);
         let module = interp.load_parsed_module_as(file, module, &modname);
-        let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
+        let module = module.and_then(|m| {
+            interp.make_pending_global(m, "main")?;
+            interp.program_main(m).map(|_| m)
+        });
+        let module = match module {
             Ok(m) => m,
             Err(Failure::Raise(e)) => return Err(crate::diag::render(&e)),
             Err(e) => return Err(format!("{e:?}\n")),
@@ -684,7 +713,11 @@ fn run_jit_module(
     interp: &mut Interp<'_>,
     module: Result<ModuleId, Failure>,
 ) -> Result<Result<i32, Failure>, NotNative> {
-    let module = match module.and_then(|m| interp.program_main(m).map(|_| m)) {
+    let module = module.and_then(|m| {
+        interp.make_pending_global(m, "main")?;
+        interp.program_main(m).map(|_| m)
+    });
+    let module = match module {
         Ok(m) => m,
         Err(e) => return Ok(flushed(Err(e), interp.out)),
     };

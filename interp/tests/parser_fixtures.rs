@@ -30,7 +30,7 @@ fn valid_fixtures_parse() {
         let name = display_name(path);
         match parse_bytes(&name, &bytes) {
             Ok((file, module)) => {
-                check_spans(&module, file.text.len() as u32);
+                check_spans(&module, file.text().len() as u32);
                 check_name_ids(&module);
                 insta::assert_snapshot!(dump::dump_module(&module));
             }
@@ -50,7 +50,7 @@ fn invalid_fixtures_fail() {
                 assert_eq!(e.annotations.len(), 1, "{name}: one annotation");
                 let r = e.annotations[0].range;
                 assert!(
-                    r.end as usize <= e.annotations[0].file.text.len() && r.start <= r.end,
+                    r.end as usize <= e.annotations[0].file.text().len() && r.start <= r.end,
                     "{name}: error range {r:?} out of the file"
                 );
                 insta::assert_snapshot!(diag::render(&e));

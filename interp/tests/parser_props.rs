@@ -14,7 +14,7 @@ use spy_interp::syntax::parse_bytes;
 fn parse_and_check(bytes: &[u8]) {
     match parse_bytes("prop.spy", bytes) {
         Ok((file, module)) => {
-            support::check_spans(&module, file.text.len() as u32);
+            support::check_spans(&module, file.len() as u32);
             support::check_name_ids(&module);
             let _ = spy_interp::syntax::dump::dump_module(&module);
         }
@@ -22,7 +22,7 @@ fn parse_and_check(bytes: &[u8]) {
             assert_eq!(err.annotations.len(), 1);
             let a = &err.annotations[0];
             assert!(a.range.start <= a.range.end);
-            assert!(a.range.end as usize <= a.file.text.len());
+            assert!(a.range.end as usize <= a.file.len());
             let text = diag::render(&err);
             assert!(text.contains(&err.headline()), "{text}");
         }

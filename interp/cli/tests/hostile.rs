@@ -574,6 +574,40 @@ fn a_very_long_line_is_not_echoed_whole() {
     assert!(r.stderr.len() < 5_000, "{} bytes of stderr", r.stderr.len());
 }
 
+/// A large program's source text (and the doppler and jit engines'
+/// residual text) is kept compressed once parsed (`source::SourceFile::
+/// packed`, issue 14 item 5): its errors still show their places and
+/// excerpts, the same in every engine.
+#[test]
+fn a_large_programs_error_shows_its_excerpt_in_every_engine() {
+    let mut text = functions_program(200_000).replace("def main() -> None:\n    print(f5(1, 2))\n", "");
+    assert!(text.len() > 128 << 10, "large enough to be packed");
+    text.push_str(
+        "def boom(a: i32) -> i32:\n    return 100 // a\n\n\
+         def main() -> None:\n    print(f5(1, 2))\n    print(boom(0))\n",
+    );
+    let lines = text.lines().count();
+    let p = program("large_error", &text);
+    let path = p.to_str().unwrap();
+    for engine in ["interp", "doppler", "jit"] {
+        let r = run(&["execute", "--engine", engine, path], SECS(120));
+        assert_eq!(r.code, Some(1), "{engine}: {}", r.stderr);
+        assert_eq!(r.stdout, "14\n", "{engine}");
+        let expected = [
+            format!("  * large_error::main at {path}:{lines}:11"),
+            "  |     print(boom(0))".to_string(),
+            format!("  * large_error::boom at {path}:{}:5", lines - 4),
+            "  |     return 100 // a".to_string(),
+            "ZeroDivisionError: integer division or modulo by zero".to_string(),
+            format!("{path}:{}:12", lines - 4),
+            format!(" {} |     return 100 // a", lines - 4),
+        ];
+        for line in expected {
+            assert!(r.stderr.contains(&line), "{engine}: no `{line}` in\n{}", r.stderr);
+        }
+    }
+}
+
 #[test]
 fn raising_a_class_prints_its_name_alone() {
     let p = program("raiseclass", "def main() -> None:\n    raise ValueError\n");

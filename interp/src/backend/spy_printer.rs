@@ -144,12 +144,61 @@ pub fn print_module_with_origins_planted(
 /// Top-level `def`s printed one by one, in the order of their module, as
 /// [`print_module_with_origins`] prints them there (a streaming redshift
 /// prints each residual function once it is shifted, then frees its tree:
-/// `redshift::mod`). The origins are offsets into `text`.
+/// `redshift::mod`).
+///
+/// The text is kept in pieces of about [`PIECE_BYTES`], each with the
+/// origins of its `def`s (offsets into the piece), not in one string:
+/// a string that grows doubles its room, and while it is copied into the
+/// new room the old one is alive too, so that at its last growth it takes
+/// up to three times its text (twice in resident pages), when the source
+/// module is still alive beside it. A full piece is compressed. The
+/// pieces are joined once the source module is gone
+/// ([`print_module_with_defs`]; issue 14 item 5).
 #[derive(Clone, Debug, Default)]
 pub struct PrintedDefs {
+    pieces: Vec<PrintedPiece>,
+    /// The bytes of text in all the pieces.
+    len: usize,
+}
+
+/// A piece of [`PrintedDefs`]: whole `def`s, each after a blank line but
+/// the first of the module. A full piece's text is compressed (an LZ4
+/// block) until the pieces are joined: the text of the `def`s printed so
+/// far then takes a fraction of its size while redshift goes on.
+#[derive(Clone, Debug, Default)]
+struct PrintedPiece {
     text: String,
+    /// The text, compressed, once the piece is full (`text` is then empty).
+    packed: Option<Box<[u8]>>,
     origins: Origins,
 }
+
+impl PrintedPiece {
+    /// Compress the text of this full piece.
+    fn seal(&mut self) {
+        self.origins.shrink_to_fit();
+        let text = std::mem::take(&mut self.text);
+        self.packed = Some(lz4_flex::block::compress_prepend_size(text.as_bytes()).into_boxed_slice());
+    }
+
+    /// Append the piece's text to `out`.
+    fn unpack_into(&self, out: &mut String) {
+        let Some(packed) = &self.packed else {
+            out.push_str(&self.text);
+            return;
+        };
+        match lz4_flex::block::decompress_size_prepended(packed) {
+            Ok(bytes) => out.push_str(&String::from_utf8_lossy(&bytes)),
+            // (only a bug could get here: the block is ours; the residual
+            // text then fails to parse back, a located error)
+            Err(e) => out.push_str(&format!("\n<residual text lost: {e}>\n")),
+        }
+    }
+}
+
+/// The room a piece of [`PrintedDefs`] is given (a `def` longer than this
+/// gets a piece of its own size).
+const PIECE_BYTES: usize = 1 << 20;
 
 impl PrintedDefs {
     /// Print `def`, a top-level `def` statement, after those printed so
@@ -157,23 +206,41 @@ impl PrintedDefs {
     pub fn push(&mut self, def: &StmtRef<'_>, planted: Option<PlantedPrinterBug>) {
         debug_assert!(matches!(def.kind(), StmtKind::FuncDef(_)));
         let mut p = Printer {
-            out: std::mem::take(&mut self.text),
-            origins: Some(std::mem::take(&mut self.origins)),
+            origins: Some(Origins::default()),
             planted,
             ..Printer::default()
         };
         // (a blank line between two `def`s: `Printer::spaced`)
-        if !p.out.is_empty() {
+        if self.len > 0 {
             p.out.push('\n');
         }
         p.stmt(def);
         p.settle_origins();
-        self.text = p.out;
-        self.origins = p.origins.unwrap_or_default();
+        let origins = p.origins.unwrap_or_default();
+        let fits = self
+            .pieces
+            .last()
+            .is_some_and(|piece| piece.text.capacity() - piece.text.len() >= p.out.len());
+        if !fits {
+            if let Some(full) = self.pieces.last_mut() {
+                full.seal();
+            }
+            self.pieces.push(PrintedPiece {
+                text: String::with_capacity(PIECE_BYTES.max(p.out.len())),
+                ..PrintedPiece::default()
+            });
+        }
+        let Some(piece) = self.pieces.last_mut() else {
+            unreachable!("a piece was just made");
+        };
+        let base = u32::try_from(piece.text.len()).unwrap_or(u32::MAX);
+        piece.origins.append_at(&origins, base);
+        piece.text.push_str(&p.out);
+        self.len += p.out.len();
     }
 
     pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
+        self.len == 0
     }
 }
 
@@ -192,12 +259,13 @@ pub fn print_module_with_defs(
     if !text.is_empty() {
         text.push('\n');
     }
-    let base = u32::try_from(text.len()).unwrap_or(u32::MAX);
-    origins.append_at(&defs.origins, base);
-    drop(defs.origins);
-    text.reserve_exact(defs.text.len());
-    text.push_str(&defs.text);
-    drop(defs.text);
+    text.reserve_exact(defs.len);
+    // (each piece freed once copied)
+    for piece in defs.pieces {
+        let base = u32::try_from(text.len()).unwrap_or(u32::MAX);
+        origins.append_at(&piece.origins, base);
+        piece.unpack_into(&mut text);
+    }
     origins.shrink_to_fit();
     (text, origins)
 }

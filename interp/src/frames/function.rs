@@ -340,7 +340,8 @@ impl Interp<'_> {
                     let sites = r.blue_calls.iter().rev().cloned().collect();
                     r.made_by.insert(func.fqn.to_string(), sites);
                 }
-                r.red_functions.push(func.clone());
+                r.red_functions
+                    .push(super::doppler::RedFunction::Made(func.clone()));
             }
         }
         Ok(func)

@@ -1,8 +1,9 @@
-//! Function records made on first use (the interp engine only).
+//! Function records made on first use (the engines' interpreters and
+//! their streaming redshift).
 //!
-//! Executing a module-level `def` makes a `Function` record (80 bytes and
+//! Executing a module-level `def` makes a `Function` record (64 bytes and
 //! its FQN's text), and module init executes every `def` of a program, most
-//! of which a run may never reach. The interp engine defers the record of a
+//! of which a run may never reach. The engines defer the record of a
 //! `def` whose execution cannot be observed: a red function of the module
 //! body, without decorators, type parameters, defaults or `*args`, whose
 //! every annotation is a builtin type (`i32`, `str`...) or `None`, and whose
@@ -14,12 +15,26 @@
 //! annotations has no effect and cannot fail, and a function's identity is
 //! its one record, kept in the slot once made.
 //!
+//! A streaming redshift (the doppler and jit engines') defers them too: the
+//! `def` takes its place on the worklist as `RedFunction::Pending`, its
+//! record is made when its turn comes (or when first read), and between
+//! two top-level shifts [`Interp::release_made_defs`] puts back to pending
+//! the records nothing but their slot holds: shifting the whole program
+//! then never holds the records of all its functions at once.
+//!
+//! The jit engine's interpreter defers them as well: its lowering makes the
+//! record of each `def` it reaches (`lower::expr`, `lower::globals`).
+//!
 //! Every reader of a global slot either goes through
 //! [`Interp::make_pending_def`] first or runs only where nothing is deferred
-//! (redshift, the jit's lowering and the inspectors run on an interpreter
-//! that never defers: [`Interp::defer_defs`] is set by the interp engine
-//! alone). Issue 14 item 5: a program's memory per source byte.
+//! (the inspectors run on an interpreter that never defers:
+//! [`Interp::defer_defs`] is set by the engines alone, and the tools'
+//! redshifts do not stream). Issue 14 item 5: a program's memory per
+//! source byte.
 
+use std::rc::Rc;
+
+use crate::frames::doppler::RedFunction;
 use crate::frames::function::{kind_prefix, FunctionSpec};
 use crate::frames::{Eval, Frame, FrameKind, Interp};
 use crate::resolve::{NameRef, VarKind};
@@ -33,10 +48,13 @@ impl Interp<'_> {
     /// record, when that cannot be observed (module comment); `false` when
     /// it must be executed as usual.
     pub(crate) fn try_defer_def(&mut self, f: &Frame, def: &ast::FuncDef<'_>) -> Eval<bool> {
+        // (a redshift defers only when it streams: the tools' redshifts
+        // read the records of the whole module)
+        let redshift_streams = self.redshift.as_ref().map(|r| r.read().stream);
         if !self.defer_defs
             || f.kind != FrameKind::Module
             || f.is_shifting()
-            || self.redshift.is_some()
+            || redshift_streams == Some(false)
             || !self.blue_sites.is_empty()
             || def.color != FuncColor::Red
             || def.kind != FuncKind::Plain
@@ -82,6 +100,13 @@ impl Interp<'_> {
             }),
         );
         module.pending_defs[slot] = Some(def.id);
+        if let Some(r) = &self.redshift {
+            // Its place on the worklist: where executing it would have
+            // put its record.
+            r.state()
+                .red_functions
+                .push(RedFunction::Pending(f.module, slot as u32));
+        }
         Ok(true)
     }
 
@@ -106,11 +131,18 @@ impl Interp<'_> {
             in_blue_code: false,
         };
         // Module init ran no blue call: the record has no provenance, even
-        // when a blue call is what reads it first.
+        // when a blue call is what reads it first. A redshift has it on
+        // its worklist already (`RedFunction::Pending`): it is not added
+        // again (nor given the blue calls under way as its provenance).
         let sites = std::mem::take(&mut self.blue_sites);
+        let redshift = self.redshift.take();
         let func = self.build_function(&mut frame, &def, spec);
+        self.redshift = redshift;
         self.blue_sites = sites;
         let func = func?;
+        if let Some(r) = &self.redshift {
+            r.state().made_defs.push((module, slot as u32, id));
+        }
         let local = Local {
             ty: func.ty,
             color: Color::Blue,
@@ -118,6 +150,39 @@ impl Interp<'_> {
         };
         self.vm.module_mut(module).set_global(slot, Some(local));
         Ok(())
+    }
+
+    /// A streaming redshift, between two top-level shifts: put back to
+    /// pending the `def`s whose records were made since the last call and
+    /// that nothing but their global slot holds, so that a record lives
+    /// while it is used and not for the rest of the redshift (issue 14
+    /// item 5). Nothing can tell: no one holds the record, and the next
+    /// read makes the same one again (same FQN, type and closure; the
+    /// redshift knows a shifted function by its FQN).
+    pub(crate) fn release_made_defs(&mut self) {
+        let Some(r) = self.redshift.clone() else {
+            return;
+        };
+        let made = std::mem::take(&mut r.state().made_defs);
+        for (module, slot, def) in made {
+            let m = self.vm.module_mut(module);
+            let Some(Some(global)) = m.globals.get(slot as usize) else {
+                continue;
+            };
+            let Some(Value::Func(func)) = &global.value else {
+                continue;
+            };
+            if Rc::strong_count(func) != 1 {
+                continue;
+            }
+            let pending = Local {
+                ty: global.ty,
+                color: Color::Blue,
+                value: None,
+            };
+            m.set_global(slot as usize, Some(pending));
+            m.pending_defs[slot as usize] = Some(def);
+        }
     }
 
     /// [`Self::make_pending_def`] of global `name` of module `id`; its slot,

@@ -40,7 +40,7 @@ fn marker(shade: Shade) -> char {
 
 /// The source in colors (`Style::Ansi`) or with marker lines.
 pub fn render_text(ins: &Inspection, style: Style) -> String {
-    let text = &ins.file.text;
+    let text = ins.file.text();
     let at = innermost(text, &ins.colored);
     let mut out = String::with_capacity(text.len() * 2);
     let mut offset = 0usize;

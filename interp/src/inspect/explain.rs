@@ -84,7 +84,7 @@ pub fn render_page(ins: &Inspection) -> String {
     let exprs: HashSet<(u32, u32)> = ins.colored.iter().map(|c| (c.range.start, c.range.end)).collect();
     // Where a source range links: its expression if it is one, else its line.
     let anchor = |path: &str, range: TextRange| -> Option<String> {
-        if path != file.path || range.end as usize > file.text.len() || range.start > range.end {
+        if path != file.path || range.end as usize > file.len() || range.start > range.end {
             return None;
         }
         Some(if exprs.contains(&(range.start, range.end)) {
@@ -125,7 +125,7 @@ pub fn render_page(ins: &Inspection) -> String {
     out.push_str("<main class=\"panes\"><section id=\"source-pane\"><h2>Source</h2><pre class=\"code\">");
     let mut opens: Vec<usize> = Vec::new();
     let mut next = 0usize;
-    let text = &file.text;
+    let text = file.text();
     let mut line_no = 1u32;
     let line_open = |out: &mut String, n: u32| {
         let _ = write!(
@@ -304,7 +304,7 @@ fn site_item(s: &Site, link: &dyn Fn(&str, TextRange, &str) -> String) -> String
 }
 
 fn location(ins: &Inspection, path: &str, range: TextRange) -> String {
-    if path == ins.file.path && range.start as usize <= ins.file.text.len() {
+    if path == ins.file.path && range.start as usize <= ins.file.len() {
         ins.file.location(range.start)
     } else {
         path.to_string()

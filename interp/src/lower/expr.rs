@@ -54,6 +54,10 @@ impl FnLower<'_, '_, '_> {
                 if sym.kind != crate::resolve::VarKind::Const {
                     return None;
                 }
+                // (a `def` the engine deferred gets its record now:
+                // `frames::pending_def`)
+                self.cx.interp.make_pending_def(self.module, slot as usize).ok()?;
+                let m = self.cx.interp.vm.module(self.module);
                 m.globals.get(slot as usize)?.as_ref()?.value.clone()
             }
             _ => None,

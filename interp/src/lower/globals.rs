@@ -93,6 +93,11 @@ impl FnLower<'_, '_, '_> {
         name: &str,
         range: TextRange,
     ) -> Lowered<Placed> {
+        // (a `def` the engine deferred gets its record now:
+        // `frames::pending_def`)
+        if self.cx.interp.make_pending_def(module, slot as usize).is_err() {
+            return self.unsupported(format!("the module variable `{name}`"), range);
+        }
         let m = self.cx.interp.vm.module(module);
         let g = m.globals.get(slot as usize).cloned().flatten();
         let Some(g) = g else {

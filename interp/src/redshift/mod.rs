@@ -33,7 +33,7 @@ pub use printed::{
 use crate::error::{ExcKind, SpyError};
 pub use crate::frames::doppler::record::{BlueCall, ExprColor, Record};
 pub use crate::frames::doppler::ErrorMode;
-use crate::frames::doppler::{DopplerState, Shift, ShiftedDef};
+use crate::frames::doppler::{DopplerState, RedFunction, Shift, ShiftedDef};
 use crate::frames::{add_trace, Eval, Frame, Interp};
 use crate::resolve::VarKind;
 use crate::source::TextRange;
@@ -152,10 +152,10 @@ pub fn redshift_source_in(
             let printed = print_checked(r, &printed_path)?;
             // the main module's, then each other module's after its
             // `# file: NAME.spy` line (spec §16.8)
-            let mut text = main_shown.unwrap_or_else(|| printed.file.text.clone());
+            let mut text = main_shown.unwrap_or_else(|| printed.file.text().to_string());
             for (d, shown) in printed.deps.iter().zip(deps_shown) {
                 text.push_str(&format!("{FILE_SEPARATOR}{}.spy\n", d.modname));
-                text.push_str(&shown.unwrap_or_else(|| d.file.text.clone()));
+                text.push_str(&shown.unwrap_or_else(|| d.file.text().to_string()));
             }
             Ok(text)
         });
@@ -352,6 +352,7 @@ impl Interp<'_> {
         };
         let result = loaded.and_then(|id| {
             if check_main {
+                self.make_pending_global(id, "main")?;
                 self.program_main(id)?;
             }
             self.redshift_module(&sh, id)
@@ -366,15 +367,32 @@ impl Interp<'_> {
     fn redshift_module(&mut self, sh: &Shift, id: ModuleId) -> Eval<Residual> {
         let stream = sh.read().stream;
         if !stream {
-            let source_len = self.vm.modules.iter().map(|m| m.file.text.len()).sum();
+            let source_len = self.vm.modules.iter().map(|m| m.file.len()).sum();
             sh.state().residual.reserve_for(source_len);
         }
         let mut i = 0;
         loop {
-            let Some(func) = sh.read().red_functions.get(i).cloned() else {
-                break;
+            let entry = {
+                let mut state = sh.state();
+                match state.red_functions.get_mut(i) {
+                    None => break,
+                    // (streaming, a record is held no longer than it is
+                    // used: `release_made_defs` below)
+                    Some(entry) if stream => std::mem::replace(entry, RedFunction::Taken),
+                    Some(RedFunction::Made(func)) => RedFunction::Made(func.clone()),
+                    Some(RedFunction::Pending(module, slot)) => RedFunction::Pending(*module, *slot),
+                    Some(RedFunction::Taken) => RedFunction::Taken,
+                }
             };
             i += 1;
+            let func = match entry {
+                RedFunction::Made(func) => func,
+                RedFunction::Pending(module, slot) => match self.pending_record(module, slot)? {
+                    Some(func) => func,
+                    None => continue,
+                },
+                RedFunction::Taken => continue,
+            };
             if !stream {
                 self.ensure_shifted(sh, &func)?;
                 continue;
@@ -389,6 +407,8 @@ impl Interp<'_> {
             };
             self.ensure_shifted(sh, &func)?;
             self.stream_shifted(sh, before)?;
+            drop(func);
+            self.release_made_defs();
         }
         // Each residual `def` moves out of `shifted` into its module (one
         // copy alive, not two).
@@ -420,6 +440,20 @@ impl Interp<'_> {
             return Err(self.residual_cycle(&from, &to));
         }
         Ok(main)
+    }
+
+    /// The record of the `def` pending in global `slot` of `module` (made
+    /// now if no read made it before); `None` if the slot holds no
+    /// function.
+    fn pending_record(&mut self, module: ModuleId, slot: u32) -> Eval<Option<Rc<Function>>> {
+        self.make_pending_def(module, slot as usize)?;
+        Ok(match self.vm.module(module).globals.get(slot as usize) {
+            Some(Some(Local {
+                value: Some(Value::Func(func)),
+                ..
+            })) => Some(func.clone()),
+            _ => None,
+        })
     }
 
     /// The error of [`check_residual_imports`]: the residual code of
@@ -511,6 +545,9 @@ impl Interp<'_> {
         if cut && state.eq_methods.len() == before.eq_methods {
             state.residual.truncate_to(&before.arena);
             state.window += 1;
+            // Printed, they are in `printed` in order: `assemble` has
+            // nothing to place, and their records need not stay alive.
+            state.order.truncate(before.shifted);
         }
         Ok(())
     }
@@ -779,14 +816,16 @@ impl Interp<'_> {
         // name a struct of the module in their type or value: after them.
         let mut early_globals = Vec::new();
         let mut globals = Vec::new();
-        let module = self.vm.module(id);
-        let scope = module.resolution.module_scope.clone();
-        let values = module.globals.clone();
-        for (k, (sym, slot)) in scope.symbols.iter().zip(values).enumerate() {
-            let Some(g) = slot else { continue };
+        let scope = self.vm.module(id).resolution.module_scope.clone();
+        // (a slot at a time: a copy of every global would be alive at the
+        // redshift's peak, issue 14 item 5)
+        for (k, sym) in scope.symbols.iter().enumerate() {
             if sym.kind != VarKind::Var {
                 continue;
             }
+            let Some(Some(g)) = self.vm.module(id).globals.get(k).cloned() else {
+                continue;
+            };
             let Some(v) = g.value else { continue };
             let annotation = self.type_expr(&frame, g.ty, range)?;
             let value = self.const_expr(&frame, &v, g.ty, scope.decl_range(k))?;

@@ -49,10 +49,10 @@ impl PrintedResidual {
     /// other module's in load order after its `# file: NAME.spy` line
     /// (spec §16.8; the layout of a multi-file conformance case).
     pub fn text(&self) -> String {
-        let mut out = self.file.text.clone();
+        let mut out = self.file.text().to_string();
         for m in &self.deps {
             out.push_str(&format!("{}{}.spy\n", FILE_SEPARATOR, m.modname));
-            out.push_str(&m.file.text);
+            out.push_str(m.file.text());
         }
         out
     }
@@ -133,10 +133,12 @@ pub fn print_checked_planted(
         others,
     };
     let file = SourceFile::new(printed_path, text);
-    match crate::syntax::parse_str(&file.text) {
+    match crate::syntax::parse_str(file.text()) {
         Ok(module) => Ok(PrintedResidual {
             modname,
-            file,
+            // (parsed back: a large residual text is kept compressed, read
+            // again only to show an error's place in it)
+            file: SourceFile::packed(file),
             module,
             map,
             deps: printed_deps,
@@ -292,7 +294,7 @@ mod tests {
         assert_eq!(printed.file.path, "t.spy (residual code)");
         assert_eq!(
             crate::backend::print_module(built.module.body()),
-            printed.file.text
+            printed.file.text()
         );
     }
 }

@@ -44,7 +44,7 @@ fn visible_range(file: &SourceFile, range: TextRange) -> TextRange {
     if !range.is_empty() {
         return range;
     }
-    let text = &file.text;
+    let text = file.text();
     let at = (range.start as usize).min(text.len());
     if let Some(c) = text[at..].chars().next() {
         TextRange::from_usize(at, at + c.len_utf8())

@@ -40,7 +40,7 @@ pub use validate::{renumber_within, MAX_TOTAL_DEPTH};
 
 /// Parse a whole module.
 pub fn parse_module(file: &Rc<SourceFile>) -> Result<ast::Module, SpyError> {
-    parse_str(&file.text).map_err(|e| e.into_spy_error(file))
+    parse_str(file.text()).map_err(|e| e.into_spy_error(file))
 }
 
 /// Parse raw bytes: invalid UTF-8 is a ParseError at the first bad byte.
@@ -56,7 +56,9 @@ pub fn parse_owned(path: &str, bytes: Vec<u8>) -> Result<(Rc<SourceFile>, ast::M
         Ok(text) => {
             let file = SourceFile::new(path, text);
             let module = parse_module(&file)?;
-            Ok((file, module))
+            // (parsed: from now on its text is read only to show where an
+            // error is; a large one is kept compressed)
+            Ok((SourceFile::packed(file), module))
         }
         Err(e) => {
             // The lossy text keeps the valid prefix, so `at` still points at

@@ -79,6 +79,34 @@ unsafe impl GlobalAlloc for MiMallocPlain {
     }
 }
 
+extern "C" {
+    /// mimalloc's `mi_collect` and `mi_option_set` (its `extended` API,
+    /// declared here rather than through the `-sys` crate's feature, which
+    /// would add a dependency for two functions).
+    fn mi_collect(force: bool);
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_purge_delay` in mimalloc 2's `mi_option_t` (the `v2`
+/// feature of the `-sys` crate: `mimalloc.h`, the 16th option).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Purge freed pages at once from now on (mimalloc's purge delay 0, not
+/// 10 ms): see [`super::return_freed_pages_at_once`].
+pub fn purge_at_once() {
+    // SAFETY: `mi_option_set` takes no pointer; a purge delay of 0 is one
+    // of its documented values (immediate purging).
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
+/// Give the pages of freed blocks back to the system now, not after
+/// mimalloc's purge delay: see [`super::give_back_freed_memory`].
+pub fn collect() {
+    // SAFETY: `mi_collect` takes no pointer; it frees the calling thread's
+    // empty pages and purges free ones, which no live block is in.
+    unsafe { mi_collect(true) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

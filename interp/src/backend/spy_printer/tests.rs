@@ -462,3 +462,39 @@ fn deep_expressions_do_not_overflow() {
     let m = parse(&src);
     assert_eq!(print_module(m.body()), src);
 }
+
+/// A streaming redshift prints its residual `def`s one by one into pieces
+/// of `PIECE_BYTES`, the full ones compressed, and joins them at the end:
+/// the text and the origins are those of the module printed whole.
+#[test]
+fn defs_printed_one_by_one_in_packed_pieces_are_the_module_printed_whole() {
+    let mut src = String::new();
+    let mut i = 0;
+    while src.len() < 2 * PIECE_BYTES + PIECE_BYTES / 2 {
+        src.push_str(&format!(
+            "def f{i}(a: i32) -> i32:\n    x = a * {i} + 1\n    return x\n\n"
+        ));
+        i += 1;
+    }
+    let m = parse(&src);
+    let (whole_text, whole_origins) = print_module_with_origins(m.body());
+    let mut defs = PrintedDefs::default();
+    for def in m.body().iter() {
+        defs.push(&def, None);
+    }
+    assert!(defs.pieces.len() >= 3, "{} pieces", defs.pieces.len());
+    assert!(defs.pieces[..defs.pieces.len() - 1]
+        .iter()
+        .all(|p| p.packed.is_some() && p.text.is_empty()));
+    let empty = parse("");
+    let (text, origins) = print_module_with_defs(empty.body(), defs, None);
+    assert!(
+        text == whole_text,
+        "the joined text differs from the whole module's"
+    );
+    assert!(
+        origins == whole_origins,
+        "the joined origins differ from the whole module's"
+    );
+    assert!(!origins.is_empty());
+}

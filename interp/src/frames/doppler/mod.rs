@@ -74,6 +74,18 @@ struct Names {
     unassigned: HashSet<u32>,
 }
 
+/// An entry of the redshift's worklist (`DopplerState::red_functions`).
+pub enum RedFunction {
+    /// A red function's record.
+    Made(Rc<crate::vm::value::Function>),
+    /// A module-level `def` whose record is made when its turn comes, if
+    /// no read made it before (`frames::pending_def`: a streaming redshift
+    /// defers them as the interp engine does): module and global slot.
+    Pending(crate::vm::value::ModuleId, u32),
+    /// Taken by the streaming redshift, which shifted it.
+    Taken,
+}
+
 /// The state of a redshift in progress.
 pub struct DopplerState {
     pub error_mode: ErrorMode,
@@ -129,8 +141,13 @@ pub struct DopplerState {
     pub made_by: HashMap<String, Vec<record::BlueCall>>,
     /// Expression colors and note sites, when a tool asked for them.
     pub record: Option<record::Record>,
-    /// Every red function created so far (the redshift worklist).
-    pub red_functions: Vec<Rc<crate::vm::value::Function>>,
+    /// Every red function created so far (the redshift worklist), and
+    /// the module-level `def`s whose records are made when first read.
+    pub red_functions: Vec<RedFunction>,
+    /// The records of pending `def`s made while streaming (their module,
+    /// global slot and `def`): given back once nothing else holds them
+    /// (`Interp::release_made_defs`).
+    pub(crate) made_defs: Vec<(crate::vm::value::ModuleId, u32, ast::FuncId)>,
     /// The static errors deferred to run time, in `ErrorMode::Warn`.
     pub warnings: Vec<crate::error::SpyError>,
     /// Residual statements emitted so far (the residual module's size, see `unroll`).
@@ -542,6 +559,7 @@ impl DopplerState {
             record: None,
             warnings: Vec::new(),
             red_functions: Vec::new(),
+            made_defs: Vec::new(),
             emitted: 0,
             splice_at: None,
         }
